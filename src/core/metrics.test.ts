@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseLines } from './formats/lines';
+import { scoreSpans } from './metrics';
+
+const DATA = new URL('../../../shared/data/conll03-distant/', import.meta.url);
+
+describe('scoreSpans', () => {
+  it('counts exact matches, boundary errors and type errors', () => {
+    const gold = [[{ start: 0, end: 2, label: 'PER' }, { start: 3, end: 4, label: 'LOC' }, { start: 5, end: 6, label: 'ORG' }]];
+    const pred = [[{ start: 0, end: 2, label: 'PER' }, { start: 3, end: 5, label: 'LOC' }, { start: 5, end: 6, label: 'LOC' }]];
+    const s = scoreSpans(gold, pred);
+    expect([s.overall.tp, s.overall.fp, s.overall.fn]).toEqual([1, 2, 2]);
+    expect(s.perType.LOC).toMatchObject({ tp: 0, fp: 2, fn: 1 });
+    expect(s.overall.f1).toBeCloseTo(1 / 3, 10);
+  });
+
+  it('agrees with conlleval on conll03 distant against gold labels (train)', () => {
+    const read = (f: string) => readFileSync(new URL(f, DATA), 'utf8');
+    const corpus = parseLines(
+      { file: 'train_text.txt', text: read('train_text.txt') },
+      [
+        { file: 'train_label_true.txt', text: read('train_label_true.txt'), kind: 'gold', name: 'gold' },
+        { file: 'train_label_dist.txt', text: read('train_label_dist.txt'), kind: 'weak', name: 'distant' },
+      ],
+      { scheme: 'BIO', split: 'train' },
+    );
+    expect(corpus.docs).toHaveLength(14041);
+    const [gold, dist] = corpus.layers.map((l) => l.annotations.map((a) => a.spans));
+    const s = scoreSpans(gold, dist).overall;
+    expect([s.tp, s.fp, s.fn]).toEqual([14648, 3133, 8851]);
+    expect((100 * s.precision).toFixed(2)).toBe('82.38');
+    expect((100 * s.recall).toFixed(2)).toBe('62.33');
+    expect((100 * s.f1).toFixed(2)).toBe('70.97');
+  });
+});

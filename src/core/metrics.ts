@@ -1,0 +1,69 @@
+import type { Span } from './types';
+import { UNKNOWN_TYPE } from './types';
+
+export interface PRF {
+  tp: number;
+  fp: number;
+  fn: number;
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+export interface SpanScores {
+  overall: PRF;
+  perType: Record<string, PRF>;
+}
+
+export function prf(tp: number, fp: number, fn: number): PRF {
+  const precision = tp + fp ? tp / (tp + fp) : 0;
+  const recall = tp + fn ? tp / (tp + fn) : 0;
+  const f1 = precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
+  return { tp, fp, fn, precision, recall, f1 };
+}
+
+const key = (s: Span) => `${s.start}:${s.end}:${s.label}`;
+
+/**
+ * Span-level exact match, as conlleval counts it: a predicted span is a true positive when a gold
+ * span has the same boundaries and type. Spans of unknown type are not predictions of any type
+ * and are left out on both sides.
+ */
+export function scoreSpans(gold: readonly (readonly Span[])[], pred: readonly (readonly Span[])[]): SpanScores {
+  if (gold.length !== pred.length) throw new Error(`scoreSpans: ${gold.length} gold documents, ${pred.length} predicted`);
+  const counts = new Map<string, [number, number, number]>();
+  const bump = (label: string, k: 0 | 1 | 2) => {
+    let c = counts.get(label);
+    if (!c) counts.set(label, (c = [0, 0, 0]));
+    c[k]++;
+  };
+  for (let d = 0; d < gold.length; d++) {
+    const g = new Set(gold[d].filter((s) => s.label !== UNKNOWN_TYPE).map(key));
+    const p = new Set(pred[d].filter((s) => s.label !== UNKNOWN_TYPE).map(key));
+    for (const s of pred[d]) {
+      if (s.label === UNKNOWN_TYPE) continue;
+      bump(s.label, g.has(key(s)) ? 0 : 1);
+    }
+    for (const s of gold[d]) if (s.label !== UNKNOWN_TYPE && !p.has(key(s))) bump(s.label, 2);
+  }
+  let [tp, fp, fn] = [0, 0, 0];
+  const perType: Record<string, PRF> = {};
+  for (const [label, [a, b, c]] of [...counts].sort(([x], [y]) => x.localeCompare(y))) {
+    perType[label] = prf(a, b, c);
+    tp += a;
+    fp += b;
+    fn += c;
+  }
+  return { overall: prf(tp, fp, fn), perType };
+}
+
+/** Token accuracy over token label sequences of equal length. */
+export function tokenAccuracy(gold: readonly (readonly string[])[], pred: readonly (readonly string[])[]): number {
+  let right = 0;
+  let all = 0;
+  gold.forEach((g, d) => g.forEach((t, i) => {
+    all++;
+    if (pred[d][i] === t) right++;
+  }));
+  return all ? right / all : 0;
+}

@@ -1,0 +1,228 @@
+import type { AggregateInput } from './aggregate';
+import { sourceTags } from './aggregate';
+import { UNKNOWN_TYPE } from '../types';
+
+/**
+ * A hidden Markov model over the sources' votes, fitted without gold labels by EM (Baum-Welch),
+ * as skweak does. Hidden states are BIO tags (O, B-t, I-t); each source emits its own tag at each
+ * token (O where it does not fire, B-? / I-? for its untyped or ambiguous spans) through a
+ * per-source confusion matrix, so the model learns each source's accuracy and recall.
+ * Transitions that BIO forbids (O to I-t, t to I-u) start at zero and so stay zero.
+ */
+
+interface Sentence {
+  /** obs[s * n + t]: observation symbol of source s at token t. */
+  obs: Uint16Array;
+  n: number;
+  doc: number;
+  from: number;
+}
+
+export interface HmmResult {
+  tags: string[];
+  confidence: number[];
+}
+
+export interface HmmOptions {
+  iterations?: number;
+  /** Pseudo-count weight of the initial emission matrices (a Dirichlet prior). */
+  prior?: number;
+}
+
+export function fitHmm(input: AggregateInput, opt: HmmOptions = {}): HmmResult[] {
+  const T = input.types.length;
+  const K = 1 + 2 * T;
+  const M = K + 2;
+  const S = input.sources.length;
+  const typeIdx = new Map(input.types.map((t, k) => [t, k]));
+  const symbol = (tag: string): number => {
+    if (tag === 'O') return 0;
+    const type = tag.slice(2);
+    const b = tag[0] === 'B' ? 0 : 1;
+    if (type === UNKNOWN_TYPE) return K + b;
+    const k = typeIdx.get(type);
+    return k === undefined ? K + b : 1 + 2 * k + b;
+  };
+  const isI = (j: number) => j > 0 && j % 2 === 0;
+  const typeOf = (j: number) => (j - 1) >> 1;
+  const allowed = (i: number, j: number) => !isI(j) || (i > 0 && typeOf(i) === typeOf(j));
+
+  const sentences: Sentence[] = [];
+  input.sentences.forEach((sents, d) => {
+    const n = sents.length ? sents[sents.length - 1][1] : 0;
+    const tags = input.sources.map((src) => sourceTags(src.spans[d], n));
+    for (const [a, b] of sents) {
+      const len = b - a;
+      const obs = new Uint16Array(S * len);
+      for (let s = 0; s < S; s++) for (let t = 0; t < len; t++) obs[s * len + t] = symbol(tags[s][a + t]);
+      sentences.push({ obs, n: len, doc: d, from: a });
+    }
+  });
+
+  // Initial parameters: sources are precise and miss much (the usual shape of dictionaries).
+  const pi = new Float64Array(K);
+  const A = new Float64Array(K * K);
+  const E = new Float64Array(S * K * M);
+  for (let j = 0; j < K; j++) pi[j] = j === 0 ? 0.9 : isI(j) ? 0 : 0.1 / T;
+  for (let i = 0; i < K; i++) {
+    for (let j = 0; j < K; j++) {
+      if (!allowed(i, j)) continue;
+      if (i === 0) A[i * K + j] = j === 0 ? 0.9 : 0.1 / T;
+      else A[i * K + j] = j === 0 ? 0.4 : isI(j) ? 0.5 : 0.1 / T;
+    }
+    normalize(A, i * K, K);
+  }
+  for (let s = 0; s < S; s++) {
+    for (let j = 0; j < K; j++) {
+      const row = (s * K + j) * M;
+      for (let m = 0; m < M; m++) E[row + m] = 0.01 / M;
+      if (j === 0) E[row] += 0.98;
+      else {
+        E[row + j] += 0.6;
+        E[row] += 0.3;
+        E[row + K + (isI(j) ? 1 : 0)] += 0.08;
+      }
+      normalize(E, row, M);
+    }
+  }
+  const prior = opt.prior ?? 2;
+  const E0 = E.slice();
+
+  const maxN = sentences.reduce((m, s) => Math.max(m, s.n), 0);
+  const alpha = new Float64Array(maxN * K);
+  const beta = new Float64Array(maxN * K);
+  const bprob = new Float64Array(maxN * K);
+  const scale = new Float64Array(maxN);
+
+  const emissions = (sent: Sentence) => {
+    const { obs, n } = sent;
+    for (let t = 0; t < n; t++) {
+      for (let j = 0; j < K; j++) {
+        let p = 1;
+        for (let s = 0; s < S; s++) p *= E[(s * K + j) * M + obs[s * n + t]];
+        bprob[t * K + j] = p;
+      }
+    }
+  };
+  const forwardBackward = (n: number): number => {
+    let ll = 0;
+    for (let t = 0; t < n; t++) {
+      let z = 0;
+      for (let j = 0; j < K; j++) {
+        let a = 0;
+        if (t === 0) a = pi[j];
+        else for (let i = 0; i < K; i++) a += alpha[(t - 1) * K + i] * A[i * K + j];
+        a *= bprob[t * K + j];
+        alpha[t * K + j] = a;
+        z += a;
+      }
+      z = z || 1e-300;
+      scale[t] = z;
+      for (let j = 0; j < K; j++) alpha[t * K + j] /= z;
+      ll += Math.log(z);
+    }
+    for (let j = 0; j < K; j++) beta[(n - 1) * K + j] = 1;
+    for (let t = n - 2; t >= 0; t--) {
+      for (let i = 0; i < K; i++) {
+        let b = 0;
+        for (let j = 0; j < K; j++) b += A[i * K + j] * bprob[(t + 1) * K + j] * beta[(t + 1) * K + j];
+        beta[t * K + i] = b / scale[t + 1];
+      }
+    }
+    return ll;
+  };
+
+  const iterations = opt.iterations ?? 15;
+  let lastLl = -Infinity;
+  for (let it = 0; it < iterations; it++) {
+    const cPi = new Float64Array(K);
+    const cA = new Float64Array(K * K);
+    const cE = new Float64Array(S * K * M);
+    for (let k = 0; k < cE.length; k++) cE[k] = prior * E0[k];
+    let ll = 0;
+    for (const sent of sentences) {
+      const { n, obs } = sent;
+      if (!n) continue;
+      emissions(sent);
+      ll += forwardBackward(n);
+      for (let t = 0; t < n; t++) {
+        for (let j = 0; j < K; j++) {
+          const g = alpha[t * K + j] * beta[t * K + j];
+          if (t === 0) cPi[j] += g;
+          for (let s = 0; s < S; s++) cE[(s * K + j) * M + obs[s * n + t]] += g;
+        }
+        if (t === 0) continue;
+        for (let i = 0; i < K; i++) {
+          const a = alpha[(t - 1) * K + i];
+          if (!a) continue;
+          for (let j = 0; j < K; j++) {
+            if (!A[i * K + j]) continue;
+            cA[i * K + j] += (a * A[i * K + j] * bprob[t * K + j] * beta[t * K + j]) / scale[t];
+          }
+        }
+      }
+    }
+    pi.set(cPi);
+    normalize(pi, 0, K);
+    for (let i = 0; i < K; i++) {
+      for (let j = 0; j < K; j++) A[i * K + j] = allowed(i, j) ? cA[i * K + j] + 1e-6 : 0;
+      normalize(A, i * K, K);
+    }
+    for (let r = 0; r < S * K; r++) normalize(cE, r * M, M);
+    E.set(cE);
+    if (Math.abs(ll - lastLl) < 1e-5 * Math.abs(ll)) break;
+    lastLl = ll;
+  }
+
+  // Viterbi decoding with posterior confidence of the chosen state.
+  const labels = ['O', ...input.types.flatMap((t) => [`B-${t}`, `I-${t}`])];
+  const results: HmmResult[] = input.sentences.map((sents) => {
+    const n = sents.length ? sents[sents.length - 1][1] : 0;
+    return { tags: new Array<string>(n).fill('O'), confidence: new Array<number>(n).fill(1) };
+  });
+  const delta = new Float64Array(maxN * K);
+  const back = new Int32Array(maxN * K);
+  const logA = A.map((x) => Math.log(x));
+  for (const sent of sentences) {
+    const { n } = sent;
+    if (!n) continue;
+    emissions(sent);
+    forwardBackward(n);
+    for (let t = 0; t < n; t++) {
+      for (let j = 0; j < K; j++) {
+        const lb = Math.log(bprob[t * K + j] || 1e-300);
+        if (t === 0) {
+          delta[j] = Math.log(pi[j]) + lb;
+          continue;
+        }
+        let best = -Infinity;
+        let arg = 0;
+        for (let i = 0; i < K; i++) {
+          const v = delta[(t - 1) * K + i] + logA[i * K + j];
+          if (v > best) {
+            best = v;
+            arg = i;
+          }
+        }
+        delta[t * K + j] = best + lb;
+        back[t * K + j] = arg;
+      }
+    }
+    let j = 0;
+    for (let k = 1; k < K; k++) if (delta[(n - 1) * K + k] > delta[(n - 1) * K + j]) j = k;
+    const out = results[sent.doc];
+    for (let t = n - 1; t >= 0; t--) {
+      out.tags[sent.from + t] = labels[j];
+      out.confidence[sent.from + t] = alpha[t * K + j] * beta[t * K + j];
+      if (t > 0) j = back[t * K + j];
+    }
+  }
+  return results;
+}
+
+function normalize(a: Float64Array, from: number, len: number): void {
+  let z = 0;
+  for (let k = from; k < from + len; k++) z += a[k];
+  if (!z) return;
+  for (let k = from; k < from + len; k++) a[k] /= z;
+}
