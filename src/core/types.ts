@@ -54,7 +54,7 @@ export interface ParsedDoc {
   name: string;
   text: string;
   /** Character offsets, flattened: token i spans text[offsets[2i], offsets[2i+1]). */
-  offsets: number[];
+  offsets: ArrayLike<number>;
   /** Token index at which each sentence starts; the first is always 0. */
   sentenceStarts: number[];
   split: Split;

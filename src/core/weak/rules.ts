@@ -12,7 +12,7 @@ export type Rule = z.infer<typeof ruleSchema>;
 
 export interface RuleDoc {
   text: string;
-  offsets: readonly number[];
+  offsets: ArrayLike<number>;
   tokens: readonly string[];
   sentenceStarts: readonly number[];
 }

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { test as base, expect, type Page } from '@playwright/test';
+import { parseCorpusImport } from '../src/core/formats/importSpec';
+import type { ParsedCorpus } from '../src/core/types';
+import type { DemoAsset } from '../src/db/demo';
+
+export const demo = JSON.parse(readFileSync(new URL('../public/demo/bc5cdr-demo.json', import.meta.url), 'utf8')) as DemoAsset;
+
+/** The demo's corpora parsed by the same core code the page runs, in import order. */
+export function demoCorpora(): ParsedCorpus[] {
+  return demo.corpora.map((c) => parseCorpusImport({ format: c.format as never, split: c.split as never, scheme: 'BIO', files: [{ file: c.file, text: c.text }] }));
+}
+
+/**
+ * Every test checks that the page asked nothing of any other origin, and that it logged no
+ * uncaught error.
+ */
+export const test = base.extend<{ outside: string[] }>({
+  outside: async ({ page, baseURL }, use) => {
+    const origin = new URL(baseURL!).origin;
+    const outside: string[] = [];
+    page.on('request', (r) => {
+      const url = r.url();
+      if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) outside.push(url);
+    });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await use(outside);
+    expect(outside, 'requests outside the origin').toEqual([]);
+    expect(errors, 'uncaught page errors').toEqual([]);
+  },
+});
+
+export { expect };
+
+/** Opens the app and waits for the first start (demo load) to finish. */
+export async function openStudio(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByTestId('project-list')).toBeVisible();
+}
+
+export async function openDemo(page: Page): Promise<void> {
+  await openStudio(page);
+  await page.getByRole('link', { name: demo.name }).click();
+  await expect(page.getByTestId('project-name')).toHaveText(demo.name);
+}
+
+export async function createProject(page: Page, name: string): Promise<void> {
+  await openStudio(page);
+  await page.getByLabel('Project name').fill(name);
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await page.getByRole('link', { name, exact: true }).click();
+  await expect(page.getByTestId('project-name')).toHaveText(name);
+}

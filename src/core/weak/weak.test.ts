@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { aggregate } from './aggregate';
+import { GazetteerMatcher, resolveOverlaps } from './gazetteerMatcher';
+import { normalizeToken } from './normalize';
+import { compileRule, RuleError } from './rules';
+import { sourceStats } from './stats';
+import { TokenIndex } from './tokenIndex';
+import { compileTokenPattern, matchTokenPattern, wordShape } from './tokenPattern';
+
+const doc = (s: string) => ({ tokens: s.split(' '), sentenceStarts: [0] });
+
+describe('gazetteer matcher', () => {
+  const entries = [
+    { phrase: 'New York', type: 'LOC' },
+    { phrase: 'New York Times', type: 'ORG' },
+    { phrase: 'York', type: 'LOC' },
+    { phrase: 'Jordan', type: 'PER' },
+    { phrase: 'Jordan', type: 'LOC' },
+    { phrase: 'times', type: null },
+  ];
+  it('takes the longest match, keeps ambiguous phrases ambiguous and untyped ones unknown', () => {
+    const ix = TokenIndex.build('sensitive', [doc('the New York Times says Jordan'), doc('New York')]);
+    const m = new GazetteerMatcher({ name: 'g', mode: 'sensitive', priority: 0, entries }, ix).match(['PER', 'LOC', 'ORG']);
+    expect(m[0]).toEqual([
+      { start: 1, end: 4, label: 'ORG' },
+      { start: 5, end: 6, label: '?', candidates: ['PER', 'LOC'] },
+    ]);
+    expect(m[1]).toEqual([{ start: 0, end: 2, label: 'LOC' }]);
+  });
+  it('matches by case mode and never across sentences', () => {
+    const ix = TokenIndex.build('normalized', [{ tokens: ['NEW', 'York', 'TIMES', 'Jördan'], sentenceStarts: [0, 2] }]);
+    const m = new GazetteerMatcher({ name: 'g', mode: 'normalized', priority: 0, entries: [...entries, { phrase: 'jordan', type: 'PER' }] }, ix).match([]);
+    expect(m[0].map((s) => [s.start, s.end, s.label])).toEqual([[0, 2, 'LOC'], [2, 3, '?'], [3, 4, '?']]);
+    expect(normalizeToken('Ｃafé', 'normalized')).toBe('cafe');
+    const sensitive = TokenIndex.build('sensitive', [doc('NEW York')]);
+    expect(new GazetteerMatcher({ name: 'g', mode: 'sensitive', priority: 0, entries }, sensitive).match([])[0]).toEqual([{ start: 1, end: 2, label: 'LOC' }]);
+  });
+  it('resolves overlaps: longer, then source priority, then type order', () => {
+    const s = (start: number, end: number, label: string, priority: number) => ({ doc: 0, start, end, label, priority });
+    expect(resolveOverlaps([s(0, 2, 'A', 1), s(1, 4, 'B', 2), s(4, 5, 'A', 2), s(4, 5, 'B', 1)], ['A', 'B'])).toEqual([s(1, 4, 'B', 2), s(4, 5, 'B', 1)]);
+    expect(resolveOverlaps([s(0, 1, 'B', 1), s(0, 1, 'A', 1)], ['A', 'B'])).toEqual([s(0, 1, 'A', 1)]);
+  });
+});
+
+describe('rules', () => {
+  const rdoc = (text: string) => {
+    const tokens = text.split(' ');
+    const offsets: number[] = [];
+    let p = 0;
+    for (const t of tokens) {
+      offsets.push(p, p + t.length);
+      p += t.length + 1;
+    }
+    return { text, tokens, offsets, sentenceStarts: [0] };
+  };
+  it('regex matches widen to whole tokens', () => {
+    const label = compileRule({ kind: 'regex', name: 'r', label: 'Disease', pattern: 'renal fail', ignoreCase: true });
+    expect(label(rdoc('acute Renal failure was seen'))).toEqual([{ start: 1, end: 3, label: 'Disease' }]);
+  });
+  it('token patterns with shapes, sets and quantifiers', () => {
+    expect(wordShape('Apple12345')).toBe('Xxxxxdddd');
+    const specs = compileTokenPattern([{ IS_TITLE: true, OP: '+' }, { LOWER: { IN: ['inc', 'corp'] } }]);
+    expect(matchTokenPattern(specs, 'shares of Acme Widget Inc rose'.split(' '))).toEqual([[2, 5]]);
+    const opt = compileTokenPattern([{ SHAPE: 'dd' }, { ORTH: '%', OP: '?' }]);
+    expect(matchTokenPattern(opt, '12 % and 13'.split(' '))).toEqual([[0, 2], [3, 4]]);
+  });
+  it('refuses a regex that does not compile or can backtrack catastrophically, naming the rule', () => {
+    expect(() => compileRule({ kind: 'regex', name: 'broken', label: 'X', pattern: '(ab', ignoreCase: false })).toThrow(/rule "broken": regular expression does not compile/);
+    expect(() => compileRule({ kind: 'regex', name: 'evil', label: 'X', pattern: '(a+)+$', ignoreCase: false })).toThrow(RuleError);
+    expect(() => compileRule({ kind: 'tokens', name: 'tp', label: 'X', pattern: [{ COLOR: 'red' }] })).toThrow(/rule "tp": token 1: unknown attribute "COLOR"/);
+  });
+});
+
+describe('aggregation', () => {
+  const sentences = [[[0, 6]] as [number, number][]];
+  const src = (name: string, priority: number, spans: { start: number; end: number; label: string }[]) => ({ name, priority, spans: [spans] });
+  const sources = [
+    src('a', 0, [{ start: 0, end: 2, label: 'X' }, { start: 3, end: 4, label: 'Y' }]),
+    src('b', 1, [{ start: 0, end: 2, label: 'Y' }, { start: 3, end: 4, label: 'Y' }]),
+    src('c', 2, [{ start: 0, end: 2, label: 'Y' }, { start: 5, end: 6, label: '?' }]),
+  ];
+  it('priority keeps the first source on conflicts; unknown spans fill the O gaps', () => {
+    const [a] = aggregate('priority', { sources, sentences, types: ['X', 'Y'] });
+    expect(a.spans).toEqual([{ start: 0, end: 2, label: 'X' }, { start: 3, end: 4, label: 'Y' }, { start: 5, end: 6, label: '?' }]);
+  });
+  it('majority vote outvotes the first source and reports agreement as confidence', () => {
+    const [a] = aggregate('vote', { sources, sentences, types: ['X', 'Y'] });
+    expect(a.spans.filter((s) => s.label !== '?')).toEqual([{ start: 0, end: 2, label: 'Y' }, { start: 3, end: 4, label: 'Y' }]);
+    expect(a.confidence?.[0]).toBeCloseTo(2 / 3);
+    expect(a.confidence?.[3]).toBe(1);
+  });
+  it('the HMM learns that an accurate source beats a noisy one', () => {
+    // Source "good" marks every X entity; "noisy" marks half of them as Y and fires on O tokens too.
+    const n = 200;
+    const docs = Array.from({ length: n }, (_, k) => k);
+    const good = docs.map(() => [{ start: 1, end: 3, label: 'X' }]);
+    const noisy = docs.map((k) => (k % 2 ? [{ start: 1, end: 3, label: 'Y' }] : [{ start: 4, end: 5, label: 'Y' }]));
+    const result = aggregate('hmm', {
+      sources: [{ name: 'noisy', priority: 0, spans: noisy }, { name: 'good', priority: 1, spans: good }],
+      sentences: docs.map(() => [[0, 6]] as [number, number][]),
+      types: ['X', 'Y'],
+    });
+    const xs = result.filter((r) => r.spans.some((s) => s.start === 1 && s.end === 3 && s.label === 'X')).length;
+    expect(xs).toBe(n);
+    for (const r of result) for (const c of r.confidence ?? []) expect(c).toBeGreaterThan(0), expect(c).toBeLessThanOrEqual(1 + 1e-9);
+  });
+  it('source statistics: coverage, overlap, conflict and gold scores', () => {
+    const stats = sourceStats(sources, [6], { docs: [0], spans: [[{ start: 0, end: 2, label: 'Y' }, { start: 3, end: 4, label: 'Y' }]] });
+    expect(stats[0]).toMatchObject({ spans: 2, coverage: 3 / 6, overlap: 1, conflict: 2 / 3 });
+    expect(stats[1].gold?.overall.f1).toBe(1);
+    expect(stats[0].gold?.overall.tp).toBe(1);
+    expect(stats[2].unknownSpans).toBe(1);
+  });
+});

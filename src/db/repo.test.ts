@@ -1,0 +1,49 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { parseConll } from '../core/formats/conll';
+import { parseGazetteerTsv } from '../core/formats/gazetteer';
+import type { ParsedCorpus } from '../core/types';
+import { createProject, deleteProject, importCorpus, importGazetteer, projectStats, saveWeakLabels } from './repo';
+import { StudioDB } from './schema';
+
+const conll = 'Aspirin B-Chemical\ncauses O\nasthma B-Disease\n\nNo O\nharm O\n';
+const layer = { kind: 'gold' as const, name: 'gold' };
+
+describe('repository', () => {
+  it('imports a corpus with its layer and types, and a failed import leaves nothing behind', async () => {
+    const db = new StudioDB(`repo-${Math.random()}`);
+    const pid = await createProject(db, 'p');
+    const c = parseConll(conll, { file: 'a.conll', scheme: 'BIO', split: 'dev', layer });
+    await importCorpus(db, pid, c);
+    let stats = await projectStats(db, pid);
+    expect(stats.documents).toBe(2);
+    expect(stats.tokens).toBe(5);
+    expect(stats.bySplit.dev.documents).toBe(2);
+    expect(stats.layers[0]).toMatchObject({ kind: 'gold', spans: 2, perType: { Chemical: 1, Disease: 1 } });
+    expect((await db.projects.get(pid))!.types.map((t) => t.name)).toEqual(['Chemical', 'Disease']);
+
+    // A value IndexedDB cannot store makes the second bulk write fail after the documents went in.
+    const bad: ParsedCorpus = { ...c, types: ['Other'], layers: [{ ...layer, annotations: [{ spans: [], oMode: 'complete', confidence: [() => 1] as never }, { spans: [], oMode: 'complete' }] }] };
+    await expect(importCorpus(db, pid, bad)).rejects.toThrow();
+    stats = await projectStats(db, pid);
+    expect(stats.documents).toBe(2);
+    expect(stats.layers[0].spans).toBe(2);
+    expect((await db.projects.get(pid))!.types.map((t) => t.name)).toEqual(['Chemical', 'Disease']);
+  });
+
+  it('weak labels replace weak layers only; deleting a project removes what it owns', async () => {
+    const db = new StudioDB(`repo-${Math.random()}`);
+    const pid = await createProject(db, 'p');
+    const { docIds } = await importCorpus(db, pid, parseConll(conll, { file: 'a.conll', scheme: 'BIO', split: 'dev', layer }));
+    await importGazetteer(db, pid, 'g', 'insensitive', parseGazetteerTsv('Chemical\taspirin\n', 'g.tsv'));
+    const src = { name: 'g', priority: 0, spans: [[{ start: 0, end: 1, label: 'Chemical' }], []] };
+    await saveWeakLabels(db, pid, docIds, [src], [{ spans: src.spans[0], oMode: 'complete' }, { spans: [], oMode: 'complete' }], 'priority');
+    await saveWeakLabels(db, pid, docIds, [src], [{ spans: src.spans[0], oMode: 'complete' }, { spans: [], oMode: 'complete' }], 'vote');
+    const stats = await projectStats(db, pid);
+    expect(stats.layers.map((l) => l.name).sort()).toEqual(['aggregate (vote)', 'g', 'gold']);
+    await deleteProject(db, pid);
+    expect(await db.documents.count()).toBe(0);
+    expect(await db.annotations.count()).toBe(0);
+    expect(await db.gazetteerEntries.count()).toBe(0);
+  });
+});

@@ -1,0 +1,209 @@
+import type { ParsedGazetteer } from '../core/formats/gazetteer';
+import type { Annotation, EntityType, LayerKind, ParsedCorpus, ParsedDoc, Span, Split, TagScheme } from '../core/types';
+import { UNKNOWN_TYPE } from '../core/types';
+import type { SourceOutput } from '../core/weak/aggregate';
+import type { CaseMode } from '../core/weak/normalize';
+import type { Rule } from '../core/weak/rules';
+import type { DocumentRow, LayerRow, ProjectRow, StudioDB } from './schema';
+
+const PALETTE = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#9a6324', '#469990', '#800000', '#808000', '#000075'];
+
+export function colorFor(k: number): string {
+  return PALETTE[k % PALETTE.length];
+}
+
+function mergeTypes(existing: EntityType[], names: readonly string[]): EntityType[] {
+  const out = [...existing];
+  for (const n of names) if (n !== UNKNOWN_TYPE && !out.some((t) => t.name === n)) out.push({ name: n, color: colorFor(out.length) });
+  return out;
+}
+
+export async function createProject(db: StudioDB, name: string, types: readonly string[] = [], scheme: TagScheme = 'BIO', demo = false): Promise<number> {
+  const trimmed = name.trim();
+  if (!trimmed) throw new Error('a project needs a name');
+  return db.projects.add({ name: trimmed, types: mergeTypes([], types), scheme, createdAt: Date.now(), demo });
+}
+
+/** Deletes a project and everything it owns, in one transaction. */
+export async function deleteProject(db: StudioDB, projectId: number): Promise<void> {
+  await db.transaction('rw', [db.projects, db.documents, db.layers, db.annotations, db.gazetteers, db.gazetteerEntries, db.rules, db.runs, db.models], async () => {
+    const layerIds = await db.layers.where('projectId').equals(projectId).primaryKeys();
+    await db.annotations.where('layerId').anyOf(layerIds).delete();
+    await db.layers.where('projectId').equals(projectId).delete();
+    await db.documents.where('projectId').equals(projectId).delete();
+    const gz = await db.gazetteers.where('projectId').equals(projectId).primaryKeys();
+    await db.gazetteerEntries.where('gazetteerId').anyOf(gz).delete();
+    await db.gazetteers.where('projectId').equals(projectId).delete();
+    await db.rules.where('projectId').equals(projectId).delete();
+    const runs = await db.runs.where('projectId').equals(projectId).primaryKeys();
+    await db.models.where('runId').anyOf(runs).delete();
+    await db.runs.where('projectId').equals(projectId).delete();
+    await db.projects.delete(projectId);
+  });
+}
+
+async function layerId(db: StudioDB, projectId: number, kind: LayerKind, name: string, role?: LayerRow['role']): Promise<number> {
+  const found = await db.layers.where('[projectId+kind]').equals([projectId, kind]).filter((l) => l.name === name).first();
+  return found?.id ?? db.layers.add({ projectId, kind, name, role, createdAt: Date.now() });
+}
+
+/**
+ * Adds a parsed corpus to a project: documents, their label layers and any new types, all in one
+ * transaction, so a failure leaves the project exactly as it was.
+ */
+export async function importCorpus(db: StudioDB, projectId: number, corpus: ParsedCorpus): Promise<{ documents: number; docIds: number[] }> {
+  return db.transaction('rw', [db.projects, db.documents, db.layers, db.annotations], async () => {
+    const project = await db.projects.get(projectId);
+    if (!project) throw new Error(`project ${projectId} does not exist`);
+    const rows: DocumentRow[] = corpus.docs.map((d) => ({
+      projectId,
+      name: d.name,
+      text: d.text,
+      offsets: d.offsets instanceof Uint32Array ? d.offsets : Uint32Array.from(d.offsets),
+      sentenceStarts: d.sentenceStarts,
+      split: d.split,
+      tokenCount: d.offsets.length >> 1,
+    }));
+    const docIds = (await db.documents.bulkAdd(rows, { allKeys: true })) as number[];
+    for (const layer of corpus.layers) {
+      const lid = await layerId(db, projectId, layer.kind, layer.name);
+      await db.annotations.bulkPut(layer.annotations.map((a, k) => ({ ...a, layerId: lid, docId: docIds[k] })));
+    }
+    await db.projects.update(projectId, { types: mergeTypes(project.types, corpus.types) });
+    return { documents: docIds.length, docIds };
+  });
+}
+
+export async function importGazetteer(db: StudioDB, projectId: number, name: string, mode: CaseMode, parsed: ParsedGazetteer): Promise<number> {
+  return db.transaction('rw', [db.projects, db.gazetteers, db.gazetteerEntries, db.rules], async () => {
+    const project = await db.projects.get(projectId);
+    if (!project) throw new Error(`project ${projectId} does not exist`);
+    const priority = await db.gazetteers.where('projectId').equals(projectId).count();
+    const gid = await db.gazetteers.add({ projectId, name, mode, priority, createdAt: Date.now() });
+    await db.gazetteerEntries.bulkAdd(parsed.entries.map((e) => ({ gazetteerId: gid, phrase: e.phrase, type: e.type })));
+    const rulesBefore = await db.rules.where('projectId').equals(projectId).count();
+    await db.rules.bulkAdd(
+      parsed.patterns.map((p, k) => ({ projectId, priority: rulesBefore + k, enabled: true, rule: { kind: 'tokens' as const, name: `${name}:${p.line}`, label: p.label, pattern: p.pattern } })),
+    );
+    const types = [...parsed.entries.map((e) => e.type).filter((t): t is string => t !== null), ...parsed.patterns.map((p) => p.label)];
+    await db.projects.update(projectId, { types: mergeTypes(project.types, types) });
+    return gid;
+  });
+}
+
+export async function addRule(db: StudioDB, projectId: number, rule: Rule): Promise<number> {
+  return db.transaction('rw', [db.projects, db.rules], async () => {
+    const project = await db.projects.get(projectId);
+    if (!project) throw new Error(`project ${projectId} does not exist`);
+    const taken = await db.rules.where('projectId').equals(projectId).filter((r) => r.rule.name === rule.name).count();
+    if (taken) throw new Error(`a rule named "${rule.name}" exists already`);
+    const priority = await db.rules.where('projectId').equals(projectId).count();
+    await db.projects.update(projectId, { types: mergeTypes(project.types, [rule.label]) });
+    return db.rules.add({ projectId, priority, rule, enabled: true });
+  });
+}
+
+export async function addType(db: StudioDB, projectId: number, name: string): Promise<void> {
+  const p = await db.projects.get(projectId);
+  if (!p) throw new Error(`project ${projectId} does not exist`);
+  await db.projects.update(projectId, { types: mergeTypes(p.types, [name]) });
+}
+
+/**
+ * Replaces the project's weak layers with a new labeling: one layer per source and the
+ * aggregate, in one transaction. Gold, corrected and predicted layers are never touched.
+ */
+export async function saveWeakLabels(db: StudioDB, projectId: number, docIds: readonly number[], sources: readonly SourceOutput[], aggregate: readonly Annotation[], method: string): Promise<void> {
+  await db.transaction('rw', [db.layers, db.annotations], async () => {
+    const old = await db.layers.where('[projectId+kind]').equals([projectId, 'weak']).toArray();
+    await db.annotations.where('layerId').anyOf(old.map((l) => l.id!)).delete();
+    await db.layers.bulkDelete(old.map((l) => l.id!));
+    const now = Date.now();
+    for (const src of sources) {
+      const lid = await db.layers.add({ projectId, kind: 'weak', name: src.name, role: 'source', createdAt: now });
+      await db.annotations.bulkAdd(docIds.map((docId, k) => ({ layerId: lid, docId, spans: src.spans[k], oMode: 'complete' as const })));
+    }
+    const aid = await db.layers.add({ projectId, kind: 'weak', name: `aggregate (${method})`, role: 'aggregate', createdAt: now });
+    await db.annotations.bulkAdd(docIds.map((docId, k) => ({ ...aggregate[k], layerId: aid, docId })));
+  });
+}
+
+export interface ProjectStats {
+  documents: number;
+  tokens: number;
+  bySplit: Record<Split, { documents: number; tokens: number }>;
+  layers: { id: number; kind: LayerKind; name: string; role?: string; documents: number; spans: number; perType: Record<string, number> }[];
+}
+
+export async function projectStats(db: StudioDB, projectId: number): Promise<ProjectStats> {
+  const bySplit: ProjectStats['bySplit'] = { train: { documents: 0, tokens: 0 }, dev: { documents: 0, tokens: 0 }, test: { documents: 0, tokens: 0 }, unassigned: { documents: 0, tokens: 0 } };
+  let documents = 0;
+  let tokens = 0;
+  await db.documents.where('projectId').equals(projectId).each((d) => {
+    documents++;
+    tokens += d.tokenCount;
+    bySplit[d.split].documents++;
+    bySplit[d.split].tokens += d.tokenCount;
+  });
+  const layers = await db.layers.where('projectId').equals(projectId).toArray();
+  const out: ProjectStats['layers'] = [];
+  for (const l of layers) {
+    const perType: Record<string, number> = {};
+    let spans = 0;
+    let docs = 0;
+    await db.annotations.where('layerId').equals(l.id!).each((a) => {
+      docs++;
+      for (const s of a.spans) {
+        spans++;
+        perType[s.label] = (perType[s.label] ?? 0) + 1;
+      }
+    });
+    out.push({ id: l.id!, kind: l.kind, name: l.name, role: l.role, documents: docs, spans, perType });
+  }
+  return { documents, tokens, bySplit, layers: out };
+}
+
+export function toParsedDoc(d: DocumentRow): ParsedDoc {
+  return { name: d.name, text: d.text, offsets: d.offsets, sentenceStarts: d.sentenceStarts, split: d.split };
+}
+
+/** A layer's annotations for a list of documents, in that order; a document without one gets none. */
+export async function layerAnnotations(db: StudioDB, layerId: number, docIds: readonly number[]): Promise<Annotation[]> {
+  const rows = await db.annotations.bulkGet(docIds.map((d) => [layerId, d] as [number, number]));
+  return rows.map((r) => r ?? { spans: [] as Span[], oMode: 'partial' as const, oTokens: [] });
+}
+
+export async function projectOrThrow(db: StudioDB, projectId: number): Promise<ProjectRow> {
+  const p = await db.projects.get(projectId);
+  if (!p) throw new Error(`project ${projectId} does not exist`);
+  return p;
+}
+
+export async function deleteGazetteer(db: StudioDB, gazetteerId: number): Promise<void> {
+  await db.transaction('rw', [db.gazetteers, db.gazetteerEntries], async () => {
+    await db.gazetteerEntries.where('gazetteerId').equals(gazetteerId).delete();
+    await db.gazetteers.delete(gazetteerId);
+  });
+}
+
+export async function addGazetteerEntry(db: StudioDB, gazetteerId: number, phrase: string, type: string | null): Promise<number> {
+  const clean = phrase.trim().split(/\s+/).join(' ');
+  if (!clean) throw new Error('the phrase is empty');
+  return db.transaction('rw', [db.gazetteers, db.gazetteerEntries, db.projects], async () => {
+    const g = await db.gazetteers.get(gazetteerId);
+    if (!g) throw new Error(`gazetteer ${gazetteerId} does not exist`);
+    const dup = await db.gazetteerEntries.where('[gazetteerId+phrase]').equals([gazetteerId, clean]).filter((e) => e.type === type).count();
+    if (dup) throw new Error(`"${clean}" is already listed${type ? ` as ${type}` : ''}`);
+    if (type) await addType(db, g.projectId, type);
+    return db.gazetteerEntries.add({ gazetteerId, phrase: clean, type });
+  });
+}
+
+export async function retypeGazetteerEntry(db: StudioDB, entryId: number, type: string | null): Promise<void> {
+  const n = await db.gazetteerEntries.update(entryId, { type });
+  if (!n) throw new Error(`entry ${entryId} does not exist`);
+}
+
+export async function removeGazetteerEntry(db: StudioDB, entryId: number): Promise<void> {
+  await db.gazetteerEntries.delete(entryId);
+}

@@ -1,0 +1,30 @@
+import 'fake-indexeddb/auto';
+import Dexie from 'dexie';
+import { describe, expect, it } from 'vitest';
+import { SCHEMA_V1, StudioDB } from './schema';
+
+describe('schema migrations', () => {
+  it('v1 -> v2 turns offset arrays into Uint32Array and counts tokens, keeping every record', async () => {
+    const name = `migrate-${Math.random()}`;
+    const v1 = new Dexie(name);
+    v1.version(1).stores(SCHEMA_V1);
+    await v1.open();
+    const projectId = (await v1.table('projects').add({ name: 'old', types: [], scheme: 'BIO', createdAt: 1 })) as number;
+    await v1.table('documents').bulkAdd([
+      { projectId, name: 'a', text: 'a b', offsets: [0, 1, 2, 3], sentenceStarts: [0], split: 'train' },
+      { projectId, name: 'b', text: 'c', offsets: [0, 1], sentenceStarts: [0], split: 'dev' },
+    ]);
+    await v1.table('annotations').add({ layerId: 1, docId: 1, spans: [{ start: 0, end: 1, label: 'X' }], oMode: 'complete' });
+    v1.close();
+
+    const db = new StudioDB(name);
+    await db.open();
+    expect(db.verno).toBe(2);
+    const docs = await db.documents.orderBy('id').toArray();
+    expect(docs.map((d) => d.offsets)).toEqual([Uint32Array.from([0, 1, 2, 3]), Uint32Array.from([0, 1])]);
+    expect(docs.map((d) => d.tokenCount)).toEqual([2, 1]);
+    expect(await db.annotations.get([1, 1])).toMatchObject({ spans: [{ start: 0, end: 1, label: 'X' }] });
+    expect(await db.projects.count()).toBe(1);
+    db.close();
+  });
+});

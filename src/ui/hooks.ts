@@ -1,0 +1,36 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { createContext, useContext } from 'react';
+import { db } from '../db/instance';
+import type { ProjectRow } from '../db/schema';
+
+/** The project whose pages are shown; set by ProjectLayout from the route. */
+export const ProjectContext = createContext<number>(NaN);
+
+export function useProjectId(): number {
+  return useContext(ProjectContext);
+}
+
+export function useProject(projectId: number): ProjectRow | undefined | null {
+  return useLiveQuery(async () => (await db.projects.get(projectId)) ?? null, [projectId]);
+}
+
+export function useTypeColors(projectId: number): Map<string, string> {
+  const p = useProject(projectId);
+  return new Map((p?.types ?? []).map((t) => [t.name, t.color]));
+}
+
+/** Reads a File as text (UTF-8). */
+export function readText(file: File): Promise<{ file: string; text: string }> {
+  return file.text().then((text) => ({ file: file.name, text }));
+}
+
+export function download(name: string, text: string, type = 'text/plain'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export const pct = (x: number | undefined) => (x === undefined ? '–' : (100 * x).toFixed(1));

@@ -1,0 +1,177 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { GAZETTEER_FORMATS, parseGazetteerFile, type GazetteerFormat } from '../../core/formats/importSpec';
+import { CASE_MODES, type CaseMode } from '../../core/weak/normalize';
+import { db } from '../../db/instance';
+import { addGazetteerEntry, deleteGazetteer, importGazetteer, removeGazetteerEntry, retypeGazetteerEntry } from '../../db/repo';
+import { readText, useProject, useProjectId } from '../hooks';
+
+const ROW = 32;
+
+function Entries({ gazetteerId, types }: { gazetteerId: number; types: string[] }) {
+  const entries = useLiveQuery(() => db.gazetteerEntries.where('gazetteerId').equals(gazetteerId).toArray(), [gazetteerId]);
+  const [query, setQuery] = useState('');
+  const deferred = useDeferredValue(query.trim().toLowerCase());
+  const shown = useMemo(() => (entries ?? []).filter((e) => !deferred || e.phrase.toLowerCase().includes(deferred)), [entries, deferred]);
+  const [phrase, setPhrase] = useState('');
+  const [type, setType] = useState<string>(types[0] ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const parent = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => parent.current, estimateSize: () => ROW, overscan: 10 });
+
+  const add = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      await addGazetteerEntry(db, gazetteerId, phrase, type || null);
+      setPhrase('');
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+
+  return (
+    <div className="stack">
+      <div className="row">
+        <input aria-label="Search entries" placeholder="Search phrases" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <span className="muted" data-testid="entry-count">
+          {shown.length.toLocaleString()} of {(entries?.length ?? 0).toLocaleString()} entries
+        </span>
+      </div>
+      <div ref={parent} className="virtual-list short" data-testid="entry-list">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const entry = shown[v.index];
+            return (
+              <div key={entry.id} className="virtual-row entry-row" style={{ transform: `translateY(${v.start}px)`, height: ROW }}>
+                <span className="phrase">{entry.phrase}</span>
+                <select aria-label={`Type of ${entry.phrase}`} value={entry.type ?? ''} onChange={(e) => void retypeGazetteerEntry(db, entry.id!, e.target.value || null)}>
+                  <option value="">(untyped)</option>
+                  {types.map((t) => (
+                    <option key={t}>{t}</option>
+                  ))}
+                </select>
+                <button className="link danger" onClick={() => void removeGazetteerEntry(db, entry.id!)} aria-label={`Remove ${entry.phrase}`}>
+                  remove
+                </button>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      <form onSubmit={add} className="row">
+        <input aria-label="New phrase" placeholder="New phrase (tokens separated by spaces)" value={phrase} onChange={(e) => setPhrase(e.target.value)} />
+        <select aria-label="New phrase type" value={type} onChange={(e) => setType(e.target.value)}>
+          <option value="">(untyped)</option>
+          {types.map((t) => (
+            <option key={t}>{t}</option>
+          ))}
+        </select>
+        <button type="submit">Add</button>
+      </form>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function GazetteersPage() {
+  const projectId = useProjectId();
+  const project = useProject(projectId);
+  const gazetteers = useLiveQuery(async () => {
+    const rows = await db.gazetteers.where('projectId').equals(projectId).sortBy('priority');
+    return Promise.all(rows.map(async (g) => ({ ...g, entries: await db.gazetteerEntries.where('gazetteerId').equals(g.id!).count() })));
+  }, [projectId]);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [format, setFormat] = useState<GazetteerFormat>('tsv');
+  const [mode, setMode] = useState<CaseMode>('insensitive');
+  const [file, setFile] = useState<File | null>(null);
+  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+  const types = project?.types.map((t) => t.name) ?? [];
+
+  const doImport = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!file) return;
+    setResult(null);
+    try {
+      const f = await readText(file);
+      const parsed = parseGazetteerFile(format, f);
+      const id = await importGazetteer(db, projectId, f.file, mode, parsed);
+      setSelected(id);
+      setResult({ ok: true, message: `Imported ${parsed.entries.length.toLocaleString()} entries${parsed.patterns.length ? ` and ${parsed.patterns.length} token-pattern rules` : ''} from ${f.file}.` });
+    } catch (err) {
+      setResult({ ok: false, message: `Nothing was imported. ${(err as Error).message}` });
+    }
+  };
+
+  return (
+    <div className="stack">
+      <table className="grid" data-testid="gazetteer-table">
+        <thead>
+          <tr>
+            <th>Gazetteer</th>
+            <th>Entries</th>
+            <th>Matching</th>
+            <th>Priority</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {(gazetteers ?? []).map((g) => (
+            <tr key={g.id} className={selected === g.id ? 'selected' : ''}>
+              <td>
+                <button className="link" onClick={() => setSelected(g.id!)}>
+                  {g.name}
+                </button>
+              </td>
+              <td className="num">{g.entries.toLocaleString()}</td>
+              <td>
+                <select aria-label={`Matching of ${g.name}`} value={g.mode} onChange={(e) => void db.gazetteers.update(g.id!, { mode: e.target.value as CaseMode })}>
+                  {CASE_MODES.map((m) => (
+                    <option key={m}>{m}</option>
+                  ))}
+                </select>
+              </td>
+              <td>
+                <input aria-label={`Priority of ${g.name}`} type="number" className="narrow" value={g.priority} onChange={(e) => void db.gazetteers.update(g.id!, { priority: Number(e.target.value) })} />
+              </td>
+              <td>
+                <button className="link danger" onClick={() => confirm(`Delete gazetteer ${g.name}?`) && void deleteGazetteer(db, g.id!)}>
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form onSubmit={doImport} className="row" aria-label="Import gazetteer">
+        <select aria-label="Gazetteer format" value={format} onChange={(e) => setFormat(e.target.value as GazetteerFormat)}>
+          {GAZETTEER_FORMATS.map((f) => (
+            <option key={f} value={f}>
+              {f === 'tsv' ? 'TSV (type<TAB>phrase)' : f === 'untyped' ? 'untyped list (one phrase a line)' : 'spaCy / Prodigy patterns (JSONL)'}
+            </option>
+          ))}
+        </select>
+        <select aria-label="Gazetteer matching" value={mode} onChange={(e) => setMode(e.target.value as CaseMode)}>
+          {CASE_MODES.map((m) => (
+            <option key={m}>{m}</option>
+          ))}
+        </select>
+        <input aria-label="Gazetteer file" type="file" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+        <button type="submit" disabled={!file}>
+          Import gazetteer
+        </button>
+      </form>
+      {result && (
+        <p role={result.ok ? 'status' : 'alert'} className={result.ok ? 'ok' : 'error'} data-testid="gazetteer-result">
+          {result.message}
+        </p>
+      )}
+      {selected !== null && gazetteers?.some((g) => g.id === selected) && <Entries gazetteerId={selected} types={types} />}
+    </div>
+  );
+}

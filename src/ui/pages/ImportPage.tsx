@@ -1,0 +1,141 @@
+import { useState } from 'react';
+import { CORPUS_FORMATS, parseCorpusImport, type CorpusFormat } from '../../core/formats/importSpec';
+import { LAYER_KINDS, SPLITS, TAG_SCHEMES, type LayerKind, type Split, type TagScheme } from '../../core/types';
+import { db } from '../../db/instance';
+import { importCorpus } from '../../db/repo';
+import { readText, useProjectId } from '../hooks';
+
+const FORMAT_HELP: Record<CorpusFormat, string> = {
+  conll: 'CoNLL columns: token first, tag last; blank lines between sentences; -DOCSTART- between documents.',
+  lines: 'One sentence a line, tokens separated by spaces, with optional parallel label files (one tag per token).',
+  jsonl: 'JSONL: {"text": …, "spans": [{"start", "end", "label"}]} with character offsets (spaCy / Prodigy).',
+  text: 'Plain text: tokenized and split into sentences here, character offsets kept; one document a file.',
+};
+
+interface LabelChoice {
+  file: File;
+  kind: LayerKind;
+  name: string;
+}
+
+export function ImportPage() {
+  const projectId = useProjectId();
+  const [format, setFormat] = useState<CorpusFormat>('conll');
+  const [split, setSplit] = useState<Split>('train');
+  const [scheme, setScheme] = useState<TagScheme>('BIO');
+  const [files, setFiles] = useState<File[]>([]);
+  const [labels, setLabels] = useState<LabelChoice[]>([]);
+  const [layerKind, setLayerKind] = useState<LayerKind>('gold');
+  const [layerName, setLayerName] = useState('gold');
+  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const run = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setResult(null);
+    try {
+      const t0 = performance.now();
+      const corpus = parseCorpusImport({
+        format,
+        split,
+        scheme,
+        files: await Promise.all(files.map(readText)),
+        labels: await Promise.all(labels.map(async (l) => ({ ...(await readText(l.file)), kind: l.kind, name: l.name }))),
+        layer: { kind: layerKind, name: layerName.trim() || 'gold' },
+      });
+      const { documents } = await importCorpus(db, projectId, corpus);
+      const spans = corpus.layers.reduce((a, l) => a + l.annotations.reduce((b, x) => b + x.spans.length, 0), 0);
+      setResult({ ok: true, message: `Imported ${documents.toLocaleString()} documents and ${spans.toLocaleString()} labeled spans in ${((performance.now() - t0) / 1000).toFixed(2)} s.` });
+    } catch (err) {
+      setResult({ ok: false, message: `Nothing was imported. ${(err as Error).message}` });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={run} className="stack" aria-label="Import documents">
+      <div className="row">
+        <label>
+          Format{' '}
+          <select aria-label="Format" value={format} onChange={(e) => setFormat(e.target.value as CorpusFormat)}>
+            {CORPUS_FORMATS.map((f) => (
+              <option key={f}>{f}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Split{' '}
+          <select aria-label="Split" value={split} onChange={(e) => setSplit(e.target.value as Split)}>
+            {SPLITS.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        {(format === 'conll' || format === 'lines') && (
+          <label>
+            Tag scheme{' '}
+            <select aria-label="Tag scheme" value={scheme} onChange={(e) => setScheme(e.target.value as TagScheme)}>
+              {TAG_SCHEMES.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
+      <p className="muted">{FORMAT_HELP[format]}</p>
+      <label>
+        {format === 'lines' ? 'Text file' : 'Files'}{' '}
+        <input aria-label="Corpus files" type="file" multiple={format !== 'lines'} onChange={(e) => setFiles([...(e.target.files ?? [])])} />
+      </label>
+      {(format === 'conll' || format === 'jsonl') && (
+        <div className="row">
+          <label>
+            Labels go to layer{' '}
+            <select aria-label="Layer kind" value={layerKind} onChange={(e) => setLayerKind(e.target.value as LayerKind)}>
+              {LAYER_KINDS.map((k) => (
+                <option key={k}>{k}</option>
+              ))}
+            </select>
+          </label>
+          <input aria-label="Layer name" value={layerName} onChange={(e) => setLayerName(e.target.value)} />
+        </div>
+      )}
+      {format === 'lines' && (
+        <>
+          <label>
+            Label files (parallel to the text){' '}
+            <input
+              aria-label="Label files"
+              type="file"
+              multiple
+              onChange={(e) => setLabels([...(e.target.files ?? [])].map((file, k) => ({ file, kind: k === 0 ? 'gold' : 'weak', name: file.name.replace(/\.[^.]+$/, '') })))}
+            />
+          </label>
+          {labels.map((l, k) => (
+            <div key={l.file.name} className="row">
+              <span>{l.file.name} →</span>
+              <select aria-label={`Kind of ${l.file.name}`} value={l.kind} onChange={(e) => setLabels(labels.map((x, j) => (j === k ? { ...x, kind: e.target.value as LayerKind } : x)))}>
+                {LAYER_KINDS.map((kind) => (
+                  <option key={kind}>{kind}</option>
+                ))}
+              </select>
+              <input aria-label={`Layer name of ${l.file.name}`} value={l.name} onChange={(e) => setLabels(labels.map((x, j) => (j === k ? { ...x, name: e.target.value } : x)))} />
+            </div>
+          ))}
+        </>
+      )}
+      <div>
+        <button type="submit" disabled={busy || !files.length}>
+          {busy ? 'Importing…' : 'Import'}
+        </button>
+      </div>
+      {result && (
+        <p role={result.ok ? 'status' : 'alert'} className={result.ok ? 'ok' : 'error'} data-testid="import-result">
+          {result.message}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,124 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useState } from 'react';
+import { writeConll } from '../../core/formats/conll';
+import { writeJsonl } from '../../core/formats/jsonl';
+import { writeLinesLabels, writeLinesText } from '../../core/formats/lines';
+import { SPLITS, TAG_SCHEMES, type TagScheme } from '../../core/types';
+import { db } from '../../db/instance';
+import { layerAnnotations, projectStats, toParsedDoc } from '../../db/repo';
+import { download, useProject, useProjectId } from '../hooks';
+
+type ExportFormat = 'conll' | 'jsonl' | 'lines';
+
+export function OverviewPage() {
+  const projectId = useProjectId();
+  const project = useProject(projectId);
+  const stats = useLiveQuery(() => projectStats(db, projectId), [projectId]);
+  const [format, setFormat] = useState<ExportFormat>('conll');
+  const [scheme, setScheme] = useState<TagScheme>('BIO');
+  if (!stats || !project) return <p className="muted">Counting…</p>;
+  const types = [...project.types.map((t) => t.name), ...(stats.layers.some((l) => l.perType['?']) ? ['?'] : [])];
+
+  const exportLayer = async (layerId: number, name: string) => {
+    const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
+    const anns = await layerAnnotations(db, layerId, docs.map((d) => d.id!));
+    const parsed = docs.map(toParsedDoc);
+    const safe = name.replace(/[^\w.-]+/g, '_');
+    if (format === 'conll') download(`${safe}.conll`, writeConll(parsed, anns, scheme));
+    else if (format === 'jsonl') download(`${safe}.jsonl`, writeJsonl(parsed, anns), 'application/jsonl');
+    else {
+      download(`${safe}_text.txt`, writeLinesText(parsed));
+      download(`${safe}_labels.txt`, writeLinesLabels(parsed, anns, scheme));
+    }
+  };
+
+  return (
+    <div>
+      <table className="grid" data-testid="split-table">
+        <thead>
+          <tr>
+            <th>Split</th>
+            <th>Documents</th>
+            <th>Tokens</th>
+          </tr>
+        </thead>
+        <tbody>
+          {SPLITS.map((s) => (
+            <tr key={s}>
+              <td>{s}</td>
+              <td className="num">{stats.bySplit[s].documents.toLocaleString()}</td>
+              <td className="num">{stats.bySplit[s].tokens.toLocaleString()}</td>
+            </tr>
+          ))}
+          <tr className="total">
+            <td>all</td>
+            <td className="num" data-testid="doc-count">{stats.documents.toLocaleString()}</td>
+            <td className="num" data-testid="token-count">{stats.tokens.toLocaleString()}</td>
+          </tr>
+        </tbody>
+      </table>
+
+      <h2>Label layers</h2>
+      {stats.layers.length === 0 ? (
+        <p className="muted">No labels yet: import a labeled file, or make weak labels from gazetteers and rules.</p>
+      ) : (
+        <>
+          <div className="row">
+            <label>
+              Export as{' '}
+              <select value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
+                <option value="conll">CoNLL</option>
+                <option value="lines">sentence lines + label file</option>
+                <option value="jsonl">JSONL (character spans)</option>
+              </select>
+            </label>
+            {format !== 'jsonl' && (
+              <label>
+                scheme{' '}
+                <select value={scheme} onChange={(e) => setScheme(e.target.value as TagScheme)}>
+                  {TAG_SCHEMES.map((s) => (
+                    <option key={s}>{s}</option>
+                  ))}
+                </select>
+              </label>
+            )}
+          </div>
+          <table className="grid" data-testid="layer-table">
+            <thead>
+              <tr>
+                <th>Layer</th>
+                <th>Kind</th>
+                <th>Documents</th>
+                <th>Entities</th>
+                {types.map((t) => (
+                  <th key={t}>{t === '?' ? 'unknown type' : t}</th>
+                ))}
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {stats.layers.map((l) => (
+                <tr key={l.id} data-layer={l.name}>
+                  <td>{l.name}</td>
+                  <td>{l.kind}</td>
+                  <td className="num">{l.documents.toLocaleString()}</td>
+                  <td className="num">{l.spans.toLocaleString()}</td>
+                  {types.map((t) => (
+                    <td key={t} className="num">
+                      {(l.perType[t] ?? 0).toLocaleString()}
+                    </td>
+                  ))}
+                  <td>
+                    <button className="link" onClick={() => void exportLayer(l.id, `${project.name}-${l.name}`)}>
+                      Export
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import { Link, Route, Switch, useLocation, useParams } from 'wouter';
+import { ProjectContext, useProject } from '../hooks';
+import { DocumentPage } from './DocumentPage';
+import { DocumentsPage } from './DocumentsPage';
+import { GazetteersPage } from './GazetteersPage';
+import { ImportPage } from './ImportPage';
+import { OverviewPage } from './OverviewPage';
+import { RulesPage } from './RulesPage';
+import { WeakPage } from './WeakPage';
+
+const TABS = [
+  ['/', 'Overview'],
+  ['/docs', 'Documents'],
+  ['/import', 'Import'],
+  ['/gazetteers', 'Gazetteers'],
+  ['/rules', 'Rules'],
+  ['/weak', 'Weak labels'],
+] as const;
+
+export function ProjectLayout() {
+  const projectId = Number(useParams<{ id: string }>().id);
+  const project = useProject(projectId);
+  const [location] = useLocation();
+  if (project === undefined) return <p className="muted">Loading…</p>;
+  if (project === null) return <p role="alert" className="error">Project {projectId} does not exist.</p>;
+  return (
+    <ProjectContext.Provider value={projectId}>
+    <section>
+      <h1 data-testid="project-name">{project.name}</h1>
+      <nav className="tabs">
+        {TABS.map(([href, label]) => (
+          <Link key={href} href={href} className={(href === '/' ? location === '/' : location.startsWith(href)) ? 'tab active' : 'tab'}>
+            {label}
+          </Link>
+        ))}
+      </nav>
+      <Switch>
+        <Route path="/" component={OverviewPage} />
+        <Route path="/docs" component={DocumentsPage} />
+        <Route path="/docs/:docId" component={DocumentPage} />
+        <Route path="/import" component={ImportPage} />
+        <Route path="/gazetteers" component={GazetteersPage} />
+        <Route path="/rules" component={RulesPage} />
+        <Route path="/weak" component={WeakPage} />
+      </Switch>
+    </section>
+    </ProjectContext.Provider>
+  );
+}

@@ -1,0 +1,86 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { loadDemo } from '../../db/demo';
+import { db } from '../../db/instance';
+import { createProject, deleteProject } from '../../db/repo';
+import { fetchDemoAsset } from '../demoAsset';
+
+export function ProjectsPage() {
+  const projects = useLiveQuery(async () => {
+    const rows = await db.projects.orderBy('id').toArray();
+    return Promise.all(rows.map(async (p) => ({ ...p, documents: await db.documents.where('projectId').equals(p.id!).count() })));
+  });
+  const [name, setName] = useState('');
+  const [types, setTypes] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const create = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      await createProject(db, name, types.split(',').map((t) => t.trim()).filter(Boolean));
+      setName('');
+      setTypes('');
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const demo = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await loadDemo(db, await fetchDemoAsset());
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section>
+      <h1>Projects</h1>
+      {projects === undefined ? (
+        <p className="muted">Loading…</p>
+      ) : projects.length === 0 ? (
+        <p className="muted">No project yet: create one, or load the demo.</p>
+      ) : (
+        <ul className="cards" data-testid="project-list">
+          {projects.map((p) => (
+            <li key={p.id} className="card">
+              <Link href={`/p/${p.id}`} className="card-title">
+                {p.name}
+              </Link>
+              <div className="muted">
+                {p.documents.toLocaleString()} documents · {p.types.map((t) => t.name).join(', ') || 'no types yet'}
+              </div>
+              <button
+                className="link danger"
+                onClick={() => {
+                  if (confirm(`Delete project "${p.name}" and everything in it?`)) void deleteProject(db, p.id!);
+                }}
+              >
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form onSubmit={create} className="row">
+        <input aria-label="Project name" placeholder="New project name" value={name} onChange={(e) => setName(e.target.value)} />
+        <input aria-label="Entity types" placeholder="Types, comma-separated (PER, ORG, …)" value={types} onChange={(e) => setTypes(e.target.value)} />
+        <button type="submit">Create project</button>
+        <button type="button" onClick={demo} disabled={busy}>
+          {busy ? 'Loading demo…' : 'Load the demo project'}
+        </button>
+      </form>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,161 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { Fragment, useRef, useState } from 'react';
+import type { PRF } from '../../core/metrics';
+import { AGGREGATE_METHODS, type AggregateMethod } from '../../core/weak/aggregate';
+import { db } from '../../db/instance';
+import { WeakJob, type Progress } from '../../worker/weakClient';
+import type { WeakSummary } from '../../worker/weakJob';
+import { pct, useProjectId } from '../hooks';
+
+const METHOD_HELP: Record<AggregateMethod, string> = {
+  priority: 'Longest span wins; ties go to the higher-priority source, then to type order.',
+  vote: 'Token-level majority vote among the sources that fire.',
+  hmm: 'A hidden Markov model over the sources, fitted without gold (EM): learns how accurate each source is.',
+};
+
+function Scores({ s }: { s?: PRF }) {
+  return (
+    <>
+      <td className="num">{pct(s?.precision)}</td>
+      <td className="num">{pct(s?.recall)}</td>
+      <td className="num">{pct(s?.f1)}</td>
+    </>
+  );
+}
+
+function StatsTable({ summary }: { summary: WeakSummary }) {
+  const [open, setOpen] = useState<string | null>(null);
+  const hasGold = summary.goldDocuments > 0;
+  return (
+    <>
+      <p className="muted">
+        {summary.documents.toLocaleString()} documents, {summary.tokens.toLocaleString()} tokens labeled in {(summary.ms.total / 1000).toFixed(2)} s ({summary.reusedIndex ? 'corpus index reused' : 'corpus indexed'}: index {summary.ms.index.toFixed(0)} ms, gazetteers {summary.ms.match.toFixed(0)} ms, rules {summary.ms.rules.toFixed(0)} ms, aggregation {summary.ms.aggregate.toFixed(0)} ms, save {summary.ms.save.toFixed(0)} ms).
+        {hasGold ? ` Scores against gold on the ${summary.goldDocuments} dev documents.` : ' No gold on the dev split: precision and recall need it.'}
+      </p>
+      <table className="grid" data-testid="stats-table">
+        <thead>
+          <tr>
+            <th>Source</th>
+            <th>Spans</th>
+            <th>Coverage %</th>
+            <th>Overlap %</th>
+            <th>Conflict %</th>
+            <th>Unknown-type spans</th>
+            <th>P</th>
+            <th>R</th>
+            <th>F1</th>
+          </tr>
+        </thead>
+        <tbody>
+          {summary.sources.map((s) => (
+            <Fragment key={s.name}>
+              <tr data-source={s.name}>
+                <td>
+                  {s.gold ? (
+                    <button className="link" onClick={() => setOpen(open === s.name ? null : s.name)} aria-expanded={open === s.name}>
+                      {s.name}
+                    </button>
+                  ) : (
+                    s.name
+                  )}
+                </td>
+                <td className="num">{s.spans.toLocaleString()}</td>
+                <td className="num">{pct(s.coverage)}</td>
+                <td className="num">{pct(s.overlap)}</td>
+                <td className="num">{pct(s.conflict)}</td>
+                <td className="num">{s.unknownSpans.toLocaleString()}</td>
+                <Scores s={s.gold?.overall} />
+              </tr>
+              {open === s.name &&
+                Object.entries(s.gold?.perType ?? {}).map(([t, v]) => (
+                  <tr key={t} className="sub">
+                    <td>↳ {t}</td>
+                    <td colSpan={5} className="muted">
+                      {v.tp} correct, {v.fp} spurious, {v.fn} missed
+                    </td>
+                    <Scores s={v} />
+                  </tr>
+                ))}
+            </Fragment>
+          ))}
+          {summary.aggregate && (
+            <>
+              <tr className="total" data-source="aggregate">
+                <td>aggregate ({summary.method})</td>
+                <td colSpan={5} />
+                <Scores s={summary.aggregate.overall} />
+              </tr>
+              {Object.entries(summary.aggregate.perType).map(([t, v]) => (
+                <tr key={t} className="sub">
+                  <td>↳ {t}</td>
+                  <td colSpan={5} className="muted">
+                    {v.tp} correct, {v.fp} spurious, {v.fn} missed
+                  </td>
+                  <Scores s={v} />
+                </tr>
+              ))}
+            </>
+          )}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+export function WeakPage() {
+  const projectId = useProjectId();
+  const [method, setMethod] = useState<AggregateMethod>('hmm');
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const job = useRef<WeakJob | null>(null);
+  const last = useLiveQuery(
+    async () => (await db.runs.where('projectId').equals(projectId).filter((r) => r.kind === 'weak' && r.status === 'done').reverse().sortBy('id'))[0],
+    [projectId],
+  );
+
+  const run = async () => {
+    setError(null);
+    job.current = new WeakJob();
+    setProgress({ done: 0, total: 1, stage: 'starting' });
+    try {
+      await job.current.run(projectId, method, setProgress);
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      job.current = null;
+      setProgress(null);
+    }
+  };
+
+  return (
+    <div className="stack">
+      <div className="row">
+        <label>
+          Aggregation{' '}
+          <select aria-label="Aggregation" value={method} onChange={(e) => setMethod(e.target.value as AggregateMethod)}>
+            {AGGREGATE_METHODS.map((m) => (
+              <option key={m}>{m}</option>
+            ))}
+          </select>
+        </label>
+        <button onClick={() => void run()} disabled={!!progress}>
+          Make weak labels
+        </button>
+        {progress && (
+          <>
+            <progress max={progress.total} value={progress.done} aria-label="Labeling progress" />
+            <span className="muted">{progress.stage}</span>
+            <button onClick={() => job.current?.cancel()}>Cancel</button>
+          </>
+        )}
+      </div>
+      <p className="muted">{METHOD_HELP[method]} Labels every document with the project's gazetteers and enabled rules, replacing the previous weak layers; gold and corrected layers are never touched.</p>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {last?.metrics ? <StatsTable summary={last.metrics as WeakSummary} /> : <p className="muted">No weak labels yet.</p>}
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import { scoreSpans, type SpanScores } from '../core/metrics';
+import type { Span } from '../core/types';
+import { tokenTexts } from '../core/types';
+import type { AggregateMethod } from '../core/weak/aggregate';
+import { WeakLabeler, type WeakHooks } from '../core/weak/pipeline';
+import { sourceStats, type SourceStats } from '../core/weak/stats';
+import { layerAnnotations, saveWeakLabels } from '../db/repo';
+import type { StudioDB } from '../db/schema';
+
+export interface WeakSummary {
+  runId: number;
+  method: AggregateMethod;
+  documents: number;
+  tokens: number;
+  ms: { load: number; index: number; match: number; rules: number; aggregate: number; save: number; total: number };
+  reusedIndex: boolean;
+  sources: SourceStats[];
+  /** The aggregate against gold on the dev split, when the project has gold there. */
+  aggregate?: SpanScores;
+  goldDocuments: number;
+}
+
+/** Keeps one labeler per corpus so that re-running after a gazetteer or rule edit is incremental. */
+const cache = new Map<string, WeakLabeler>();
+
+/**
+ * Labels a project's documents with its gazetteers and enabled rules, aggregates, stores the weak
+ * layers (one transaction) and records the run with its statistics.
+ */
+export async function runWeakLabeling(db: StudioDB, projectId: number, method: AggregateMethod, hooks: WeakHooks = {}): Promise<WeakSummary> {
+  const t0 = performance.now();
+  const project = await db.projects.get(projectId);
+  if (!project) throw new Error(`project ${projectId} does not exist`);
+  const docRows = await db.documents.where('projectId').equals(projectId).sortBy('id');
+  if (!docRows.length) throw new Error('the project has no documents to label');
+  const gazetteers = await db.gazetteers.where('projectId').equals(projectId).sortBy('priority');
+  const entries = await Promise.all(gazetteers.map((g) => db.gazetteerEntries.where('gazetteerId').equals(g.id!).toArray()));
+  const rules = (await db.rules.where('projectId').equals(projectId).sortBy('priority')).filter((r) => r.enabled);
+  if (!gazetteers.length && !rules.length) throw new Error('the project has no gazetteer and no enabled rule: add one first');
+  const runId = await db.runs.add({ projectId, kind: 'weak', config: { method, gazetteers: gazetteers.map((g) => g.name), rules: rules.map((r) => r.rule.name) }, status: 'running', createdAt: Date.now() });
+
+  const key = `${projectId}:${docRows.length}:${docRows[docRows.length - 1].id}`;
+  let labeler = cache.get(key);
+  const reusedIndex = !!labeler;
+  if (!labeler) {
+    cache.clear();
+    labeler = new WeakLabeler(docRows.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts })));
+    cache.set(key, labeler);
+  }
+  const load = performance.now() - t0;
+  const types = project.types.map((t) => t.name);
+  try {
+    const result = labeler.run(
+      {
+        gazetteers: gazetteers.map((g, k) => ({ name: g.name, mode: g.mode, priority: g.priority, entries: entries[k] })),
+        rules: rules.map((r) => ({ rule: r.rule, priority: 1000 + r.priority })),
+        types,
+        method,
+      },
+      hooks,
+    );
+    const t1 = performance.now();
+    const docIds = docRows.map((d) => d.id!);
+    await saveWeakLabels(db, projectId, docIds, result.sources, result.aggregate, method);
+    const save = performance.now() - t1;
+
+    const goldLayer = await db.layers.where('[projectId+kind]').equals([projectId, 'gold']).first();
+    const devIdx = docRows.map((d, k) => (d.split === 'dev' ? k : -1)).filter((k) => k >= 0);
+    let gold: { docs: number[]; spans: Span[][] } | undefined;
+    if (goldLayer && devIdx.length) {
+      const anns = await layerAnnotations(db, goldLayer.id!, devIdx.map((k) => docIds[k]));
+      gold = { docs: devIdx, spans: anns.map((a) => a.spans) };
+    }
+    const summary: WeakSummary = {
+      runId,
+      method,
+      documents: docRows.length,
+      tokens: result.tokens,
+      ms: { load, ...result.ms, save, total: performance.now() - t0 },
+      reusedIndex,
+      sources: sourceStats(result.sources, docRows.map((d) => d.tokenCount), gold),
+      aggregate: gold ? scoreSpans(gold.spans, gold.docs.map((k) => result.aggregate[k].spans)) : undefined,
+      goldDocuments: gold?.docs.length ?? 0,
+    };
+    await db.runs.update(runId, { status: 'done', metrics: summary, finishedAt: Date.now() });
+    return summary;
+  } catch (e) {
+    await db.runs.update(runId, { status: 'failed', error: (e as Error).message, finishedAt: Date.now() });
+    throw e;
+  }
+}

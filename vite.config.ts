@@ -1,0 +1,46 @@
+import react from '@vitejs/plugin-react';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { defineConfig, type Plugin } from 'vite';
+
+// Cross-origin isolation lets the WASM backend use threads (SharedArrayBuffer).
+const isolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+/**
+ * Lists every built file (workers included, which are built apart from the main bundle) so the
+ * service worker can precache the whole app for offline use.
+ */
+function precacheManifest(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'precache-manifest',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const files: string[] = [];
+      const walk = (dir: string) => {
+        for (const name of readdirSync(dir)) {
+          const full = join(dir, name);
+          if (statSync(full).isDirectory()) walk(full);
+          else if (!name.endsWith('.map') && name !== 'precache-manifest.json' && name !== 'sw.js') files.push(relative(outDir, full).split(sep).join('/'));
+        }
+      };
+      walk(outDir);
+      writeFileSync(join(outDir, 'precache-manifest.json'), JSON.stringify({ version: Date.now(), files: ['./', ...files.sort()] }));
+    },
+  };
+}
+
+export default defineConfig({
+  base: './',
+  plugins: [react(), precacheManifest()],
+  server: { headers: isolation },
+  preview: { headers: isolation },
+  worker: { format: 'es' },
+  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 2000 },
+});
