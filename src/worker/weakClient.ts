@@ -16,29 +16,42 @@ export interface Progress {
  * last step, whose single transaction aborts with the worker, so stored layers stay as they were.
  * A watchdog does the same when a stage stops reporting (a regex that backtracks without end).
  */
+/**
+ * One labeling worker lives across runs: it keeps the interned corpus, so a re-run after an edit
+ * is incremental. Cancelling or a stall terminates it, and the next run starts a fresh one.
+ */
+let shared: { worker: Worker; remote: Comlink.Remote<WeakWorkerApi> } | null = null;
+
+function labelingWorker(): Comlink.Remote<WeakWorkerApi> {
+  if (!shared) {
+    const worker = new Worker(new URL('./weak.worker.ts', import.meta.url), { type: 'module' });
+    shared = { worker, remote: Comlink.wrap<WeakWorkerApi>(worker) };
+  }
+  return shared.remote;
+}
+
 export class WeakJob {
-  private worker: Worker | null = null;
   private reject: ((e: Error) => void) | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly stallMs = 20_000) {}
 
-  private spawn(): Comlink.Remote<WeakWorkerApi> {
-    this.worker = new Worker(new URL('./weak.worker.ts', import.meta.url), { type: 'module' });
-    return Comlink.wrap<WeakWorkerApi>(this.worker);
+  private finish(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
   }
 
   private stop(reason: string): void {
-    this.worker?.terminate();
-    this.worker = null;
-    if (this.timer) clearInterval(this.timer);
+    shared?.worker.terminate();
+    shared = null;
+    this.finish();
     this.timer = null;
     this.reject?.(new Error(reason));
     this.reject = null;
   }
 
   run(projectId: number, method: AggregateMethod, onProgress: (p: Progress) => void): Promise<WeakSummary> {
-    const remote = this.spawn();
+    const remote = labelingWorker();
     let last = performance.now();
     let stage = 'starting';
     return new Promise<WeakSummary>((resolve, reject) => {
@@ -58,12 +71,12 @@ export class WeakJob {
         )
         .then((r) => {
           this.reject = null;
-          this.stop('finished');
+          this.finish();
           resolve(r);
         })
         .catch((e: Error) => {
           this.reject = null;
-          this.stop('failed');
+          this.finish();
           reject(e);
         });
     });

@@ -71,7 +71,7 @@ function Entries({ gazetteerId, types }: { gazetteerId: number; types: string[] 
         <button type="submit">Add</button>
       </form>
       {error && (
-        <p role="alert" className="error">
+        <p role="alert" className="error" data-testid="entry-error">
           {error}
         </p>
       )}

@@ -1,0 +1,140 @@
+import { parseGazetteerFile } from '../src/core/formats/importSpec';
+import { tokenTexts } from '../src/core/types';
+import { WeakLabeler } from '../src/core/weak/pipeline';
+import { compileRule } from '../src/core/weak/rules';
+import { sourceStats } from '../src/core/weak/stats';
+import { scoreSpans } from '../src/core/metrics';
+import type { CaseMode } from '../src/core/weak/normalize';
+import { createProject, demo, demoCorpora, expect, openDemo, test } from './fixtures';
+
+const pct = (x: number) => (100 * x).toFixed(1);
+
+function demoDocs() {
+  return demoCorpora().flatMap((c) => c.docs);
+}
+
+test('gazetteer import, search, retype, remove and add; a bad file changes nothing', async ({ page, outside: _ }) => {
+  await createProject(page, 'Gazetteers');
+  await page.getByRole('link', { name: 'Gazetteers' }).click();
+  await page.getByLabel('Gazetteer file').setInputFiles({ name: 'drugs.tsv', mimeType: 'text/plain', buffer: Buffer.from('Chemical\taspirin\nChemical\tlithium carbonate\nDisease\tasthma\n') });
+  await page.getByRole('button', { name: 'Import gazetteer' }).click();
+  await expect(page.getByTestId('gazetteer-result')).toHaveText('Imported 3 entries from drugs.tsv.');
+  await expect(page.getByTestId('entry-count')).toHaveText('3 of 3 entries');
+
+  await page.getByLabel('Gazetteer file').setInputFiles({ name: 'bad.tsv', mimeType: 'text/plain', buffer: Buffer.from('Chemical\tibuprofen\nnaproxen\n') });
+  await page.getByRole('button', { name: 'Import gazetteer' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Nothing was imported. bad.tsv, line 2: no type: expected type<TAB>phrase');
+  await expect(page.getByTestId('gazetteer-table').locator('tbody tr')).toHaveCount(1);
+
+  await page.getByLabel('Search entries').fill('lith');
+  await expect(page.getByTestId('entry-count')).toHaveText('1 of 3 entries');
+  await page.getByLabel('Type of lithium carbonate').selectOption('Disease');
+  await page.getByLabel('Search entries').fill('');
+  await page.getByRole('button', { name: 'Remove asthma' }).click();
+  await expect(page.getByTestId('entry-count')).toHaveText('2 of 2 entries');
+  await page.getByLabel('New phrase', { exact: true }).fill('  renal   failure ');
+  await page.getByLabel('New phrase type').selectOption('Disease');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByTestId('entry-count')).toHaveText('3 of 3 entries');
+  await expect(page.getByTestId('entry-list')).toContainText('renal failure');
+  await page.getByLabel('New phrase', { exact: true }).fill('renal failure');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByTestId('entry-error')).toHaveText('"renal failure" is already listed as Disease');
+  await page.reload();
+  await page.getByRole('button', { name: 'drugs.tsv' }).click();
+  await expect(page.getByLabel('Type of lithium carbonate')).toHaveValue('Disease');
+});
+
+test('a rule shows a live preview on sample documents, and bad patterns name the rule', async ({ page, outside: _ }) => {
+  await openDemo(page);
+  await page.getByRole('link', { name: 'Rules' }).click();
+  await expect(page.getByTestId('rule-table').locator('tbody tr')).toHaveCount(demo.rules.length);
+  const pattern = '\\b[a-z]+ (hypertension|failure|syndrome)\\b';
+  const label = compileRule({ kind: 'regex', name: 'x', label: 'Disease', pattern, ignoreCase: true });
+  const expected = demoDocs().slice(0, 60).reduce((a, d) => a + label({ ...d, tokens: tokenTexts(d) }).length, 0);
+  expect(expected).toBeGreaterThan(0);
+  await page.getByLabel('Rule name').fill('disease-phrases');
+  await page.getByLabel('Rule label').fill('Disease');
+  await page.getByLabel('Rule pattern').fill(pattern);
+  await expect(page.getByTestId('rule-hits')).toHaveText(String(expected));
+  await expect(page.getByTestId('rule-preview').locator('mark.ent').first()).toBeVisible();
+
+  await page.getByLabel('Rule pattern').fill('(a+)+$');
+  await expect(page.getByTestId('rule-error')).toContainText('rule "disease-phrases": regular expression may backtrack catastrophically');
+  await page.getByLabel('Rule pattern').fill('(ab');
+  await expect(page.getByTestId('rule-error')).toContainText('rule "disease-phrases": regular expression does not compile');
+  await page.getByLabel('Rule kind').selectOption('tokens');
+  await page.getByLabel('Rule pattern').fill('[{"LOWER": {"REGEX": "itis$"}}, {"COLOUR": "red"}]');
+  await expect(page.getByTestId('rule-error')).toContainText('rule "disease-phrases": token 2: unknown attribute "COLOUR"');
+  await page.getByLabel('Rule pattern').fill('[{"LOWER": {"REGEX": "itis$"}}]');
+  await expect(page.getByTestId('rule-hits')).toBeVisible();
+  await page.getByRole('button', { name: 'Save rule' }).click();
+  await expect(page.getByTestId('rule-table').locator('tbody tr')).toHaveCount(demo.rules.length + 1);
+});
+
+test('weak labeling fills the statistics table with the numbers core computes, and reruns incrementally', async ({ page, outside: _ }) => {
+  await openDemo(page);
+  // The same labeling in Node, from the same asset, through the same core code.
+  const corpora = demoCorpora();
+  const docs = corpora.flatMap((c) => c.docs);
+  const goldByDoc = corpora.flatMap((c) => c.layers[0]?.annotations ?? c.docs.map(() => null));
+  const labeler = new WeakLabeler(docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts })));
+  const result = labeler.run({
+    gazetteers: demo.gazetteers.map((g, k) => ({ name: g.file, mode: g.mode as CaseMode, priority: k, entries: parseGazetteerFile(g.format as never, { file: g.file, text: g.text }).entries })),
+    rules: demo.rules.map((rule, k) => ({ rule, priority: 1000 + k })),
+    types: demo.types,
+    method: 'priority',
+  });
+  const dev = docs.map((d, k) => (d.split === 'dev' ? k : -1)).filter((k) => k >= 0);
+  const gold = { docs: dev, spans: dev.map((k) => goldByDoc[k]!.spans) };
+  const stats = sourceStats(result.sources, docs.map((d) => d.offsets.length >> 1), gold);
+  const agg = scoreSpans(gold.spans, dev.map((k) => result.aggregate[k].spans)).overall;
+
+  await page.getByRole('link', { name: 'Weak labels' }).click();
+  await page.getByLabel('Aggregation').selectOption('priority');
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  const table = page.getByTestId('stats-table');
+  await expect(table).toBeVisible();
+  for (const s of stats) {
+    const cells = table.locator(`tr[data-source="${s.name}"] td`);
+    await expect(cells.nth(1)).toHaveText(s.spans.toLocaleString('en-US'));
+    await expect(cells.nth(2)).toHaveText(pct(s.coverage));
+    await expect(cells.nth(4)).toHaveText(pct(s.conflict));
+    await expect(cells.nth(6)).toHaveText(pct(s.gold!.overall.precision));
+    await expect(cells.nth(8)).toHaveText(pct(s.gold!.overall.f1));
+  }
+  await expect(table.locator('tr[data-source="aggregate"] td').last()).toHaveText(pct(agg.f1));
+  await expect(page.getByText('corpus indexed')).toBeVisible();
+
+  // Edit the dictionary and relabel: the corpus index is reused, and the new entry is matched.
+  await page.getByRole('link', { name: 'Gazetteers' }).click();
+  await page.getByRole('button', { name: 'dict_core.txt' }).click();
+  await page.getByLabel('New phrase', { exact: true }).fill('blood pressure');
+  await page.getByLabel('New phrase type').selectOption('Disease');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByTestId('entry-count')).toHaveText('2,483 of 2,483 entries');
+  await page.getByRole('link', { name: 'Weak labels' }).click();
+  await page.getByLabel('Aggregation').selectOption('priority');
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await expect(page.getByText('corpus index reused')).toBeVisible();
+  const before = stats.find((s) => s.name === 'dict_core.txt')!.spans;
+  const after = Number((await table.locator('tr[data-source="dict_core.txt"] td').nth(1).textContent())!.replace(/,/g, ''));
+  expect(after).toBeGreaterThan(before);
+
+  // The weak layers show in the document view, by source.
+  await page.getByRole('link', { name: 'Documents' }).click();
+  await page.locator('.doc-row').first().click();
+  await expect(page.getByTestId('source-spans').locator('tbody tr')).toHaveCount(demo.gazetteers.length + demo.rules.length);
+});
+
+test('cancelling weak labeling leaves the stored layers as they were', async ({ page, outside: _ }) => {
+  await openDemo(page);
+  await page.getByRole('link', { name: 'Weak labels' }).click();
+  await page.getByLabel('Aggregation').selectOption('hmm');
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('alert')).toHaveText('cancelled');
+  await page.getByRole('link', { name: 'Overview' }).click();
+  await expect(page.getByTestId('layer-table').locator('tbody tr')).toHaveCount(1);
+  await expect(page.getByTestId('layer-table')).toContainText('gold');
+});
