@@ -4,7 +4,13 @@ import { UNKNOWN_TYPE } from '../core/types';
 import type { SourceOutput } from '../core/weak/aggregate';
 import type { CaseMode } from '../core/weak/normalize';
 import type { Rule } from '../core/weak/rules';
+import Dexie from 'dexie';
 import type { DocumentRow, LayerRow, ProjectRow, StudioDB } from './schema';
+
+/** A layer's annotations: the prefix of the [layerId+docId] key. */
+export function annotationsOf(db: StudioDB, layerId: number) {
+  return db.annotations.where('[layerId+docId]').between([layerId, Dexie.minKey], [layerId, Dexie.maxKey], true, true);
+}
 
 const PALETTE = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#9a6324', '#469990', '#800000', '#808000', '#000075'];
 
@@ -28,7 +34,7 @@ export async function createProject(db: StudioDB, name: string, types: readonly 
 export async function deleteProject(db: StudioDB, projectId: number): Promise<void> {
   await db.transaction('rw', [db.projects, db.documents, db.layers, db.annotations, db.gazetteers, db.gazetteerEntries, db.rules, db.runs, db.models], async () => {
     const layerIds = await db.layers.where('projectId').equals(projectId).primaryKeys();
-    await db.annotations.where('layerId').anyOf(layerIds).delete();
+    for (const lid of layerIds) await annotationsOf(db, lid).delete();
     await db.layers.where('projectId').equals(projectId).delete();
     await db.documents.where('projectId').equals(projectId).delete();
     const gz = await db.gazetteers.where('projectId').equals(projectId).primaryKeys();
@@ -116,7 +122,7 @@ export async function addType(db: StudioDB, projectId: number, name: string): Pr
 export async function saveWeakLabels(db: StudioDB, projectId: number, docIds: readonly number[], sources: readonly SourceOutput[], aggregate: readonly Annotation[], method: string): Promise<void> {
   await db.transaction('rw', [db.layers, db.annotations], async () => {
     const old = await db.layers.where('[projectId+kind]').equals([projectId, 'weak']).toArray();
-    await db.annotations.where('layerId').anyOf(old.map((l) => l.id!)).delete();
+    for (const l of old) await annotationsOf(db, l.id!).delete();
     await db.layers.bulkDelete(old.map((l) => l.id!));
     const now = Date.now();
     for (const src of sources) {
@@ -151,7 +157,7 @@ export async function projectStats(db: StudioDB, projectId: number): Promise<Pro
     const perType: Record<string, number> = {};
     let spans = 0;
     let docs = 0;
-    await db.annotations.where('layerId').equals(l.id!).each((a) => {
+    await annotationsOf(db, l.id!).each((a) => {
       docs++;
       for (const s of a.spans) {
         spans++;

