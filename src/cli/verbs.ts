@@ -148,4 +148,11 @@ const weakVerb: Verb = async (args, parse) => {
   return out;
 };
 
-export const VERBS: Record<string, Verb> = { import: importVerb, stats: statsVerb, weak: weakVerb };
+const trainVerb: Verb = async (args, parse) => {
+  const { values } = parse({ args, options: { config: { type: 'string' }, out: { type: 'string' } } });
+  if (!values.config) throw new Error('train: --config FILE is required');
+  const { trainFromConfig } = await import('./train');
+  return trainFromConfig(values.config, values.out);
+};
+
+export const VERBS: Record<string, Verb> = { import: importVerb, stats: statsVerb, weak: weakVerb, train: trainVerb };

@@ -1,0 +1,3 @@
+// Every method module registers itself on import.
+import './supervised';
+export { getMethod, listMethods } from './registry';

@@ -1,0 +1,40 @@
+import type { ZodType } from 'zod';
+import type { BatchArrays } from '../model/features';
+import type { BatchTensors, Tagger } from '../model/tagger';
+import type * as tf from '../model/tf';
+
+export interface LossContext<C> {
+  tagger: Tagger;
+  batch: BatchArrays;
+  tensors: BatchTensors;
+  emissions: tf.Tensor3D;
+  config: C;
+  epoch: number;
+}
+
+/**
+ * A learning method from the papers: its config schema and its loss. Every method shares one
+ * training loop; a new method is a new module that calls `registerMethod`.
+ */
+export interface Method<C extends { name: string } = { name: string }> {
+  name: string;
+  title: string;
+  schema: ZodType<C>;
+  loss(ctx: LossContext<C>): tf.Scalar;
+}
+
+const methods = new Map<string, Method<{ name: string }>>();
+
+export function registerMethod<C extends { name: string }>(m: Method<C>): void {
+  methods.set(m.name, m as unknown as Method<{ name: string }>);
+}
+
+export function getMethod(name: string): Method<{ name: string }> {
+  const m = methods.get(name);
+  if (!m) throw new Error(`unknown method "${name}"; known: ${[...methods.keys()].join(', ')}`);
+  return m;
+}
+
+export function listMethods(): Method<{ name: string }>[] {
+  return [...methods.values()];
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { crfNll } from '../model/crf';
+import { tagsOneHot } from '../model/features';
+import * as tf from '../model/tf';
+import { registerMethod } from './registry';
+
+/** Plain supervised learning on one label layer: CRF NLL, or token cross-entropy for softmax. */
+export const supervisedSchema = z.object({ name: z.literal('supervised') }).strict();
+
+registerMethod({
+  name: 'supervised',
+  title: 'Supervised (the chosen layer as if gold)',
+  schema: supervisedSchema,
+  loss({ tagger, batch, tensors, emissions }) {
+    const K = tagger.dims.tags;
+    const gold = tagsOneHot(batch, K);
+    if (tagger.cfg.head === 'crf') return tf.mean(crfNll(emissions, gold, tensors.mask, tagger.crf())) as tf.Scalar;
+    const logp = tf.logSoftmax(emissions);
+    const ce = tf.neg(tf.sum(tf.mul(logp, gold), 2));
+    return tf.div(tf.sum(tf.mul(ce, tensors.mask)), tf.maximum(tf.sum(tensors.mask), 1)) as tf.Scalar;
+  },
+});

@@ -1,0 +1,93 @@
+import { dense, shift } from './ops';
+import * as tf from './tf';
+
+export type Params = Map<string, tf.Variable>;
+
+export function param(params: Params, name: string, init: () => tf.Tensor): tf.Variable {
+  let v = params.get(name);
+  if (!v) {
+    v = tf.variable(init(), true, name);
+    params.set(name, v);
+  }
+  return v;
+}
+
+/**
+ * One LSTM direction over [B, T, D] with a [B, T] mask. The input projections of all time steps
+ * are one matrix product; only the recurrent part loops. Padding sits at the end of each row:
+ * where the mask is 0 the state is carried unchanged, so the backward direction starts each row
+ * at its own last token without reversing sequences.
+ */
+function lstmDirection(params: Params, prefix: string, x: tf.Tensor3D, mask: tf.Tensor2D, H: number, reverse: boolean, seed: number): tf.Tensor3D {
+  const [B, T, D] = x.shape;
+  const wx = param(params, `${prefix}/wx`, () => tf.randomUniform([D, 4 * H], -Math.sqrt(6 / (D + 4 * H)), Math.sqrt(6 / (D + 4 * H)), 'float32', seed));
+  const wh = param(params, `${prefix}/wh`, () => tf.randomUniform([H, 4 * H], -Math.sqrt(6 / (5 * H)), Math.sqrt(6 / (5 * H)), 'float32', seed + 1));
+  // Forget-gate bias 1 (Jozefowicz et al. 2015).
+  const b = param(params, `${prefix}/b`, () => tf.concat([tf.zeros([H]), tf.ones([H]), tf.zeros([2 * H])]));
+  const xw = tf.add(dense(x, wx), b) as tf.Tensor3D;
+  const steps = tf.unstack(xw, 1) as tf.Tensor2D[];
+  const masks = tf.unstack(tf.expandDims(mask, 2), 1) as tf.Tensor2D[];
+  let h: tf.Tensor2D = tf.zeros([B, H]);
+  let c: tf.Tensor2D = tf.zeros([B, H]);
+  const out: tf.Tensor2D[] = new Array(T);
+  for (let k = 0; k < T; k++) {
+    const t = reverse ? T - 1 - k : k;
+    const z = tf.add(steps[t], dense(h, wh)) as tf.Tensor2D;
+    const [i, f, g, o] = tf.split(z, 4, 1) as tf.Tensor2D[];
+    const cNew = tf.add(tf.mul(tf.sigmoid(f), c), tf.mul(tf.sigmoid(i), tf.tanh(g))) as tf.Tensor2D;
+    const hNew = tf.mul(tf.sigmoid(o), tf.tanh(cNew)) as tf.Tensor2D;
+    const m = masks[t];
+    c = tf.add(tf.mul(m, cNew), tf.mul(tf.sub(1, m), c)) as tf.Tensor2D;
+    h = tf.add(tf.mul(m, hNew), tf.mul(tf.sub(1, m), h)) as tf.Tensor2D;
+    out[t] = tf.mul(h, m) as tf.Tensor2D;
+  }
+  return tf.stack(out, 1) as tf.Tensor3D;
+}
+
+export function bilstm(params: Params, x: tf.Tensor3D, mask: tf.Tensor2D, H: number, seed: number): tf.Tensor3D {
+  return tf.concat([lstmDirection(params, 'lstm/fw', x, mask, H, false, seed), lstmDirection(params, 'lstm/bw', x, mask, H, true, seed + 7)], 2) as tf.Tensor3D;
+}
+
+/**
+ * Iterated dilated CNN (Strubell et al. 2017): a block of width-3 convolutions with dilations
+ * 1, 2, 4, 1, applied `iterations` times with shared weights. Each convolution is built from
+ * shifted slices and one matrix product, since TensorFlow.js has no gradient for dilated
+ * convolution on any backend.
+ */
+export function idcnn(params: Params, x: tf.Tensor3D, mask: tf.Tensor2D, F: number, iterations: number, dropout: number, training: boolean, seed: number): tf.Tensor3D {
+  const D = x.shape[2];
+  const m3 = tf.expandDims(mask, 2);
+  const inW = param(params, 'idcnn/in/w', () => tf.randomUniform([3 * D, F], -Math.sqrt(6 / (3 * D + F)), Math.sqrt(6 / (3 * D + F)), 'float32', seed));
+  const inB = param(params, 'idcnn/in/b', () => tf.zeros([F]));
+  const conv = (h: tf.Tensor3D, w: tf.Variable, b: tf.Variable, d: number) => tf.relu(dense(tf.concat([shift(h, d), h, shift(h, -d)], 2), w, b)) as tf.Tensor3D;
+  let h = tf.mul(conv(x, inW, inB, 1), m3) as tf.Tensor3D;
+  const dilations = [1, 2, 4, 1];
+  const outs: tf.Tensor3D[] = [];
+  for (let it = 0; it < iterations; it++) {
+    dilations.forEach((d, l) => {
+      const w = param(params, `idcnn/l${l}/w`, () => tf.randomUniform([3 * F, F], -Math.sqrt(6 / (4 * F)), Math.sqrt(6 / (4 * F)), 'float32', seed + 10 + l));
+      const b = param(params, `idcnn/l${l}/b`, () => tf.zeros([F]));
+      h = tf.mul(conv(h, w, b, d), m3) as tf.Tensor3D;
+    });
+    outs.push(training && dropout > 0 ? (tf.dropout(h, dropout, undefined, seed + 100 + it) as tf.Tensor3D) : h);
+  }
+  return outs[outs.length - 1];
+}
+
+/**
+ * Character CNN (Ma and Hovy 2016): character embeddings, a width-3 convolution, max over the
+ * characters of each word. Embeddings are looked up by a one-hot product, since the gather
+ * gradient (UnsortedSegmentSum) has no WASM kernel.
+ */
+export function charCnn(params: Params, chars: tf.Tensor2D, nChars: number, dim: number, filters: number, seed: number): tf.Tensor2D {
+  const [N, L] = chars.shape;
+  const emb = param(params, 'char/emb', () => tf.randomUniform([nChars, dim], -Math.sqrt(3 / dim), Math.sqrt(3 / dim), 'float32', seed));
+  const w = param(params, 'char/conv/w', () => tf.randomUniform([3 * dim, filters], -Math.sqrt(6 / (4 * dim)), Math.sqrt(6 / (4 * dim)), 'float32', seed + 1));
+  const b = param(params, 'char/conv/b', () => tf.zeros([filters]));
+  const oneHot = tf.cast(tf.oneHot(tf.reshape(chars, [-1]), nChars), 'float32');
+  const e = tf.reshape(dense(oneHot, emb), [N, L, dim]) as tf.Tensor3D;
+  const c = tf.tanh(dense(tf.concat([shift(e, 1), e, shift(e, -1)], 2), w, b));
+  // Padding characters (id 0) must not win the max.
+  const pad = tf.expandDims(tf.cast(tf.equal(chars, 0), 'float32'), 2);
+  return tf.max(tf.sub(c, tf.mul(pad, 10)), 1) as tf.Tensor2D;
+}

@@ -1,0 +1,113 @@
+import type { Embeddings } from './embeddings';
+import { lookupForm } from './embeddings';
+import * as tf from './tf';
+
+/** Casing classes (Reimers and Gurevych 2017): a one-hot feature beside the lower-cased vector. */
+export const CASING = ['numeric', 'mainly_numeric', 'all_lower', 'all_upper', 'initial_upper', 'contains_digit', 'other'] as const;
+
+export function casing(w: string): number {
+  let digits = 0;
+  for (const ch of w) if (ch >= '0' && ch <= '9') digits++;
+  if (/^[0-9]+$/.test(w)) return 0;
+  if (digits / w.length > 0.5) return 1;
+  if (/^\p{Ll}+$/u.test(w)) return 2;
+  if (/^\p{Lu}+$/u.test(w)) return 3;
+  if (/^\p{Lu}/u.test(w)) return 4;
+  if (digits > 0) return 5;
+  return 6;
+}
+
+export const MAX_CHARS = 16;
+
+/**
+ * Everything that turns tokens into model inputs, built from the training set: the trimmed
+ * GloVe table, the character vocabulary (0 pad, 1 unknown), and the words GloVe lacks that
+ * occur at least twice in training, which get trainable vectors (0 is "other unknown word").
+ */
+export interface Featurizer {
+  glove: Embeddings;
+  chars: Map<string, number>;
+  oov: Map<string, number>;
+  tags: string[];
+}
+
+export function buildFeaturizer(glove: Embeddings, trainSentences: readonly (readonly string[])[], tags: string[]): Featurizer {
+  const chars = new Map<string, number>();
+  const oovCounts = new Map<string, number>();
+  for (const s of trainSentences) {
+    for (const w of s) {
+      for (const ch of w) if (!chars.has(ch)) chars.set(ch, chars.size + 2);
+      const f = lookupForm(w);
+      if (!glove.index.has(f)) oovCounts.set(f, (oovCounts.get(f) ?? 0) + 1);
+    }
+  }
+  const oov = new Map<string, number>();
+  for (const [w, c] of oovCounts) if (c >= 2) oov.set(w, oov.size + 1);
+  return { glove, chars, oov, tags };
+}
+
+export function featureDims(f: Featurizer) {
+  return { word: f.glove.dims + CASING.length + 1, chars: f.chars.size + 2, oov: f.oov.size + 1, tags: f.tags.length };
+}
+
+/** One mini-batch as arrays; tensors are made from it inside the training step's tidy scope. */
+export interface BatchArrays {
+  B: number;
+  T: number;
+  lengths: number[];
+  /** [B, T, word dims]: GloVe vector (zeros when absent), casing one-hot, an absent-from-GloVe flag. */
+  words: Float32Array;
+  /** [B * T * MAX_CHARS] character ids. */
+  chars: Int32Array;
+  /** Positions (b * T + t) of tokens with a trainable out-of-GloVe vector, and their rows. */
+  oovPos: number[];
+  oovIds: number[];
+  mask: Float32Array;
+  /** Gold tag ids, -1 at padding; methods may add their own per-token arrays. */
+  tags: Int32Array;
+}
+
+export function makeBatch(f: Featurizer, sentences: readonly { words: readonly string[]; tags?: readonly number[] }[]): BatchArrays {
+  const B = sentences.length;
+  const T = Math.max(...sentences.map((s) => s.words.length));
+  const D = f.glove.dims;
+  const W = D + CASING.length + 1;
+  const words = new Float32Array(B * T * W);
+  const chars = new Int32Array(B * T * MAX_CHARS);
+  const mask = new Float32Array(B * T);
+  const tags = new Int32Array(B * T).fill(-1);
+  const oovPos: number[] = [];
+  const oovIds: number[] = [];
+  sentences.forEach((s, b) => {
+    s.words.forEach((w, t) => {
+      const p = b * T + t;
+      mask[p] = 1;
+      if (s.tags) tags[p] = s.tags[t];
+      const form = lookupForm(w);
+      const row = f.glove.index.get(form);
+      if (row !== undefined) words.set(f.glove.vectors.subarray(row * D, row * D + D), p * W);
+      else {
+        words[p * W + W - 1] = 1;
+        const id = f.oov.get(form) ?? 0;
+        oovPos.push(p);
+        oovIds.push(id);
+      }
+      words[p * W + D + casing(w)] = 1;
+      let c = 0;
+      for (const ch of w) {
+        if (c >= MAX_CHARS) break;
+        chars[p * MAX_CHARS + c++] = f.chars.get(ch) ?? 1;
+      }
+    });
+  });
+  return { B, T, lengths: sentences.map((s) => s.words.length), words, chars, oovPos, oovIds, mask, tags };
+}
+
+/** Gold tags as one-hot [B, T, K], zero rows at padding. */
+export function tagsOneHot(batch: BatchArrays, K: number): tf.Tensor3D {
+  const out = new Float32Array(batch.B * batch.T * K);
+  batch.tags.forEach((t, p) => {
+    if (t >= 0) out[p * K + t] = 1;
+  });
+  return tf.tensor3d(out, [batch.B, batch.T, K]);
+}

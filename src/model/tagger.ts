@@ -1,0 +1,140 @@
+import type { ModelConfig } from '../core/runConfig';
+import type { CrfParams } from './crf';
+import { viterbi } from './crf';
+import { charCnn, bilstm, idcnn, param, type Params } from './encoders';
+import type { BatchArrays } from './features';
+import { MAX_CHARS } from './features';
+import { dense, matMulFast } from './ops';
+import * as tf from './tf';
+
+export type TaggerConfig = ModelConfig;
+
+export interface TaggerDims {
+  word: number;
+  chars: number;
+  oov: number;
+  tags: number;
+}
+
+/** Tensors of one batch, made inside the caller's tidy scope. */
+export interface BatchTensors {
+  words: tf.Tensor3D;
+  chars: tf.Tensor2D;
+  mask: tf.Tensor2D;
+  oovSelect: tf.Tensor2D | null;
+  oovOneHot: tf.Tensor2D | null;
+}
+
+export function batchTensors(b: BatchArrays, dims: TaggerDims): BatchTensors {
+  const n = b.oovPos.length;
+  let oovSelect: tf.Tensor2D | null = null;
+  let oovOneHot: tf.Tensor2D | null = null;
+  if (n) {
+    // [B*T, n] places the n out-of-GloVe vectors at their positions; [n, V] picks their rows.
+    const sel = new Float32Array(b.B * b.T * n);
+    b.oovPos.forEach((p, k) => (sel[p * n + k] = 1));
+    oovSelect = tf.tensor2d(sel, [b.B * b.T, n]);
+    const oh = new Float32Array(n * dims.oov);
+    b.oovIds.forEach((id, k) => (oh[k * dims.oov + id] = 1));
+    oovOneHot = tf.tensor2d(oh, [n, dims.oov]);
+  }
+  return {
+    words: tf.tensor3d(b.words, [b.B, b.T, dims.word]),
+    chars: tf.tensor2d(b.chars, [b.B * b.T, MAX_CHARS], 'int32'),
+    mask: tf.tensor2d(b.mask, [b.B, b.T]),
+    oovSelect,
+    oovOneHot,
+  };
+}
+
+/** The token model: features, an encoder, emission scores, and a CRF or softmax head. */
+export class Tagger {
+  readonly params: Params = new Map();
+
+  constructor(
+    readonly cfg: TaggerConfig,
+    readonly dims: TaggerDims,
+    readonly seed: number,
+  ) {
+    // Build every variable once, on a one-token batch, so that the optimizer sees them all.
+    tf.tidy(() => {
+      this.emissions(
+        {
+          words: tf.zeros([1, 1, dims.word]),
+          chars: tf.zeros([1, MAX_CHARS], 'int32'),
+          mask: tf.ones([1, 1]),
+          oovSelect: tf.ones([1, 1]),
+          oovOneHot: tf.cast(tf.oneHot([0], dims.oov), 'float32') as tf.Tensor2D,
+        },
+        false,
+        0,
+      );
+    });
+    if (cfg.head === 'crf') {
+      param(this.params, 'crf/transitions', () => tf.zeros([dims.tags, dims.tags]));
+      param(this.params, 'crf/start', () => tf.zeros([dims.tags]));
+      param(this.params, 'crf/end', () => tf.zeros([dims.tags]));
+    }
+  }
+
+  crf(): CrfParams {
+    return { transitions: this.params.get('crf/transitions') as unknown as tf.Tensor2D, start: this.params.get('crf/start') as unknown as tf.Tensor1D, end: this.params.get('crf/end') as unknown as tf.Tensor1D };
+  }
+
+  /** Emission scores [B, T, K]. `step` varies the dropout masks from one step to the next. */
+  emissions(b: BatchTensors, training: boolean, step: number): tf.Tensor3D {
+    const { cfg, dims, params, seed } = this;
+    const [B, T] = b.mask.shape;
+    let words: tf.Tensor = b.words;
+    if (b.oovSelect && b.oovOneHot) {
+      const table = param(params, 'oov/emb', () => tf.randomUniform([dims.oov, dims.word - 8], -0.1, 0.1, 'float32', seed + 3));
+      const vecs = matMulFast(b.oovOneHot, table as unknown as tf.Tensor2D);
+      const placed = tf.reshape(matMulFast(b.oovSelect, vecs), [B, T, dims.word - 8]);
+      words = tf.add(words, tf.pad(placed, [[0, 0], [0, 0], [0, 8]]));
+    }
+    const chars = tf.reshape(charCnn(params, b.chars, dims.chars, cfg.charDim, cfg.charFilters, seed + 5), [B, T, cfg.charFilters]);
+    let x = tf.concat([words, chars], 2) as tf.Tensor3D;
+    const drop = (t: tf.Tensor3D, k: number) => (training && cfg.dropout > 0 ? (tf.dropout(t, cfg.dropout, undefined, seed * 7919 + step * 13 + k) as tf.Tensor3D) : t);
+    x = drop(x, 1);
+    let h = cfg.encoder === 'bilstm' ? bilstm(params, x, b.mask, cfg.hidden, seed + 11) : idcnn(params, x, b.mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11);
+    h = drop(h, 2);
+    const H = h.shape[2];
+    const w = param(params, 'out/w', () => tf.randomUniform([H, dims.tags], -Math.sqrt(6 / (H + dims.tags)), Math.sqrt(6 / (H + dims.tags)), 'float32', seed + 17));
+    const bias = param(params, 'out/b', () => tf.zeros([dims.tags]));
+    return dense(h, w, bias) as tf.Tensor3D;
+  }
+
+  /** Best tag paths: Viterbi under the CRF, or the per-token argmax of the softmax head. */
+  decode(emissions: Float32Array, lengths: readonly number[], T: number): { paths: number[][]; scores: number[] } {
+    const K = this.dims.tags;
+    if (this.cfg.head === 'crf') {
+      const p = this.crf();
+      return viterbi(emissions, lengths, T, K, p.transitions.dataSync() as Float32Array, p.start.dataSync() as Float32Array, p.end.dataSync() as Float32Array);
+    }
+    const paths = lengths.map((n, b) =>
+      Array.from({ length: n }, (_, t) => {
+        let best = 0;
+        for (let k = 1; k < K; k++) if (emissions[(b * T + t) * K + k] > emissions[(b * T + t) * K + best]) best = k;
+        return best;
+      }),
+    );
+    return { paths, scores: paths.map(() => 0) };
+  }
+
+  getWeights(): Record<string, { shape: number[]; data: Float32Array }> {
+    return Object.fromEntries([...this.params].map(([k, v]) => [k, { shape: v.shape, data: new Float32Array(v.dataSync()) }]));
+  }
+
+  setWeights(w: Record<string, { shape: number[]; data: Float32Array }>): void {
+    for (const [k, v] of this.params) {
+      const src = w[k];
+      if (!src) throw new Error(`checkpoint has no weights for ${k}`);
+      v.assign(tf.tensor(src.data, src.shape));
+    }
+  }
+
+  dispose(): void {
+    for (const v of this.params.values()) v.dispose();
+    this.params.clear();
+  }
+}

@@ -1,0 +1,188 @@
+import type { SpanScores } from '../core/metrics';
+import { scoreSpans } from '../core/metrics';
+import type { RunConfig } from '../core/runConfig';
+import { tagsToSpans } from '../core/tagScheme';
+import type { Span } from '../core/types';
+import { getMethod } from '../methods';
+import type { LabeledSentence } from './data';
+import type { Featurizer } from './features';
+import { featureDims, makeBatch } from './features';
+import { batchTensors, Tagger } from './tagger';
+import * as tf from './tf';
+
+export interface StepEvent {
+  epoch: number;
+  step: number;
+  steps: number;
+  loss: number;
+  tokensPerSecond: number;
+}
+
+export interface EpochEvent {
+  epoch: number;
+  loss: number;
+  dev: SpanScores;
+  seconds: number;
+  tokensPerSecond: number;
+  best: boolean;
+}
+
+export interface TrainHooks {
+  onStep?: (e: StepEvent) => void;
+  onEpoch?: (e: EpochEvent) => void | Promise<void>;
+  /** Polled between steps; return 'cancel' to stop and discard, 'stop' to stop and keep the best. */
+  control?: () => 'go' | 'stop' | 'cancel' | Promise<'go' | 'stop' | 'cancel'>;
+}
+
+export interface TrainResult {
+  tagger: Tagger;
+  bestEpoch: number;
+  bestDev: SpanScores | null;
+  history: EpochEvent[];
+  seconds: number;
+  trainTokens: number;
+  tokensPerSecond: number;
+  stopped: 'done' | 'early' | 'stopped' | 'cancelled';
+}
+
+export function mulberry32(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Length-bucketed batches: sentences sorted by length with a little noise, then shuffled as batches. */
+export function makeBatches(sentences: readonly LabeledSentence[], batchSize: number, rand: () => number): number[][] {
+  const order = sentences.map((s, k) => [s.words.length + 2 * rand(), k] as const).sort((a, b) => a[0] - b[0]).map(([, k]) => k);
+  const batches: number[][] = [];
+  for (let i = 0; i < order.length; i += batchSize) batches.push(order.slice(i, i + batchSize));
+  for (let i = batches.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [batches[i], batches[j]] = [batches[j], batches[i]];
+  }
+  return batches;
+}
+
+const nextTick = () => new Promise<void>((r) => setTimeout(r, 0));
+
+/** Best paths for sentences, in batches, without gradients. */
+export function predict(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[], batchSize = 64): { paths: number[][]; scores: number[] } {
+  const order = sentences.map((_, k) => k).sort((a, b) => sentences[a].words.length - sentences[b].words.length);
+  const paths: number[][] = new Array(sentences.length);
+  const scores: number[] = new Array(sentences.length);
+  for (let i = 0; i < order.length; i += batchSize) {
+    const idx = order.slice(i, i + batchSize);
+    const batch = makeBatch(feat, idx.map((k) => sentences[k]));
+    const em = tf.tidy(() => tagger.emissions(batchTensors(batch, tagger.dims), false, 0));
+    const data = em.dataSync() as Float32Array;
+    em.dispose();
+    const r = tagger.decode(data, batch.lengths, batch.T);
+    idx.forEach((k, j) => {
+      paths[k] = r.paths[j];
+      scores[k] = r.scores[j];
+    });
+  }
+  return { paths, scores };
+}
+
+/** Span scores of predicted paths against the sentences' own tags. */
+export function evaluate(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): SpanScores {
+  const { paths } = predict(tagger, feat, sentences);
+  const toSpans = (ids: readonly number[]): Span[] => tagsToSpans(ids.map((t) => feat.tags[t]));
+  return scoreSpans(sentences.map((s) => toSpans(s.tags)), paths.map(toSpans));
+}
+
+/**
+ * The one training loop every method uses: Adam with gradient clipping by global norm,
+ * length-bucketed mini-batches, early stopping on dev F1 with the best weights kept.
+ */
+export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { train: LabeledSentence[]; dev: LabeledSentence[] }, hooks: TrainHooks = {}): Promise<TrainResult> {
+  const method = getMethod(cfg.method.name);
+  const methodConfig = method.schema.parse(cfg.method);
+  const t = cfg.train;
+  if (!data.train.length) throw new Error('no training sentences');
+  if (!data.dev.length) throw new Error('no dev sentences to select the model on');
+  const tagger = new Tagger(cfg.model, featureDims(feat), t.seed);
+  const optimizer = tf.train.adam(t.lr);
+  const rand = mulberry32(t.seed);
+  const vars = [...tagger.params.values()];
+  const history: EpochEvent[] = [];
+  let best = -1;
+  let bestEpoch = 0;
+  let bestDev: SpanScores | null = null;
+  let bestWeights = tagger.getWeights();
+  let stale = 0;
+  let step = 0;
+  let stopped: TrainResult['stopped'] = 'done';
+  const trainTokens = data.train.reduce((a, s) => a + s.words.length, 0);
+  const t0 = performance.now();
+  let trainMs = 0;
+  let tokensSeen = 0;
+
+  outer: for (let epoch = 1; epoch <= t.epochs; epoch++) {
+    const e0 = performance.now();
+    const batches = makeBatches(data.train, t.batchSize, rand);
+    let lossSum = 0;
+    let epochTokens = 0;
+    for (let bi = 0; bi < batches.length; bi++) {
+      const control = hooks.control ? await hooks.control() : 'go';
+      if (control !== 'go') {
+        stopped = control === 'cancel' ? 'cancelled' : 'stopped';
+        break outer;
+      }
+      const s0 = performance.now();
+      const batch = makeBatch(feat, batches[bi].map((k) => data.train[k]));
+      const { value, grads } = tf.variableGrads(
+        () =>
+          tf.tidy(() => {
+            const tensors = batchTensors(batch, tagger.dims);
+            const emissions = tagger.emissions(tensors, true, step);
+            return method.loss({ tagger, batch, tensors, emissions, config: methodConfig, epoch });
+          }),
+        vars,
+      );
+      tf.tidy(() => {
+        const norm = tf.sqrt(tf.addN(Object.values(grads).map((g) => tf.sum(tf.square(g)))));
+        const scale = tf.minimum(1, tf.div(t.clip, tf.maximum(norm, 1e-12)));
+        optimizer.applyGradients(Object.fromEntries(Object.entries(grads).map(([k, g]) => [k, tf.mul(g, scale)])));
+      });
+      const loss = (await value.data())[0];
+      value.dispose();
+      tf.dispose(Object.values(grads));
+      const tokens = batch.lengths.reduce((a, b) => a + b, 0);
+      trainMs += performance.now() - s0;
+      tokensSeen += tokens;
+      epochTokens += tokens;
+      lossSum += loss * batches[bi].length;
+      step++;
+      hooks.onStep?.({ epoch, step: bi + 1, steps: batches.length, loss, tokensPerSecond: tokensSeen / (trainMs / 1000) });
+      await nextTick();
+    }
+    const dev = evaluate(tagger, feat, data.dev);
+    const improved = dev.overall.f1 > best;
+    if (improved) {
+      best = dev.overall.f1;
+      bestEpoch = epoch;
+      bestDev = dev;
+      bestWeights = tagger.getWeights();
+      stale = 0;
+    } else stale++;
+    const seconds = (performance.now() - e0) / 1000;
+    const ev: EpochEvent = { epoch, loss: lossSum / data.train.length, dev, seconds, tokensPerSecond: epochTokens / seconds, best: improved };
+    history.push(ev);
+    await hooks.onEpoch?.(ev);
+    if (stale >= t.patience) {
+      stopped = 'early';
+      break;
+    }
+  }
+  optimizer.dispose();
+  if (stopped !== 'cancelled') tagger.setWeights(bestWeights);
+  const seconds = (performance.now() - t0) / 1000;
+  return { tagger, bestEpoch, bestDev, history, seconds, trainTokens, tokensPerSecond: tokensSeen / (trainMs / 1000 || 1), stopped };
+}
