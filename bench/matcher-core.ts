@@ -80,7 +80,8 @@ export function runMatcherBench(input: MatcherBenchInput) {
   run('modern-ahocorasick count()', () => new AhoCorasick(patterns), (m: AhoCorasick) => m.count(text));
   // modern-ahocorasick/fast (its double-array backend) had not finished building the 100,000
   // patterns after five minutes here, so it is left out.
-  run('modern-ahocorasick search(leftmost-longest, wholeWord)', () => new AhoCorasick(patterns), (m: AhoCorasick) => m.search(text, { strategy: 'leftmost-longest', wholeWord: true }).length);
+  // Its search() with { strategy: 'leftmost-longest', wholeWord: true }, the closest to what the
+  // studio computes, ran for over ten minutes on this input here and is left out too.
   run('ahocorasick search()', () => new AhoCorasickBRB(patterns), (m: { search: (t: string) => unknown[] }) => m.search(text).length);
 
   return {

@@ -81,8 +81,18 @@ export interface RunRow {
 export interface ModelRow {
   id?: number;
   runId: number;
-  weights: ArrayBuffer;
-  meta: unknown;
+  /** 'checkpoint': the state to resume from; 'final': the trained model. */
+  kind: 'checkpoint' | 'final';
+  state: unknown;
+  createdAt: number;
+}
+
+/** A project's GloVe rows, trimmed to its vocabulary (lower-cased words). */
+export interface EmbeddingRow {
+  projectId: number;
+  words: string[];
+  dims: number;
+  vectors: Float32Array;
 }
 
 export const DB_NAME = 'ner-studio';
@@ -105,6 +115,8 @@ export const SCHEMA_V1 = {
 
 export const SCHEMA_V3 = { ...SCHEMA_V1, annotations: '[layerId+docId]' };
 
+export const SCHEMA_V4 = { ...SCHEMA_V3, embeddings: 'projectId' };
+
 export class StudioDB extends Dexie {
   projects!: Table<ProjectRow, number>;
   documents!: Table<DocumentRow, number>;
@@ -115,6 +127,7 @@ export class StudioDB extends Dexie {
   rules!: Table<RuleRow, number>;
   runs!: Table<RunRow, number>;
   models!: Table<ModelRow, number>;
+  embeddings!: Table<EmbeddingRow, number>;
 
   constructor(name = DB_NAME) {
     super(name, { chromeTransactionDurability: 'relaxed' });
@@ -137,5 +150,7 @@ export class StudioDB extends Dexie {
     // with the two single-field indexes and 0.65 s without. Queries by layer use the key's
     // prefix; a document's layers are fetched by key, one per layer.
     this.version(3).stores(SCHEMA_V3);
+    // v4: trimmed word vectors per project.
+    this.version(4).stores(SCHEMA_V4);
   }
 }

@@ -1,3 +1,4 @@
+import { timeSteps } from './ops';
 import * as tf from './tf';
 
 /**
@@ -28,8 +29,8 @@ export function crfLogZ(emissions: tf.Tensor3D, mask: tf.Tensor2D, p: CrfParams,
     const [, T, K] = emissions.shape;
     let em: tf.Tensor3D = emissions;
     if (allowed) em = tf.add(em, tf.mul(tf.sub(1, allowed), NEG)) as tf.Tensor3D;
-    const steps = tf.unstack(em, 1) as tf.Tensor2D[];
-    const masks = tf.unstack(tf.expandDims(mask, 2), 1) as tf.Tensor2D[];
+    const steps = timeSteps(em);
+    const masks = timeSteps(tf.expandDims(mask, 2) as tf.Tensor3D);
     let alpha: tf.Tensor2D = tf.add(steps[0], p.start);
     const trans = tf.expandDims(p.transitions, 0);
     for (let t = 1; t < T; t++) {

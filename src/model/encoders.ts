@@ -1,4 +1,4 @@
-import { dense, shift } from './ops';
+import { dense, shift, timeSteps } from './ops';
 import * as tf from './tf';
 
 export type Params = Map<string, tf.Variable>;
@@ -25,8 +25,8 @@ function lstmDirection(params: Params, prefix: string, x: tf.Tensor3D, mask: tf.
   // Forget-gate bias 1 (Jozefowicz et al. 2015).
   const b = param(params, `${prefix}/b`, () => tf.concat([tf.zeros([H]), tf.ones([H]), tf.zeros([2 * H])]));
   const xw = tf.add(dense(x, wx), b) as tf.Tensor3D;
-  const steps = tf.unstack(xw, 1) as tf.Tensor2D[];
-  const masks = tf.unstack(tf.expandDims(mask, 2), 1) as tf.Tensor2D[];
+  const steps = timeSteps(xw);
+  const masks = timeSteps(tf.expandDims(mask, 2) as tf.Tensor3D);
   let h: tf.Tensor2D = tf.zeros([B, H]);
   let c: tf.Tensor2D = tf.zeros([B, H]);
   const out: tf.Tensor2D[] = new Array(T);

@@ -40,3 +40,13 @@ export function shift(x: tf.Tensor3D, k: number): tf.Tensor3D {
   if (k > 0) return tf.concat([tf.zeros([b, k, d]), tf.slice(x, [0, 0, 0], [b, t - k, d])], 1) as tf.Tensor3D;
   return tf.concat([tf.slice(x, [0, -k, 0], [b, t + k, d]), tf.zeros([b, -k, d])], 1) as tf.Tensor3D;
 }
+
+/**
+ * The time steps of a [B, T, D] tensor as [B, D] slices. tf.unstack would do, but its gradient
+ * (Unpack) fails when one of the slices gets no gradient, which happens here for batches whose
+ * first steps feed nothing on the loss's path; a slice's gradient is a pad and never fails.
+ */
+export function timeSteps(x: tf.Tensor3D): tf.Tensor2D[] {
+  const [b, t, d] = x.shape;
+  return Array.from({ length: t }, (_, k) => tf.reshape(tf.slice(x, [0, k, 0], [b, 1, d]), [b, d]) as tf.Tensor2D);
+}

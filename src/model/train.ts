@@ -27,7 +27,23 @@ export interface EpochEvent {
   best: boolean;
 }
 
+/** Everything needed to go on training after a reload or a lost GPU device. */
+export interface Checkpoint {
+  epoch: number;
+  step: number;
+  weights: Record<string, { shape: number[]; data: Float32Array }>;
+  optimizer: { name: string; shape: number[]; data: Float32Array }[];
+  best: number;
+  bestEpoch: number;
+  bestDev: SpanScores | null;
+  bestWeights: Record<string, { shape: number[]; data: Float32Array }>;
+  stale: number;
+  history: EpochEvent[];
+}
+
 export interface TrainHooks {
+  /** Called after every epoch with the state to resume from. */
+  onCheckpoint?: (c: Checkpoint) => void | Promise<void>;
   onStep?: (e: StepEvent) => void;
   onEpoch?: (e: EpochEvent) => void | Promise<void>;
   /** Polled between steps; return 'cancel' to stop and discard, 'stop' to stop and keep the best. */
@@ -101,7 +117,7 @@ export function evaluate(tagger: Tagger, feat: Featurizer, sentences: readonly L
  * The one training loop every method uses: Adam with gradient clipping by global norm,
  * length-bucketed mini-batches, early stopping on dev F1 with the best weights kept.
  */
-export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { train: LabeledSentence[]; dev: LabeledSentence[] }, hooks: TrainHooks = {}): Promise<TrainResult> {
+export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { train: LabeledSentence[]; dev: LabeledSentence[] }, hooks: TrainHooks = {}, resume?: Checkpoint): Promise<TrainResult> {
   const method = getMethod(cfg.method.name);
   const methodConfig = method.schema.parse(cfg.method);
   const t = cfg.train;
@@ -109,24 +125,32 @@ export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { trai
   if (!data.dev.length) throw new Error('no dev sentences to select the model on');
   const tagger = new Tagger(cfg.model, featureDims(feat), t.seed);
   const optimizer = tf.train.adam(t.lr);
-  const rand = mulberry32(t.seed);
   const vars = [...tagger.params.values()];
-  const history: EpochEvent[] = [];
-  let best = -1;
-  let bestEpoch = 0;
-  let bestDev: SpanScores | null = null;
-  let bestWeights = tagger.getWeights();
-  let stale = 0;
-  let step = 0;
+  const history: EpochEvent[] = resume ? [...resume.history] : [];
+  let best = resume?.best ?? -1;
+  let bestEpoch = resume?.bestEpoch ?? 0;
+  let bestDev: SpanScores | null = resume?.bestDev ?? null;
+  let bestWeights = resume?.bestWeights ?? tagger.getWeights();
+  let stale = resume?.stale ?? 0;
+  let step = resume?.step ?? 0;
+  if (resume) {
+    tagger.setWeights(resume.weights);
+    // Adam's moments are created on the first update; make them, then overwrite with the saved ones.
+    if (resume.optimizer.length) {
+      optimizer.applyGradients(Object.fromEntries(vars.map((v) => [v.name, tf.zerosLike(v)])));
+      await optimizer.setWeights(resume.optimizer.map((w) => ({ name: w.name, tensor: tf.tensor(w.data, w.shape) })));
+    }
+  }
   let stopped: TrainResult['stopped'] = 'done';
   const trainTokens = data.train.reduce((a, s) => a + s.words.length, 0);
   const t0 = performance.now();
   let trainMs = 0;
   let tokensSeen = 0;
 
-  outer: for (let epoch = 1; epoch <= t.epochs; epoch++) {
+  outer: for (let epoch = (resume?.epoch ?? 0) + 1; epoch <= t.epochs; epoch++) {
     const e0 = performance.now();
-    const batches = makeBatches(data.train, t.batchSize, rand);
+    // One generator per epoch, so a resumed run batches exactly as an uninterrupted one.
+    const batches = makeBatches(data.train, t.batchSize, mulberry32(t.seed * 100_003 + epoch));
     let lossSum = 0;
     let epochTokens = 0;
     for (let bi = 0; bi < batches.length; bi++) {
@@ -146,14 +170,18 @@ export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { trai
           }),
         vars,
       );
+      // A variable off this batch's path (no out-of-GloVe word in it) gets no gradient; Adam keeps
+      // its moments by position in the gradient map, so every variable must be there every step.
+      const ordered: tf.NamedTensorMap = {};
+      for (const v of vars) ordered[v.name] = grads[v.name] ?? tf.zerosLike(v);
       tf.tidy(() => {
-        const norm = tf.sqrt(tf.addN(Object.values(grads).map((g) => tf.sum(tf.square(g)))));
+        const norm = tf.sqrt(tf.addN(Object.values(ordered).map((g) => tf.sum(tf.square(g)))));
         const scale = tf.minimum(1, tf.div(t.clip, tf.maximum(norm, 1e-12)));
-        optimizer.applyGradients(Object.fromEntries(Object.entries(grads).map(([k, g]) => [k, tf.mul(g, scale)])));
+        optimizer.applyGradients(Object.fromEntries(Object.entries(ordered).map(([k, g]) => [k, tf.mul(g, scale)])));
       });
       const loss = (await value.data())[0];
       value.dispose();
-      tf.dispose(Object.values(grads));
+      tf.dispose(Object.values(ordered));
       const tokens = batch.lengths.reduce((a, b) => a + b, 0);
       trainMs += performance.now() - s0;
       tokensSeen += tokens;
@@ -176,6 +204,11 @@ export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { trai
     const ev: EpochEvent = { epoch, loss: lossSum / data.train.length, dev, seconds, tokensPerSecond: epochTokens / seconds, best: improved };
     history.push(ev);
     await hooks.onEpoch?.(ev);
+    if (hooks.onCheckpoint) {
+      const opt = await optimizer.getWeights();
+      const optimizerState = await Promise.all(opt.map(async (w) => ({ name: w.name, shape: w.tensor.shape, data: new Float32Array(await w.tensor.data()) })));
+      await hooks.onCheckpoint({ epoch, step, weights: tagger.getWeights(), optimizer: optimizerState, best, bestEpoch, bestDev, bestWeights, stale, history: [...history] });
+    }
     if (stale >= t.patience) {
       stopped = 'early';
       break;

@@ -7,6 +7,7 @@ import { ImportPage } from './ImportPage';
 import { OverviewPage } from './OverviewPage';
 import { RulesPage } from './RulesPage';
 import { WeakPage } from './WeakPage';
+import { TrainPage } from './TrainPage';
 
 const TABS = [
   ['/', 'Overview'],
@@ -15,6 +16,7 @@ const TABS = [
   ['/gazetteers', 'Gazetteers'],
   ['/rules', 'Rules'],
   ['/weak', 'Weak labels'],
+  ['/train', 'Train'],
 ] as const;
 
 export function ProjectLayout() {
@@ -42,6 +44,7 @@ export function ProjectLayout() {
         <Route path="/gazetteers" component={GazetteersPage} />
         <Route path="/rules" component={RulesPage} />
         <Route path="/weak" component={WeakPage} />
+        <Route path="/train" component={TrainPage} />
       </Switch>
     </section>
     </ProjectContext.Provider>

@@ -1,0 +1,253 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useMemo, useRef, useState } from 'react';
+import { parseRunConfig, type RunConfig } from '../../core/runConfig';
+import { db } from '../../db/instance';
+import type { RunRow } from '../../db/schema';
+import { METHOD_CATALOG } from '../../methods/catalog';
+import type { TrainEvent, TrainMetrics } from '../../worker/trainJob';
+import { TrainJob } from '../../worker/trainClient';
+import { LineChart } from '../components/LineChart';
+import { pct, useProjectId } from '../hooks';
+
+interface Live {
+  runId: number;
+  backend?: string;
+  stage?: string;
+  steps: { x: number; loss: number }[];
+  epochs: { epoch: number; devF1: number; loss: number }[];
+  last?: Extract<TrainEvent, { kind: 'step' }>;
+}
+
+function num(v: string, fallback: number): number {
+  const n = Number(v);
+  return Number.isFinite(n) && v.trim() !== '' ? n : fallback;
+}
+
+function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: number) => void; busy: boolean }) {
+  return (
+    <table className="grid" data-testid="runs-table">
+      <thead>
+        <tr>
+          <th>Run</th>
+          <th>Status</th>
+          <th>Method</th>
+          <th>Model</th>
+          <th>Backend</th>
+          <th>Epochs (best)</th>
+          <th>Dev F1</th>
+          <th>Test P</th>
+          <th>Test R</th>
+          <th>Test F1</th>
+          <th>Tokens/s</th>
+          <th>Wall s</th>
+        </tr>
+      </thead>
+      <tbody>
+        {runs.map((r) => {
+          const cfg = r.config as RunConfig;
+          const m = (r.metrics ?? { history: [] }) as TrainMetrics;
+          return (
+            <tr key={r.id} data-run={r.id}>
+              <td>{r.id}</td>
+              <td title={r.error}>
+                {r.status}
+                {r.error ? `: ${r.error}` : ''}
+                {r.status === 'running' && !busy && (
+                  <>
+                    {' '}
+                    <button className="link" onClick={() => onResume(r.id!)}>
+                      resume
+                    </button>
+                  </>
+                )}
+              </td>
+              <td>{cfg.method?.name}</td>
+              <td>
+                {cfg.model?.encoder} {cfg.model?.hidden} · {cfg.model?.head}
+              </td>
+              <td title={m.backendReason}>{m.backend || '–'}</td>
+              <td className="num">
+                {m.history.length} {m.bestEpoch ? `(${m.bestEpoch})` : ''}
+              </td>
+              <td className="num">{pct(m.dev?.overall.f1)}</td>
+              <td className="num">{pct(m.test?.overall.precision)}</td>
+              <td className="num">{pct(m.test?.overall.recall)}</td>
+              <td className="num">{pct(m.test?.overall.f1)}</td>
+              <td className="num">{m.tokensPerSecond ? Math.round(m.tokensPerSecond).toLocaleString() : '–'}</td>
+              <td className="num">{m.wallSeconds ? m.wallSeconds.toFixed(0) : '–'}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+export function TrainPage() {
+  const projectId = useProjectId();
+  const layers = useLiveQuery(() => db.layers.where('projectId').equals(projectId).sortBy('id'), [projectId]);
+  const runs = useLiveQuery(() => db.runs.where('projectId').equals(projectId).filter((r) => r.kind === 'train').reverse().sortBy('id'), [projectId]);
+  const [form, setForm] = useState({ layer: '', gold: '', method: 'supervised', encoder: 'bilstm', hidden: '100', head: 'crf', dropout: '0.5', epochs: '10', batch: '32', lr: '0.002', seed: '1', backend: 'auto' });
+  const [live, setLive] = useState<Live | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const job = useRef<TrainJob | null>(null);
+  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setForm({ ...form, [k]: e.target.value });
+  const gold = layers?.filter((l) => l.kind === 'gold') ?? [];
+  const layerId = form.layer ? Number(form.layer) : (layers?.find((l) => l.role === 'aggregate')?.id ?? layers?.[0]?.id);
+  const goldId = form.gold ? Number(form.gold) : gold[0]?.id;
+
+  const execute = async (runId: number) => {
+    setError(null);
+    const t = new TrainJob();
+    job.current = t;
+    setLive({ runId, steps: [], epochs: [] });
+    let n = 0;
+    try {
+      await t.run(runId, (e) => {
+        setLive((prev) => {
+          if (!prev) return prev;
+          if (e.kind === 'backend') return { ...prev, backend: e.choice.reason };
+          if (e.kind === 'stage') return { ...prev, stage: e.stage };
+          if (e.kind === 'step') return { ...prev, last: e, stage: undefined, steps: [...prev.steps, { x: ++n, loss: e.loss }] };
+          return { ...prev, epochs: [...prev.epochs, { epoch: e.epoch, devF1: e.devF1, loss: e.loss }] };
+        });
+      });
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      job.current = null;
+      setLive(null);
+    }
+  };
+
+  const start = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      if (layerId === undefined || goldId === undefined) throw new Error('choose a training layer and a gold layer (the dev split is scored on it)');
+      const config = parseRunConfig({
+        name: `project ${projectId}`,
+        data: { kind: 'project', projectId, layerId, goldLayerId: goldId },
+        model: { encoder: form.encoder, hidden: num(form.hidden, 100), head: form.head, dropout: num(form.dropout, 0.5) },
+        method: { name: form.method },
+        train: { epochs: num(form.epochs, 10), batchSize: num(form.batch, 32), lr: num(form.lr, 0.002), seed: num(form.seed, 1) },
+        backend: form.backend,
+      });
+      const runId = await db.runs.add({ projectId, kind: 'train', config, status: 'queued', createdAt: Date.now() });
+      await execute(runId);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+
+  const stepX = useMemo(() => live?.steps.map((s) => s.x) ?? [], [live?.steps]);
+  const stepSeries = useMemo(() => [{ label: 'loss', values: live?.steps.map((s) => s.loss) ?? [], color: '#2456c7' }], [live?.steps]);
+  const epochX = useMemo(() => live?.epochs.map((s) => s.epoch) ?? [], [live?.epochs]);
+  const epochSeries = useMemo(() => [{ label: 'dev F1', values: live?.epochs.map((s) => 100 * s.devF1) ?? [], color: '#1e6b32' }], [live?.epochs]);
+
+  return (
+    <div className="stack">
+      <form onSubmit={start} className="stack" aria-label="Train a model">
+        <div className="row">
+          <label>
+            Learn from{' '}
+            <select aria-label="Training layer" value={layerId ?? ''} onChange={set('layer')}>
+              {(layers ?? []).map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.kind}: {l.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Score on{' '}
+            <select aria-label="Gold layer" value={goldId ?? ''} onChange={set('gold')}>
+              {gold.map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Method{' '}
+            <select aria-label="Method" value={form.method} onChange={set('method')}>
+              {METHOD_CATALOG.map((m) => (
+                <option key={m.name} value={m.name}>
+                  {m.title}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <div className="row">
+          <select aria-label="Encoder" value={form.encoder} onChange={set('encoder')}>
+            <option value="bilstm">BiLSTM</option>
+            <option value="idcnn">ID-CNN</option>
+          </select>
+          <label>
+            units <input aria-label="Hidden units" className="narrow" value={form.hidden} onChange={set('hidden')} />
+          </label>
+          <select aria-label="Head" value={form.head} onChange={set('head')}>
+            <option value="crf">CRF</option>
+            <option value="softmax">softmax</option>
+          </select>
+          <label>
+            dropout <input aria-label="Dropout" className="narrow" value={form.dropout} onChange={set('dropout')} />
+          </label>
+          <label>
+            epochs <input aria-label="Epochs" className="narrow" value={form.epochs} onChange={set('epochs')} />
+          </label>
+          <label>
+            batch <input aria-label="Batch size" className="narrow" value={form.batch} onChange={set('batch')} />
+          </label>
+          <label>
+            lr <input aria-label="Learning rate" className="narrow" value={form.lr} onChange={set('lr')} />
+          </label>
+          <label>
+            seed <input aria-label="Seed" className="narrow" value={form.seed} onChange={set('seed')} />
+          </label>
+          <select aria-label="Backend" value={form.backend} onChange={set('backend')}>
+            <option value="auto">backend: auto</option>
+            <option value="webgpu">WebGPU</option>
+            <option value="wasm">WASM</option>
+            <option value="webgl">WebGL</option>
+            <option value="cpu">CPU</option>
+          </select>
+          <button type="submit" disabled={!!live}>
+            Train
+          </button>
+        </div>
+      </form>
+      {error && (
+        <p role="alert" className="error" data-testid="train-error">
+          {error}
+        </p>
+      )}
+      {live && (
+        <div className="stack" data-testid="live-run">
+          <div className="row">
+            <strong>Run {live.runId}</strong>
+            <span className="muted" data-testid="backend-reason">
+              {live.backend ?? 'starting…'}
+            </span>
+            <button onClick={() => job.current?.stop()}>Stop (keep best)</button>
+            <button onClick={() => job.current?.cancel()}>Cancel</button>
+          </div>
+          <p className="muted" data-testid="train-progress">
+            {live.stage ??
+              (live.last
+                ? `epoch ${live.last.epoch}, step ${live.last.step} of ${live.last.steps}, loss ${live.last.loss.toFixed(3)}, ${Math.round(live.last.tokensPerSecond).toLocaleString()} tokens/s`
+                : 'preparing…')}
+          </p>
+          <div className="charts">
+            <LineChart title="Training loss" x={stepX} series={stepSeries} xLabel="step" testId="loss-chart" />
+            <LineChart title="Dev F1" x={epochX} series={epochSeries} xLabel="epoch" testId="f1-chart" />
+          </div>
+        </div>
+      )}
+      <h2>Runs</h2>
+      {runs && runs.length ? <RunsTable runs={runs} busy={!!live} onResume={(id) => void execute(id)} /> : <p className="muted">No training run yet.</p>}
+    </div>
+  );
+}

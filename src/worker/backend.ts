@@ -1,0 +1,71 @@
+import * as tf from '../model/tf';
+
+export type BackendName = 'webgpu' | 'wasm' | 'webgl' | 'cpu';
+
+export interface BackendChoice {
+  backend: BackendName;
+  /** Why this backend: shown in the UI. */
+  reason: string;
+  /** True when a WebGPU adapter is a software one (SwiftShader, fallback). */
+  softwareGpu: boolean;
+}
+
+interface AdapterLike {
+  isFallbackAdapter?: boolean;
+  info?: { vendor?: string; architecture?: string; description?: string; isFallbackAdapter?: boolean };
+}
+
+/** Probes WebGPU: a real adapter, a software one, or none. */
+export async function probeGpu(): Promise<{ adapter: boolean; software: boolean; label: string }> {
+  const gpu = (navigator as unknown as { gpu?: { requestAdapter: (o?: object) => Promise<AdapterLike | null> } }).gpu;
+  if (!gpu) return { adapter: false, software: false, label: 'this browser has no WebGPU' };
+  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' }).catch(() => null);
+  if (!adapter) return { adapter: false, software: false, label: 'no WebGPU adapter' };
+  const info = adapter.info ?? {};
+  const software = !!(adapter.isFallbackAdapter || info.isFallbackAdapter || /swiftshader|llvmpipe|software/i.test(`${info.vendor} ${info.architecture} ${info.description}`));
+  return { adapter: true, software, label: `${info.vendor || 'unknown vendor'} ${info.architecture || ''}`.trim() };
+}
+
+async function tryBackend(name: BackendName): Promise<boolean> {
+  try {
+    if (name === 'webgpu') await import('@tensorflow/tfjs-backend-webgpu');
+    if (name === 'wasm') {
+      const wasm = await import('@tensorflow/tfjs-backend-wasm');
+      const [plain, simd, threaded] = await Promise.all([
+        import('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url'),
+        import('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url'),
+        import('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url'),
+      ]);
+      wasm.setWasmPaths({ 'tfjs-backend-wasm.wasm': plain.default, 'tfjs-backend-wasm-simd.wasm': simd.default, 'tfjs-backend-wasm-threaded-simd.wasm': threaded.default });
+    }
+    return await tf.setBackend(name);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Picks the backend for a job. 'auto' takes WebGPU only on a hardware adapter (a software adapter
+ * is correct but slower than WASM), then WASM (SIMD, and threads when the page is cross-origin
+ * isolated), then WebGL, then the CPU.
+ */
+export async function chooseBackend(pref: 'auto' | BackendName): Promise<BackendChoice> {
+  const gpu = await probeGpu();
+  const order: BackendName[] = pref === 'auto' ? (gpu.adapter && !gpu.software ? ['webgpu', 'wasm', 'webgl', 'cpu'] : ['wasm', 'webgl', 'cpu']) : [pref, 'wasm', 'cpu'];
+  for (const name of order) {
+    if (name === 'webgpu' && !gpu.adapter) continue;
+    if (await tryBackend(name)) {
+      await tf.ready();
+      let reason: string;
+      if (name === 'webgpu') reason = `WebGPU on ${gpu.label}${gpu.software ? ' (a software adapter: correct, not fast)' : ''}`;
+      else if (name === 'wasm') {
+        const simd = tf.env().getBool('WASM_HAS_SIMD_SUPPORT');
+        const threads = tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT');
+        const why = pref === 'auto' ? (gpu.adapter ? `the GPU adapter is a software one (${gpu.label})` : gpu.label) : pref === 'wasm' ? 'chosen' : `${pref} was not available`;
+        reason = `WASM${simd ? ' with SIMD' : ''}${threads ? ' and threads' : ''}: ${why}`;
+      } else reason = `${name}: ${pref === name ? 'chosen' : 'WASM was not available'}`;
+      return { backend: name, reason, softwareGpu: gpu.software };
+    }
+  }
+  throw new Error('no TensorFlow.js backend could start');
+}

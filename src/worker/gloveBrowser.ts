@@ -1,0 +1,12 @@
+import type { GloveAsset } from '../model/embeddings';
+
+/** The GloVe asset from the app's own origin (public/glove); the service worker caches it. */
+export async function fetchGloveAsset(base: string): Promise<GloveAsset> {
+  const get = async (f: string) => {
+    const res = await fetch(`${base}glove/${f}`);
+    if (!res.ok) throw new Error(`GloVe vectors: ${f} answered HTTP ${res.status} (build the app with \`npm run build\`, which makes public/glove)`);
+    return res;
+  };
+  const [meta, vocab, vectors, scales] = await Promise.all([get('meta.json').then((r) => r.json()), get('vocab.txt').then((r) => r.text()), get('vectors.i8').then((r) => r.arrayBuffer()), get('scales.f32').then((r) => r.arrayBuffer())]);
+  return { vocab, vectors: new Int8Array(vectors), scales: new Float32Array(scales), dims: (meta as { dims: number }).dims };
+}

@@ -1,0 +1,177 @@
+import '../methods';
+import { scoreSpans, type SpanScores } from '../core/metrics';
+import { parseRunConfig, type RunConfig } from '../core/runConfig';
+import { UNKNOWN_TYPE, tokenTexts } from '../core/types';
+import { layerAnnotations, toParsedDoc } from '../db/repo';
+import type { StudioDB } from '../db/schema';
+import { bioTags, pathsToSpans, toSentences } from '../model/data';
+import { trimGlove, type Embeddings, type GloveAsset } from '../model/embeddings';
+import { buildFeaturizer } from '../model/features';
+import * as tf from '../model/tf';
+import { predict, trainTagger, type Checkpoint, type EpochEvent, type StepEvent } from '../model/train';
+import { chooseBackend, type BackendChoice } from './backend';
+
+export type TrainEvent =
+  | { kind: 'backend'; choice: BackendChoice }
+  | { kind: 'stage'; stage: string }
+  | ({ kind: 'step' } & StepEvent)
+  | ({ kind: 'epoch' } & Omit<EpochEvent, 'dev'> & { devF1: number });
+
+export interface TrainMetrics {
+  backend: string;
+  backendReason: string;
+  history: { epoch: number; loss: number; devF1: number; seconds: number; tokensPerSecond: number }[];
+  bestEpoch?: number;
+  dev?: SpanScores;
+  test?: SpanScores;
+  trainSentences?: number;
+  tokensPerSecond?: number;
+  wallSeconds?: number;
+  predictedLayerId?: number;
+  resumedFrom?: number;
+}
+
+/** Stops the loop between steps: 'stop' keeps the best model so far, 'cancel' discards the run. */
+let control: 'go' | 'stop' | 'cancel' = 'go';
+export function setControl(c: 'go' | 'stop' | 'cancel'): void {
+  control = c;
+}
+
+async function projectEmbeddings(db: StudioDB, projectId: number, words: Iterable<string>, fetchGlove: () => Promise<GloveAsset>): Promise<Embeddings> {
+  const row = await db.embeddings.get(projectId);
+  const need = new Set<string>();
+  for (const w of words) need.add(w.toLowerCase());
+  if (row) {
+    const have = new Set(row.words);
+    if ([...need].every((w) => have.has(w) || row.words.length === 0 || !w)) {
+      return { dims: row.dims, index: new Map(row.words.map((w, k) => [w, k])), vectors: row.vectors };
+    }
+  }
+  const emb = trimGlove(await fetchGlove(), need);
+  const words2 = [...emb.index.keys()];
+  // Words GloVe lacks are remembered too, so the next run does not refetch for them.
+  await db.embeddings.put({ projectId, words: [...words2, ...[...need].filter((w) => !emb.index.has(w))], dims: emb.dims, vectors: emb.vectors });
+  return emb;
+}
+
+/**
+ * Trains a run of a project: checks the data, picks the backend, trains with checkpoints in
+ * IndexedDB, then stores the predictions as a layer and the model, in one transaction. A
+ * cancelled or failed run changes no label layer.
+ */
+export async function runTraining(db: StudioDB, runId: number, fetchGlove: () => Promise<GloveAsset>, emit: (e: TrainEvent) => void): Promise<TrainMetrics> {
+  control = 'go';
+  const run = await db.runs.get(runId);
+  if (!run) throw new Error(`run ${runId} does not exist`);
+  let cfg: RunConfig;
+  const metrics: TrainMetrics = { backend: '', backendReason: '', history: [] };
+  const t0 = performance.now();
+  try {
+    cfg = parseRunConfig(run.config);
+    if (cfg.data.kind !== 'project') throw new Error('a browser run trains on a project: data.kind must be "project"');
+    const { projectId, layerId, goldLayerId } = cfg.data;
+    const project = await db.projects.get(projectId);
+    if (!project) throw new Error(`project ${projectId} does not exist`);
+    const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
+    const docIds = docs.map((d) => d.id!);
+    const trainAnns = await layerAnnotations(db, layerId, docIds);
+    const goldAnns = await layerAnnotations(db, goldLayerId, docIds);
+    const idx = (split: string) => docs.map((d, k) => (d.split === split ? k : -1)).filter((k) => k >= 0);
+    const [trainIdx, devIdx, testIdx] = [idx('train'), idx('dev'), idx('test')];
+    const typesIn = (ks: number[], anns: typeof trainAnns) => new Set(ks.flatMap((k) => anns[k].spans.map((s) => s.label)).filter((l) => l !== UNKNOWN_TYPE));
+    const trainTypes = typesIn(trainIdx, trainAnns);
+    if (!trainTypes.size) throw new Error('the chosen layer has no labeled entity on the train split');
+    if (!devIdx.some((k) => goldAnns[k].spans.length)) throw new Error('the gold layer has no labeled entity on the dev split, which selects the model');
+    const missing = [...typesIn([...devIdx, ...testIdx], goldAnns)].filter((t) => !trainTypes.has(t));
+    if (missing.length) throw new Error(`label sets differ between layers: the gold layer has ${missing.join(', ')}, which the training layer never labels`);
+    const tags = bioTags([...trainTypes].sort());
+    const parsed = docs.map(toParsedDoc);
+    const sub = (ks: number[], anns: typeof trainAnns) => toSentences(ks.map((k) => parsed[k]), ks.map((k) => anns[k]), tags).map((s) => ({ ...s, doc: ks[s.doc] }));
+    const train = sub(trainIdx, trainAnns);
+    const dev = sub(devIdx, goldAnns);
+
+    emit({ kind: 'stage', stage: 'loading word vectors' });
+    const emb = await projectEmbeddings(db, projectId, docs.flatMap((d) => tokenTexts(d)), fetchGlove);
+    const feat = buildFeaturizer(emb, train.map((s) => s.words), tags);
+
+    const choice = await chooseBackend(cfg.backend);
+    metrics.backend = choice.backend;
+    metrics.backendReason = choice.reason;
+    emit({ kind: 'backend', choice });
+    await db.runs.update(runId, { status: 'running', metrics });
+
+    const saved = await db.models.where('runId').equals(runId).filter((m) => m.kind === 'checkpoint').first();
+    let resume = saved?.state as Checkpoint | undefined;
+    if (resume) metrics.resumedFrom = resume.epoch;
+    let lastEmit = 0;
+    const hooks = {
+      control: () => control,
+      onStep: (e: StepEvent) => {
+        if (performance.now() - lastEmit > 200) {
+          lastEmit = performance.now();
+          emit({ kind: 'step', ...e });
+        }
+      },
+      onEpoch: async (e: EpochEvent) => {
+        metrics.history.push({ epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1, seconds: e.seconds, tokensPerSecond: e.tokensPerSecond });
+        emit({ kind: 'epoch', epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1, seconds: e.seconds, tokensPerSecond: e.tokensPerSecond, best: e.best });
+        await db.runs.update(runId, { metrics });
+      },
+      onCheckpoint: async (c: Checkpoint) => {
+        resume = c;
+        await db.transaction('rw', db.models, async () => {
+          await db.models.where('runId').equals(runId).filter((m) => m.kind === 'checkpoint').delete();
+          await db.models.add({ runId, kind: 'checkpoint', state: c, createdAt: Date.now() });
+        });
+      },
+    };
+    let lost = false;
+    const device = (tf.backend() as unknown as { device?: { lost?: Promise<unknown> } }).device;
+    void device?.lost?.then(() => (lost = true));
+    let result;
+    try {
+      result = await trainTagger(cfg, feat, { train, dev }, hooks, resume);
+    } catch (e) {
+      if (choice.backend !== 'webgpu' || !lost) throw e;
+      // The GPU device was lost: go on from the last checkpoint on the next backend.
+      const next = await chooseBackend('wasm');
+      metrics.backend = next.backend;
+      metrics.backendReason = `${next.reason}; the WebGPU device was lost at epoch ${resume?.epoch ?? 0} and training resumed from its checkpoint`;
+      emit({ kind: 'backend', choice: { ...next, reason: metrics.backendReason } });
+      result = await trainTagger(cfg, feat, { train, dev }, hooks, resume);
+    }
+    if (result.stopped === 'cancelled') {
+      result.tagger.dispose();
+      await db.models.where('runId').equals(runId).delete();
+      await db.runs.update(runId, { status: 'cancelled', metrics, finishedAt: Date.now() });
+      return metrics;
+    }
+    emit({ kind: 'stage', stage: 'predicting' });
+    const all = toSentences(parsed, docs.map(() => undefined), tags);
+    const { paths } = predict(result.tagger, feat, all);
+    const predicted = pathsToSpans(all, paths, tags, docs.length);
+    const score = (ks: number[]) => scoreSpans(ks.map((k) => goldAnns[k].spans), ks.map((k) => predicted[k]));
+    Object.assign(metrics, {
+      bestEpoch: result.bestEpoch,
+      dev: score(devIdx),
+      test: testIdx.length ? score(testIdx) : undefined,
+      trainSentences: train.length,
+      tokensPerSecond: result.tokensPerSecond,
+      wallSeconds: (performance.now() - t0) / 1000,
+    });
+    const weights = result.tagger.getWeights();
+    result.tagger.dispose();
+    await db.transaction('rw', [db.layers, db.annotations, db.models, db.runs], async () => {
+      const lid = await db.layers.add({ projectId, kind: 'predicted', name: `run ${runId}`, createdAt: Date.now() });
+      await db.annotations.bulkAdd(docIds.map((docId, k) => ({ layerId: lid, docId, spans: predicted[k], oMode: 'complete' as const })));
+      await db.models.where('runId').equals(runId).delete();
+      await db.models.add({ runId, kind: 'final', state: { tags, weights, chars: [...feat.chars], oov: [...feat.oov] }, createdAt: Date.now() });
+      metrics.predictedLayerId = lid;
+      await db.runs.update(runId, { status: 'done', metrics, finishedAt: Date.now() });
+    });
+    return metrics;
+  } catch (e) {
+    await db.runs.update(runId, { status: 'failed', error: (e as Error).message, metrics, finishedAt: Date.now() });
+    throw e;
+  }
+}
