@@ -11,7 +11,8 @@ const isolation = {
 
 /**
  * Lists every built file (workers included, which are built apart from the main bundle) so the
- * service worker can precache the whole app for offline use.
+ * service worker can precache the whole app for offline use. The word vectors (38 MB) are left
+ * out: the service worker caches them the first time a training job fetches them.
  */
 function precacheManifest(): Plugin {
   let outDir = 'dist';
@@ -27,7 +28,7 @@ function precacheManifest(): Plugin {
         for (const name of readdirSync(dir)) {
           const full = join(dir, name);
           if (statSync(full).isDirectory()) walk(full);
-          else if (!name.endsWith('.map') && name !== 'precache-manifest.json' && name !== 'sw.js') files.push(relative(outDir, full).split(sep).join('/'));
+          else if (!name.endsWith('.map') && name !== 'precache-manifest.json' && name !== 'sw.js' && !full.includes(`${sep}glove${sep}`)) files.push(relative(outDir, full).split(sep).join('/'));
         }
       };
       walk(outDir);

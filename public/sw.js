@@ -42,7 +42,14 @@ self.addEventListener('fetch', (event) => {
         }
       }
       const hit = await caches.match(event.request, { ignoreSearch: true, ignoreVary: true });
-      return hit ?? fetch(event.request);
+      if (hit) return hit;
+      const res = await fetch(event.request);
+      // Word vectors are too big to precache; keep them once a training job has fetched them.
+      if (res.ok && url.pathname.includes('/glove/')) {
+        const newest = (await caches.keys()).filter((k) => k.startsWith('studio-')).sort().pop();
+        if (newest) await (await caches.open(newest)).put(event.request, res.clone());
+      }
+      return res;
     })(),
   );
 });

@@ -1,12 +1,15 @@
 import { dense, shift, timeSteps } from './ops';
 import * as tf from './tf';
 
-export type Params = Map<string, tf.Variable>;
+/** A model's variables by their own names; TensorFlow.js names are prefixed to stay unique. */
+export type Params = Map<string, tf.Variable> & { prefix?: string };
 
 export function param(params: Params, name: string, init: () => tf.Tensor): tf.Variable {
   let v = params.get(name);
   if (!v) {
-    v = tf.variable(init(), true, name);
+    const value = init();
+    v = tf.variable(value, true, `${params.prefix ?? ''}${name}`);
+    value.dispose();
     params.set(name, v);
   }
   return v;

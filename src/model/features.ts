@@ -47,7 +47,8 @@ export function buildFeaturizer(glove: Embeddings, trainSentences: readonly (rea
 }
 
 export function featureDims(f: Featurizer) {
-  return { word: f.glove.dims + CASING.length + 1, chars: f.chars.size + 2, oov: f.oov.size + 1, tags: f.tags.length };
+  // At least two rows: WebGPU's oneHot refuses a depth of 1.
+  return { word: f.glove.dims + CASING.length + 1, chars: f.chars.size + 2, oov: Math.max(2, f.oov.size + 1), tags: f.tags.length };
 }
 
 /** One mini-batch as arrays; tensors are made from it inside the training step's tidy scope. */

@@ -48,8 +48,11 @@ export function batchTensors(b: BatchArrays, dims: TaggerDims): BatchTensors {
 }
 
 /** The token model: features, an encoder, emission scores, and a CRF or softmax head. */
+let taggers = 0;
+
 export class Tagger {
-  readonly params: Params = new Map();
+  /** Two taggers may live at once (a resumed run, a comparison), so variable names carry an id. */
+  readonly params: Params = Object.assign(new Map<string, tf.Variable>(), { prefix: `tagger${++taggers}/` });
 
   constructor(
     readonly cfg: TaggerConfig,

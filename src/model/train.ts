@@ -33,6 +33,8 @@ export interface Checkpoint {
   step: number;
   weights: Record<string, { shape: number[]; data: Float32Array }>;
   optimizer: { name: string; shape: number[]; data: Float32Array }[];
+  /** Adam's running beta1^t and beta2^t, which its own weights leave out. */
+  adamBetas: [number, number];
   best: number;
   bestEpoch: number;
   bestDev: SpanScores | null;
@@ -139,6 +141,11 @@ export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { trai
     if (resume.optimizer.length) {
       optimizer.applyGradients(Object.fromEntries(vars.map((v) => [v.name, tf.zerosLike(v)])));
       await optimizer.setWeights(resume.optimizer.map((w) => ({ name: w.name, tensor: tf.tensor(w.data, w.shape) })));
+      // Adam's bias corrections are not among its weights, and recomputing beta^t rounds
+      // differently from the running product: restore the saved values exactly.
+      const adam = optimizer as unknown as { accBeta1: tf.Variable; accBeta2: tf.Variable };
+      adam.accBeta1.assign(tf.scalar(resume.adamBetas[0]));
+      adam.accBeta2.assign(tf.scalar(resume.adamBetas[1]));
     }
   }
   let stopped: TrainResult['stopped'] = 'done';
@@ -207,7 +214,9 @@ export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { trai
     if (hooks.onCheckpoint) {
       const opt = await optimizer.getWeights();
       const optimizerState = await Promise.all(opt.map(async (w) => ({ name: w.name, shape: w.tensor.shape, data: new Float32Array(await w.tensor.data()) })));
-      await hooks.onCheckpoint({ epoch, step, weights: tagger.getWeights(), optimizer: optimizerState, best, bestEpoch, bestDev, bestWeights, stale, history: [...history] });
+      const adam = optimizer as unknown as { accBeta1: tf.Variable; accBeta2: tf.Variable };
+      const adamBetas: [number, number] = [adam.accBeta1.dataSync()[0], adam.accBeta2.dataSync()[0]];
+      await hooks.onCheckpoint({ epoch, step, weights: tagger.getWeights(), optimizer: optimizerState, adamBetas, best, bestEpoch, bestDev, bestWeights, stale, history: [...history] });
     }
     if (stale >= t.patience) {
       stopped = 'early';

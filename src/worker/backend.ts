@@ -36,6 +36,9 @@ async function tryBackend(name: BackendName): Promise<boolean> {
         import('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url'),
         import('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url'),
       ]);
+      // The threaded build's pthread workers fail to start inside a module worker as Vite bundles
+      // it ("e is not defined"), so the single-threaded SIMD build runs until that is solved.
+      tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
       wasm.setWasmPaths({ 'tfjs-backend-wasm.wasm': plain.default, 'tfjs-backend-wasm-simd.wasm': simd.default, 'tfjs-backend-wasm-threaded-simd.wasm': threaded.default });
     }
     return await tf.setBackend(name);

@@ -136,7 +136,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       // The GPU device was lost: go on from the last checkpoint on the next backend.
       const next = await chooseBackend('wasm');
       metrics.backend = next.backend;
-      metrics.backendReason = `${next.reason}; the WebGPU device was lost at epoch ${resume?.epoch ?? 0} and training resumed from its checkpoint`;
+      metrics.backendReason = `${next.reason}; the WebGPU device was lost at epoch ${resume?.epoch ?? 0} (${(e as Error).message}) and training resumed from its checkpoint`;
       emit({ kind: 'backend', choice: { ...next, reason: metrics.backendReason } });
       result = await trainTagger(cfg, feat, { train, dev }, hooks, resume);
     }

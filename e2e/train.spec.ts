@@ -1,0 +1,100 @@
+import { expect, openDemo, test } from './fixtures';
+import type { Page } from '@playwright/test';
+
+async function weakLabels(page: Page) {
+  await page.getByRole('link', { name: 'Weak labels' }).click();
+  await page.getByLabel('Aggregation').selectOption('priority');
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await expect(page.getByTestId('stats-table')).toBeVisible();
+}
+
+async function startRun(page: Page, opts: { epochs: number; backend: string; hidden?: number }) {
+  await page.getByRole('link', { name: 'Train' }).click();
+  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
+  await page.getByLabel('Hidden units').fill(String(opts.hidden ?? 16));
+  await page.getByLabel('Epochs').fill(String(opts.epochs));
+  await page.getByLabel('Backend').selectOption(opts.backend);
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+}
+
+/** The cells of the newest training run (the table lists newest first). */
+function latestRun(page: Page) {
+  return page.getByTestId('runs-table').locator('tbody tr').first().locator('td');
+}
+
+async function runMetrics(page: Page, id: number) {
+  return page.evaluate(async (id) => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    return new Promise<{ status: string; metrics: { backend: string; test: { overall: { f1: number } }; history: { loss: number }[]; predictedLayerId: number } }>((r) => {
+      const g = db.transaction('runs').objectStore('runs').get(id);
+      g.onsuccess = () => r(g.result);
+    });
+  }, id);
+}
+
+test('trains on the weak layer in a worker, stores predictions as a layer and the run with its scores', async ({ page, outside: _ }) => {
+  test.setTimeout(300_000);
+  await openDemo(page);
+  await weakLabels(page);
+  await startRun(page, { epochs: 2, backend: 'wasm' });
+  await expect(page.getByTestId('backend-reason')).toContainText('WASM');
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
+  const id = Number(await latestRun(page).first().textContent());
+  const { metrics } = await runMetrics(page, id);
+  expect(metrics.history).toHaveLength(2);
+  await expect(latestRun(page).nth(9)).toHaveText((100 * metrics.test.overall.f1).toFixed(1));
+  await page.getByRole('link', { name: 'Overview' }).click();
+  await expect(page.locator(`[data-layer="run ${id}"] td`).nth(1)).toHaveText('predicted');
+});
+
+test('a cancelled run leaves every layer as it was and is marked cancelled after a reload', async ({ page, outside: _ }) => {
+  test.setTimeout(300_000);
+  await openDemo(page);
+  await weakLabels(page);
+  await page.getByRole('link', { name: 'Overview' }).click();
+  const before = await page.getByTestId('layer-table').textContent();
+  await startRun(page, { epochs: 50, backend: 'wasm' });
+  await expect(page.getByTestId('train-progress')).toContainText('step', { timeout: 120_000 });
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(latestRun(page).nth(1)).toHaveText('cancelled', { timeout: 60_000 });
+  await page.reload();
+  await expect(latestRun(page).nth(1)).toHaveText('cancelled');
+  await page.getByRole('link', { name: 'Overview' }).click();
+  await expect(page.getByTestId('layer-table')).toHaveText(before!);
+});
+
+test('bad training input stops before training with a clear error', async ({ page, outside: _ }) => {
+  await openDemo(page);
+  await page.getByRole('link', { name: 'Train' }).click();
+  // The demo's gold layer labels dev and test only: nothing to learn from on the train split.
+  await page.getByLabel('Training layer').selectOption({ label: 'gold: gold' });
+  await page.getByLabel('Epochs').fill('1');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(page.getByTestId('train-error')).toHaveText('the chosen layer has no labeled entity on the train split');
+  await expect(latestRun(page).nth(1)).toContainText('failed');
+  await page.getByLabel('Dropout').fill('3');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(page.getByTestId('train-error')).toContainText('run config: model.dropout');
+});
+
+test('WebGPU runs in headless Chromium on SwiftShader and gets the WASM loss', async ({ page, outside: _ }) => {
+  test.setTimeout(400_000);
+  await openDemo(page);
+  const hasGpu = await page.evaluate(async () => !!(await (navigator as unknown as { gpu?: { requestAdapter(): Promise<unknown> } }).gpu?.requestAdapter()));
+  expect(hasGpu, 'a WebGPU adapter (SwiftShader with --enable-unsafe-webgpu)').toBe(true);
+  await weakLabels(page);
+  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8 });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
+  const wasmId = Number(await latestRun(page).first().textContent());
+  await page.getByLabel('Backend').selectOption('webgpu');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(page.getByTestId('backend-reason')).toContainText('WebGPU', { timeout: 60_000 });
+  await expect(page.getByTestId('backend-reason')).toContainText('software adapter');
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 300_000 });
+  const gpuId = Number(await latestRun(page).first().textContent());
+  const [a, b] = [await runMetrics(page, wasmId), await runMetrics(page, gpuId)];
+  expect(b.metrics.backend).toBe('webgpu');
+  // Same config and seed: the first epoch's mean loss agrees to float32 round-off accumulated over the epoch.
+  expect(Math.abs(b.metrics.history[0].loss - a.metrics.history[0].loss) / a.metrics.history[0].loss).toBeLessThan(0.02);
+});

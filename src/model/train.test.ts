@@ -1,0 +1,65 @@
+import '../methods';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseRunConfig } from '../core/runConfig';
+import type { LabeledSentence } from './data';
+import { bioTags } from './data';
+import { buildFeaturizer } from './features';
+import * as tf from './tf';
+import { trainTagger, type Checkpoint } from './train';
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+// A toy language: capitalized words after "in" are places, after "mr" people.
+const tags = bioTags(['LOC', 'PER']);
+const words = ['in', 'mr', 'the', 'Paris', 'Rome', 'Smith', 'Jones', 'went', 'saw'];
+function toy(n: number, seed: number): LabeledSentence[] {
+  let s = seed;
+  const r = () => ((s = (s * 16807) % 2147483647) / 2147483647);
+  return Array.from({ length: n }, (_, k) => {
+    const out: { w: string; t: number }[] = [];
+    const len = 3 + Math.floor(r() * 5);
+    while (out.length < len) {
+      const x = r();
+      if (x < 0.25) out.push({ w: 'in', t: 0 }, { w: r() < 0.5 ? 'Paris' : 'Rome', t: 1 });
+      else if (x < 0.5) out.push({ w: 'mr', t: 0 }, { w: r() < 0.5 ? 'Smith' : 'Jones', t: 3 });
+      else out.push({ w: words[2 + Math.floor(r() * 2) * 5 + (r() < 0.5 ? 0 : 0)] ?? 'the', t: 0 });
+    }
+    return { words: out.map((o) => o.w), tags: out.map((o) => o.t), doc: k, offset: 0 };
+  });
+}
+
+const glove = { dims: 4, index: new Map(words.map((w, k) => [w.toLowerCase(), k])), vectors: Float32Array.from({ length: words.length * 4 }, (_, i) => Math.sin(i)) };
+const train = toy(40, 3);
+const dev = toy(20, 5);
+const feat = buildFeaturizer(glove, train.map((s) => s.words), tags);
+const config = (epochs: number) =>
+  parseRunConfig({
+    data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
+    model: { hidden: 8, charDim: 4, charFilters: 4, dropout: 0.2 },
+    train: { epochs, batchSize: 8, lr: 0.01, patience: 10, seed: 3 },
+  });
+
+describe('training loop', () => {
+  it('keeps the tensor count flat across steps, learns the toy task, and is deterministic', async () => {
+    const counts: number[] = [];
+    const a = await trainTagger(config(12), feat, { train, dev }, { onStep: () => counts.push(tf.memory().numTensors) });
+    expect(new Set(counts.slice(1)).size).toBe(1);
+    expect(a.bestDev!.overall.f1).toBeGreaterThan(0.9);
+    const b = await trainTagger(config(12), feat, { train, dev });
+    expect(b.history.map((h) => h.loss)).toEqual(a.history.map((h) => h.loss));
+    a.tagger.dispose();
+    b.tagger.dispose();
+  });
+
+  it('resuming from a checkpoint gives the run an uninterrupted one gives', async () => {
+    const full = await trainTagger(config(3), feat, { train, dev });
+    let ckpt: Checkpoint | undefined;
+    const first = await trainTagger(config(3), feat, { train, dev }, { onCheckpoint: (c) => void (ckpt = c), control: () => (ckpt ? 'stop' : 'go') });
+    expect(first.history).toHaveLength(1);
+    const resumed = await trainTagger(config(3), feat, { train, dev }, {}, ckpt);
+    expect(resumed.history.map((h) => h.loss)).toEqual(full.history.map((h) => h.loss));
+    for (const t of [full, first, resumed]) t.tagger.dispose();
+  });
+});
