@@ -58,8 +58,8 @@ export async function trainFromConfig(configFile: string, out?: string): Promise
   const result = await trainTagger(cfg, feat, data, {
     onEpoch: (e) => void process.stderr.write(`epoch ${e.epoch}: loss ${e.loss.toFixed(3)} dev F1 ${(100 * e.dev.overall.f1).toFixed(2)} ${e.best ? '*' : ''} (${e.seconds.toFixed(0)} s, ${e.tokensPerSecond.toFixed(0)} tokens/s)\n`),
   });
-  const test = data.test.length ? evaluate(result.tagger, feat, data.test) : null;
-  if (out) writeFileSync(out, JSON.stringify({ config: cfg, tags: data.tags, weights: Object.fromEntries(Object.entries(result.tagger.getWeights()).map(([k, v]) => [k, { shape: v.shape, data: Array.from(v.data) }])) }));
+  const test = data.test.length ? await evaluate(result.tagger, feat, data.test) : null;
+  if (out) writeFileSync(out, JSON.stringify({ config: cfg, tags: data.tags, weights: Object.fromEntries(Object.entries(await result.tagger.getWeights()).map(([k, v]) => [k, { shape: v.shape, data: Array.from(v.data) }])) }));
   const r2 = (x: number) => Math.round(x * 10000) / 100;
   const scores = (s: NonNullable<typeof test>) => ({ p: r2(s.overall.precision), r: r2(s.overall.recall), f1: r2(s.overall.f1), perType: Object.fromEntries(Object.entries(s.perType).map(([k, v]) => [k, r2(v.f1)])) });
   result.tagger.dispose();

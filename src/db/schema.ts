@@ -90,7 +90,10 @@ export interface ModelRow {
 /** A project's GloVe rows, trimmed to its vocabulary (lower-cased words). */
 export interface EmbeddingRow {
   projectId: number;
+  /** The words with a row in `vectors`, in row order. */
   words: string[];
+  /** Words of the project that GloVe lacks. */
+  absent: string[];
   dims: number;
   vectors: Float32Array;
 }

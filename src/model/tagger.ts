@@ -107,13 +107,18 @@ export class Tagger {
     return dense(h, w, bias) as tf.Tensor3D;
   }
 
+  /** The CRF's parameters as arrays, read once per decoding pass (reads are asynchronous on WebGPU). */
+  async crfArrays(): Promise<{ transitions: Float32Array; start: Float32Array; end: Float32Array } | null> {
+    if (this.cfg.head !== 'crf') return null;
+    const p = this.crf();
+    const [transitions, start, end] = await Promise.all([p.transitions.data(), p.start.data(), p.end.data()]);
+    return { transitions: transitions as Float32Array, start: start as Float32Array, end: end as Float32Array };
+  }
+
   /** Best tag paths: Viterbi under the CRF, or the per-token argmax of the softmax head. */
-  decode(emissions: Float32Array, lengths: readonly number[], T: number): { paths: number[][]; scores: number[] } {
+  decode(emissions: Float32Array, lengths: readonly number[], T: number, crf: Awaited<ReturnType<Tagger['crfArrays']>>): { paths: number[][]; scores: number[] } {
     const K = this.dims.tags;
-    if (this.cfg.head === 'crf') {
-      const p = this.crf();
-      return viterbi(emissions, lengths, T, K, p.transitions.dataSync() as Float32Array, p.start.dataSync() as Float32Array, p.end.dataSync() as Float32Array);
-    }
+    if (crf) return viterbi(emissions, lengths, T, K, crf.transitions, crf.start, crf.end);
     const paths = lengths.map((n, b) =>
       Array.from({ length: n }, (_, t) => {
         let best = 0;
@@ -124,8 +129,11 @@ export class Tagger {
     return { paths, scores: paths.map(() => 0) };
   }
 
-  getWeights(): Record<string, { shape: number[]; data: Float32Array }> {
-    return Object.fromEntries([...this.params].map(([k, v]) => [k, { shape: v.shape, data: new Float32Array(v.dataSync()) }]));
+  /** A copy of every weight. Asynchronous: WebGPU cannot read a buffer synchronously (dataSync
+   * there silently returned zeros in a worker). */
+  async getWeights(): Promise<Record<string, { shape: number[]; data: Float32Array }>> {
+    const entries = await Promise.all([...this.params].map(async ([k, v]) => [k, { shape: v.shape, data: new Float32Array(await v.data()) }] as const));
+    return Object.fromEntries(entries);
   }
 
   setWeights(w: Record<string, { shape: number[]; data: Float32Array }>): void {

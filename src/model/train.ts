@@ -89,7 +89,8 @@ export function makeBatches(sentences: readonly LabeledSentence[], batchSize: nu
 const nextTick = () => new Promise<void>((r) => setTimeout(r, 0));
 
 /** Best paths for sentences, in batches, without gradients. */
-export function predict(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[], batchSize = 64): { paths: number[][]; scores: number[] } {
+export async function predict(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[], batchSize = 64): Promise<{ paths: number[][]; scores: number[] }> {
+  const crf = await tagger.crfArrays();
   const order = sentences.map((_, k) => k).sort((a, b) => sentences[a].words.length - sentences[b].words.length);
   const paths: number[][] = new Array(sentences.length);
   const scores: number[] = new Array(sentences.length);
@@ -97,9 +98,9 @@ export function predict(tagger: Tagger, feat: Featurizer, sentences: readonly La
     const idx = order.slice(i, i + batchSize);
     const batch = makeBatch(feat, idx.map((k) => sentences[k]));
     const em = tf.tidy(() => tagger.emissions(batchTensors(batch, tagger.dims), false, 0));
-    const data = em.dataSync() as Float32Array;
+    const data = (await em.data()) as Float32Array;
     em.dispose();
-    const r = tagger.decode(data, batch.lengths, batch.T);
+    const r = tagger.decode(data, batch.lengths, batch.T, crf);
     idx.forEach((k, j) => {
       paths[k] = r.paths[j];
       scores[k] = r.scores[j];
@@ -109,8 +110,8 @@ export function predict(tagger: Tagger, feat: Featurizer, sentences: readonly La
 }
 
 /** Span scores of predicted paths against the sentences' own tags. */
-export function evaluate(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): SpanScores {
-  const { paths } = predict(tagger, feat, sentences);
+export async function evaluate(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<SpanScores> {
+  const { paths } = await predict(tagger, feat, sentences);
   const toSpans = (ids: readonly number[]): Span[] => tagsToSpans(ids.map((t) => feat.tags[t]));
   return scoreSpans(sentences.map((s) => toSpans(s.tags)), paths.map(toSpans));
 }
@@ -132,7 +133,7 @@ export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { trai
   let best = resume?.best ?? -1;
   let bestEpoch = resume?.bestEpoch ?? 0;
   let bestDev: SpanScores | null = resume?.bestDev ?? null;
-  let bestWeights = resume?.bestWeights ?? tagger.getWeights();
+  let bestWeights = resume?.bestWeights ?? (await tagger.getWeights());
   let stale = resume?.stale ?? 0;
   let step = resume?.step ?? 0;
   if (resume) {
@@ -198,13 +199,13 @@ export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { trai
       hooks.onStep?.({ epoch, step: bi + 1, steps: batches.length, loss, tokensPerSecond: tokensSeen / (trainMs / 1000) });
       await nextTick();
     }
-    const dev = evaluate(tagger, feat, data.dev);
+    const dev = await evaluate(tagger, feat, data.dev);
     const improved = dev.overall.f1 > best;
     if (improved) {
       best = dev.overall.f1;
       bestEpoch = epoch;
       bestDev = dev;
-      bestWeights = tagger.getWeights();
+      bestWeights = await tagger.getWeights();
       stale = 0;
     } else stale++;
     const seconds = (performance.now() - e0) / 1000;
@@ -215,8 +216,8 @@ export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { trai
       const opt = await optimizer.getWeights();
       const optimizerState = await Promise.all(opt.map(async (w) => ({ name: w.name, shape: w.tensor.shape, data: new Float32Array(await w.tensor.data()) })));
       const adam = optimizer as unknown as { accBeta1: tf.Variable; accBeta2: tf.Variable };
-      const adamBetas: [number, number] = [adam.accBeta1.dataSync()[0], adam.accBeta2.dataSync()[0]];
-      await hooks.onCheckpoint({ epoch, step, weights: tagger.getWeights(), optimizer: optimizerState, adamBetas, best, bestEpoch, bestDev, bestWeights, stale, history: [...history] });
+      const adamBetas: [number, number] = [(await adam.accBeta1.data())[0], (await adam.accBeta2.data())[0]];
+      await hooks.onCheckpoint({ epoch, step, weights: await tagger.getWeights(), optimizer: optimizerState, adamBetas, best, bestEpoch, bestDev, bestWeights, stale, history: [...history] });
     }
     if (stale >= t.patience) {
       stopped = 'early';

@@ -21,6 +21,8 @@ export interface TrainMetrics {
   backend: string;
   backendReason: string;
   history: { epoch: number; loss: number; devF1: number; seconds: number; tokensPerSecond: number }[];
+  /** The loss of every step of the first 200, then of every 10th: curves after a reload. */
+  stepLosses: number[];
   bestEpoch?: number;
   dev?: SpanScores;
   test?: SpanScores;
@@ -38,19 +40,16 @@ export function setControl(c: 'go' | 'stop' | 'cancel'): void {
 }
 
 async function projectEmbeddings(db: StudioDB, projectId: number, words: Iterable<string>, fetchGlove: () => Promise<GloveAsset>): Promise<Embeddings> {
-  const row = await db.embeddings.get(projectId);
   const need = new Set<string>();
   for (const w of words) need.add(w.toLowerCase());
+  const row = await db.embeddings.get(projectId);
   if (row) {
-    const have = new Set(row.words);
-    if ([...need].every((w) => have.has(w) || row.words.length === 0 || !w)) {
-      return { dims: row.dims, index: new Map(row.words.map((w, k) => [w, k])), vectors: row.vectors };
-    }
+    const known = new Set([...row.words, ...row.absent]);
+    if ([...need].every((w) => known.has(w))) return { dims: row.dims, index: new Map(row.words.map((w, k) => [w, k])), vectors: row.vectors };
   }
   const emb = trimGlove(await fetchGlove(), need);
-  const words2 = [...emb.index.keys()];
-  // Words GloVe lacks are remembered too, so the next run does not refetch for them.
-  await db.embeddings.put({ projectId, words: [...words2, ...[...need].filter((w) => !emb.index.has(w))], dims: emb.dims, vectors: emb.vectors });
+  // The words GloVe lacks are remembered apart, so the next run neither refetches nor indexes them.
+  await db.embeddings.put({ projectId, words: [...emb.index.keys()], absent: [...need].filter((w) => !emb.index.has(w)), dims: emb.dims, vectors: emb.vectors });
   return emb;
 }
 
@@ -64,7 +63,8 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
   const run = await db.runs.get(runId);
   if (!run) throw new Error(`run ${runId} does not exist`);
   let cfg: RunConfig;
-  const metrics: TrainMetrics = { backend: '', backendReason: '', history: [] };
+  const metrics: TrainMetrics = { backend: '', backendReason: '', history: [], stepLosses: [] };
+  let steps = 0;
   const t0 = performance.now();
   try {
     cfg = parseRunConfig(run.config);
@@ -107,6 +107,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     const hooks = {
       control: () => control,
       onStep: (e: StepEvent) => {
+        if (steps++ < 200 || steps % 10 === 0) metrics.stepLosses.push(e.loss);
         if (performance.now() - lastEmit > 200) {
           lastEmit = performance.now();
           emit({ kind: 'step', ...e });
@@ -148,7 +149,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     }
     emit({ kind: 'stage', stage: 'predicting' });
     const all = toSentences(parsed, docs.map(() => undefined), tags);
-    const { paths } = predict(result.tagger, feat, all);
+    const { paths } = await predict(result.tagger, feat, all);
     const predicted = pathsToSpans(all, paths, tags, docs.length);
     const score = (ks: number[]) => scoreSpans(ks.map((k) => goldAnns[k].spans), ks.map((k) => predicted[k]));
     Object.assign(metrics, {
@@ -159,7 +160,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       tokensPerSecond: result.tokensPerSecond,
       wallSeconds: (performance.now() - t0) / 1000,
     });
-    const weights = result.tagger.getWeights();
+    const weights = await result.tagger.getWeights();
     result.tagger.dispose();
     await db.transaction('rw', [db.layers, db.annotations, db.models, db.runs], async () => {
       const lid = await db.layers.add({ projectId, kind: 'predicted', name: `run ${runId}`, createdAt: Date.now() });
