@@ -5,6 +5,7 @@
 import AhoCorasick from 'modern-ahocorasick';
 // @ts-expect-error: the package ships no types
 import AhoCorasickBRB from 'ahocorasick';
+import { mulberry32 } from '../src/core/random';
 import { GazetteerMatcher } from '../src/core/weak/gazetteerMatcher';
 import { TokenIndex } from '../src/core/weak/tokenIndex';
 
@@ -18,16 +19,6 @@ export interface MatcherBenchInput {
   seed: number;
 }
 
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const time = <T>(fn: () => T): [T, number] => {
   const t0 = performance.now();
@@ -36,7 +27,7 @@ const time = <T>(fn: () => T): [T, number] => {
 };
 
 export function runMatcherBench(input: MatcherBenchInput) {
-  const rand = rng(input.seed);
+  const rand = mulberry32(input.seed);
   // Phrases of one to three words drawn from the 100,000 most frequent GloVe words that are words
   // (no punctuation-only entries), lengths 60 / 30 / 10 %.
   const pool = input.vocab.slice(0, 100_000).filter((w) => /\p{L}/u.test(w));

@@ -1,3 +1,4 @@
+import { mulberry32 } from '../core/random';
 import type { SpanScores } from '../core/metrics';
 import { scoreSpans } from '../core/metrics';
 import type { RunConfig } from '../core/runConfig';
@@ -63,16 +64,6 @@ export interface TrainResult {
   stopped: 'done' | 'early' | 'stopped' | 'cancelled';
 }
 
-export function mulberry32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Length-bucketed batches: sentences sorted by length with a little noise, then shuffled as batches. */
 export function makeBatches(sentences: readonly LabeledSentence[], batchSize: number, rand: () => number): number[][] {
