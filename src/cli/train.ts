@@ -9,6 +9,7 @@ import { buildFeaturizer } from '../model/features';
 import { readGloveAsset } from '../model/gloveNode';
 import * as tf from '../model/tf';
 import { evaluate, trainTagger } from '../model/train';
+import { roundScores } from './roundScores';
 
 type FileSplit = { text: string; labels: string } | { conll: string };
 
@@ -61,7 +62,6 @@ export async function trainFromConfig(configFile: string, out?: string): Promise
   const test = data.test.length ? await evaluate(result.tagger, feat, data.test) : null;
   if (out) writeFileSync(out, JSON.stringify({ config: cfg, tags: data.tags, weights: Object.fromEntries(Object.entries(await result.tagger.getWeights()).map(([k, v]) => [k, { shape: v.shape, data: Array.from(v.data) }])) }));
   const r2 = (x: number) => Math.round(x * 10000) / 100;
-  const scores = (s: NonNullable<typeof test>) => ({ p: r2(s.overall.precision), r: r2(s.overall.recall), f1: r2(s.overall.f1), perType: Object.fromEntries(Object.entries(s.perType).map(([k, v]) => [k, r2(v.f1)])) });
   result.tagger.dispose();
   return {
     config: cfg.name,
@@ -71,8 +71,8 @@ export async function trainFromConfig(configFile: string, out?: string): Promise
     epochs: result.history.length,
     bestEpoch: result.bestEpoch,
     stopped: result.stopped,
-    dev: result.bestDev && scores(result.bestDev),
-    test: test && scores(test),
+    dev: result.bestDev && roundScores(result.bestDev),
+    test: test && roundScores(test),
     wallSeconds: Math.round(result.seconds),
     trainTokensPerSecond: Math.round(result.tokensPerSecond),
     leakedTensors: tf.memory().numTensors - tensorsBefore,

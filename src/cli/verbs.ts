@@ -1,6 +1,7 @@
 import type { parseArgs as ParseArgs } from 'node:util';
 import { basename } from 'node:path';
-import { scoreSpans, type SpanScores } from '../core/metrics';
+import { scoreSpans } from '../core/metrics';
+import { roundScores } from './roundScores';
 import { readFileSync } from 'node:fs';
 import type { Annotation, LayerKind, ParsedCorpus, Split, TagScheme } from '../core/types';
 import { tokenCount, tokenTexts } from '../core/types';
@@ -75,11 +76,6 @@ const statsVerb: Verb = async (args, parse) => {
   };
 };
 
-function roundScores(s: SpanScores) {
-  const r = (x: number) => Math.round(x * 10000) / 100;
-  const one = (p: SpanScores['overall']) => ({ p: r(p.precision), r: r(p.recall), f1: r(p.f1), tp: p.tp, fp: p.fp, fn: p.fn });
-  return { ...one(s.overall), perType: Object.fromEntries(Object.entries(s.perType).map(([k, v]) => [k, one(v)])) };
-}
 
 const weakVerb: Verb = async (args, parse) => {
   const { values } = parse({

@@ -23,6 +23,23 @@ function Scores({ s }: { s?: PRF }) {
   );
 }
 
+/** One row per entity type under a source or the aggregate: counts and P / R / F1. */
+function PerTypeRows({ perType }: { perType: Record<string, PRF> }) {
+  return (
+    <>
+      {Object.entries(perType).map(([t, v]) => (
+        <tr key={t} className="sub">
+          <td>↳ {t}</td>
+          <td colSpan={5} className="muted">
+            {v.tp} correct, {v.fp} spurious, {v.fn} missed
+          </td>
+          <Scores s={v} />
+        </tr>
+      ))}
+    </>
+  );
+}
+
 function StatsTable({ summary }: { summary: WeakSummary }) {
   const [open, setOpen] = useState<string | null>(null);
   const hasGold = summary.goldDocuments > 0;
@@ -66,16 +83,7 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
                 <td className="num">{s.unknownSpans.toLocaleString()}</td>
                 <Scores s={s.gold?.overall} />
               </tr>
-              {open === s.name &&
-                Object.entries(s.gold?.perType ?? {}).map(([t, v]) => (
-                  <tr key={t} className="sub">
-                    <td>↳ {t}</td>
-                    <td colSpan={5} className="muted">
-                      {v.tp} correct, {v.fp} spurious, {v.fn} missed
-                    </td>
-                    <Scores s={v} />
-                  </tr>
-                ))}
+              {open === s.name && <PerTypeRows perType={s.gold?.perType ?? {}} />}
             </Fragment>
           ))}
           {summary.aggregate && (
@@ -85,15 +93,7 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
                 <td colSpan={5} />
                 <Scores s={summary.aggregate.overall} />
               </tr>
-              {Object.entries(summary.aggregate.perType).map(([t, v]) => (
-                <tr key={t} className="sub">
-                  <td>↳ {t}</td>
-                  <td colSpan={5} className="muted">
-                    {v.tp} correct, {v.fp} spurious, {v.fn} missed
-                  </td>
-                  <Scores s={v} />
-                </tr>
-              ))}
+              <PerTypeRows perType={summary.aggregate.perType} />
             </>
           )}
         </tbody>
