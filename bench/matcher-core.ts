@@ -47,15 +47,19 @@ export function runMatcherBench(input: MatcherBenchInput) {
     n += s.length;
   }
 
-  // The studio: intern the corpus once (cached across runs), build the trie, match, resolve.
+  // The studio: intern the corpus once (cached across runs), build the trie, then match (scan +
+  // overlap resolution + spans per document), the step that a re-labeling repeats.
   const [index, internMs] = time(() => TokenIndex.build('insensitive', docs));
   const [matcher, trieMs] = time(() => new GazetteerMatcher({ name: 'g', mode: 'insensitive', priority: 0, entries }, index));
-  let raw = matcher.trie.longestMatches(index.ids);
   const reps = 5;
+  let raw = matcher.trie.longestMatches(index.ids);
   const [, scanMs] = time(() => {
     for (let r = 0; r < reps; r++) raw = matcher.trie.longestMatches(index.ids);
   });
-  const [spans, resolveMs] = time(() => matcher.match([]));
+  let spans = matcher.match([]);
+  const [, matchMs] = time(() => {
+    for (let r = 0; r < reps; r++) spans = matcher.match([]);
+  });
   const matched = spans.reduce((a, s) => a + s.length, 0);
 
   // The packages work on characters: one lower-cased string, sentences on lines.
@@ -82,12 +86,13 @@ export function runMatcherBench(input: MatcherBenchInput) {
       internMs,
       trieMs,
       scanMs: scanMs / reps,
-      resolveMs,
+      matchMs: matchMs / reps,
       candidates: raw.length / 3,
       matched,
       scanTokensPerSecond: Math.round(n / (scanMs / reps / 1000)),
-      endToEndTokensPerSecond: Math.round(n / ((internMs + trieMs + resolveMs) / 1000)),
-      relabelTokensPerSecond: Math.round(n / ((trieMs + resolveMs) / 1000)),
+      matchTokensPerSecond: Math.round(n / (matchMs / reps / 1000)),
+      relabelTokensPerSecond: Math.round(n / ((trieMs + matchMs / reps) / 1000)),
+      endToEndTokensPerSecond: Math.round(n / ((internMs + trieMs + matchMs / reps) / 1000)),
     },
     packages: { joinLowercaseMs: joinMs, ...packages },
   };

@@ -57,9 +57,28 @@ export class GazetteerMatcher {
     readonly index: TokenIndex,
   ) {
     if (spec.mode !== index.mode) throw new Error(`gazetteer "${spec.name}" matches ${spec.mode}, the index is ${index.mode}`);
-    this.trie = new TokenTrie(index.vocab.size, spec.entries.length * 2);
     this.entryType = spec.entries.map((e) => e.type);
-    spec.entries.forEach((e, k) => this.trie.insert(e.phrase.split(' ').map((t) => index.intern(t)), k));
+    // A phrase with a word the corpus lacks can never match it, so it never enters the trie; the
+    // rest are looked up without growing the corpus vocabulary.
+    const known = new Map<string, number>();
+    const phrases: Int32Array[] = [];
+    const payloads: number[] = [];
+    let totalLength = 0;
+    spec.entries.forEach((e, k) => {
+      const words = e.phrase.split(' ');
+      const ids = new Int32Array(words.length);
+      for (let w = 0; w < words.length; w++) {
+        let id = known.get(words[w]);
+        if (id === undefined) known.set(words[w], (id = index.lookup(words[w])));
+        if (id < 0) return;
+        ids[w] = id;
+      }
+      phrases.push(ids);
+      payloads.push(k);
+      totalLength += ids.length;
+    });
+    this.trie = new TokenTrie(index.vocab.size, totalLength + 1);
+    phrases.forEach((ids, p) => this.trie.insert(ids, payloads[p]));
   }
 
   /** The label a trie node stands for: one type, or ambiguous / untyped as UNKNOWN_TYPE. */
@@ -75,27 +94,66 @@ export class GazetteerMatcher {
     return { label: UNKNOWN_TYPE, candidates: [...types].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)) };
   }
 
-  /** Longest match at each start, before overlap resolution, in document coordinates. */
-  candidates(typeOrder: readonly string[]): SourceSpan[] {
-    const raw = this.trie.longestMatches(this.index.ids);
-    const out: SourceSpan[] = [];
-    const labels = new Map<number, Pick<Span, 'label' | 'candidates'>>();
-    for (let m = 0; m < raw.length; m += 3) {
-      const [s, e, node] = [raw[m], raw[m + 1], raw[m + 2]];
-      let lab = labels.get(node);
-      if (!lab) labels.set(node, (lab = this.labelOf(node, typeOrder)));
-      const start = this.index.docToken[s];
-      out.push({ doc: this.index.docOf[s], start, end: start + (e - s), priority: this.spec.priority, ...lab });
-    }
-    return out;
-  }
-
-  /** Non-overlapping matches per document. */
+  /**
+   * Non-overlapping matches per document. The same order as `resolveOverlaps` (longer first, then
+   * type order, then earlier start; one gazetteer has one priority), computed on the flat index
+   * with a counting sort over (length, type rank) and an occupancy bitmap, so that the cost is
+   * linear in the candidates and no object is made for a candidate that loses.
+   */
   match(typeOrder: readonly string[]): Span[][] {
+    const raw = this.trie.longestMatches(this.index.ids);
+    const n = raw.length / 3;
+    const labelOfNode = new Map<number, number>();
+    const labels: Pick<Span, 'label' | 'candidates'>[] = [];
+    const labelIx = new Int32Array(n);
+    let maxLen = 1;
+    for (let c = 0; c < n; c++) {
+      const node = raw[3 * c + 2];
+      let l = labelOfNode.get(node);
+      if (l === undefined) {
+        labelOfNode.set(node, (l = labels.length));
+        labels.push(this.labelOf(node, typeOrder));
+      }
+      labelIx[c] = l;
+      maxLen = Math.max(maxLen, raw[3 * c + 1] - raw[3 * c]);
+    }
+    const ranks = typeOrder.length + 1;
+    const labelRank = labels.map(({ label }) => {
+      const r = typeOrder.indexOf(label);
+      return r < 0 ? typeOrder.length : r;
+    });
+    // Counting sort on key = (maxLen - length) * ranks + rank; stable, so starts stay in order.
+    const key = new Int32Array(n);
+    const counts = new Int32Array(maxLen * ranks + 1);
+    for (let c = 0; c < n; c++) {
+      key[c] = (maxLen - (raw[3 * c + 1] - raw[3 * c])) * ranks + labelRank[labelIx[c]];
+      counts[key[c] + 1]++;
+    }
+    for (let k = 1; k < counts.length; k++) counts[k] += counts[k - 1];
+    const order = new Int32Array(n);
+    for (let c = 0; c < n; c++) order[counts[key[c]]++] = c;
+    const taken = new Uint8Array(this.index.ids.length);
+    const kept = new Uint8Array(n);
+    for (let o = 0; o < n; o++) {
+      const c = order[o];
+      const s = raw[3 * c];
+      const e = raw[3 * c + 1];
+      let free = true;
+      for (let t = s; t < e && free; t++) free = taken[t] === 0;
+      if (!free) continue;
+      taken.fill(1, s, e);
+      kept[c] = 1;
+    }
     const perDoc: Span[][] = Array.from({ length: this.index.docStart.length }, () => []);
-    for (const s of resolveOverlaps(this.candidates(typeOrder), typeOrder)) {
-      const { doc, priority: _p, ...span } = s;
-      perDoc[doc].push(span);
+    const { docOf, docToken } = this.index;
+    for (let c = 0; c < n; c++) {
+      if (!kept[c]) continue;
+      const s = raw[3 * c];
+      const start = docToken[s];
+      const { label, candidates } = labels[labelIx[c]];
+      const span: Span = { start, end: start + raw[3 * c + 1] - s, label };
+      if (candidates) span.candidates = candidates;
+      perDoc[docOf[s]].push(span);
     }
     return perDoc;
   }

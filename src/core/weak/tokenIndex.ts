@@ -29,6 +29,11 @@ export class TokenIndex {
     return id;
   }
 
+  /** The id of a token in this corpus, or -1 when the corpus never has it. */
+  lookup(tok: string): number {
+    return this.vocab.get(normalizeToken(tok, this.mode)) ?? -1;
+  }
+
   /** Documents as token arrays with sentence starts. */
   static build(mode: CaseMode, docs: readonly { tokens: readonly string[]; sentenceStarts: readonly number[] }[]): TokenIndex {
     const index = new TokenIndex(mode);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../random';
 import { aggregate } from './aggregate';
 import { GazetteerMatcher, resolveOverlaps } from './gazetteerMatcher';
 import { normalizeToken } from './normalize';
@@ -34,6 +35,42 @@ describe('gazetteer matcher', () => {
     expect(normalizeToken('Ｃafé', 'normalized')).toBe('cafe');
     const sensitive = TokenIndex.build('sensitive', [doc('NEW York')]);
     expect(new GazetteerMatcher({ name: 'g', mode: 'sensitive', priority: 0, entries }, sensitive).match([])[0]).toEqual([{ start: 1, end: 2, label: 'LOC' }]);
+  });
+  it('agrees with brute-force longest match and resolveOverlaps on random corpora', () => {
+    const rand = mulberry32(7);
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+    const words = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const types = ['X', 'Y', 'Z'];
+    for (let trial = 0; trial < 50; trial++) {
+      const entries = Array.from({ length: 12 }, () => ({
+        phrase: Array.from({ length: 1 + Math.floor(rand() * 3) }, () => pick(words)).join(' '),
+        type: rand() < 0.15 ? null : pick(types),
+      }));
+      const docs = Array.from({ length: 3 }, () => {
+        const tokens = Array.from({ length: 4 + Math.floor(rand() * 12) }, () => pick([...words, 'zz']));
+        return { tokens, sentenceStarts: tokens.length > 8 ? [0, 5] : [0] };
+      });
+      const order = ['Z', 'X', 'Y'];
+      const got = new GazetteerMatcher({ name: 'g', mode: 'sensitive', priority: 0, entries }, TokenIndex.build('sensitive', docs)).match(order);
+      // Brute force: at each start, the longest phrase inside the sentence; its label from every entry with that phrase.
+      const candidates = docs.flatMap((d, doc) =>
+        d.tokens.flatMap((_, start) => {
+          const sentenceEnd = d.sentenceStarts.find((s) => s > start) ?? d.tokens.length;
+          for (let end = sentenceEnd; end > start; end--) {
+            const text = d.tokens.slice(start, end).join(' ');
+            const hits = entries.filter((e) => e.phrase === text);
+            if (!hits.length) continue;
+            const typed = [...new Set(hits.map((h) => h.type).filter((t): t is string => t !== null))];
+            const label = typed.length === 1 ? typed[0] : '?';
+            const extra = typed.length > 1 ? { candidates: typed.sort((a, b) => order.indexOf(a) - order.indexOf(b)) } : {};
+            return [{ doc, start, end, label, priority: 0, ...extra }];
+          }
+          return [];
+        }),
+      );
+      const want = docs.map((_, k) => resolveOverlaps(candidates, order).filter((s) => s.doc === k).map(({ doc: _d, priority: _p, ...s }) => s));
+      expect(got).toEqual(want);
+    }
   });
   it('resolves overlaps: longer, then source priority, then type order', () => {
     const s = (start: number, end: number, label: string, priority: number) => ({ doc: 0, start, end, label, priority });
