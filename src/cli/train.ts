@@ -5,10 +5,14 @@ import type { ParsedCorpus } from '../core/types';
 import { parseRunConfig, type RunConfig } from '../core/runConfig';
 import { bioTags, toSentences, type LabeledSentence } from '../model/data';
 import { trimGlove } from '../model/embeddings';
-import { buildFeaturizer } from '../model/features';
+import { buildFeaturizer, featureDims, type Featurizer } from '../model/features';
+import { Tagger } from '../model/tagger';
+import { scoreSpans, tokenAccuracy } from '../core/metrics';
+import { tagsToSpans } from '../core/tagScheme';
+import { readCorpus } from './readCorpus';
 import { readGloveAsset } from '../model/gloveNode';
 import * as tf from '../model/tf';
-import { evaluate, trainTagger } from '../model/train';
+import { evaluate, predict, trainTagger } from '../model/train';
 import { roundScores } from './roundScores';
 
 type FileSplit = { text: string; labels: string } | { conll: string };
@@ -47,7 +51,64 @@ export function loadFileData(cfg: RunConfig): FileData {
   return { tags, train: sents(train, d.limitTrain), dev: sents(dev, d.limitDev), test: test ? sents(test) : [] };
 }
 
-/** `train --config FILE [--out weights.json]`: trains in Node on the WASM backend. */
+/** What `train --out` writes and `eval --model` reads: the config, the featurizer's vocabularies and the weights. */
+interface ModelFile {
+  format: 'ner-studio-model/1';
+  config: RunConfig;
+  tags: string[];
+  chars: [string, number][];
+  oov: [string, number][];
+  weights: Record<string, { shape: number[]; data: number[] }>;
+}
+
+async function modelFile(cfg: RunConfig, feat: Featurizer, tagger: Tagger): Promise<ModelFile> {
+  const weights = Object.fromEntries(Object.entries(await tagger.getWeights()).map(([k, v]) => [k, { shape: v.shape, data: Array.from(v.data) }]));
+  return { format: 'ner-studio-model/1', config: cfg, tags: feat.tags, chars: [...feat.chars], oov: [...feat.oov], weights };
+}
+
+/**
+ * `eval --model FILE --corpus FILE [--labels FILE] [--scheme S]`: a saved model on a labeled
+ * corpus (CoNLL, or sentence lines with a parallel label file), on the WASM backend.
+ */
+export async function evalModel(modelPath: string, corpusPath: string, labelsPath?: string, scheme?: string): Promise<Record<string, unknown>> {
+  let m: ModelFile;
+  try {
+    m = JSON.parse(readFileSync(modelPath, 'utf8')) as ModelFile;
+  } catch (e) {
+    throw new Error(`${modelPath}: not a model file (${(e as Error).message})`);
+  }
+  if (m.format !== 'ner-studio-model/1') throw new Error(`${modelPath}: not a model file written by "train --out" (format ${String(m.format)})`);
+  const backend = await useWasmBackend();
+  const corpus = readCorpus(corpusPath, { scheme: (scheme ?? 'BIO') as never, labels: labelsPath ? [{ file: labelsPath, kind: 'gold', name: 'gold' }] : [] });
+  const layer = corpus.layers[0];
+  if (!layer) throw new Error(`${corpusPath}: no labels to evaluate against (give a CoNLL file or --labels)`);
+  const unknown = corpus.types.filter((t) => !m.tags.includes(`B-${t}`));
+  if (unknown.length) throw new Error(`label sets differ: ${unknown.join(', ')} in ${corpusPath} but not in the model (${m.tags.join(' ')})`);
+  const sentences = toSentences(corpus.docs, layer.annotations, m.tags);
+  const feat: Featurizer = { glove: trimGlove(readGloveAsset(), sentences.flatMap((s) => s.words)), chars: new Map(m.chars), oov: new Map(m.oov), tags: m.tags };
+  const tagger = new Tagger(m.config.model, featureDims(feat), m.config.train.seed);
+  tagger.setWeights(Object.fromEntries(Object.entries(m.weights).map(([k, v]) => [k, { shape: v.shape, data: Float32Array.from(v.data) }])));
+  const t0 = performance.now();
+  const { paths } = await predict(tagger, feat, sentences);
+  const seconds = (performance.now() - t0) / 1000;
+  tagger.dispose();
+  const gold = sentences.map((s) => s.tags.map((t) => m.tags[t]));
+  const pred = paths.map((p) => p.map((t) => m.tags[t]));
+  const tokens = gold.reduce((a, s) => a + s.length, 0);
+  return {
+    model: modelPath,
+    corpus: corpusPath,
+    backend,
+    sentences: sentences.length,
+    tokens,
+    scores: roundScores(scoreSpans(gold.map((g) => tagsToSpans(g)), pred.map((p) => tagsToSpans(p)))),
+    tokenAccuracy: Math.round(tokenAccuracy(gold, pred) * 10000) / 100,
+    wallSeconds: +seconds.toFixed(2),
+    tokensPerSecond: Math.round(tokens / seconds),
+  };
+}
+
+/** `train --config FILE [--out model.json]`: trains in Node on the WASM backend. */
 export async function trainFromConfig(configFile: string, out?: string): Promise<Record<string, unknown>> {
   const cfg = parseRunConfig(JSON.parse(readFileSync(configFile, 'utf8')), configFile);
   const backend = await useWasmBackend();
@@ -60,7 +121,7 @@ export async function trainFromConfig(configFile: string, out?: string): Promise
     onEpoch: (e) => void process.stderr.write(`epoch ${e.epoch}: loss ${e.loss.toFixed(3)} dev F1 ${(100 * e.dev.overall.f1).toFixed(2)} ${e.best ? '*' : ''} (${e.seconds.toFixed(0)} s, ${e.tokensPerSecond.toFixed(0)} tokens/s)\n`),
   });
   const test = data.test.length ? await evaluate(result.tagger, feat, data.test) : null;
-  if (out) writeFileSync(out, JSON.stringify({ config: cfg, tags: data.tags, weights: Object.fromEntries(Object.entries(await result.tagger.getWeights()).map(([k, v]) => [k, { shape: v.shape, data: Array.from(v.data) }])) }));
+  if (out) writeFileSync(out, JSON.stringify(await modelFile(cfg, feat, result.tagger)));
   const r2 = (x: number) => Math.round(x * 10000) / 100;
   result.tagger.dispose();
   return {

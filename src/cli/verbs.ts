@@ -151,4 +151,11 @@ const trainVerb: Verb = async (args, parse) => {
   return trainFromConfig(values.config, values.out);
 };
 
-export const VERBS: Record<string, Verb> = { import: importVerb, stats: statsVerb, weak: weakVerb, train: trainVerb };
+const evalVerb: Verb = async (args, parse) => {
+  const { values } = parse({ args, options: { model: { type: 'string' }, corpus: { type: 'string' }, labels: { type: 'string' }, scheme: { type: 'string' } } });
+  if (!values.model || !values.corpus) throw new Error('eval: --model FILE (from train --out) and --corpus FILE are required');
+  const { evalModel } = await import('./train');
+  return evalModel(values.model, values.corpus, values.labels, values.scheme);
+};
+
+export const VERBS: Record<string, Verb> = { import: importVerb, stats: statsVerb, weak: weakVerb, train: trainVerb, eval: evalVerb };

@@ -38,7 +38,10 @@ export const modelSchema = z.object({
   idcnnIterations: z.number().int().positive().default(2),
   charDim: z.number().int().positive().default(30),
   charFilters: z.number().int().positive().default(30),
-  head: z.enum(['crf', 'softmax']).default('crf'),
+  head: z.enum(['crf', 'softmax', 'span']).default('crf'),
+  /** Span head: the longest span classified, in tokens, and the MLP's hidden units. */
+  spanMaxLength: z.number().int().positive().max(30).default(10),
+  spanHidden: z.number().int().positive().default(150),
   dropout: z.number().min(0).max(0.9).default(0.5),
 });
 

@@ -19,16 +19,62 @@ function logSumExp(x: tf.Tensor, axis: number): tf.Tensor {
   return tf.logSumExp(x, axis);
 }
 
+/** Kernel names of the fused forward algorithm and its gradient; crfWebgpu.ts registers them for webgpu. */
+export const CRF_FORWARD = 'StudioCrfForward';
+export const CRF_BACKWARD = 'StudioCrfBackward';
+/** The fused kernels run one invocation per tag in one workgroup. */
+export const MAX_KERNEL_TAGS = 64;
+/** Set `enabled` to false to force the generic ops (the tests compare the two on one backend). */
+export const crfKernelOptions = { enabled: true };
+
+/** Whether `crfLogZ` runs as fused kernels on the active backend for K tags. */
+export function crfKernelActive(K: number): boolean {
+  return crfKernelOptions.enabled && K <= MAX_KERNEL_TAGS && tf.getKernel(CRF_FORWARD, tf.getBackend()) !== undefined;
+}
+
+/**
+ * log Z through the backend's fused kernels: the forward kernel gives alpha and log Z; the
+ * gradient is the backward kernel's marginals (d log Z / d emission = P(y_t = k)), pairwise
+ * marginals for the transitions, and the first and last steps' marginals for start and end.
+ */
+function fusedLogZ(emissions: tf.Tensor3D, mask: tf.Tensor2D, p: CrfParams): tf.Tensor1D {
+  const op = tf.customGrad(((em: tf.Tensor, m: tf.Tensor, trans: tf.Tensor, start: tf.Tensor, end: tf.Tensor, save: tf.GradSaveFunc) => {
+    const alpha = tf.engine().runKernel(CRF_FORWARD, { emissions: em, mask: m, transitions: trans, start, end }) as tf.Tensor3D;
+    save([em, m, trans, end, alpha]);
+    const [B, T1, K] = alpha.shape;
+    const value = tf.reshape(tf.slice(alpha, [0, T1 - 1, 0], [B, 1, 1]), [B]);
+    return {
+      value,
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+        const [sEm, sMask, sTrans, sEnd, sAlpha] = saved;
+        const [, T] = sMask.shape;
+        const g = tf.engine().runKernel(CRF_BACKWARD, { emissions: sEm, mask: sMask, transitions: sTrans, end: sEnd, alpha: sAlpha, dy }) as tf.Tensor2D;
+        const dEm = tf.reshape(tf.slice(g, [0, 0], [B, T * K]), [B, T, K]);
+        const dTrans = tf.reshape(tf.sum(tf.slice(g, [0, T * K], [B, K * K]), 0), [K, K]);
+        const dStart = tf.sum(tf.slice(dEm, [0, 0, 0], [B, 1, K]), [0, 1]);
+        // The last real step of each row (the first when a row is all padding, as in the kernel).
+        const atLeastOne = tf.maximum(sMask, tf.concat([tf.ones([B, 1]), tf.zeros([B, T - 1])], 1));
+        const nextMask = tf.concat([tf.slice(atLeastOne, [0, 1], [B, T - 1]), tf.zeros([B, 1])], 1);
+        const dEnd = tf.sum(tf.mul(dEm, tf.expandDims(tf.sub(atLeastOne, nextMask), 2)), [0, 1]);
+        return [dEm, tf.zerosLike(sMask), dTrans, dStart, dEnd];
+      },
+    };
+  }) as never) as (...xs: tf.Tensor[]) => tf.Tensor;
+  return op(emissions, mask, p.transitions, p.start, p.end) as tf.Tensor1D;
+}
+
 /**
  * log Z, the log partition function, by the forward algorithm. With `allowed` [B, T, K] (1 where
  * a tag is allowed, 0 where not), it sums only over the tag paths that agree with it: the
- * likelihood of partial labels, with unconstrained tokens marginalized out.
+ * likelihood of partial labels, with unconstrained tokens marginalized out. Runs as fused kernels
+ * where the backend registers them (webgpu), as generic ops elsewhere.
  */
 export function crfLogZ(emissions: tf.Tensor3D, mask: tf.Tensor2D, p: CrfParams, allowed?: tf.Tensor3D): tf.Tensor1D {
   return tf.tidy(() => {
     const [, T, K] = emissions.shape;
     let em: tf.Tensor3D = emissions;
     if (allowed) em = tf.add(em, tf.mul(tf.sub(1, allowed), NEG)) as tf.Tensor3D;
+    if (crfKernelActive(K)) return fusedLogZ(em, mask, p);
     const steps = timeSteps(em);
     const masks = timeSteps(tf.expandDims(mask, 2) as tf.Tensor3D);
     let alpha: tf.Tensor2D = tf.add(steps[0], p.start);
@@ -38,7 +84,6 @@ export function crfLogZ(emissions: tf.Tensor3D, mask: tf.Tensor2D, p: CrfParams,
       const next = tf.add(logSumExp(tf.add(tf.expandDims(alpha, 2), trans), 1), steps[t]) as tf.Tensor2D;
       alpha = tf.add(tf.mul(masks[t], next), tf.mul(tf.sub(1, masks[t]), alpha)) as tf.Tensor2D;
     }
-    void K;
     return logSumExp(tf.add(alpha, p.end), 1) as tf.Tensor1D;
   });
 }

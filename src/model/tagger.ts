@@ -5,6 +5,7 @@ import { charCnn, bilstm, idcnn, param, type Params } from './encoders';
 import type { BatchArrays } from './features';
 import { MAX_CHARS } from './features';
 import { dense, matMulFast } from './ops';
+import { decodeSpans, spanLogits } from './spanHead';
 import * as tf from './tf';
 
 export type TaggerConfig = ModelConfig;
@@ -47,6 +48,9 @@ export function batchTensors(b: BatchArrays, dims: TaggerDims): BatchTensors {
   };
 }
 
+/** Span classes: "no entity", then each type (the tag set is O, B- and I- of each type). */
+export const spanClasses = (dims: TaggerDims): number => (dims.tags - 1) / 2 + 1;
+
 /** The token model: features, an encoder, emission scores, and a CRF or softmax head. */
 let taggers = 0;
 
@@ -84,7 +88,10 @@ export class Tagger {
     return { transitions: this.params.get('crf/transitions') as unknown as tf.Tensor2D, start: this.params.get('crf/start') as unknown as tf.Tensor1D, end: this.params.get('crf/end') as unknown as tf.Tensor1D };
   }
 
-  /** Emission scores [B, T, K]. `step` varies the dropout masks from one step to the next. */
+  /**
+   * Emission scores [B, T, K] for the CRF and softmax heads; for the span head, span logits
+   * [B, S, C] in `spanSlots` order. `step` varies the dropout masks from one step to the next.
+   */
   emissions(b: BatchTensors, training: boolean, step: number): tf.Tensor3D {
     const { cfg, dims, params, seed } = this;
     const [B, T] = b.mask.shape;
@@ -101,6 +108,7 @@ export class Tagger {
     x = drop(x, 1);
     let h = cfg.encoder === 'bilstm' ? bilstm(params, x, b.mask, cfg.hidden, seed + 11) : idcnn(params, x, b.mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11);
     h = drop(h, 2);
+    if (cfg.head === 'span') return spanLogits(params, h as tf.Tensor3D, cfg.spanMaxLength, cfg.spanHidden, spanClasses(dims), seed + 19);
     const H = h.shape[2];
     const w = param(params, 'out/w', () => tf.randomUniform([H, dims.tags], -Math.sqrt(6 / (H + dims.tags)), Math.sqrt(6 / (H + dims.tags)), 'float32', seed + 17));
     const bias = param(params, 'out/b', () => tf.zeros([dims.tags]));
@@ -118,6 +126,7 @@ export class Tagger {
   /** Best tag paths: Viterbi under the CRF, or the per-token argmax of the softmax head. */
   decode(emissions: Float32Array, lengths: readonly number[], T: number, crf: Awaited<ReturnType<Tagger['crfArrays']>>): { paths: number[][]; scores: number[] } {
     const K = this.dims.tags;
+    if (this.cfg.head === 'span') return decodeSpans(emissions, lengths, T, this.cfg.spanMaxLength, spanClasses(this.dims));
     if (crf) return viterbi(emissions, lengths, T, K, crf.transitions, crf.start, crf.end);
     const paths = lengths.map((n, b) =>
       Array.from({ length: n }, (_, t) => {

@@ -34,10 +34,10 @@ const glove = { dims: 4, index: new Map(words.map((w, k) => [w.toLowerCase(), k]
 const train = toy(40, 3);
 const dev = toy(20, 5);
 const feat = buildFeaturizer(glove, train.map((s) => s.words), tags);
-const config = (epochs: number) =>
+const config = (epochs: number, model: object = {}) =>
   parseRunConfig({
     data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
-    model: { hidden: 8, charDim: 4, charFilters: 4, dropout: 0.2 },
+    model: { hidden: 8, charDim: 4, charFilters: 4, dropout: 0.2, ...model },
     train: { epochs, batchSize: 8, lr: 0.01, patience: 10, seed: 3 },
   });
 
@@ -51,6 +51,14 @@ describe('training loop', () => {
     expect(b.history.map((h) => h.loss)).toEqual(a.history.map((h) => h.loss));
     a.tagger.dispose();
     b.tagger.dispose();
+  });
+
+  it('trains the span classifier head on the same loop', async () => {
+    const counts: number[] = [];
+    const r = await trainTagger(config(12, { head: 'span', spanMaxLength: 3, spanHidden: 16 }), feat, { train, dev }, { onStep: () => counts.push(tf.memory().numTensors) });
+    expect(new Set(counts.slice(1)).size).toBe(1);
+    expect(r.bestDev!.overall.f1).toBeGreaterThan(0.9);
+    r.tagger.dispose();
   });
 
   it('resuming from a checkpoint gives the run an uninterrupted one gives', async () => {

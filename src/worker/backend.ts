@@ -28,7 +28,10 @@ export async function probeGpu(): Promise<{ adapter: boolean; software: boolean;
 
 async function tryBackend(name: BackendName): Promise<boolean> {
   try {
-    if (name === 'webgpu') await import('@tensorflow/tfjs-backend-webgpu');
+    if (name === 'webgpu') {
+      await import('@tensorflow/tfjs-backend-webgpu');
+      (await import('../model/crfWebgpu')).registerCrfWebgpuKernels();
+    }
     if (name === 'wasm') {
       const wasm = await import('@tensorflow/tfjs-backend-wasm');
       const [plain, simd, threaded] = await Promise.all([

@@ -9,6 +9,7 @@ import { trimGlove, type Embeddings, type GloveAsset } from '../model/embeddings
 import { buildFeaturizer } from '../model/features';
 import * as tf from '../model/tf';
 import { predict, trainTagger, type Checkpoint, type EpochEvent, type StepEvent } from '../model/train';
+import { crfKernelActive } from '../model/crf';
 import { chooseBackend, type BackendChoice } from './backend';
 
 export type TrainEvent =
@@ -20,6 +21,8 @@ export type TrainEvent =
 export interface TrainMetrics {
   backend: string;
   backendReason: string;
+  /** How the CRF's forward algorithm and gradient ran: the backend's WGSL kernels or generic ops. */
+  crf?: 'wgsl kernels' | 'generic ops';
   history: { epoch: number; loss: number; devF1: number; seconds: number; tokensPerSecond: number }[];
   /** The loss of every step of the first 200, then of every 10th: curves after a reload. */
   stepLosses: number[];
@@ -97,7 +100,13 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     const choice = await chooseBackend(cfg.backend);
     metrics.backend = choice.backend;
     metrics.backendReason = choice.reason;
-    emit({ kind: 'backend', choice });
+    const crfNote = () => {
+      if (cfg.model.head !== 'crf') return '';
+      metrics.crf = crfKernelActive(tags.length) ? 'wgsl kernels' : 'generic ops';
+      return `; CRF on ${metrics.crf}`;
+    };
+    metrics.backendReason += crfNote();
+    emit({ kind: 'backend', choice: { ...choice, reason: metrics.backendReason } });
     await db.runs.update(runId, { status: 'running', metrics });
 
     const saved = await db.models.where('runId').equals(runId).filter((m) => m.kind === 'checkpoint').first();
@@ -137,7 +146,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       // The GPU device was lost: go on from the last checkpoint on the next backend.
       const next = await chooseBackend('wasm');
       metrics.backend = next.backend;
-      metrics.backendReason = `${next.reason}; the WebGPU device was lost at epoch ${resume?.epoch ?? 0} (${(e as Error).message}) and training resumed from its checkpoint`;
+      metrics.backendReason = `${next.reason}; the WebGPU device was lost at epoch ${resume?.epoch ?? 0} (${(e as Error).message}) and training resumed from its checkpoint${crfNote()}`;
       emit({ kind: 'backend', choice: { ...next, reason: metrics.backendReason } });
       result = await trainTagger(cfg, feat, { train, dev }, hooks, resume);
     }

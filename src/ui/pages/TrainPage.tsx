@@ -191,6 +191,7 @@ export function TrainPage() {
           <select aria-label="Head" value={form.head} onChange={set('head')}>
             <option value="crf">CRF</option>
             <option value="softmax">softmax</option>
+            <option value="span">span classifier</option>
           </select>
           <label>
             dropout <input aria-label="Dropout" className="narrow" value={form.dropout} onChange={set('dropout')} />

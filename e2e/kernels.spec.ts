@@ -1,0 +1,48 @@
+import { build } from 'esbuild';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+type Check = {
+  runCrfCheck(): Promise<Array<Record<string, unknown>>>;
+  runModelGradCheck(encoder: string): Promise<{ kernelUsed: boolean; rel: Record<string, number> }>;
+};
+
+/** A bare page of the studio's origin with e2e/pages/crfCheck.ts bundled in, as window.crfCheck. */
+async function openCheckPage(page: Page): Promise<void> {
+  const bundle = await build({ entryPoints: ['e2e/pages/crfCheck.ts'], bundle: true, format: 'iife', globalName: 'crfCheck', write: false, platform: 'browser', logLevel: 'silent' });
+  await page.route('**/crf-check.html', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>crf check</title>' }));
+  await page.route('**/crf-check.js', (route) => route.fulfill({ contentType: 'text/javascript', body: bundle.outputFiles[0].text }));
+  page.on('console', (m) => m.type() === 'error' && console.log(m.text()));
+  await page.goto('/crf-check.html');
+  await page.addScriptTag({ url: '/crf-check.js' });
+}
+
+// The CRF's WGSL kernels on WebGPU (SwiftShader here) held to the generic TensorFlow.js ops and to
+// brute-force enumeration, to 1e-4.
+test('WebGPU CRF kernels equal the generic ops and brute force', async ({ page, outside: _ }) => {
+  test.setTimeout(240_000);
+  await openCheckPage(page);
+  const results = await page.evaluate(() => (window as unknown as { crfCheck: Check }).crfCheck.runCrfCheck());
+  console.log(JSON.stringify(results));
+  for (const row of results) {
+    expect(row.kernelUsed, `${row.name}: the kernel ran`).toBe(true);
+    for (const key of ['kernelVsGenericWebgpu', 'kernelVsCpu', 'kernelVsBrute', 'cpuVsBrute']) {
+      const gaps = row[key] as Record<string, number> | undefined;
+      if (!gaps) continue;
+      for (const [what, v] of Object.entries(gaps)) expect(v, `${row.name}: ${key}.${what}`).toBeLessThan(1e-4);
+    }
+  }
+});
+
+// Every variable's gradient through the whole model, WebGPU (with the kernels) against the CPU
+// backend from the same weights and batch.
+test("the whole model's gradient on WebGPU equals the CPU backend's", async ({ page, outside: _ }) => {
+  test.setTimeout(240_000);
+  await openCheckPage(page);
+  for (const encoder of ['bilstm', 'idcnn']) {
+    const row = await page.evaluate((e) => (window as unknown as { crfCheck: Check }).crfCheck.runModelGradCheck(e), encoder);
+    console.log(JSON.stringify({ encoder, ...row }));
+    expect(row.kernelUsed).toBe(true);
+    for (const [k, v] of Object.entries(row.rel)) expect(v, `${encoder}: ${k}`).toBeLessThan(1e-3);
+  }
+});

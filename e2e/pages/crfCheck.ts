@@ -1,0 +1,166 @@
+/**
+ * Bundled into a page by e2e/kernels.spec.ts: the WebGPU CRF kernels against the generic ops (on
+ * WebGPU and on the CPU backend) and against brute-force enumeration.
+ */
+import '@tensorflow/tfjs-backend-webgpu';
+import { crfKernelActive, crfKernelOptions, crfLogZ, crfNll, type CrfParams } from '../../src/model/crf';
+import { registerCrfWebgpuKernels } from '../../src/model/crfWebgpu';
+import { modelGrads, relativeGaps } from '../../src/model/gradCheck';
+import * as tf from '../../src/model/tf';
+
+interface Case {
+  name: string;
+  B: number;
+  T: number;
+  K: number;
+  lengths: number[];
+  partial: boolean;
+  seed: number;
+}
+
+function uniform(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function inputs(c: Case) {
+  const r = uniform(c.seed);
+  const arr = (n: number, scale: number) => Float32Array.from({ length: n }, () => (r() * 2 - 1) * scale);
+  const allowed = Float32Array.from({ length: c.B * c.T * c.K }, () => (r() < 0.7 ? 1 : 0));
+  // Keep at least one allowed tag per token.
+  for (let p = 0; p < c.B * c.T; p++) allowed[p * c.K + (p % c.K)] = 1;
+  const tags = Int32Array.from({ length: c.B * c.T }, () => Math.floor(r() * c.K));
+  return {
+    em: arr(c.B * c.T * c.K, 3),
+    trans: arr(c.K * c.K, 1),
+    start: arr(c.K, 1),
+    end: arr(c.K, 1),
+    weights: arr(c.B, 1),
+    mask: Float32Array.from({ length: c.B * c.T }, (_, p) => (p % c.T < c.lengths[Math.floor(p / c.T)] ? 1 : 0)),
+    allowed,
+    tags,
+  };
+}
+
+type Arrays = ReturnType<typeof inputs>;
+
+/** log Z, NLL and the gradients of a weighted sum of log Z on the active backend. */
+async function compute(c: Case, x: Arrays) {
+  const em = tf.tensor3d(x.em, [c.B, c.T, c.K]);
+  const mask = tf.tensor2d(x.mask, [c.B, c.T]);
+  const allowed = c.partial ? tf.tensor3d(x.allowed, [c.B, c.T, c.K]) : undefined;
+  const w = tf.tensor1d(x.weights);
+  const [tr, st, en] = [tf.tensor2d(x.trans, [c.K, c.K]), tf.tensor1d(x.start), tf.tensor1d(x.end)];
+  const p = (t: tf.Tensor, s: tf.Tensor, e: tf.Tensor): CrfParams => ({ transitions: t as tf.Tensor2D, start: s as tf.Tensor1D, end: e as tf.Tensor1D });
+  const logZ = crfLogZ(em, mask, p(tr, st, en), allowed);
+  const onehot = tf.cast(tf.oneHot(tf.tensor2d(x.tags, [c.B, c.T], 'int32'), c.K), 'float32') as tf.Tensor3D;
+  const nll = crfNll(em, onehot, mask, p(tr, st, en));
+  const grads = tf.grads((e: tf.Tensor, t: tf.Tensor, s: tf.Tensor, n: tf.Tensor) => tf.sum(tf.mul(crfLogZ(e as tf.Tensor3D, mask, p(t, s, n), allowed), w)));
+  const g = grads([em, tr, st, en]);
+  const out = {
+    logZ: Array.from(await logZ.data()),
+    nll: Array.from(await nll.data()),
+    dEm: Array.from(await g[0].data()),
+    dTrans: Array.from(await g[1].data()),
+    dStart: Array.from(await g[2].data()),
+    dEnd: Array.from(await g[3].data()),
+  };
+  tf.dispose([em, mask, allowed, w, tr, st, en, logZ, onehot, nll, ...g].filter((t): t is tf.Tensor => !!t));
+  return out;
+}
+
+/** log Z and its gradients by enumerating every tag path (short sequences only). */
+function brute(c: Case, x: Arrays) {
+  const { K, T } = c;
+  const out = { logZ: [] as number[], dEm: new Array<number>(c.B * T * K).fill(0), dTrans: new Array<number>(K * K).fill(0), dStart: new Array<number>(K).fill(0), dEnd: new Array<number>(K).fill(0) };
+  for (let b = 0; b < c.B; b++) {
+    const n = c.lengths[b];
+    const ok = (t: number, k: number) => !c.partial || x.allowed[(b * T + t) * K + k] === 1;
+    const paths: { path: number[]; score: number }[] = [];
+    const rec = (path: number[]) => {
+      if (path.length === n) {
+        let s = x.start[path[0]] + x.end[path[n - 1]];
+        for (let t = 0; t < n; t++) s += x.em[(b * T + t) * K + path[t]] + (t ? x.trans[path[t - 1] * K + path[t]] : 0);
+        paths.push({ path, score: s });
+        return;
+      }
+      for (let k = 0; k < K; k++) if (ok(path.length, k)) rec([...path, k]);
+    };
+    rec([]);
+    const m = Math.max(...paths.map((q) => q.score));
+    const z = m + Math.log(paths.reduce((a, q) => a + Math.exp(q.score - m), 0));
+    out.logZ.push(z);
+    for (const { path, score } of paths) {
+      const pr = Math.exp(score - z) * x.weights[b];
+      path.forEach((k, t) => {
+        out.dEm[(b * T + t) * K + k] += pr;
+        if (t) out.dTrans[path[t - 1] * K + k] += pr;
+      });
+      out.dStart[path[0]] += pr;
+      out.dEnd[path[n - 1]] += pr;
+    }
+  }
+  return out;
+}
+
+/** The largest |a − b| / max(1, |b|) over every array the two results share. */
+function gap(a: Record<string, number[]>, b: Record<string, number[]>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of Object.keys(b)) {
+    if (!a[key]) continue;
+    out[key] = a[key].reduce((m, v, i) => Math.max(m, Math.abs(v - b[key][i]) / Math.max(1, Math.abs(b[key][i]))), 0);
+  }
+  return out;
+}
+
+export async function runCrfCheck() {
+  await tf.setBackend('webgpu');
+  await tf.ready();
+  registerCrfWebgpuKernels();
+  const cases: Case[] = [
+    { name: 'short, brute force', B: 3, T: 4, K: 3, lengths: [4, 2, 1], partial: false, seed: 1 },
+    { name: 'short partial, brute force', B: 2, T: 5, K: 3, lengths: [5, 3], partial: true, seed: 2 },
+    { name: 'CoNLL-sized', B: 6, T: 31, K: 9, lengths: [31, 30, 12, 5, 2, 1], partial: false, seed: 3 },
+    { name: 'many tags, partial', B: 4, T: 17, K: 41, lengths: [17, 9, 16, 3], partial: true, seed: 4 },
+  ];
+  const results = [];
+  for (const c of cases) {
+    const x = inputs(c);
+    crfKernelOptions.enabled = true;
+    const kernelUsed = crfKernelActive(c.K);
+    const kernel = await compute(c, x);
+    crfKernelOptions.enabled = false;
+    const generic = await compute(c, x);
+    await tf.setBackend('cpu');
+    const cpu = await compute(c, x);
+    await tf.setBackend('webgpu');
+    crfKernelOptions.enabled = true;
+    const row: Record<string, unknown> = { name: c.name, kernelUsed, kernelVsGenericWebgpu: gap(kernel, generic), kernelVsCpu: gap(kernel, cpu) };
+    if (c.T <= 5) {
+      const bf = brute(c, x);
+      row.kernelVsBrute = gap(kernel, bf);
+      row.cpuVsBrute = gap(cpu, bf);
+    }
+    results.push(row);
+  }
+  return results;
+}
+
+/**
+ * The whole model's gradient for one batch (BiLSTM or ID-CNN, char CNN, CRF), on WebGPU with the
+ * kernels and on the CPU backend from the same weights: per variable, |g_gpu − g_cpu| / |g_cpu|.
+ */
+export async function runModelGradCheck(encoder: 'bilstm' | 'idcnn') {
+  await tf.setBackend('webgpu');
+  registerCrfWebgpuKernels();
+  const cpu = await modelGrads('cpu', encoder);
+  const gpu = await modelGrads('webgpu', encoder, cpu.weights);
+  await tf.setBackend('webgpu');
+  return { kernelUsed: crfKernelActive(9), rel: relativeGaps(gpu.grads, cpu.grads) };
+}
