@@ -16,7 +16,8 @@ export async function withStudio<T>(fn: (browser: Browser, url: string) => Promi
     }
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
+      // WebGPU and WebGL (SwiftShader) need the GPU process; the other benchmarks turn it off.
+      args: ['--no-sandbox', ...(extraArgs.includes('--enable-unsafe-webgpu') ? [] : ['--disable-gpu']), '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
     });
     try {
       return await fn(browser, url);

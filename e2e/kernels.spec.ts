@@ -4,7 +4,8 @@ import { expect, test } from './fixtures';
 
 type Check = {
   runCrfCheck(): Promise<Array<Record<string, unknown>>>;
-  runModelGradCheck(encoder: string): Promise<{ kernelUsed: boolean; rel: Record<string, number> }>;
+  runModelGradCheck(encoder: string, dropout?: number): Promise<{ kernelUsed: boolean; rel: Record<string, number> }>;
+  runTrainDrift(steps: number): Promise<{ cpu: number[]; webgpu: number[]; gaps: number[] }>;
 };
 
 /** A bare page of the studio's origin with e2e/pages/crfCheck.ts bundled in, as window.crfCheck. */
@@ -39,10 +40,22 @@ test('WebGPU CRF kernels equal the generic ops and brute force', async ({ page, 
 test("the whole model's gradient on WebGPU equals the CPU backend's", async ({ page, outside: _ }) => {
   test.setTimeout(240_000);
   await openCheckPage(page);
-  for (const encoder of ['bilstm', 'idcnn']) {
-    const row = await page.evaluate((e) => (window as unknown as { crfCheck: Check }).crfCheck.runModelGradCheck(e), encoder);
-    console.log(JSON.stringify({ encoder, ...row }));
+  for (const [encoder, dropout] of [['bilstm', 0], ['idcnn', 0], ['bilstm', 0.5], ['idcnn', 0.5]] as const) {
+    const row = await page.evaluate(([e, d]) => (window as unknown as { crfCheck: Check }).crfCheck.runModelGradCheck(e, d), [encoder, dropout] as const);
+    console.log(JSON.stringify({ encoder, dropout, ...row }));
     expect(row.kernelUsed).toBe(true);
     for (const [k, v] of Object.entries(row.rel)) expect(v, `${encoder}: ${k}`).toBeLessThan(1e-3);
   }
+});
+
+// The whole training loop (Adam, gradient clipping, dropout, the CRF kernels) for 12 steps on
+// WebGPU and on the CPU backend: the same losses. This caught tf.addN silently returning zeros on
+// WebGPU past 7 inputs (see addMany in src/model/ops.ts).
+test('training on WebGPU follows the CPU backend step by step', async ({ page, outside: _ }) => {
+  test.setTimeout(240_000);
+  await openCheckPage(page);
+  const r = await page.evaluate(() => (window as unknown as { crfCheck: Check }).crfCheck.runTrainDrift(12));
+  console.log(JSON.stringify(r));
+  expect(r.webgpu).toHaveLength(12);
+  r.gaps.forEach((g, i) => expect(g, `step ${i + 1}`).toBeLessThan(1e-3));
 });

@@ -156,11 +156,50 @@ export async function runCrfCheck() {
  * The whole model's gradient for one batch (BiLSTM or ID-CNN, char CNN, CRF), on WebGPU with the
  * kernels and on the CPU backend from the same weights: per variable, |g_gpu − g_cpu| / |g_cpu|.
  */
-export async function runModelGradCheck(encoder: 'bilstm' | 'idcnn') {
+export async function runModelGradCheck(encoder: 'bilstm' | 'idcnn', dropout = 0) {
   await tf.setBackend('webgpu');
   registerCrfWebgpuKernels();
-  const cpu = await modelGrads('cpu', encoder);
-  const gpu = await modelGrads('webgpu', encoder, cpu.weights);
+  const cpu = await modelGrads('cpu', encoder, undefined, 'crf', dropout);
+  const gpu = await modelGrads('webgpu', encoder, cpu.weights, 'crf', dropout);
   await tf.setBackend('webgpu');
   return { kernelUsed: crfKernelActive(9), rel: relativeGaps(gpu.grads, cpu.grads) };
+}
+
+/**
+ * Training steps of the shared loop (Adam, clipping, dropout) on the CPU backend and on WebGPU
+ * with the kernels, from the same seed: per step, the relative gap between the two losses.
+ */
+export async function runTrainDrift(steps: number) {
+  await import('../../src/methods');
+  const { parseRunConfig } = await import('../../src/core/runConfig');
+  const { bioTags } = await import('../../src/model/data');
+  const { buildFeaturizer } = await import('../../src/model/features');
+  const { trainTagger } = await import('../../src/model/train');
+  registerCrfWebgpuKernels();
+  const tags = bioTags(['LOC', 'PER']);
+  const r = uniform(3);
+  const names = ['Paris', 'Rome', 'Smith', 'Jones'];
+  const sentences = Array.from({ length: 8 * steps }, (_, k) => {
+    const words: string[] = [];
+    const t: number[] = [];
+    while (words.length < 4 + (k % 6)) {
+      const x = r();
+      if (x < 0.3) words.push('in', names[Math.floor(r() * 2)]), t.push(0, 1);
+      else if (x < 0.6) words.push('mr', names[2 + Math.floor(r() * 2)]), t.push(0, 3);
+      else words.push(x < 0.8 ? 'the' : 'Zorg'), t.push(0);
+    }
+    return { words, tags: t, doc: k, offset: 0 };
+  });
+  const vocab = ['in', 'mr', 'the', 'paris', 'rome', 'smith', 'jones'];
+  const glove = { dims: 4, index: new Map(vocab.map((w, k) => [w, k])), vectors: Float32Array.from({ length: vocab.length * 4 }, (_, i) => Math.sin(i)) };
+  const feat = buildFeaturizer(glove, sentences.map((s) => s.words), tags);
+  const cfg = parseRunConfig({ data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } }, model: { hidden: 8, charDim: 4, charFilters: 4, dropout: 0.5 }, train: { epochs: 1, batchSize: 8, lr: 0.002, patience: 10, seed: 3 } });
+  const losses: Record<string, number[]> = {};
+  for (const b of ['cpu', 'webgpu']) {
+    await tf.setBackend(b);
+    losses[b] = [];
+    const res = await trainTagger(cfg, feat, { train: sentences, dev: sentences.slice(0, 8) }, { onStep: (e) => void losses[b].push(e.loss) });
+    res.tagger.dispose();
+  }
+  return { cpu: losses.cpu, webgpu: losses.webgpu, gaps: losses.cpu.map((v, i) => Math.abs(losses.webgpu[i] - v) / v) };
 }

@@ -12,9 +12,9 @@ import * as tf from './tf';
 
 type Weights = Awaited<ReturnType<Tagger['getWeights']>>;
 
-export async function modelGrads(backend: string, encoder: 'bilstm' | 'idcnn', weights?: Weights, head: 'crf' | 'softmax' = 'crf'): Promise<{ grads: Record<string, number[]>; weights: Weights }> {
+export async function modelGrads(backend: string, encoder: 'bilstm' | 'idcnn', weights?: Weights, head: 'crf' | 'softmax' = 'crf', dropout = 0): Promise<{ grads: Record<string, number[]>; weights: Weights }> {
   await tf.setBackend(backend);
-  const cfg = modelSchema.parse({ encoder, hidden: 16, charDim: 8, charFilters: 8, dropout: 0, head });
+  const cfg = modelSchema.parse({ encoder, hidden: 16, charDim: 8, charFilters: 8, dropout, head });
   const dims = { word: 20, chars: 30, oov: 4, tags: 9 };
   const [B, T] = [4, 12];
   const r = mulberry32(11);
@@ -39,7 +39,7 @@ export async function modelGrads(backend: string, encoder: 'bilstm' | 'idcnn', w
           oovSelect: tf.tensor2d(sel, [B * T, oovPos.length]),
           oovOneHot: tf.cast(tf.oneHot([1, 2, 1], dims.oov), 'float32') as tf.Tensor2D,
         };
-        const em = tagger.emissions(b, false, 0);
+        const em = tagger.emissions(b, dropout > 0, 1);
         const onehot = tf.cast(tf.oneHot(tf.tensor2d(gold, [B, T], 'int32'), dims.tags), 'float32') as tf.Tensor3D;
         if (head === 'crf') return tf.mean(crfNll(em, onehot, b.mask, tagger.crf())) as tf.Scalar;
         return tf.mean(tf.neg(tf.sum(tf.mul(tf.logSoftmax(em), onehot), 2))) as tf.Scalar;

@@ -50,3 +50,20 @@ export function timeSteps(x: tf.Tensor3D): tf.Tensor2D[] {
   const [b, t, d] = x.shape;
   return Array.from({ length: t }, (_, k) => tf.reshape(tf.slice(x, [0, k, 0], [b, 1, d]), [b, d]) as tf.Tensor2D);
 }
+
+/**
+ * The sum of many tensors of one shape. tf.addN binds every input as a storage buffer of one
+ * WebGPU shader, and past the device's maxStorageBuffersPerShaderStage (8 by default) the webgpu
+ * backend's AddN (tfjs 4.22) makes an invalid pipeline that silently yields zeros and spoils
+ * the other work in the same submission. Chunks of at most 6 inputs keep every backend correct.
+ */
+export function addMany(ts: readonly tf.Tensor[]): tf.Tensor {
+  if (ts.length === 0) throw new Error('addMany: nothing to add');
+  let xs = [...ts];
+  while (xs.length > 1) {
+    const next: tf.Tensor[] = [];
+    for (let i = 0; i < xs.length; i += 6) next.push(xs.length - i === 1 ? xs[i] : tf.addN(xs.slice(i, i + 6)));
+    xs = next;
+  }
+  return xs[0];
+}

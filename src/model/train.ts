@@ -8,6 +8,7 @@ import { getMethod } from '../methods';
 import type { LabeledSentence } from './data';
 import type { Featurizer } from './features';
 import { featureDims, makeBatch } from './features';
+import { addMany } from './ops';
 import { batchTensors, Tagger } from './tagger';
 import * as tf from './tf';
 
@@ -174,7 +175,7 @@ export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { trai
       const ordered: tf.NamedTensorMap = {};
       for (const v of vars) ordered[v.name] = grads[v.name] ?? tf.zerosLike(v);
       tf.tidy(() => {
-        const norm = tf.sqrt(tf.addN(Object.values(ordered).map((g) => tf.sum(tf.square(g)))));
+        const norm = tf.sqrt(addMany(Object.values(ordered).map((g) => tf.sum(tf.square(g)))));
         const scale = tf.minimum(1, tf.div(t.clip, tf.maximum(norm, 1e-12)));
         optimizer.applyGradients(Object.fromEntries(Object.entries(ordered).map(([k, g]) => [k, tf.mul(g, scale)])));
       });

@@ -1,0 +1,50 @@
+/**
+ * Training throughput of the shared loop for one encoder on the active backend: the same code in
+ * Node (WASM) and in headless Chromium (every backend there). The caller sets the backend.
+ */
+import '../src/methods';
+import { parseRunConfig } from '../src/core/runConfig';
+import { buildFeaturizer } from '../src/model/features';
+import * as tf from '../src/model/tf';
+import { trainTagger } from '../src/model/train';
+
+export interface ThroughputInput {
+  sentences: { words: string[]; tags: number[] }[];
+  tags: string[];
+  glove: { dims: number; words: string[]; vectors: Float32Array };
+  encoder: 'bilstm' | 'idcnn';
+  hidden: number;
+  epochs: number;
+}
+
+/** Tokens per second of the last epoch (the first pays for compilation and warm-up). */
+export async function runThroughput(input: ThroughputInput) {
+  const glove = { dims: input.glove.dims, index: new Map(input.glove.words.map((w, k) => [w, k])), vectors: input.glove.vectors };
+  const sentences = input.sentences.map((s, k) => ({ ...s, doc: k, offset: 0 }));
+  const feat = buildFeaturizer(glove, sentences.map((s) => s.words), input.tags);
+  const cfg = parseRunConfig({
+    data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
+    model: { encoder: input.encoder, hidden: input.hidden, head: 'crf', dropout: 0.5 },
+    train: { epochs: input.epochs, batchSize: 32, lr: 0.002, patience: 100, seed: 1 },
+  });
+  const r = await trainTagger(cfg, feat, { train: sentences, dev: sentences.slice(0, 8) });
+  r.tagger.dispose();
+  const last = r.history[r.history.length - 1];
+  return { backend: tf.getBackend(), encoder: input.encoder, hidden: input.hidden, tokensPerEpoch: r.trainTokens, epochSeconds: +last.seconds.toFixed(2), tokensPerSecond: Math.round(last.tokensPerSecond), losses: r.history.map((h) => +h.loss.toFixed(4)) };
+}
+
+/** Backend set-up inside the browser page (WASM files served under /bench-wasm/). */
+export async function useBrowserBackend(name: string): Promise<string> {
+  if (name === 'webgpu') {
+    await import('@tensorflow/tfjs-backend-webgpu');
+    (await import('../src/model/crfWebgpu')).registerCrfWebgpuKernels();
+  }
+  if (name === 'wasm') {
+    const wasm = await import('@tensorflow/tfjs-backend-wasm');
+    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+    wasm.setWasmPaths('/bench-wasm/');
+  }
+  if (!(await tf.setBackend(name))) throw new Error(`backend ${name} did not start`);
+  await tf.ready();
+  return tf.getBackend();
+}

@@ -1,0 +1,102 @@
+/**
+ * Training throughput (tokens/s) per encoder per backend, side by side in one run: Node on WASM
+ * (the CLI), headless Chromium on WASM, WebGPU (SwiftShader here: a software adapter), WebGL and
+ * the plain CPU backend, and the same architecture in PyTorch on the same CPU
+ * (bench/torch_tagger.py, Debian's python3-torch). Needs ../shared/data and public/glove.
+ *   npx tsx bench/train-throughput.ts [--sentences 320] [--epochs 2] [--skip-browser]
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { parseCorpusImport } from '../src/core/formats/importSpec';
+import { useWasmBackend } from '../src/cli/train';
+import { bioTags, toSentences } from '../src/model/data';
+import { trimGlove } from '../src/model/embeddings';
+import { readGloveAsset } from '../src/model/gloveNode';
+import { withStudio } from './browser';
+import { runThroughput, type ThroughputInput } from './train-throughput-core';
+
+const { values } = parseArgs({ options: { sentences: { type: 'string', default: '320' }, epochs: { type: 'string', default: '2' }, 'skip-browser': { type: 'boolean' }, backends: { type: 'string', default: 'wasm,webgpu,webgl,cpu' } } });
+const DATA = '../shared/data/conll03-distant/';
+const corpus = parseCorpusImport({
+  format: 'lines',
+  split: 'train',
+  scheme: 'BIO',
+  files: [{ file: 'train_text.txt', text: readFileSync(DATA + 'train_text.txt', 'utf8') }],
+  labels: [{ file: 'train_label_true.txt', text: readFileSync(DATA + 'train_label_true.txt', 'utf8'), kind: 'gold', name: 'gold' }],
+});
+const tags = bioTags(corpus.types);
+// Sentences of 5 or more tokens (the CoNLL-2003 headlines and "-DOCSTART-" lines are short).
+const sentences = toSentences(corpus.docs, corpus.layers[0].annotations, tags)
+  .filter((s) => s.words.length >= 5)
+  .slice(0, Number(values.sentences))
+  .map(({ words, tags: t }) => ({ words, tags: t }));
+const emb = trimGlove(readGloveAsset(), sentences.flatMap((s) => s.words));
+const words = [...emb.index.entries()].sort((a, b) => a[1] - b[1]).map(([w]) => w);
+const models = [
+  { encoder: 'bilstm' as const, hidden: 100 },
+  { encoder: 'idcnn' as const, hidden: 300 },
+];
+const base = { sentences, tags, glove: { dims: emb.dims, words, vectors: emb.vectors }, epochs: Number(values.epochs) };
+const tokens = sentences.reduce((a, s) => a + s.words.length, 0);
+console.error(`${sentences.length} sentences, ${tokens} tokens per epoch, batch 32, ${values.epochs} epochs (the last one timed)`);
+
+const rows: Record<string, unknown>[] = [];
+const machine = { cpu: execFileSync('sh', ['-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"]).toString().trim(), cores: Number(execFileSync('nproc').toString()) };
+
+// PyTorch first (its own process), on the same sentence lengths.
+mkdirSync('bench/out', { recursive: true });
+writeFileSync('bench/out/throughput-shapes.json', JSON.stringify({ lengths: sentences.map((s) => s.words.length), charLengths: sentences.map((s) => s.words.map((w) => Math.min(16, [...w].length))), tags: tags.length, word: emb.dims + 8, chars: 100, epochs: Number(values.epochs), models }));
+for (const threads of [1, machine.cores]) {
+  try {
+    const out = execFileSync('/usr/bin/python3', ['bench/torch_tagger.py', 'bench/out/throughput-shapes.json', String(threads)], { encoding: 'utf8' });
+    for (const line of out.trim().split('\n')) rows.push({ where: `PyTorch ${threads} thread${threads > 1 ? 's' : ''}`, ...JSON.parse(line) });
+  } catch (e) {
+    rows.push({ where: 'PyTorch', error: (e as Error).message.split('\n')[0] });
+  }
+  console.error(JSON.stringify(rows[rows.length - 1]));
+}
+
+const nodeBackend = await useWasmBackend();
+for (const m of models) {
+  rows.push({ where: `Node ${process.version} (${nodeBackend})`, ...(await runThroughput({ ...base, ...m } as ThroughputInput)) });
+  console.error(JSON.stringify(rows[rows.length - 1]));
+}
+
+if (!values['skip-browser']) {
+  const bundle = await build({ entryPoints: ['bench/train-throughput-core.ts'], bundle: true, format: 'iife', globalName: 'tp', write: false, platform: 'browser', logLevel: 'silent' });
+  await withStudio(
+    async (browser) => {
+      for (const backend of values.backends!.split(',')) {
+        for (const m of models) {
+          const page = await browser.newPage();
+          await page.route('**/tp.html', (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><title>throughput</title>' }));
+          await page.route('**/tp.js', (r) => r.fulfill({ contentType: 'text/javascript', body: bundle.outputFiles[0].text }));
+          await page.route('**/bench-wasm/*.wasm', (r) => r.fulfill({ contentType: 'application/wasm', body: readFileSync(`node_modules/@tensorflow/tfjs-backend-wasm/dist/${new URL(r.request().url()).pathname.split('/').pop()}`) }));
+          await page.goto('http://127.0.0.1:4179/tp.html');
+          await page.addScriptTag({ url: '/tp.js' });
+          try {
+            const r = await page.evaluate(
+              async ({ backend, input }) => {
+                const tp = (window as unknown as { tp: typeof import('./train-throughput-core') }).tp;
+                const used = await tp.useBrowserBackend(backend);
+                const glove = { ...input.glove, vectors: Float32Array.from(input.glove.vectors as unknown as number[]) };
+                return { used, ...(await tp.runThroughput({ ...input, glove })) };
+              },
+              { backend, input: { ...base, ...m, glove: { ...base.glove, vectors: Array.from(base.glove.vectors) as unknown as Float32Array } } },
+            );
+            rows.push({ where: `Chromium ${browser.version()} ${backend}`, ...r });
+          } catch (e) {
+            rows.push({ where: `Chromium ${browser.version()} ${backend}`, encoder: m.encoder, error: (e as Error).message.split('\n')[0] });
+          }
+          console.error(JSON.stringify(rows[rows.length - 1]));
+          await page.close();
+        }
+      }
+    },
+    4179,
+    ['--enable-unsafe-webgpu', '--enable-unsafe-swiftshader', '--use-webgpu-adapter=swiftshader', '--use-angle=swiftshader'],
+  );
+}
+console.log(JSON.stringify({ machine, tokensPerEpoch: tokens, rows }));
