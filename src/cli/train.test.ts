@@ -1,0 +1,37 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { evalModel, trainFromConfig } from './train';
+
+// A few real CoNLL-2003 sentences, so that `train --out` then `eval --model` runs end to end in
+// seconds; the eval verb must give the scores the train verb reported for the same split.
+const DATA = '../shared/data/conll03-distant/';
+const head = (file: string, n: number, dir: string) => {
+  const out = join(dir, file);
+  writeFileSync(out, readFileSync(DATA + file, 'utf8').split('\n').slice(0, n).join('\n') + '\n');
+  return out;
+};
+
+describe('CLI train and eval', () => {
+  it('eval of the saved model reproduces the test scores of train', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-cli-'));
+    const config = {
+      name: 'tiny',
+      data: {
+        kind: 'files',
+        train: { text: head('train_text.txt', 200, dir), labels: head('train_label_true.txt', 200, dir) },
+        dev: { text: head('valid_text.txt', 40, dir), labels: head('valid_label_true.txt', 40, dir) },
+        test: { text: head('test_text.txt', 60, dir), labels: head('test_label_true.txt', 60, dir) },
+      },
+      model: { hidden: 8, charDim: 8, charFilters: 8 },
+      train: { epochs: 2, batchSize: 16, seed: 2 },
+    };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+    const trained = await trainFromConfig(join(dir, 'config.json'), join(dir, 'model.json'));
+    const evaluated = await evalModel(join(dir, 'model.json'), config.data.test.text, config.data.test.labels);
+    expect(evaluated.scores).toEqual(trained.test);
+    expect(evaluated.tokenAccuracy).toBeGreaterThan(0);
+    await expect(evalModel(join(dir, 'config.json'), config.data.test.text, config.data.test.labels)).rejects.toThrow(/not a model file/);
+  }, 120_000);
+});
