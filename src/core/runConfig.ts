@@ -38,7 +38,8 @@ export const modelSchema = z.object({
   idcnnIterations: z.number().int().positive().default(2),
   charDim: z.number().int().positive().default(30),
   charFilters: z.number().int().positive().default(30),
-  head: z.enum(['crf', 'softmax', 'span']).default('crf'),
+  /** crf; softmax; span (the span classifier); twopart (RoSTER: entity or not, then the type). */
+  head: z.enum(['crf', 'softmax', 'span', 'twopart']).default('crf'),
   /** Span head: the longest span classified, in tokens, and the MLP's hidden units. */
   spanMaxLength: z.number().int().positive().max(30).default(10),
   spanHidden: z.number().int().positive().default(150),

@@ -10,6 +10,9 @@ export interface LossContext<C> {
   emissions: tf.Tensor3D;
   config: C;
   epoch: number;
+  /** The global step, and a generator seeded by it (a resumed run draws the same numbers). */
+  step: number;
+  rand: () => number;
 }
 
 /**
@@ -20,6 +23,10 @@ export interface Method<C extends { name: string } = { name: string }> {
   name: string;
   title: string;
   schema: ZodType<C>;
+  /** Which training sentences the method learns from: the strong (gold) ones only, or all. */
+  trainsOn?: 'strong' | 'all';
+  /** Heads the loss is defined for; a run with another head stops before training. */
+  heads?: readonly string[];
   loss(ctx: LossContext<C>): tf.Scalar;
 }
 

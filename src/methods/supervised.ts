@@ -13,8 +13,9 @@ export const supervisedSchema = z.object({ name: z.literal('supervised') }).stri
 
 registerMethod({
   name: 'supervised',
-  title: 'Supervised (the chosen layer as if gold)',
+  title: 'Supervised: the strong (gold) sentences only',
   schema: supervisedSchema,
+  trainsOn: 'strong',
   loss({ tagger, batch, tensors, emissions }) {
     const K = tagger.dims.tags;
     const gold = tagsOneHot(batch, K);

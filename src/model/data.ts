@@ -9,6 +9,10 @@ export interface LabeledSentence {
   /** Where it came from, to write predictions back as spans. */
   doc: number;
   offset: number;
+  /** True when the tags are weak labels rather than gold (the weak-supervision methods tell them apart). */
+  weak?: boolean;
+  /** The confidence of the tags (NEEDLE), 1 when unset. */
+  confidence?: number;
 }
 
 /** O, then B- and I- of each type in order. */

@@ -66,9 +66,22 @@ export interface BatchArrays {
   mask: Float32Array;
   /** Gold tag ids, -1 at padding; methods may add their own per-token arrays. */
   tags: Int32Array;
+  /** Per sentence: 1 when its tags come from weak labels (NEEDLE's and RoSTER's weak set). */
+  weak: Float32Array;
+  /** Per sentence: the confidence of its labels (NEEDLE's noise-aware loss), 1 when unset. */
+  confidence: Float32Array;
+  /** Per sentence: its index in the training list (methods keep per-sentence state by it). */
+  ids: Int32Array;
 }
 
-export function makeBatch(f: Featurizer, sentences: readonly { words: readonly string[]; tags?: readonly number[] }[]): BatchArrays {
+export interface BatchSentence {
+  words: readonly string[];
+  tags?: readonly number[];
+  weak?: boolean;
+  confidence?: number;
+}
+
+export function makeBatch(f: Featurizer, sentences: readonly BatchSentence[], ids?: readonly number[]): BatchArrays {
   const B = sentences.length;
   const T = Math.max(...sentences.map((s) => s.words.length));
   const D = f.glove.dims;
@@ -101,7 +114,20 @@ export function makeBatch(f: Featurizer, sentences: readonly { words: readonly s
       }
     });
   });
-  return { B, T, lengths: sentences.map((s) => s.words.length), words, chars, oovPos, oovIds, mask, tags };
+  return {
+    B,
+    T,
+    lengths: sentences.map((s) => s.words.length),
+    words,
+    chars,
+    oovPos,
+    oovIds,
+    mask,
+    tags,
+    weak: Float32Array.from(sentences, (s) => (s.weak ? 1 : 0)),
+    confidence: Float32Array.from(sentences, (s) => s.confidence ?? 1),
+    ids: Int32Array.from(ids ?? sentences.map((_, k) => k)),
+  };
 }
 
 /** Gold tags as one-hot [B, T, K], zero rows at padding. */

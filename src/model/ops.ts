@@ -67,3 +67,9 @@ export function addMany(ts: readonly tf.Tensor[]): tf.Tensor {
   }
   return xs[0];
 }
+
+/** The identity with a zero gradient (TensorFlow.js has no stopGradient). */
+export const stopGradient = tf.customGrad(((x: tf.Tensor) => ({
+  value: tf.clone(x),
+  gradFunc: (dy: tf.Tensor) => tf.zerosLike(dy),
+})) as never) as <T extends tf.Tensor>(x: T) => T;

@@ -48,6 +48,19 @@ export function batchTensors(b: BatchArrays, dims: TaggerDims): BatchTensors {
   };
 }
 
+/**
+ * RoSTER's two-part head: from raw scores [e, t_1..t_C] over the IO tags (O, I-1..I-C), the log
+ * probabilities log P(O) = log σ(−e) and log P(I-j) = log σ(e) + log softmax(t)_j: one classifier
+ * for entity against non-entity, one for the type.
+ */
+export function twoPartLogProbs(raw: tf.Tensor3D): tf.Tensor3D {
+  const [B, T, K] = raw.shape;
+  const e = tf.slice(raw, [0, 0, 0], [B, T, 1]);
+  const types = tf.slice(raw, [0, 0, 1], [B, T, K - 1]);
+  // log σ(x) = −softplus(−x); tf.logSigmoid's own gradient reads a tensor its tidy has disposed.
+  return tf.concat([tf.neg(tf.softplus(e)), tf.sub(tf.logSoftmax(types), tf.softplus(tf.neg(e)))], 2) as tf.Tensor3D;
+}
+
 /** Span classes: "no entity", then each type (the tag set is O, B- and I- of each type). */
 export const spanClasses = (dims: TaggerDims): number => (dims.tags - 1) / 2 + 1;
 
@@ -112,7 +125,8 @@ export class Tagger {
     const H = h.shape[2];
     const w = param(params, 'out/w', () => tf.randomUniform([H, dims.tags], -Math.sqrt(6 / (H + dims.tags)), Math.sqrt(6 / (H + dims.tags)), 'float32', seed + 17));
     const bias = param(params, 'out/b', () => tf.zeros([dims.tags]));
-    return dense(h, w, bias) as tf.Tensor3D;
+    const out = dense(h, w, bias) as tf.Tensor3D;
+    return cfg.head === 'twopart' ? twoPartLogProbs(out) : out;
   }
 
   /** The CRF's parameters as arrays, read once per decoding pass (reads are asynchronous on WebGPU). */

@@ -116,7 +116,9 @@ export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { trai
   const method = getMethod(cfg.method.name);
   const methodConfig = method.schema.parse(cfg.method);
   const t = cfg.train;
-  if (!data.train.length) throw new Error('no training sentences');
+  if (method.heads && !method.heads.includes(cfg.model.head)) throw new Error(`method "${method.name}" needs the ${method.heads.join(' or ')} head, not ${cfg.model.head}`);
+  if (method.trainsOn === 'strong') data = { ...data, train: data.train.filter((s) => !s.weak) };
+  if (!data.train.length) throw new Error(method.trainsOn === 'strong' ? `method "${method.name}" learns from strong labels and the training data has none` : 'no training sentences');
   if (!data.dev.length) throw new Error('no dev sentences to select the model on');
   const tagger = new Tagger(cfg.model, featureDims(feat), t.seed);
   const optimizer = tf.train.adam(t.lr);
@@ -160,13 +162,15 @@ export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { trai
         break outer;
       }
       const s0 = performance.now();
-      const batch = makeBatch(feat, batches[bi].map((k) => data.train[k]));
+      const batch = makeBatch(feat, batches[bi].map((k) => data.train[k]), batches[bi]);
       const { value, grads } = tf.variableGrads(
         () =>
           tf.tidy(() => {
             const tensors = batchTensors(batch, tagger.dims);
             const emissions = tagger.emissions(tensors, true, step);
-            return method.loss({ tagger, batch, tensors, emissions, config: methodConfig, epoch });
+            // A generator per step, so that a resumed run draws what an uninterrupted one draws.
+            const rand = mulberry32(t.seed * 7_919 + step * 104_729 + 17);
+            return method.loss({ tagger, batch, tensors, emissions, config: methodConfig, epoch, step, rand });
           }),
         vars,
       );

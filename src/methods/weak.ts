@@ -1,0 +1,148 @@
+/**
+ * Losses for strong (gold) plus weak labels, the one-stage pieces of the NEEDLE and RoSTER
+ * papers: the baselines WSL, weighted WSL and partial WSL (NEEDLE §4), NEEDLE's noise-aware loss
+ * (Eq. 3) and RoSTER's noise-robust training (GCE, Eq. 3, with noisy-label removal, Eq. 5, and
+ * random dropping of weak O tokens, Appendix C). The multi-stage procedures (weak label
+ * completion, confidence estimation, fine-tuning, ensembles, self-training) are in pipelines.ts
+ * and train with these losses.
+ */
+import { z } from 'zod';
+import { crfNll, crfPartialNll } from '../model/crf';
+import { tagsOneHot } from '../model/features';
+import { stopGradient } from '../model/ops';
+import * as tf from '../model/tf';
+import { gce, noiseAwareCrf, tokenNll, weightedMean } from './losses';
+import { registerMethod, type LossContext } from './registry';
+
+/** Log probabilities per token for the token heads (softmax scores, or twopart's own log probabilities). */
+function tokenLogProbs(ctx: LossContext<unknown>): tf.Tensor3D {
+  return ctx.tagger.cfg.head === 'twopart' ? ctx.emissions : tf.logSoftmax(ctx.emissions);
+}
+
+/** [B] per-sentence values as [B, 1] for broadcasting over tokens. */
+const perSentence = (v: Float32Array) => tf.expandDims(tf.tensor1d(v), 1);
+
+registerMethod({
+  name: 'wsl',
+  title: 'WSL: strong and weak labels, the weak as if gold',
+  schema: z.object({ name: z.literal('wsl') }).strict(),
+  loss(ctx) {
+    const gold = tagsOneHot(ctx.batch, ctx.tagger.dims.tags);
+    if (ctx.tagger.cfg.head === 'crf') return tf.mean(crfNll(ctx.emissions, gold, ctx.tensors.mask, ctx.tagger.crf())) as tf.Scalar;
+    return weightedMean(tokenNll(tokenLogProbs(ctx), gold), ctx.tensors.mask);
+  },
+  heads: ['crf', 'softmax', 'twopart'],
+});
+
+registerMethod({
+  name: 'weighted-wsl',
+  title: 'Weighted WSL: the weak sentences\u2019 loss times \u03b3',
+  schema: z.object({ name: z.literal('weighted-wsl'), gamma: z.number().min(0).max(1).default(0.5) }).strict(),
+  loss(ctx) {
+    const { batch, tensors, tagger, config } = ctx;
+    const w = Float32Array.from(batch.weak, (weak) => (weak ? config.gamma : 1));
+    const gold = tagsOneHot(batch, tagger.dims.tags);
+    if (tagger.cfg.head === 'crf') return tf.div(tf.sum(tf.mul(crfNll(ctx.emissions, gold, tensors.mask, tagger.crf()), tf.tensor1d(w))), batch.B) as tf.Scalar;
+    return tf.div(tf.sum(tf.mul(tf.mul(tokenNll(tokenLogProbs(ctx), gold), tensors.mask), perSentence(w))), tf.maximum(tf.sum(tensors.mask), 1)) as tf.Scalar;
+  },
+  heads: ['crf', 'softmax', 'twopart'],
+});
+
+/** 1 for tokens whose label binds the loss: every token of a strong sentence, non-O tokens of a weak one. */
+function constrainedTokens(ctx: LossContext<unknown>): Float32Array {
+  const { batch } = ctx;
+  const out = new Float32Array(batch.B * batch.T);
+  for (let p = 0; p < out.length; p++) {
+    const b = Math.floor(p / batch.T);
+    out[p] = batch.tags[p] < 0 ? 0 : batch.weak[b] && batch.tags[p] === 0 ? 0 : 1;
+  }
+  return out;
+}
+
+registerMethod({
+  name: 'partial-wsl',
+  title: 'Partial WSL: weak O tokens left out of the loss',
+  schema: z.object({ name: z.literal('partial-wsl') }).strict(),
+  loss(ctx) {
+    const { batch, tensors, tagger } = ctx;
+    const K = tagger.dims.tags;
+    const gold = tagsOneHot(batch, K);
+    const bound = constrainedTokens(ctx);
+    if (tagger.cfg.head === 'crf') {
+      // Unbound tokens may take any tag: the CRF likelihood with them marginalized out.
+      const free = tf.tensor3d(Float32Array.from({ length: batch.B * batch.T * K }, (_, i) => 1 - bound[Math.floor(i / K)]), [batch.B, batch.T, K]);
+      const allowed = tf.minimum(1, tf.add(gold, free)) as tf.Tensor3D;
+      return tf.mean(crfPartialNll(ctx.emissions, allowed, tensors.mask, tagger.crf())) as tf.Scalar;
+    }
+    return weightedMean(tokenNll(tokenLogProbs(ctx), gold), tf.tensor2d(bound, [batch.B, batch.T]));
+  },
+  heads: ['crf', 'softmax', 'twopart'],
+});
+
+registerMethod({
+  name: 'noise-aware',
+  title: 'NEEDLE noise-aware loss: c \u00b7 NLL + (1 \u2212 c) \u00b7 log-unlikelihood on weak sentences',
+  schema: z.object({ name: z.literal('noise-aware') }).strict(),
+  loss(ctx) {
+    const { batch, tensors, tagger } = ctx;
+    const gold = tagsOneHot(batch, tagger.dims.tags);
+    return tf.mean(noiseAwareCrf(ctx.emissions, gold, tensors.mask, tagger.crf(), tf.tensor1d(batch.weak), tf.tensor1d(batch.confidence))) as tf.Scalar;
+  },
+  heads: ['crf'],
+});
+
+export const rosterSchema = z
+  .object({
+    name: z.literal('roster'),
+    /** GCE's q (0.7 in the paper); 0 turns GCE into cross entropy (the "w/o GCE" ablation). */
+    q: z.number().min(0).max(1).default(0.7),
+    /** Noisy-label removal threshold τ (0.7 in the paper); 0 turns removal off ("w/o NR"). */
+    tau: z.number().min(0).max(1).default(0.7),
+    /** Removal starts at this epoch; before it every token counts ("at first, all tokens"). */
+    removeFromEpoch: z.number().int().positive().default(2),
+    /** Share of weak O tokens left out at random each step (50 % in the paper). */
+    dropO: z.number().min(0).max(1).default(0.5),
+  })
+  .strict();
+
+/**
+ * RoSTER's noise-robust training. Per token: GCE on the weak label, weighted by w = 0 for weak O
+ * tokens dropped at random, and, from `removeFromEpoch` on, w = 1(p_y > τ) on weak tokens, except
+ * for types of which more than 90 % of tokens fall under τ (the minority-type exemption). The
+ * paper refreshes w every few batches; here it is computed from the current model at every step,
+ * and the exemption from the current batch, which keeps a resumed run identical to an
+ * uninterrupted one.
+ */
+registerMethod({
+  name: 'roster',
+  title: 'RoSTER noise-robust training: GCE, noisy-label removal, weak O dropping',
+  schema: rosterSchema,
+  loss(ctx) {
+    const { batch, tensors, tagger, config, epoch, rand } = ctx;
+    const K = tagger.dims.tags;
+    const gold = tagsOneHot(batch, K);
+    const logp = tokenLogProbs(ctx);
+    const keep = new Float32Array(batch.B * batch.T);
+    for (let p = 0; p < keep.length; p++) {
+      const b = Math.floor(p / batch.T);
+      keep[p] = batch.tags[p] < 0 ? 0 : batch.weak[b] && batch.tags[p] === 0 && rand() < config.dropO ? 0 : 1;
+    }
+    let w: tf.Tensor = tf.tensor2d(keep, [batch.B, batch.T]);
+    if (config.tau > 0 && epoch >= config.removeFromEpoch) {
+      // Comparisons have no gradient in TensorFlow.js; tf.step (0 gradient) stands in for them.
+      const py = stopGradient(tf.exp(tf.sum(tf.mul(logp, gold), 2)));
+      const agrees = tf.step(tf.sub(py, config.tau));
+      // Per type: the share of its tokens under τ; a type with more than 90 % under is exempt.
+      const under = tf.mul(tf.expandDims(tf.mul(tf.sub(1, agrees), tensors.mask), 2), gold);
+      const total = tf.sum(tf.mul(gold, tf.expandDims(tensors.mask, 2)), [0, 1]);
+      const exemptType = tf.step(tf.sub(tf.div(tf.sum(under, [0, 1]), tf.maximum(total, 1)), 0.9));
+      const exempt = tf.sum(tf.mul(gold, exemptType), 2);
+      const nr = tf.maximum(agrees, exempt);
+      const weak = perSentence(batch.weak);
+      w = tf.mul(w, tf.add(tf.mul(weak, nr), tf.sub(1, weak)));
+    }
+    const per = config.q > 0 ? gce(logp, gold, config.q) : tokenNll(logp, gold);
+    return weightedMean(per, w);
+  },
+  heads: ['softmax', 'twopart'],
+});
