@@ -81,6 +81,24 @@ describe('training loop', () => {
     await expect(trainTagger(parseRunConfig({ ...config(1), method: { name: 'supervised' } }), feat, { train: weakTrain.filter((s) => s.weak), dev })).rejects.toThrow(/strong labels/);
   }, 240_000);
 
+  it('runs the SST and NEEDLE pipelines with their stages', async () => {
+    const { runPipeline, pipelineSchema } = await import('../methods/pipelines');
+    const mixed = train.map((s, k) => (k % 4 ? { ...s, weak: true, tags: s.tags.map((t, i) => (t && i % 3 === 0 ? 0 : t)) } : s));
+    const sst = await runPipeline(pipelineSchema.parse({ kind: 'sst' }), config(4), feat, { train: mixed, dev });
+    expect(sst.stages.map((s) => s.stage)).toEqual(['initial (supervised)', 'self-training']);
+    sst.tagger.dispose();
+    const needle = await runPipeline(pipelineSchema.parse({ kind: 'needle', bins: 4 }), config(4), feat, { train: mixed, dev });
+    expect(needle.stages.map((s) => s.stage)).toEqual(['initial (supervised)', 'noise-aware continual training', 'fine-tuning (strong)']);
+    expect(needle.confidences).toHaveLength(mixed.filter((s) => s.weak).length);
+    for (const c of needle.confidences!) expect(c).toBeLessThanOrEqual(0.95);
+    expect(needle.calibration!.reduce((a, b) => a + b.n, 0)).toBe(dev.length);
+    expect(needle.dev!.overall.f1).toBeGreaterThan(0.2);
+    needle.tagger.dispose();
+    const noFt = await runPipeline(pipelineSchema.parse({ kind: 'needle', nal: false, ft: false }), config(2), feat, { train: mixed, dev });
+    expect(noFt.stages.map((s) => s.stage)).toEqual(['initial (supervised)', 'continual training (NLL)']);
+    noFt.tagger.dispose();
+  }, 120_000);
+
   it('resuming from a checkpoint gives the run an uninterrupted one gives', async () => {
     const full = await trainTagger(config(3), feat, { train, dev });
     let ckpt: Checkpoint | undefined;

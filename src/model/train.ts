@@ -112,7 +112,15 @@ export async function evaluate(tagger: Tagger, feat: Featurizer, sentences: read
  * The one training loop every method uses: Adam with gradient clipping by global norm,
  * length-bucketed mini-batches, early stopping on dev F1 with the best weights kept.
  */
-export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { train: LabeledSentence[]; dev: LabeledSentence[] }, hooks: TrainHooks = {}, resume?: Checkpoint): Promise<TrainResult> {
+export async function trainTagger(
+  cfg: RunConfig,
+  feat: Featurizer,
+  data: { train: LabeledSentence[]; dev: LabeledSentence[] },
+  hooks: TrainHooks = {},
+  resume?: Checkpoint,
+  /** Starting weights (a multi-stage method continues from an earlier model); fresh ones when absent. */
+  init?: Awaited<ReturnType<Tagger['getWeights']>>,
+): Promise<TrainResult> {
   const method = getMethod(cfg.method.name);
   const methodConfig = method.schema.parse(cfg.method);
   const t = cfg.train;
@@ -127,6 +135,7 @@ export async function trainTagger(cfg: RunConfig, feat: Featurizer, data: { trai
   let best = resume?.best ?? -1;
   let bestEpoch = resume?.bestEpoch ?? 0;
   let bestDev: SpanScores | null = resume?.bestDev ?? null;
+  if (init && !resume) tagger.setWeights(init);
   let bestWeights = resume?.bestWeights ?? (await tagger.getWeights());
   let stale = resume?.stale ?? 0;
   let step = resume?.step ?? 0;

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { binConfidence, completedConfidence, histogramBins } from './pipelines';
+
+describe('NEEDLE confidence (Appendix A)', () => {
+  it('bins dev Viterbi scores by count and reads a bin\u2019s sequence accuracy', () => {
+    const scores = [1, 2, 3, 4, 5, 6, 7, 8];
+    const correct = [false, false, true, false, true, true, true, true];
+    const h = histogramBins(scores, correct, 4);
+    expect(h).toEqual([
+      { lo: 1, hi: 2, n: 2, accuracy: 0 },
+      { lo: 3, hi: 4, n: 2, accuracy: 0.5 },
+      { lo: 5, hi: 6, n: 2, accuracy: 1 },
+      { lo: 7, hi: 8, n: 2, accuracy: 1 },
+    ]);
+    expect(binConfidence(h, 0)).toBe(0);
+    expect(binConfidence(h, 3.5)).toBe(0.5);
+    expect(binConfidence(h, 99)).toBe(1);
+  });
+
+  it('mixes matched and completed tokens by their shares and caps at 0.95', () => {
+    // 2 of 5 tokens matched (non-O weak labels), the model's binned confidence 0.5.
+    expect(completedConfidence([0, 1, 2, 0, 0], 0.5, 0.95)).toBeCloseTo(0.4 + 0.6 * 0.5);
+    expect(completedConfidence([1, 2, 2], 0.1, 0.95)).toBe(0.95);
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * Multi-stage methods built from the shared training loop: self-training (SST) and NEEDLE's
+ * stages (initial model, weak label completion, confidence by histogram binning, noise-aware
+ * continual training, final fine-tuning) with their ablations. Runs the same in Node and in the
+ * training worker.
+ */
+import { z } from 'zod';
+import type { SpanScores } from '../core/metrics';
+import type { RunConfig } from '../core/runConfig';
+import type { LabeledSentence } from '../model/data';
+import type { Featurizer } from '../model/features';
+import type { Tagger } from '../model/tagger';
+import { predict, trainTagger, type TrainHooks } from '../model/train';
+
+export const pipelineSchema = z.discriminatedUnion('kind', [
+  /** One training run with the config's method. */
+  z.object({ kind: z.literal('single') }).strict(),
+  /** Self-training: a supervised model labels the weak sentences, then training goes on over all. */
+  z.object({ kind: z.literal('sst') }).strict(),
+  /** NEEDLE (Jiang et al. 2021), Stages II and III, with the ablation switches. */
+  z
+    .object({
+      kind: z.literal('needle'),
+      /** Weak label completion (Eq. 2): weak O tokens take the initial model's prediction. */
+      wlc: z.boolean().default(true),
+      /** The noise-aware loss (Eq. 3); off trains Stage II with the plain NLL. */
+      nal: z.boolean().default(true),
+      /** Stage III: fine-tune on the strong sentences. */
+      ft: z.boolean().default(true),
+      /** Histogram bins for the confidence of Viterbi scores (Appendix A). */
+      bins: z.number().int().min(2).default(10),
+      /** The cap on the confidence (0.95 in the paper). */
+      cap: z.number().min(0).max(1).default(0.95),
+    })
+    .strict(),
+]);
+export type Pipeline = z.infer<typeof pipelineSchema>;
+
+export interface PipelineData {
+  train: LabeledSentence[];
+  dev: LabeledSentence[];
+}
+
+export interface StageRecord {
+  stage: string;
+  devF1: number;
+  epochs: number;
+  seconds: number;
+  trainSentences: number;
+}
+
+export interface PipelineResult {
+  tagger: Tagger;
+  dev: SpanScores | null;
+  stages: StageRecord[];
+  seconds: number;
+  tokensPerSecond: number;
+  /** NEEDLE: the confidence given to each weak sentence (for the calibration view). */
+  confidences?: number[];
+  /** NEEDLE: the histogram of dev Viterbi scores against sequence accuracy. */
+  calibration?: { lo: number; hi: number; n: number; accuracy: number }[];
+}
+
+const withMethod = (cfg: RunConfig, method: Record<string, unknown> & { name: string }): RunConfig => ({ ...cfg, method });
+
+/**
+ * Histogram binning (Zadrozny and Elkan 2001) as NEEDLE's Appendix A uses it: dev sentences in
+ * equal-count bins of their Viterbi score, each bin's confidence the share of its sentences whose
+ * predicted tag sequence is exactly right.
+ */
+export function histogramBins(scores: readonly number[], correct: readonly boolean[], bins: number): { lo: number; hi: number; n: number; accuracy: number }[] {
+  const order = scores.map((s, k) => [s, correct[k]] as const).sort((a, b) => a[0] - b[0]);
+  const out: { lo: number; hi: number; n: number; accuracy: number }[] = [];
+  const size = Math.max(1, Math.ceil(order.length / bins));
+  for (let i = 0; i < order.length; i += size) {
+    const part = order.slice(i, i + size);
+    out.push({ lo: part[0][0], hi: part[part.length - 1][0], n: part.length, accuracy: part.filter(([, c]) => c).length / part.length });
+  }
+  return out;
+}
+
+/** The confidence of a score: its bin's accuracy (below the first bin, the first; above the last, the last). */
+export function binConfidence(hist: readonly { lo: number; hi: number; accuracy: number }[], score: number): number {
+  for (const b of hist) if (score <= b.hi) return b.accuracy;
+  return hist[hist.length - 1]?.accuracy ?? 0;
+}
+
+/**
+ * NEEDLE's confidence of a completed weak sequence (Appendix A): matched tokens (non-O in the
+ * weak labels) are trusted fully, completed ones as much as the model's binned confidence,
+ * weighted by their shares, then capped.
+ */
+export function completedConfidence(weakTags: readonly number[], modelConfidence: number, cap: number): number {
+  const matched = weakTags.filter((t) => t !== 0).length;
+  const n = weakTags.length || 1;
+  return Math.min(cap, (matched / n) * 1 + ((n - matched) / n) * modelConfidence);
+}
+
+export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Featurizer, data: PipelineData, hooks: TrainHooks = {}): Promise<PipelineResult> {
+  const t0 = performance.now();
+  const stages: StageRecord[] = [];
+  let tokens = 0;
+  let trainMs = 0;
+  const stage = async (name: string, c: RunConfig, train: LabeledSentence[], init?: Awaited<ReturnType<Tagger['getWeights']>>) => {
+    const r = await trainTagger(c, feat, { train, dev: data.dev }, hooks, undefined, init);
+    stages.push({ stage: name, devF1: r.bestDev?.overall.f1 ?? 0, epochs: r.history.length, seconds: r.seconds, trainSentences: train.length });
+    tokens += r.trainTokens * r.history.length;
+    trainMs += (r.trainTokens * r.history.length) / Math.max(r.tokensPerSecond, 1e-9) * 1000;
+    return r;
+  };
+  const strong = data.train.filter((s) => !s.weak);
+  const weak = data.train.filter((s) => s.weak);
+  const finish = (r: Awaited<ReturnType<typeof stage>>, extra: Partial<PipelineResult> = {}): PipelineResult => ({
+    tagger: r.tagger,
+    dev: r.bestDev,
+    stages,
+    seconds: (performance.now() - t0) / 1000,
+    tokensPerSecond: tokens / Math.max(trainMs / 1000, 1e-9),
+    ...extra,
+  });
+
+  if (pipeline.kind === 'single') return finish(await stage(cfg.method.name, cfg, data.train));
+
+  // Both SST and NEEDLE start from a model of the strong labels (of the weak ones as if gold
+  // when a setting has no strong labels: NEEDLE's distant-only rows).
+  const initial = strong.length ? await stage('initial (supervised)', withMethod(cfg, { name: 'supervised' }), strong) : await stage('initial (WSL)', withMethod(cfg, { name: 'wsl' }), data.train);
+  const initWeights = await initial.tagger.getWeights();
+  const { paths, scores } = await predict(initial.tagger, feat, weak);
+  const devPred = pipeline.kind === 'needle' && pipeline.nal ? await predict(initial.tagger, feat, data.dev) : null;
+  initial.tagger.dispose();
+
+  if (pipeline.kind === 'sst') {
+    const pseudo = weak.map((s, k) => ({ ...s, tags: paths[k] }));
+    return finish(await stage('self-training', withMethod(cfg, { name: 'wsl' }), [...strong, ...pseudo], initWeights));
+  }
+
+  // NEEDLE Stage II.
+  let completed = weak;
+  let confidences: number[] | undefined;
+  let calibration: PipelineResult['calibration'];
+  if (pipeline.wlc) completed = weak.map((s, k) => ({ ...s, tags: s.tags.map((t, i) => (t === 0 ? paths[k][i] : t)) }));
+  if (pipeline.nal) {
+    // Calibrate the initial model's Viterbi scores on dev: sequence accuracy per score bin.
+    const dev = devPred!;
+    calibration = histogramBins(dev.scores, data.dev.map((s, k) => s.tags.every((t, i) => t === dev.paths[k][i])), pipeline.bins);
+    confidences = completed.map((_, k) => completedConfidence(weak[k].tags, binConfidence(calibration!, scores[k]), pipeline.cap));
+    completed = completed.map((s, k) => ({ ...s, confidence: confidences![k] }));
+  }
+  const stage2 = await stage(pipeline.nal ? 'noise-aware continual training' : 'continual training (NLL)', withMethod(cfg, { name: pipeline.nal ? 'noise-aware' : 'wsl' }), [...strong, ...completed], initWeights);
+  if (!pipeline.ft || !strong.length) return finish(stage2, { confidences, calibration });
+  const w2 = await stage2.tagger.getWeights();
+  stage2.tagger.dispose();
+  return finish(await stage('fine-tuning (strong)', withMethod(cfg, { name: 'supervised' }), strong, w2), { confidences, calibration });
+}
