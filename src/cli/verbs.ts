@@ -2,15 +2,13 @@ import type { parseArgs as ParseArgs } from 'node:util';
 import { basename } from 'node:path';
 import { scoreSpans } from '../core/metrics';
 import { roundScores } from './roundScores';
-import { readFileSync } from 'node:fs';
 import type { Annotation, LayerKind, ParsedCorpus, Split, TagScheme } from '../core/types';
-import { tokenCount, tokenTexts } from '../core/types';
+import { tokenCount } from '../core/types';
 import type { AggregateMethod } from '../core/weak/aggregate';
 import type { CaseMode } from '../core/weak/normalize';
-import { WeakLabeler } from '../core/weak/pipeline';
-import { ruleSchema, type Rule } from '../core/weak/rules';
 import { sourceStats } from '../core/weak/stats';
 import { readCorpus, readGazetteer, type CorpusFormat, type GazetteerFormat } from './readCorpus';
+import { weakLabelCorpus } from './weakLabel';
 
 type Verb = (args: string[], parse: typeof ParseArgs) => Promise<Record<string, unknown>>;
 
@@ -96,34 +94,17 @@ const weakVerb: Verb = async (args, parse) => {
   if (!['sensitive', 'insensitive', 'normalized'].includes(mode)) throw new Error(`weak: --case must be sensitive, insensitive or normalized, not "${mode}"`);
   const method = values.aggregate as AggregateMethod;
   if (!['priority', 'vote', 'hmm'].includes(method)) throw new Error(`weak: --aggregate must be priority, vote or hmm, not "${method}"`);
-  const goldIsCorpus = values.gold && values.gold === values.corpus;
-  const corpus = readCorpus(values.corpus, {
+  const { corpus, result, docs, wallMs: wall } = weakLabelCorpus({
+    corpus: values.corpus,
     format: values.format as CorpusFormat | undefined,
-    labels: values.gold && !goldIsCorpus ? [{ file: values.gold, kind: 'gold', name: 'gold' }] : [],
+    gold: values.gold,
+    gazetteers: values.gazetteer ?? [],
+    untyped: values.untyped ?? [],
+    rules: values.rules,
+    mode,
+    method,
   });
   const gold = values.gold ? corpus.layers.find((l) => l.kind === 'gold') : undefined;
-  const gazetteers = [
-    ...(values.gazetteer ?? []).map((f) => ({ f, g: readGazetteer(f, f.endsWith('.jsonl') ? 'patterns' : 'tsv') })),
-    ...(values.untyped ?? []).map((f) => ({ f, g: readGazetteer(f, 'untyped') })),
-  ];
-  const rules: { rule: Rule; priority: number }[] = [];
-  for (const { f, g } of gazetteers) {
-    g.patterns.forEach((p, k) => rules.push({ rule: { kind: 'tokens', name: `${basename(f)}:${p.line}`, label: p.label, pattern: p.pattern }, priority: 100 + k }));
-  }
-  if (values.rules) {
-    const raw = JSON.parse(readFileSync(values.rules, 'utf8')) as unknown[];
-    raw.forEach((r, k) => {
-      const parsed = ruleSchema.safeParse(r);
-      if (!parsed.success) throw new Error(`${values.rules}: rule ${k + 1}: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
-      rules.push({ rule: parsed.data, priority: 200 + k });
-    });
-  }
-  const types = [...new Set([...corpus.types, ...gazetteers.flatMap(({ g }) => g.entries.map((e) => e.type).filter((t): t is string => t !== null)), ...rules.map((r) => r.rule.label)])].sort();
-  const docs = corpus.docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts }));
-  const t0 = performance.now();
-  const labeler = new WeakLabeler(docs);
-  const result = labeler.run({ gazetteers: gazetteers.map(({ f, g }, k) => ({ name: basename(f), mode, priority: k, entries: g.entries })), rules, types, method });
-  const wall = performance.now() - t0;
   const out: Record<string, unknown> = {
     corpus: values.corpus,
     documents: docs.length,
@@ -158,4 +139,11 @@ const evalVerb: Verb = async (args, parse) => {
   return evalModel(values.model, values.corpus, values.labels, values.scheme);
 };
 
-export const VERBS: Record<string, Verb> = { import: importVerb, stats: statsVerb, weak: weakVerb, train: trainVerb, eval: evalVerb };
+const experimentVerb: Verb = async (args, parse) => {
+  const { values } = parse({ args, options: { config: { type: 'string' }, only: { type: 'string', multiple: true } } });
+  if (!values.config) throw new Error('experiment: --config FILE is required');
+  const { runExperiment } = await import('./experiment');
+  return runExperiment(values.config, { only: values.only });
+};
+
+export const VERBS: Record<string, Verb> = { import: importVerb, stats: statsVerb, weak: weakVerb, train: trainVerb, eval: evalVerb, experiment: experimentVerb };

@@ -103,7 +103,7 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
   let trainMs = 0;
   const stage = async (name: string, c: RunConfig, train: LabeledSentence[], init?: Awaited<ReturnType<Tagger['getWeights']>>) => {
     const r = await trainTagger(c, feat, { train, dev: data.dev }, hooks, undefined, init);
-    stages.push({ stage: name, devF1: r.bestDev?.overall.f1 ?? 0, epochs: r.history.length, seconds: r.seconds, trainSentences: train.length });
+    stages.push({ stage: name, devF1: r.bestDev?.overall.f1 ?? 0, epochs: r.history.length, seconds: r.seconds, trainSentences: r.trainSentences });
     tokens += r.trainTokens * r.history.length;
     trainMs += (r.trainTokens * r.history.length) / Math.max(r.tokensPerSecond, 1e-9) * 1000;
     return r;

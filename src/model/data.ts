@@ -20,18 +20,24 @@ export function bioTags(types: readonly string[]): string[] {
   return ['O', ...types.flatMap((t) => [`B-${t}`, `I-${t}`])];
 }
 
+/** O, then I- of each type: the IO scheme RoSTER trains with (Appendix C). */
+export function ioTags(types: readonly string[]): string[] {
+  return ['O', ...types.map((t) => `I-${t}`)];
+}
+
 /**
  * Documents and one layer's annotations as labeled sentences. Spans of unknown type count as O
  * here; the methods for missing annotations read the layer's token states themselves.
  */
 export function toSentences(docs: readonly ParsedDoc[], anns: readonly (Annotation | undefined)[], tags: readonly string[]): LabeledSentence[] {
+  const scheme = tags.some((t) => t.startsWith('B-')) ? 'BIO' : 'IO';
   const index = new Map(tags.map((t, k) => [t, k]));
   const out: LabeledSentence[] = [];
   docs.forEach((d, k) => {
     const words = tokenTexts(d);
     const spans = (anns[k]?.spans ?? []).filter((s) => s.label !== UNKNOWN_TYPE);
     for (const [a, b] of sentenceRanges(d)) {
-      const tagStrings = spansToTags(spans, a, b, 'BIO');
+      const tagStrings = spansToTags(spans, a, b, scheme);
       out.push({
         words: words.slice(a, b),
         tags: tagStrings.map((t) => {

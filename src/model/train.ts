@@ -61,6 +61,8 @@ export interface TrainResult {
   history: EpochEvent[];
   seconds: number;
   trainTokens: number;
+  /** The sentences trained on (after the method's choice of strong or all). */
+  trainSentences: number;
   tokensPerSecond: number;
   stopped: 'done' | 'early' | 'stopped' | 'cancelled';
 }
@@ -232,5 +234,5 @@ export async function trainTagger(
   optimizer.dispose();
   if (stopped !== 'cancelled') tagger.setWeights(bestWeights);
   const seconds = (performance.now() - t0) / 1000;
-  return { tagger, bestEpoch, bestDev, history, seconds, trainTokens, tokensPerSecond: tokensSeen / (trainMs / 1000 || 1), stopped };
+  return { tagger, bestEpoch, bestDev, history, seconds, trainTokens, trainSentences: data.train.length, tokensPerSecond: tokensSeen / (trainMs / 1000 || 1), stopped };
 }

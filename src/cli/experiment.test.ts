@@ -1,0 +1,53 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readRecords, runExperiment } from './experiment';
+
+const DATA = '../shared/data/conll03-distant/';
+const head = (file: string, n: number, dir: string) => {
+  const out = join(dir, file);
+  writeFileSync(out, readFileSync(DATA + file, 'utf8').split('\n').slice(0, n).join('\n') + '\n');
+  return out;
+};
+
+describe('experiment verb', () => {
+  it('runs settings × methods × seeds, records each run at once, and skips recorded runs on restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-exp-'));
+    const split = (name: string, n: number) => ({ text: head(`${name}_text.txt`, n, dir), labels: head(`${name}_label_true.txt`, n, dir) });
+    const exp = {
+      name: 'tiny',
+      model: { hidden: 8, charDim: 8, charFilters: 8 },
+      train: { epochs: 1, batchSize: 16 },
+      settings: [
+        { kind: 'mixed', name: '30% gold', train: { text: head('train_text.txt', 120, dir), gold: head('train_label_true.txt', 120, dir), weak: head('train_label_dist.txt', 120, dir) }, strongFraction: 0.3, dev: split('valid', 30), test: split('test', 30) },
+        { kind: 'distant', name: 'distant', train: { text: join(dir, 'train_text.txt'), weak: join(dir, 'train_label_dist.txt') }, dev: split('valid', 30), test: split('test', 30) },
+      ],
+      methods: [
+        { label: 'supervised', method: { name: 'supervised' }, settings: ['30% gold'] },
+        { label: 'WSL', method: { name: 'wsl' } },
+        { label: 'RoSTER (noise-robust)', method: { name: 'roster' }, scheme: 'IO', model: { head: 'twopart' } },
+      ],
+      seeds: [1, 2],
+      records: join(dir, 'records.jsonl'),
+    };
+    writeFileSync(join(dir, 'exp.json'), JSON.stringify(exp));
+    const log: string[] = [];
+    const first = await runExperiment(join(dir, 'exp.json'), { log: (s) => log.push(s) });
+    expect(first.ran).toBe(2 + 2 * 2 + 2 * 2);
+    const records = readRecords(exp.records);
+    expect(records.map((r) => r.key).sort()).toContain('30% gold/supervised/2');
+    // The supervised baseline learns from the 36 strong sentences (30 % of 120) only.
+    expect(records.find((r) => r.key === "30% gold/supervised/1")!.stages[0].trainSentences).toBe(36);
+    expect(log.some((l) => /30% gold\/WSL\/1: training \(120 sentences, 84 weak\)/.test(l))).toBe(true);
+    const again = await runExperiment(join(dir, 'exp.json'), { log: () => {} });
+    expect(again.ran).toBe(0);
+    expect(again.recorded).toBe(records.length);
+    const sup = (again.table as { label: string; [k: string]: unknown }[]).find((r) => r.label === 'supervised')!;
+    expect(sup['30% gold']).toHaveLength(2);
+    expect(sup.distant).toEqual([]);
+    // A broken config names where it is wrong.
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ ...exp, settings: [{ ...exp.settings[0], strongFraction: 2 }] }));
+    await expect(runExperiment(join(dir, 'bad.json'))).rejects.toThrow(/settings\.0\.strongFraction/);
+  }, 240_000);
+});

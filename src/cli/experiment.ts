@@ -1,0 +1,246 @@
+/**
+ * `experiment --config FILE`: settings × methods × seeds, run in turn on the WASM backend. Each
+ * finished run is appended at once to a JSONL record file, and a restarted experiment skips the
+ * runs already recorded, so a long table can be built over several sittings. Prints a Markdown
+ * table of test span F1 (mean ± std over the seeds recorded) and, last, one JSON line.
+ */
+import '../methods';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { modelSchema, parseRunConfig, trainSchema } from '../core/runConfig';
+import { mulberry32 } from '../core/random';
+import type { ParsedCorpus } from '../core/types';
+import { bioTags, ioTags, toSentences, type LabeledSentence } from '../model/data';
+import { trimGlove } from '../model/embeddings';
+import { buildFeaturizer } from '../model/features';
+import { readGloveAsset } from '../model/gloveNode';
+import { evaluate } from '../model/train';
+import { pipelineSchema, runPipeline } from '../methods/pipelines';
+import { readCorpus } from './readCorpus';
+import { roundScores } from './roundScores';
+import { useWasmBackend } from './train';
+import { weakLabelCorpus } from './weakLabel';
+
+const split = z.union([z.object({ text: z.string(), labels: z.string() }).strict(), z.object({ conll: z.string() }).strict()]);
+const common = { name: z.string(), dev: split, test: split, limitTrain: z.number().int().positive().optional(), limitDev: z.number().int().positive().optional() };
+
+export const settingSchema = z.discriminatedUnion('kind', [
+  /** Every training sentence with its distant (weak) labels. */
+  z.object({ kind: z.literal('distant'), train: z.object({ text: z.string(), weak: z.string() }).strict(), ...common }).strict(),
+  /** A seeded fraction of the training sentences with gold labels, the rest with weak ones (NEEDLE's setting). */
+  z
+    .object({
+      kind: z.literal('mixed'),
+      train: z.object({ text: z.string(), gold: z.string(), weak: z.string() }).strict(),
+      strongFraction: z.number().gt(0).lt(1),
+      splitSeed: z.number().int().default(1),
+      ...common,
+    })
+    .strict(),
+  /** Weak labels made by the weak-labeling engine from gazetteers and rules over raw text. */
+  z
+    .object({
+      kind: z.literal('dictionary'),
+      corpus: z.string(),
+      gazetteers: z.array(z.string()).default([]),
+      untyped: z.array(z.string()).default([]),
+      rules: z.string().optional(),
+      aggregate: z.enum(['priority', 'vote', 'hmm']).default('hmm'),
+      case: z.enum(['sensitive', 'insensitive', 'normalized']).default('insensitive'),
+      ...common,
+    })
+    .strict(),
+]);
+
+export const experimentSchema = z
+  .object({
+    name: z.string(),
+    model: modelSchema.partial().default({}),
+    train: trainSchema.partial().default({}),
+    settings: z.array(settingSchema).min(1),
+    methods: z
+      .array(
+        z
+          .object({
+            label: z.string(),
+            method: z.object({ name: z.string() }).passthrough().default({ name: 'supervised' }),
+            pipeline: pipelineSchema.default({ kind: 'single' }),
+            scheme: z.enum(['BIO', 'IO']).default('BIO'),
+            model: modelSchema.partial().default({}),
+            train: trainSchema.partial().default({}),
+            /** Settings (by name) this method runs in; all when absent. */
+            settings: z.array(z.string()).optional(),
+          })
+          .strict(),
+      )
+      .min(1),
+    seeds: z.array(z.number().int()).min(1).default([1, 2, 3]),
+    /** Where finished runs are recorded (JSONL); relative to the working directory. */
+    records: z.string(),
+  })
+  .strict();
+export type Experiment = z.infer<typeof experimentSchema>;
+type Setting = z.infer<typeof settingSchema>;
+
+export interface RunRecord {
+  key: string;
+  setting: string;
+  label: string;
+  seed: number;
+  test: ReturnType<typeof roundScores>;
+  dev: ReturnType<typeof roundScores> | null;
+  stages: { stage: string; devF1: number; epochs: number; seconds: number; trainSentences: number }[];
+  wallSeconds: number;
+  tokensPerSecond: number;
+  finishedAt: string;
+}
+
+const readSplit = (s: z.infer<typeof split>): ParsedCorpus =>
+  'conll' in s ? readCorpus(s.conll, { format: 'conll' }) : readCorpus(s.text, { format: 'lines', labels: [{ file: s.labels, kind: 'gold', name: 'gold' }] });
+
+/** A setting's sentences as text plus annotations; tags are made per scheme later. */
+interface SettingData {
+  train: { corpus: ParsedCorpus; anns: ParsedCorpus['layers'][number]['annotations']; weak: boolean[] };
+  dev: ParsedCorpus;
+  test: ParsedCorpus;
+  types: string[];
+}
+
+function loadSetting(s: Setting): SettingData {
+  const dev = readSplit(s.dev);
+  const test = readSplit(s.test);
+  let corpus: ParsedCorpus;
+  let anns: SettingData['train']['anns'];
+  let weak: boolean[];
+  if (s.kind === 'distant') {
+    corpus = readCorpus(s.train.text, { format: 'lines', labels: [{ file: s.train.weak, kind: 'weak', name: 'weak' }] });
+    anns = corpus.layers[0].annotations;
+    weak = corpus.docs.map(() => true);
+  } else if (s.kind === 'mixed') {
+    corpus = readCorpus(s.train.text, { format: 'lines', labels: [{ file: s.train.gold, kind: 'gold', name: 'gold' }, { file: s.train.weak, kind: 'weak', name: 'weak' }] });
+    const [gold, weakLayer] = [corpus.layers.find((l) => l.kind === 'gold')!, corpus.layers.find((l) => l.kind === 'weak')!];
+    // A seeded choice of exactly round(p · n) strong documents, the same for every method and seed.
+    const rand = mulberry32(s.splitSeed);
+    const order = corpus.docs.map((_, k) => [rand(), k] as const).sort((a, b) => a[0] - b[0]);
+    const strong = new Set(order.slice(0, Math.round(s.strongFraction * corpus.docs.length)).map(([, k]) => k));
+    weak = corpus.docs.map((_, k) => !strong.has(k));
+    anns = corpus.docs.map((_, k) => (strong.has(k) ? gold.annotations[k] : weakLayer.annotations[k]));
+  } else {
+    const labeled = weakLabelCorpus({ corpus: s.corpus, gazetteers: s.gazetteers, untyped: s.untyped, rules: s.rules, mode: s.case, method: s.aggregate });
+    corpus = labeled.corpus;
+    anns = labeled.result.aggregate;
+    weak = corpus.docs.map(() => true);
+  }
+  const types = [...new Set([...anns.flatMap((a) => a.spans.map((x) => x.label)).filter((l) => l !== '?'), ...dev.types, ...test.types])].sort();
+  return { train: { corpus, anns, weak }, dev, test, types };
+}
+
+function sentencesFor(d: SettingData, tags: string[], s: Setting) {
+  const train = toSentences(d.train.corpus.docs, d.train.anns, tags).map((x) => ({ ...x, weak: d.train.weak[x.doc] }));
+  const goldOf = (c: ParsedCorpus) => toSentences(c.docs, c.layers.find((l) => l.kind === 'gold')?.annotations ?? [], tags);
+  return { train: train.slice(0, s.limitTrain), dev: goldOf(d.dev).slice(0, s.limitDev), test: goldOf(d.test) };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const std = (xs: number[]) => (xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)));
+
+/** Markdown table: methods by settings, test F1 mean ± std (n seeds). */
+export function resultsTable(exp: Experiment, records: RunRecord[]): string {
+  const head = `| method | ${exp.settings.map((s) => s.name).join(' | ')} |\n| --- | ${exp.settings.map(() => '---').join(' | ')} |`;
+  const rows = exp.methods.map((m) => {
+    const cells = exp.settings.map((s) => {
+      const f1 = records.filter((r) => r.setting === s.name && r.label === m.label).map((r) => r.test.f1);
+      if (!f1.length) return m.settings && !m.settings.includes(s.name) ? '' : 'not run';
+      return f1.length > 1 ? `${mean(f1).toFixed(2)} ± ${std(f1).toFixed(2)} (${f1.length})` : `${f1[0].toFixed(2)} (1 seed)`;
+    });
+    return `| ${m.label} | ${cells.join(' | ')} |`;
+  });
+  return [head, ...rows].join('\n');
+}
+
+export function readRecords(file: string): RunRecord[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l, k) => {
+      try {
+        return JSON.parse(l) as RunRecord;
+      } catch {
+        throw new Error(`${file}: line ${k + 1} is not a JSON record; fix or remove it`);
+      }
+    });
+}
+
+export async function runExperiment(configFile: string, opts: { only?: string[]; log?: (s: string) => void } = {}): Promise<Record<string, unknown>> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(configFile, 'utf8'));
+  } catch (e) {
+    throw new Error(`${configFile}: ${(e as Error).message}`);
+  }
+  const parsed = experimentSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${configFile}: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
+  }
+  const exp = parsed.data;
+  const log = opts.log ?? ((s: string) => void process.stderr.write(`${s}\n`));
+  const backend = await useWasmBackend();
+  mkdirSync(dirname(exp.records) || '.', { recursive: true });
+  const done = new Set(readRecords(exp.records).map((r) => r.key));
+  const glove = readGloveAsset();
+  let ran = 0;
+  for (const setting of exp.settings) {
+    const todo = exp.methods.filter((m) => (!m.settings || m.settings.includes(setting.name)) && exp.seeds.some((seed) => !done.has(`${setting.name}/${m.label}/${seed}`)));
+    if (!todo.length || (opts.only && !opts.only.includes(setting.name))) continue;
+    log(`setting ${setting.name}: loading`);
+    const data = loadSetting(setting);
+    for (const m of todo) {
+      const tags = m.scheme === 'IO' ? ioTags(data.types) : bioTags(data.types);
+      const sents = sentencesFor(data, tags, setting);
+      const words = [...sents.train, ...sents.dev, ...sents.test].flatMap((s) => s.words);
+      const feat = buildFeaturizer(trimGlove(glove, words), sents.train.map((s) => s.words), tags);
+      for (const seed of exp.seeds) {
+        const key = `${setting.name}/${m.label}/${seed}`;
+        if (done.has(key)) continue;
+        const cfg = parseRunConfig(
+          {
+            name: key,
+            data: { kind: 'files', train: { conll: '-' }, dev: { conll: '-' } },
+            model: { ...exp.model, ...m.model },
+            method: m.method,
+            train: { ...exp.train, ...m.train, seed },
+          },
+          `${configFile}: ${m.label}`,
+        );
+        log(`${key}: training (${sents.train.length} sentences, ${sents.train.filter((s) => s.weak).length} weak)`);
+        const t0 = performance.now();
+        const r = await runPipeline(m.pipeline, cfg, feat, { train: sents.train as LabeledSentence[], dev: sents.dev });
+        const test = await evaluate(r.tagger, feat, sents.test);
+        r.tagger.dispose();
+        const record: RunRecord = {
+          key,
+          setting: setting.name,
+          label: m.label,
+          seed,
+          test: roundScores(test),
+          dev: r.dev && roundScores(r.dev),
+          stages: r.stages.map((s) => ({ ...s, devF1: Math.round(s.devF1 * 10000) / 100, seconds: Math.round(s.seconds) })),
+          wallSeconds: Math.round((performance.now() - t0) / 1000),
+          tokensPerSecond: Math.round(r.tokensPerSecond),
+          finishedAt: new Date().toISOString(),
+        };
+        appendFileSync(exp.records, `${JSON.stringify(record)}\n`);
+        done.add(key);
+        ran++;
+        log(`${key}: test F1 ${record.test.f1} (${record.wallSeconds} s)`);
+      }
+    }
+  }
+  const records = readRecords(exp.records);
+  const table = resultsTable(exp, records);
+  process.stdout.write(`${table}\n`);
+  return { experiment: exp.name, backend, ran, recorded: records.length, records: exp.records, table: exp.methods.map((m) => ({ label: m.label, ...Object.fromEntries(exp.settings.map((s) => [s.name, records.filter((r) => r.setting === s.name && r.label === m.label).map((r) => r.test.f1)])) })) };
+}

@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { ParsedCorpus } from '../core/types';
+import { tokenTexts } from '../core/types';
+import type { AggregateMethod } from '../core/weak/aggregate';
+import type { CaseMode } from '../core/weak/normalize';
+import { WeakLabeler, type WeakResult } from '../core/weak/pipeline';
+import { ruleSchema, type Rule } from '../core/weak/rules';
+import { readCorpus, readGazetteer, type CorpusFormat } from './readCorpus';
+
+export interface WeakLabelOptions {
+  corpus: string;
+  format?: CorpusFormat;
+  /** A gold label file for the corpus (a CoNLL corpus carries its own). */
+  gold?: string;
+  gazetteers: readonly string[];
+  untyped: readonly string[];
+  rules?: string;
+  mode: CaseMode;
+  method: AggregateMethod;
+}
+
+/**
+ * Weak labels for a corpus file from gazetteer files (typed TSV or spaCy patterns, and untyped
+ * phrase lists) and a rules file, aggregated: what the `weak` verb and dictionary-only
+ * experiments run, the same engine as the browser's.
+ */
+export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; result: WeakResult; docs: { tokens: string[] }[]; wallMs: number } {
+  const goldIsCorpus = o.gold && o.gold === o.corpus;
+  const corpus = readCorpus(o.corpus, { format: o.format, labels: o.gold && !goldIsCorpus ? [{ file: o.gold, kind: 'gold', name: 'gold' }] : [] });
+  const gazetteers = [...o.gazetteers.map((f) => ({ f, g: readGazetteer(f, f.endsWith('.jsonl') ? 'patterns' : 'tsv') })), ...o.untyped.map((f) => ({ f, g: readGazetteer(f, 'untyped') }))];
+  const rules: { rule: Rule; priority: number }[] = [];
+  for (const { f, g } of gazetteers) {
+    g.patterns.forEach((p, k) => rules.push({ rule: { kind: 'tokens', name: `${basename(f)}:${p.line}`, label: p.label, pattern: p.pattern }, priority: 100 + k }));
+  }
+  if (o.rules) {
+    const raw = JSON.parse(readFileSync(o.rules, 'utf8')) as unknown[];
+    raw.forEach((r, k) => {
+      const parsed = ruleSchema.safeParse(r);
+      if (!parsed.success) throw new Error(`${o.rules}: rule ${k + 1}: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
+      rules.push({ rule: parsed.data, priority: 200 + k });
+    });
+  }
+  const types = [...new Set([...corpus.types, ...gazetteers.flatMap(({ g }) => g.entries.map((e) => e.type).filter((t): t is string => t !== null)), ...rules.map((r) => r.rule.label)])].sort();
+  const docs = corpus.docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts }));
+  const t0 = performance.now();
+  const result = new WeakLabeler(docs).run({ gazetteers: gazetteers.map(({ f, g }, k) => ({ name: basename(f), mode: o.mode, priority: k, entries: g.entries })), rules, types, method: o.method });
+  return { corpus, result, docs, wallMs: performance.now() - t0 };
+}
