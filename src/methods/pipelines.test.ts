@@ -23,3 +23,23 @@ describe('NEEDLE confidence (Appendix A)', () => {
     expect(completedConfidence([1, 2, 2], 0.1, 0.95)).toBe(0.95);
   });
 });
+
+describe('RoSTER self-training targets (Eq. 8)', () => {
+  it('keep P(O), split the entity mass by the sharpened type distribution, and sum to 1', async () => {
+    const { selfTrainingTargets } = await import('./pipelines');
+    // Two sentences, IO tags O, I-A, I-B.
+    const probs = [Float32Array.from([0.5, 0.3, 0.2, 0.1, 0.45, 0.45]), Float32Array.from([0.2, 0.1, 0.7])];
+    const out = selfTrainingTargets(probs, 3);
+    const cond = [[0.6, 0.4], [0.5, 0.5], [0.125, 0.875]];
+    const g = [0.6 + 0.5 + 0.125, 0.4 + 0.5 + 0.875];
+    const flat = [...out[0], ...out[1]];
+    cond.forEach(([a, b], t) => {
+      const pO = [0.5, 0.1, 0.2][t];
+      expect(flat[t * 3]).toBeCloseTo(pO);
+      const qa = a ** 2 / g[0];
+      const qb = b ** 2 / g[1];
+      expect(flat[t * 3 + 1]).toBeCloseTo((1 - pO) * (qa / (qa + qb)));
+      expect(flat[t * 3] + flat[t * 3 + 1] + flat[t * 3 + 2]).toBeCloseTo(1);
+    });
+  });
+});

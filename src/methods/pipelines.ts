@@ -10,7 +10,8 @@ import type { RunConfig } from '../core/runConfig';
 import type { LabeledSentence } from '../model/data';
 import type { Featurizer } from '../model/features';
 import type { Tagger } from '../model/tagger';
-import { predict, trainTagger, type TrainHooks } from '../model/train';
+import { predict, predictProbs, trainTagger, type TrainHooks } from '../model/train';
+import { sharpen } from './losses';
 
 export const pipelineSchema = z.discriminatedUnion('kind', [
   /** One training run with the config's method. */
@@ -33,8 +34,53 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
       cap: z.number().min(0).max(1).default(0.95),
     })
     .strict(),
+  /**
+   * RoSTER (Meng et al. 2021) after its noise-robust loss: K models trained with the config's
+   * method (roster) and seeds seed..seed+K−1, a model distilled from their average prediction
+   * (Eq. 6), then rounds of self-training on sharpened soft labels (Eq. 8-9). The augmentation of
+   * Eq. 7 needs a language model the studio does not train yet: rounds use the original text only.
+   */
+  z
+    .object({
+      kind: z.literal('roster'),
+      models: z.number().int().min(1).default(5),
+      /** Self-training rounds (0: the "w/o ST" ablation). */
+      rounds: z.number().int().min(0).default(3),
+      /** Epochs of each self-training round, and its learning rate (the paper lowers it). */
+      roundEpochs: z.number().int().positive().default(2),
+      roundLr: z.number().positive().default(0.0005),
+    })
+    .strict(),
 ]);
 export type Pipeline = z.infer<typeof pipelineSchema>;
+
+/**
+ * RoSTER's self-training targets (Eq. 8) over IO tags (O first): P(O) kept as the model has it
+ * (the entity/non-entity part "maintains its predictions"), the entity mass split by the
+ * sharpened type distribution, whose soft frequencies g_j run over every token given.
+ */
+export function selfTrainingTargets(probs: readonly Float32Array[], K: number): Float32Array[] {
+  const C = K - 1;
+  const n = probs.reduce((a, p) => a + p.length / K, 0);
+  const types = new Float32Array(n * C);
+  let i = 0;
+  for (const p of probs) {
+    for (let t = 0; t < p.length / K; t++, i++) {
+      const ent = Math.max(1 - p[t * K], 1e-12);
+      for (let j = 0; j < C; j++) types[i * C + j] = p[t * K + 1 + j] / ent;
+    }
+  }
+  const sharp = sharpen(types, n, C);
+  i = 0;
+  return probs.map((p) => {
+    const out = new Float32Array(p.length);
+    for (let t = 0; t < p.length / K; t++, i++) {
+      out[t * K] = p[t * K];
+      for (let j = 0; j < C; j++) out[t * K + 1 + j] = (1 - p[t * K]) * sharp[i * C + j];
+    }
+    return out;
+  });
+}
 
 export interface PipelineData {
   train: LabeledSentence[];
@@ -120,6 +166,33 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
   });
 
   if (pipeline.kind === 'single') return finish(await stage(cfg.method.name, cfg, data.train));
+
+  if (pipeline.kind === 'roster') {
+    const K = feat.tags.length;
+    let avg: Float32Array[] | null = null;
+    let last: Awaited<ReturnType<typeof stage>> | null = null;
+    for (let k = 0; k < pipeline.models; k++) {
+      const r = await stage(`noise-robust model ${k + 1}`, { ...cfg, train: { ...cfg.train, seed: cfg.train.seed + k } }, data.train);
+      const probs = await predictProbs(r.tagger, feat, data.train);
+      avg = avg ? avg.map((a, i) => a.map((v, j) => v + probs[i][j])) : probs;
+      if (pipeline.models === 1) last = r;
+      else r.tagger.dispose();
+    }
+    let current = last;
+    if (pipeline.models > 1) {
+      const targets = avg!.map((a) => a.map((v) => v / pipeline.models));
+      current = await stage('ensemble distillation', withMethod(cfg, { name: 'distill' }), data.train.map((s, i) => ({ ...s, soft: targets[i] })));
+    }
+    for (let round = 1; round <= pipeline.rounds; round++) {
+      const probs = await predictProbs(current!.tagger, feat, data.train);
+      const targets = selfTrainingTargets(probs, K);
+      const w = await current!.tagger.getWeights();
+      current!.tagger.dispose();
+      const stCfg = withMethod({ ...cfg, train: { ...cfg.train, epochs: pipeline.roundEpochs, lr: pipeline.roundLr } }, { name: 'distill' });
+      current = await stage(`self-training round ${round}`, stCfg, data.train.map((s, i) => ({ ...s, soft: targets[i] })), w);
+    }
+    return finish(current!);
+  }
 
   // Both SST and NEEDLE start from a model of the strong labels (of the weak ones as if gold
   // when a setting has no strong labels: NEEDLE's distant-only rows).

@@ -11,7 +11,7 @@ import { crfNll, crfPartialNll } from '../model/crf';
 import { tagsOneHot } from '../model/features';
 import { stopGradient } from '../model/ops';
 import * as tf from '../model/tf';
-import { gce, noiseAwareCrf, tokenNll, weightedMean } from './losses';
+import { gce, klTokens, noiseAwareCrf, tokenNll, weightedMean } from './losses';
 import { registerMethod, type LossContext } from './registry';
 
 /** Log probabilities per token for the token heads (softmax scores, or twopart's own log probabilities). */
@@ -143,6 +143,24 @@ registerMethod({
     }
     const per = config.q > 0 ? gce(logp, gold, config.q) : tokenNll(logp, gold);
     return weightedMean(per, w);
+  },
+  heads: ['softmax', 'twopart'],
+});
+
+/**
+ * Distillation to per-token target distributions (RoSTER's ensemble, Eq. 6, and self-training,
+ * Eq. 9 without the augmented copy): KL(target ‖ model) averaged over tokens. Sentences without
+ * targets fall back to their tags as one-hot targets.
+ */
+registerMethod({
+  name: 'distill',
+  title: 'Distillation: KL to soft targets (RoSTER ensemble and self-training)',
+  schema: z.object({ name: z.literal('distill') }).strict(),
+  loss(ctx) {
+    const { batch, tensors, tagger } = ctx;
+    const K = tagger.dims.tags;
+    const target = batch.soft ? tf.tensor3d(batch.soft, [batch.B, batch.T, K]) : tagsOneHot(batch, K);
+    return weightedMean(klTokens(target, tokenLogProbs(ctx)), tensors.mask);
   },
   heads: ['softmax', 'twopart'],
 });

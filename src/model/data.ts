@@ -13,6 +13,8 @@ export interface LabeledSentence {
   weak?: boolean;
   /** The confidence of the tags (NEEDLE), 1 when unset. */
   confidence?: number;
+  /** [length, K] target distributions per token (RoSTER's distillation and self-training). */
+  soft?: Float32Array;
 }
 
 /** O, then B- and I- of each type in order. */

@@ -72,6 +72,8 @@ export interface BatchArrays {
   confidence: Float32Array;
   /** Per sentence: its index in the training list (methods keep per-sentence state by it). */
   ids: Int32Array;
+  /** [B, T, K] target distributions (distillation, self-training), or null when no sentence has them. */
+  soft: Float32Array | null;
 }
 
 export interface BatchSentence {
@@ -79,6 +81,8 @@ export interface BatchSentence {
   tags?: readonly number[];
   weak?: boolean;
   confidence?: number;
+  /** [length, K] target distributions per token (RoSTER's ensemble and self-training targets). */
+  soft?: Float32Array;
 }
 
 export function makeBatch(f: Featurizer, sentences: readonly BatchSentence[], ids?: readonly number[]): BatchArrays {
@@ -127,7 +131,17 @@ export function makeBatch(f: Featurizer, sentences: readonly BatchSentence[], id
     weak: Float32Array.from(sentences, (s) => (s.weak ? 1 : 0)),
     confidence: Float32Array.from(sentences, (s) => s.confidence ?? 1),
     ids: Int32Array.from(ids ?? sentences.map((_, k) => k)),
+    soft: softTargets(sentences, B, T, f.tags.length),
   };
+}
+
+function softTargets(sentences: readonly BatchSentence[], B: number, T: number, K: number): Float32Array | null {
+  if (!sentences.some((s) => s.soft)) return null;
+  const out = new Float32Array(B * T * K);
+  sentences.forEach((s, b) => {
+    if (s.soft) out.set(s.soft.subarray(0, s.words.length * K), b * T * K);
+  });
+  return out;
 }
 
 /** Gold tags as one-hot [B, T, K], zero rows at padding. */

@@ -103,6 +103,28 @@ export async function predict(tagger: Tagger, feat: Featurizer, sentences: reado
   return { paths, scores };
 }
 
+/**
+ * Per-token distributions over the tags, [length, K] per sentence: softmax of the scores, or the
+ * two-part head's own probabilities (the CRF head's would be marginals; not needed yet).
+ */
+export async function predictProbs(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[], batchSize = 64): Promise<Float32Array[]> {
+  if (tagger.cfg.head !== 'softmax' && tagger.cfg.head !== 'twopart') throw new Error(`token distributions need the softmax or twopart head, not ${tagger.cfg.head}`);
+  const K = tagger.dims.tags;
+  const out: Float32Array[] = new Array(sentences.length);
+  for (let i = 0; i < sentences.length; i += batchSize) {
+    const idx = sentences.slice(i, i + batchSize);
+    const batch = makeBatch(feat, idx);
+    const probs = tf.tidy(() => {
+      const em = tagger.emissions(batchTensors(batch, tagger.dims), false, 0);
+      return tagger.cfg.head === 'twopart' ? tf.exp(em) : tf.softmax(em);
+    });
+    const data = (await probs.data()) as Float32Array;
+    probs.dispose();
+    idx.forEach((s, j) => (out[i + j] = data.slice(j * batch.T * K, (j * batch.T + s.words.length) * K)));
+  }
+  return out;
+}
+
 /** Span scores of predicted paths against the sentences' own tags. */
 export async function evaluate(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<SpanScores> {
   const { paths } = await predict(tagger, feat, sentences);
