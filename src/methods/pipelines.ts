@@ -9,9 +9,13 @@ import type { SpanScores } from '../core/metrics';
 import type { RunConfig } from '../core/runConfig';
 import type { LabeledSentence } from '../model/data';
 import type { Featurizer } from '../model/features';
-import type { Tagger } from '../model/tagger';
+import { featureDims } from '../model/features';
+import { buildLmVocab, LanguageModel } from '../model/lm';
+import { Tagger } from '../model/tagger';
 import { predict, predictProbs, trainTagger, type TrainHooks } from '../model/train';
 import { sharpen } from './losses';
+
+const lmSchema = z.object({ epochs: z.number().int().min(0), vocab: z.number().int().min(2) }).strict();
 
 export const pipelineSchema = z.discriminatedUnion('kind', [
   /** One training run with the config's method. */
@@ -32,6 +36,8 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
       bins: z.number().int().min(2).default(10),
       /** The cap on the confidence (0.95 in the paper). */
       cap: z.number().min(0).max(1).default(0.95),
+      /** Stage I: language-model pre-training of the encoder on the unlabeled text (epochs 0: off). */
+      stage1: lmSchema.default({ epochs: 3, vocab: 10000 }),
     })
     .strict(),
   /**
@@ -49,6 +55,13 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
       /** Epochs of each self-training round, and its learning rate (the paper lowers it). */
       roundEpochs: z.number().int().positive().default(2),
       roundLr: z.number().positive().default(0.0005),
+      /**
+       * Augmentation (Eq. 7) by the studio's own bidirectional language model trained on the
+       * training text: each round adds a copy of every sentence with this share of words replaced
+       * (0: no augmentation).
+       */
+      augmentRate: z.number().min(0).max(1).default(0.15),
+      lm: lmSchema.default({ epochs: 3, vocab: 10000 }),
     })
     .strict(),
 ]);
@@ -85,6 +98,8 @@ export function selfTrainingTargets(probs: readonly Float32Array[], K: number): 
 export interface PipelineData {
   train: LabeledSentence[];
   dev: LabeledSentence[];
+  /** More unlabeled text for the language model (NEEDLE Stage I), beside the training sentences. */
+  unlabeled?: { words: string[] }[];
 }
 
 export interface StageRecord {
@@ -142,6 +157,15 @@ export function completedConfidence(weakTags: readonly number[], modelConfidence
   return Math.min(cap, (matched / n) * 1 + ((n - matched) / n) * modelConfidence);
 }
 
+/** A language model on a fresh tagger of the config's encoder, trained on raw sentences. */
+async function trainLm(cfg: RunConfig, feat: Featurizer, text: readonly { words: readonly string[] }[], o: { epochs: number; vocab: number }, hooks: TrainHooks): Promise<{ lm: LanguageModel; losses: number[]; seconds: number }> {
+  const t0 = performance.now();
+  const tagger = new Tagger({ ...cfg.model, head: cfg.model.head === 'span' ? 'softmax' : cfg.model.head }, featureDims(feat), cfg.train.seed);
+  const lm = new LanguageModel(tagger, feat, buildLmVocab(text.map((s) => s.words), o.vocab));
+  const losses = await lm.pretrain(text, { epochs: o.epochs, batchSize: cfg.train.batchSize, lr: cfg.train.lr, clip: cfg.train.clip, seed: cfg.train.seed, onEpoch: (epoch, loss) => hooks.onStage?.(`language model epoch ${epoch}: loss ${loss.toFixed(3)}`) });
+  return { lm, losses, seconds: (performance.now() - t0) / 1000 };
+}
+
 export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Featurizer, data: PipelineData, hooks: TrainHooks = {}): Promise<PipelineResult> {
   const t0 = performance.now();
   const stages: StageRecord[] = [];
@@ -183,20 +207,44 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
       const targets = avg!.map((a) => a.map((v) => v / pipeline.models));
       current = await stage('ensemble distillation', withMethod(cfg, { name: 'distill' }), data.train.map((s, i) => ({ ...s, soft: targets[i] })));
     }
+    let lm: LanguageModel | null = null;
+    if (pipeline.rounds > 0 && pipeline.augmentRate > 0 && pipeline.lm.epochs > 0) {
+      const trained = await trainLm(cfg, feat, data.train, pipeline.lm, hooks);
+      lm = trained.lm;
+      stages.push({ stage: 'language model for augmentation', devF1: 0, epochs: trained.losses.length, seconds: trained.seconds, trainSentences: data.train.length });
+    }
     for (let round = 1; round <= pipeline.rounds; round++) {
       const probs = await predictProbs(current!.tagger, feat, data.train);
       const targets = selfTrainingTargets(probs, K);
       const w = await current!.tagger.getWeights();
       current!.tagger.dispose();
       const stCfg = withMethod({ ...cfg, train: { ...cfg.train, epochs: pipeline.roundEpochs, lr: pipeline.roundLr } }, { name: 'distill' });
-      current = await stage(`self-training round ${round}`, stCfg, data.train.map((s, i) => ({ ...s, soft: targets[i] })), w);
+      const original = data.train.map((s, i) => ({ ...s, soft: targets[i] }));
+      // Eq. 9: the same targets on the original and on an augmented copy of each sentence.
+      const augmented = lm ? await lm.augment(original, pipeline.augmentRate, cfg.train.seed * 1_009 + round) : [];
+      current = await stage(`self-training round ${round}${lm ? ' (with augmented copies)' : ''}`, stCfg, [...original, ...augmented], w);
+    }
+    if (lm) {
+      lm.dispose();
+      lm.tagger.dispose();
     }
     return finish(current!);
   }
 
   // Both SST and NEEDLE start from a model of the strong labels (of the weak ones as if gold
   // when a setting has no strong labels: NEEDLE's distant-only rows).
-  const initial = strong.length ? await stage('initial (supervised)', withMethod(cfg, { name: 'supervised' }), strong) : await stage('initial (WSL)', withMethod(cfg, { name: 'wsl' }), data.train);
+  let pretrained: Awaited<ReturnType<Tagger['getWeights']>> | undefined;
+  if (pipeline.kind === 'needle' && pipeline.stage1.epochs > 0) {
+    // Stage I: the encoder learns the domain's text as a language model before any label.
+    const { lm, losses, seconds } = await trainLm(cfg, feat, [...data.train, ...(data.unlabeled ?? [])], pipeline.stage1, hooks);
+    pretrained = await lm.tagger.getWeights();
+    stages.push({ stage: 'Stage I: language model', devF1: 0, epochs: losses.length, seconds, trainSentences: data.train.length + (data.unlabeled?.length ?? 0) });
+    lm.dispose();
+    lm.tagger.dispose();
+  }
+  const initial = strong.length
+    ? await stage('initial (supervised)', withMethod(cfg, { name: 'supervised' }), strong, pretrained)
+    : await stage('initial (WSL)', withMethod(cfg, { name: 'wsl' }), data.train, pretrained);
   const initWeights = await initial.tagger.getWeights();
   const { paths, scores } = await predict(initial.tagger, feat, weak);
   const devPred = pipeline.kind === 'needle' && pipeline.nal ? await predict(initial.tagger, feat, data.dev) : null;

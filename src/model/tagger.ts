@@ -107,6 +107,18 @@ export class Tagger {
    */
   emissions(b: BatchTensors, training: boolean, step: number): tf.Tensor3D {
     const { cfg, dims, params, seed } = this;
+    const h = this.encode(b, training, step);
+    if (cfg.head === 'span') return spanLogits(params, h, cfg.spanMaxLength, cfg.spanHidden, spanClasses(dims), seed + 19);
+    const H = h.shape[2];
+    const w = param(params, 'out/w', () => tf.randomUniform([H, dims.tags], -Math.sqrt(6 / (H + dims.tags)), Math.sqrt(6 / (H + dims.tags)), 'float32', seed + 17));
+    const bias = param(params, 'out/b', () => tf.zeros([dims.tags]));
+    const out = dense(h, w, bias) as tf.Tensor3D;
+    return cfg.head === 'twopart' ? twoPartLogProbs(out) : out;
+  }
+
+  /** Token states [B, T, H] from the features and the encoder (dropout applied when training). */
+  encode(b: BatchTensors, training: boolean, step: number): tf.Tensor3D {
+    const { cfg, dims, params, seed } = this;
     const [B, T] = b.mask.shape;
     let words: tf.Tensor = b.words;
     if (b.oovSelect && b.oovOneHot) {
@@ -120,13 +132,7 @@ export class Tagger {
     const drop = (t: tf.Tensor3D, k: number) => (training && cfg.dropout > 0 ? (tf.dropout(t, cfg.dropout, undefined, seed * 7919 + step * 13 + k) as tf.Tensor3D) : t);
     x = drop(x, 1);
     let h = cfg.encoder === 'bilstm' ? bilstm(params, x, b.mask, cfg.hidden, seed + 11) : idcnn(params, x, b.mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11);
-    h = drop(h, 2);
-    if (cfg.head === 'span') return spanLogits(params, h as tf.Tensor3D, cfg.spanMaxLength, cfg.spanHidden, spanClasses(dims), seed + 19);
-    const H = h.shape[2];
-    const w = param(params, 'out/w', () => tf.randomUniform([H, dims.tags], -Math.sqrt(6 / (H + dims.tags)), Math.sqrt(6 / (H + dims.tags)), 'float32', seed + 17));
-    const bias = param(params, 'out/b', () => tf.zeros([dims.tags]));
-    const out = dense(h, w, bias) as tf.Tensor3D;
-    return cfg.head === 'twopart' ? twoPartLogProbs(out) : out;
+    return drop(h, 2);
   }
 
   /** The CRF's parameters as arrays, read once per decoding pass (reads are asynchronous on WebGPU). */

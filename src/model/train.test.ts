@@ -87,8 +87,8 @@ describe('training loop', () => {
     const sst = await runPipeline(pipelineSchema.parse({ kind: 'sst' }), config(4), feat, { train: mixed, dev });
     expect(sst.stages.map((s) => s.stage)).toEqual(['initial (supervised)', 'self-training']);
     sst.tagger.dispose();
-    const needle = await runPipeline(pipelineSchema.parse({ kind: 'needle', bins: 4 }), config(4), feat, { train: mixed, dev });
-    expect(needle.stages.map((s) => s.stage)).toEqual(['initial (supervised)', 'noise-aware continual training', 'fine-tuning (strong)']);
+    const needle = await runPipeline(pipelineSchema.parse({ kind: 'needle', bins: 4, stage1: { epochs: 2, vocab: 20 } }), config(4), feat, { train: mixed, dev });
+    expect(needle.stages.map((s) => s.stage)).toEqual(['Stage I: language model', 'initial (supervised)', 'noise-aware continual training', 'fine-tuning (strong)']);
     expect(needle.confidences).toHaveLength(mixed.filter((s) => s.weak).length);
     for (const c of needle.confidences!) expect(c).toBeLessThanOrEqual(0.95);
     expect(needle.calibration!.reduce((a, b) => a + b.n, 0)).toBe(dev.length);
@@ -97,11 +97,12 @@ describe('training loop', () => {
     const ioTrain = mixed.map((s) => ({ ...s, weak: true, tags: s.tags.map((t) => (t ? (t + 1) >> 1 : 0)) }));
     const ioDev = dev.map((s) => ({ ...s, tags: s.tags.map((t) => (t ? (t + 1) >> 1 : 0)) }));
     const ioFeat = buildFeaturizer(glove, train.map((s) => s.words), ioTags(['LOC', 'PER']));
-    const roster = await runPipeline(pipelineSchema.parse({ kind: 'roster', models: 2, rounds: 1, roundEpochs: 1 }), parseRunConfig({ ...config(14, { head: 'twopart' }), method: { name: 'roster', removeFromEpoch: 8 } }), ioFeat, { train: ioTrain, dev: ioDev });
-    expect(roster.stages.map((s) => s.stage)).toEqual(['noise-robust model 1', 'noise-robust model 2', 'ensemble distillation', 'self-training round 1']);
+    const roster = await runPipeline(pipelineSchema.parse({ kind: 'roster', models: 2, rounds: 1, roundEpochs: 1, lm: { epochs: 1, vocab: 20 } }), parseRunConfig({ ...config(14, { head: 'twopart' }), method: { name: 'roster', removeFromEpoch: 8 } }), ioFeat, { train: ioTrain, dev: ioDev });
+    expect(roster.stages.map((s) => s.stage)).toEqual(['noise-robust model 1', 'noise-robust model 2', 'ensemble distillation', 'language model for augmentation', 'self-training round 1 (with augmented copies)']);
+    expect(roster.stages[4].trainSentences).toBe(2 * ioTrain.length);
     expect(roster.dev!.overall.f1).toBeGreaterThan(0.2);
     roster.tagger.dispose();
-    const noFt = await runPipeline(pipelineSchema.parse({ kind: 'needle', nal: false, ft: false }), config(2), feat, { train: mixed, dev });
+    const noFt = await runPipeline(pipelineSchema.parse({ kind: 'needle', nal: false, ft: false, stage1: { epochs: 0, vocab: 2 } }), config(2), feat, { train: mixed, dev });
     expect(noFt.stages.map((s) => s.stage)).toEqual(['initial (supervised)', 'continual training (NLL)']);
     noFt.tagger.dispose();
   }, 120_000);

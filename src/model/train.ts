@@ -49,6 +49,8 @@ export interface TrainHooks {
   /** Called after every epoch with the state to resume from. */
   onCheckpoint?: (c: Checkpoint) => void | Promise<void>;
   onStep?: (e: StepEvent) => void;
+  /** Progress of a multi-stage method's stages that do not go through this loop (a language model). */
+  onStage?: (message: string) => void;
   onEpoch?: (e: EpochEvent) => void | Promise<void>;
   /** Polled between steps; return 'cancel' to stop and discard, 'stop' to stop and keep the best. */
   control?: () => 'go' | 'stop' | 'cancel' | Promise<'go' | 'stop' | 'cancel'>;

@@ -1,0 +1,177 @@
+/**
+ * A bidirectional language model on the tagger's own encoder, for NEEDLE's Stage I (continual
+ * pre-training on the project's unlabeled text) and RoSTER's augmentation (words proposed by a
+ * language model from both sides of a position).
+ *
+ * The BiLSTM's forward states predict the next word and its backward states the previous word
+ * (ELMo-style), over a vocabulary of the most frequent lower-cased words of the text. A position
+ * t is never predicted from a state that has read it, so nothing leaks. ID-CNN states see both
+ * sides and cannot be trained this way.
+ */
+import { mulberry32 } from '../core/random';
+import { param, type Params } from './encoders';
+import { batchTensors, type Tagger } from './tagger';
+import { makeBatch, type Featurizer } from './features';
+import { addMany, dense } from './ops';
+import * as tf from './tf';
+
+/** The language model's words: id 0 stands for every other word. */
+export interface LmVocab {
+  words: string[];
+  index: Map<string, number>;
+}
+
+export function buildLmVocab(sentences: readonly (readonly string[])[], size: number): LmVocab {
+  const counts = new Map<string, number>();
+  for (const s of sentences) for (const w of s) counts.set(w.toLowerCase(), (counts.get(w.toLowerCase()) ?? 0) + 1);
+  const words = ['<other>', ...[...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, size - 1).map(([w]) => w)];
+  return { words, index: new Map(words.map((w, k) => [w, k])) };
+}
+
+let lms = 0;
+
+export class LanguageModel {
+  readonly params: Params = Object.assign(new Map<string, tf.Variable>(), { prefix: `lm${++lms}/` });
+
+  constructor(
+    readonly tagger: Tagger,
+    readonly feat: Featurizer,
+    readonly vocab: LmVocab,
+  ) {
+    if (tagger.cfg.encoder !== 'bilstm') throw new Error(`the language model needs the BiLSTM encoder (an ${tagger.cfg.encoder} sees both sides of every word)`);
+  }
+
+  /** Next-word (forward) and previous-word (backward) log probabilities, each [B, T, V]. */
+  logProbs(b: ReturnType<typeof batchTensors>, training: boolean, step: number): { fw: tf.Tensor3D; bw: tf.Tensor3D } {
+    const h = this.tagger.encode(b, training, step);
+    const [B, T, H2] = h.shape;
+    const H = H2 / 2;
+    const V = this.vocab.words.length;
+    const head = (name: string, x: tf.Tensor3D, seed: number) => {
+      const w = param(this.params, `${name}/w`, () => tf.randomUniform([H, V], -Math.sqrt(6 / (H + V)), Math.sqrt(6 / (H + V)), 'float32', seed));
+      const bias = param(this.params, `${name}/b`, () => tf.zeros([V]));
+      return tf.logSoftmax(dense(x, w, bias)) as tf.Tensor3D;
+    };
+    return { fw: head('fw', tf.slice(h, [0, 0, 0], [B, T, H]), 31), bw: head('bw', tf.slice(h, [0, 0, H], [B, T, H]), 37) };
+  }
+
+  ids(words: readonly string[]): number[] {
+    return words.map((w) => this.vocab.index.get(w.toLowerCase()) ?? 0);
+  }
+
+  /** Mean negative log-likelihood of the next and previous words over a batch. */
+  loss(sentences: readonly { words: readonly string[] }[], training: boolean, step: number): tf.Scalar {
+    const batch = makeBatch(this.feat, sentences);
+    const { B, T } = batch;
+    const V = this.vocab.words.length;
+    const tensors = batchTensors(batch, this.tagger.dims);
+    const { fw, bw } = this.logProbs(tensors, training, step);
+    if (T < 2) return tf.scalar(0);
+    const ids = new Int32Array(B * T);
+    sentences.forEach((s, b) => this.ids(s.words).forEach((id, t) => (ids[b * T + t] = id)));
+    const target = tf.oneHot(tf.tensor2d(ids, [B, T], 'int32'), V);
+    const pairMask = tf.slice(tensors.mask, [0, 1], [B, T - 1]);
+    // Forward state at t predicts word t + 1; backward state at t + 1 predicts word t.
+    const fwLl = tf.sum(tf.mul(tf.slice(fw, [0, 0, 0], [B, T - 1, V]), tf.cast(tf.slice(target, [0, 1, 0], [B, T - 1, V]), 'float32')), 2);
+    const bwLl = tf.sum(tf.mul(tf.slice(bw, [0, 1, 0], [B, T - 1, V]), tf.cast(tf.slice(target, [0, 0, 0], [B, T - 1, V]), 'float32')), 2);
+    const n = tf.maximum(tf.sum(pairMask), 1);
+    return tf.neg(tf.div(tf.sum(tf.mul(tf.add(fwLl, bwLl), pairMask)), tf.mul(n, 2))) as tf.Scalar;
+  }
+
+  /**
+   * Trains the encoder (and the two word heads) on raw sentences: Adam with global-norm clipping,
+   * length-bucketed batches. Returns the mean loss of each epoch.
+   */
+  async pretrain(sentences: readonly { words: readonly string[] }[], o: { epochs: number; batchSize: number; lr: number; clip: number; seed: number; onEpoch?: (epoch: number, loss: number) => void }): Promise<number[]> {
+    const vars = [...this.tagger.params.values()];
+    tf.tidy(() => this.loss(sentences.slice(0, 1), false, 0)).dispose(); // creates the heads' variables
+    vars.push(...this.params.values());
+    const optimizer = tf.train.adam(o.lr);
+    const losses: number[] = [];
+    let step = 0;
+    for (let epoch = 1; epoch <= o.epochs; epoch++) {
+      const rand = mulberry32(o.seed * 1_000_003 + epoch);
+      const order = sentences.map((s, k) => [s.words.length + 2 * rand(), k] as const).sort((a, b) => a[0] - b[0]).map(([, k]) => k);
+      const batches: number[][] = [];
+      for (let i = 0; i < order.length; i += o.batchSize) batches.push(order.slice(i, i + o.batchSize));
+      let sum = 0;
+      for (const idx of batches) {
+        const { value, grads } = tf.variableGrads(() => tf.tidy(() => this.loss(idx.map((k) => sentences[k]), true, step)), vars);
+        const ordered: tf.NamedTensorMap = {};
+        for (const v of vars) ordered[v.name] = grads[v.name] ?? tf.zerosLike(v);
+        tf.tidy(() => {
+          const norm = tf.sqrt(addMany(Object.values(ordered).map((g) => tf.sum(tf.square(g)))));
+          const scale = tf.minimum(1, tf.div(o.clip, tf.maximum(norm, 1e-12)));
+          optimizer.applyGradients(Object.fromEntries(Object.entries(ordered).map(([k, g]) => [k, tf.mul(g, scale)])));
+        });
+        sum += (await value.data())[0] * idx.length;
+        value.dispose();
+        tf.dispose(Object.values(ordered));
+        step++;
+        await new Promise<void>((r) => setTimeout(r, 0));
+      }
+      losses.push(sum / sentences.length);
+      o.onEpoch?.(epoch, losses[losses.length - 1]);
+    }
+    optimizer.dispose();
+    return losses;
+  }
+
+  /**
+   * RoSTER's augmentation (Eq. 7) with this model in place of a masked LM: a share of the words of
+   * each sentence replaced by one of the 5 words the two directions score highest for that slot
+   * (log p(w | left) + log p(w | right)), never the word itself or the catch-all; the replacement
+   * takes the original's capitalization. Labels stay as they were.
+   */
+  async augment<S extends { words: string[] }>(sentences: readonly S[], rate: number, seed: number, topK = 5): Promise<S[]> {
+    const rand = mulberry32(seed);
+    const out: S[] = [];
+    for (let i = 0; i < sentences.length; i += 32) {
+      const part = sentences.slice(i, i + 32);
+      const batch = makeBatch(this.feat, part);
+      const { B, T } = batch;
+      const V = this.vocab.words.length;
+      const scores = tf.tidy(() => {
+        const { fw, bw } = this.logProbs(batchTensors(batch, this.tagger.dims), false, 0);
+        // Slot t: the forward state at t − 1 and the backward state at t + 1.
+        const left = tf.concat([tf.fill([B, 1, V], 0), tf.slice(fw, [0, 0, 0], [B, T - 1, V])], 1);
+        const right = tf.concat([tf.slice(bw, [0, 1, 0], [B, T - 1, V]), tf.fill([B, 1, V], 0)], 1);
+        return tf.add(left, right);
+      });
+      const data = (await scores.data()) as Float32Array;
+      scores.dispose();
+      part.forEach((s, b) => {
+        const words = [...s.words];
+        const own = this.ids(words);
+        for (let t = 0; t < words.length; t++) {
+          if (rand() >= rate) continue;
+          const row = data.subarray((b * T + t) * V, (b * T + t + 1) * V);
+          const best: number[] = [];
+          for (let v = 1; v < V; v++) {
+            if (v === own[t]) continue;
+            if (best.length < topK) best.push(v);
+            else if (row[v] > row[best[best.length - 1]]) best[best.length - 1] = v;
+            else continue;
+            best.sort((x, y) => row[y] - row[x]);
+          }
+          if (!best.length) continue;
+          words[t] = matchCase(this.vocab.words[best[Math.floor(rand() * best.length)]], words[t]);
+        }
+        out.push({ ...s, words });
+      });
+    }
+    return out;
+  }
+
+  dispose(): void {
+    for (const v of this.params.values()) v.dispose();
+    this.params.clear();
+  }
+}
+
+/** A lower-case word with the capitalization pattern of another: ALL CAPS, Initial, or lower. */
+export function matchCase(word: string, like: string): string {
+  if (like.length > 1 && like === like.toUpperCase() && like !== like.toLowerCase()) return word.toUpperCase();
+  if (like[0] && like[0] !== like[0].toLowerCase()) return word[0].toUpperCase() + word.slice(1);
+  return word;
+}
