@@ -12,6 +12,17 @@ const head = (file: string, n: number, dir: string) => {
 };
 
 describe('experiment verb', () => {
+  it('every committed experiment config validates', async () => {
+    const { readdirSync } = await import('node:fs');
+    const { experimentSchema } = await import('./experiment');
+    const files = readdirSync('bench/configs').filter((f) => /^(noise-aware|missing-annotations)-.*\.json$/.test(f));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) {
+      const r = experimentSchema.safeParse(JSON.parse(readFileSync(join('bench/configs', f), 'utf8')));
+      expect(r.success, `${f}: ${r.success ? '' : JSON.stringify(r.error.issues[0])}`).toBe(true);
+    }
+  });
+
   it('runs settings × methods × seeds, records each run at once, and skips recorded runs on restart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'studio-exp-'));
     const split = (name: string, n: number) => ({ text: head(`${name}_text.txt`, n, dir), labels: head(`${name}_label_true.txt`, n, dir) });
@@ -24,6 +35,7 @@ describe('experiment verb', () => {
         { kind: 'distant', name: 'distant', train: { text: join(dir, 'train_text.txt'), weak: join(dir, 'train_label_dist.txt') }, dev: split('valid', 30), test: split('test', 30) },
       ],
       methods: [
+        { label: 'weak labels', method: { name: 'weak-labels' }, settings: ['30% gold'] },
         { label: 'supervised', method: { name: 'supervised' }, settings: ['30% gold'] },
         { label: 'WSL', method: { name: 'wsl' } },
         { label: 'RoSTER (noise-robust)', method: { name: 'roster' }, scheme: 'IO', model: { head: 'twopart' } },
@@ -34,7 +46,11 @@ describe('experiment verb', () => {
     writeFileSync(join(dir, 'exp.json'), JSON.stringify(exp));
     const log: string[] = [];
     const first = await runExperiment(join(dir, 'exp.json'), { log: (s) => log.push(s) });
-    expect(first.ran).toBe(2 + 2 * 2 + 2 * 2);
+    expect(first.ran).toBe(1 + 2 + 2 * 2 + 2 * 2);
+    // The weak labels themselves, on the 84 weak sentences, against their gold labels.
+    const weakRow = readRecords(exp.records).find((r) => r.label === 'weak labels')!;
+    expect(weakRow.seed).toBe(0);
+    expect(weakRow.test.tp + weakRow.test.fn).toBeGreaterThan(0);
     const records = readRecords(exp.records);
     expect(records.map((r) => r.key).sort()).toContain('30% gold/supervised/2');
     // The supervised baseline learns from the 36 strong sentences (30 % of 120) only.

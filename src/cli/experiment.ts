@@ -8,6 +8,7 @@ import '../methods';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { scoreSpans } from '../core/metrics';
 import { modelSchema, parseRunConfig, trainSchema } from '../core/runConfig';
 import { mulberry32 } from '../core/random';
 import type { ParsedCorpus } from '../core/types';
@@ -27,7 +28,7 @@ const common = { name: z.string(), dev: split, test: split, limitTrain: z.number
 
 export const settingSchema = z.discriminatedUnion('kind', [
   /** Every training sentence with its distant (weak) labels. */
-  z.object({ kind: z.literal('distant'), train: z.object({ text: z.string(), weak: z.string() }).strict(), ...common }).strict(),
+  z.object({ kind: z.literal('distant'), train: z.object({ text: z.string(), weak: z.string(), gold: z.string().optional() }).strict(), ...common }).strict(),
   /** A seeded fraction of the training sentences with gold labels, the rest with weak ones (NEEDLE's setting). */
   z
     .object({
@@ -64,6 +65,11 @@ export const experimentSchema = z
         z
           .object({
             label: z.string(),
+            /**
+             * A method, or "weak-labels": no training; the weak labels themselves are scored (a
+             * distant setting against its train gold file, a dictionary setting by labeling the
+             * test text with the same sources), once, as seed 0.
+             */
             method: z.object({ name: z.string() }).passthrough().default({ name: 'supervised' }),
             pipeline: pipelineSchema.default({ kind: 'single' }),
             scheme: z.enum(['BIO', 'IO']).default('BIO'),
@@ -142,6 +148,24 @@ function sentencesFor(d: SettingData, tags: string[], s: Setting) {
   return { train: train.slice(0, s.limitTrain), dev: goldOf(d.dev).slice(0, s.limitDev), test: goldOf(d.test) };
 }
 
+/**
+ * The weak labels themselves against gold: a distant setting's train labels against its train
+ * gold file; a dictionary setting's sources and aggregation run over the test text.
+ */
+function scoreWeakLabels(s: Setting, d: SettingData): ReturnType<typeof roundScores> {
+  if (s.kind === 'dictionary') {
+    const testFile = 'conll' in s.test ? s.test.conll : s.test.text;
+    const labeled = weakLabelCorpus({ corpus: testFile, gold: 'conll' in s.test ? testFile : s.test.labels, gazetteers: s.gazetteers, untyped: s.untyped, rules: s.rules, mode: s.case, method: s.aggregate });
+    const gold = labeled.corpus.layers.find((l) => l.kind === 'gold')!;
+    return roundScores(scoreSpans(gold.annotations.map((a) => a.spans), labeled.result.aggregate.map((a) => a.spans)));
+  }
+  const goldFile = s.kind === 'distant' ? s.train.gold : s.train.gold;
+  if (!goldFile) throw new Error(`setting "${s.name}": scoring the weak labels needs train.gold`);
+  const gold = readCorpus(s.train.text, { format: 'lines', labels: [{ file: goldFile, kind: 'gold', name: 'gold' }] }).layers[0].annotations;
+  const weakOnly = d.train.weak.map((w, k) => (w ? k : -1)).filter((k) => k >= 0);
+  return roundScores(scoreSpans(weakOnly.map((k) => gold[k].spans), weakOnly.map((k) => d.train.anns[k].spans)));
+}
+
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const std = (xs: number[]) => (xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)));
 
@@ -198,6 +222,17 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
     log(`setting ${setting.name}: loading`);
     const data = loadSetting(setting);
     for (const m of todo) {
+      if (m.method.name === 'weak-labels') {
+        const key = `${setting.name}/${m.label}/0`;
+        if (done.has(key)) continue;
+        const test = scoreWeakLabels(setting, data);
+        const record: RunRecord = { key, setting: setting.name, label: m.label, seed: 0, test, dev: null, stages: [], wallSeconds: 0, tokensPerSecond: 0, finishedAt: new Date().toISOString() };
+        appendFileSync(exp.records, `${JSON.stringify(record)}\n`);
+        done.add(key);
+        ran++;
+        log(`${key}: the weak labels score F1 ${test.f1}`);
+        continue;
+      }
       const tags = m.scheme === 'IO' ? ioTags(data.types) : bioTags(data.types);
       const sents = sentencesFor(data, tags, setting);
       const words = [...sents.train, ...sents.dev, ...sents.test].flatMap((s) => s.words);
