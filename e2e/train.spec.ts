@@ -8,9 +8,10 @@ async function weakLabels(page: Page) {
   await expect(page.getByTestId('stats-table')).toBeVisible();
 }
 
-async function startRun(page: Page, opts: { epochs: number; backend: string; hidden?: number }) {
+async function startRun(page: Page, opts: { epochs: number; backend: string; hidden?: number; method?: string }) {
   await page.getByRole('link', { name: 'Train' }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
+  if (opts.method) await page.getByLabel('Method').selectOption({ label: opts.method });
   await page.getByLabel('Hidden units').fill(String(opts.hidden ?? 16));
   await page.getByLabel('Epochs').fill(String(opts.epochs));
   await page.getByLabel('Backend').selectOption(opts.backend);
@@ -46,6 +47,25 @@ test('trains on the weak layer in a worker, stores predictions as a layer and th
   await expect(latestRun(page).nth(9)).toHaveText((100 * metrics.test.overall.f1).toFixed(1));
   await page.getByRole('link', { name: 'Overview' }).click();
   await expect(page.locator(`[data-layer="run ${id}"] td`).nth(1)).toHaveText('predicted');
+});
+
+test('the noise-aware methods run from the training page: RoSTER\'s loss on its two-part head, NEEDLE\'s stages', async ({ page, outside: _ }) => {
+  test.setTimeout(400_000);
+  await openDemo(page);
+  await weakLabels(page);
+  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8, method: 'RoSTER noise-robust stage only (GCE + removal)' });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
+  const roster = await runMetrics(page, Number(await latestRun(page).first().textContent()));
+  expect((roster as unknown as { config: { model: { head: string }; method: { name: string } } }).config.model.head).toBe('twopart');
+  expect(roster.metrics.history).toHaveLength(1);
+  await page.getByLabel('Method').selectOption({ label: 'NEEDLE: LM pre-training, completion, noise-aware loss, fine-tuning' });
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 300_000 });
+  const needle = await runMetrics(page, Number(await latestRun(page).first().textContent()));
+  // The demo's train split has weak labels only: no fine-tuning stage, the initial model is WSL.
+  const stages = (needle.metrics as unknown as { stages: { stage: string }[] }).stages.map((s) => s.stage);
+  expect(stages).toEqual(['Stage I: language model', 'initial (WSL)', 'noise-aware continual training']);
+  expect(needle.metrics.test.overall.f1).toBeGreaterThanOrEqual(0);
 });
 
 test('a cancelled run leaves every layer as it was and is marked cancelled after a reload', async ({ page, outside: _ }) => {

@@ -28,6 +28,11 @@ export const dataSchema = z.discriminatedUnion('kind', [
     layerId: z.number().int(),
     /** The gold layer that dev and test are scored on, by id. */
     goldLayerId: z.number().int(),
+    /**
+     * Strong labels: train documents that this layer annotates take its labels and count as
+     * strong; the others keep the training layer's labels (weak when that layer is a weak one).
+     */
+    strongLayerId: z.number().int().optional(),
   }),
 ]);
 
@@ -56,11 +61,65 @@ export const trainSchema = z.object({
   seed: z.number().int().default(1),
 });
 
+const lmSchema = z.object({ epochs: z.number().int().min(0), vocab: z.number().int().min(2) }).strict();
+
+export const pipelineSchema = z.discriminatedUnion('kind', [
+  /** One training run with the config's method. */
+  z.object({ kind: z.literal('single') }).strict(),
+  /** Self-training: a supervised model labels the weak sentences, then training goes on over all. */
+  z.object({ kind: z.literal('sst') }).strict(),
+  /** NEEDLE (Jiang et al. 2021), Stages II and III, with the ablation switches. */
+  z
+    .object({
+      kind: z.literal('needle'),
+      /** Weak label completion (Eq. 2): weak O tokens take the initial model's prediction. */
+      wlc: z.boolean().default(true),
+      /** The noise-aware loss (Eq. 3); off trains Stage II with the plain NLL. */
+      nal: z.boolean().default(true),
+      /** Stage III: fine-tune on the strong sentences. */
+      ft: z.boolean().default(true),
+      /** Histogram bins for the confidence of Viterbi scores (Appendix A). */
+      bins: z.number().int().min(2).default(10),
+      /** The cap on the confidence (0.95 in the paper). */
+      cap: z.number().min(0).max(1).default(0.95),
+      /** Stage I: language-model pre-training of the encoder on the unlabeled text (epochs 0: off). */
+      stage1: lmSchema.default({ epochs: 3, vocab: 10000 }),
+    })
+    .strict(),
+  /**
+   * RoSTER (Meng et al. 2021) after its noise-robust loss: K models trained with the config's
+   * method (roster) and seeds seed..seed+K−1, a model distilled from their average prediction
+   * (Eq. 6), then rounds of self-training on sharpened soft labels (Eq. 8-9). The augmentation of
+   * Eq. 7 needs a language model the studio does not train yet: rounds use the original text only.
+   */
+  z
+    .object({
+      kind: z.literal('roster'),
+      models: z.number().int().min(1).default(5),
+      /** Self-training rounds (0: the "w/o ST" ablation). */
+      rounds: z.number().int().min(0).default(3),
+      /** Epochs of each self-training round, and its learning rate (the paper lowers it). */
+      roundEpochs: z.number().int().positive().default(2),
+      roundLr: z.number().positive().default(0.0005),
+      /**
+       * Augmentation (Eq. 7) by the studio's own bidirectional language model trained on the
+       * training text: each round adds a copy of every sentence with this share of words replaced
+       * (0: no augmentation).
+       */
+      augmentRate: z.number().min(0).max(1).default(0.15),
+      lm: lmSchema.default({ epochs: 3, vocab: 10000 }),
+    })
+    .strict(),
+]);
+export type Pipeline = z.infer<typeof pipelineSchema>;
+
 export const runConfigSchema = z.object({
   name: z.string().default('run'),
   data: dataSchema,
   model: modelSchema.default(modelSchema.parse({})),
   method: z.object({ name: z.string() }).passthrough().default({ name: 'supervised' }),
+  /** Multi-stage methods (SST, NEEDLE, RoSTER) around the method's loss; 'single' is one training run. */
+  pipeline: pipelineSchema.default({ kind: 'single' }),
   train: trainSchema.default(trainSchema.parse({})),
   backend: z.enum(['auto', 'webgpu', 'wasm', 'webgl', 'cpu']).default('auto'),
 });

@@ -1,12 +1,23 @@
 /**
  * The methods the UI offers, without loading them: each module registers its loss in the worker,
- * where TensorFlow.js lives. A name here that no module registers fails the run with a clear error.
+ * where TensorFlow.js lives. An entry sets the method, the multi-stage pipeline around it and,
+ * where the method needs one, the head.
  */
-export const METHOD_CATALOG: { name: string; title: string }[] = [
-  { name: 'supervised', title: 'Supervised: the strong (gold) sentences only' },
-  { name: 'wsl', title: 'WSL: strong and weak labels, the weak as if gold' },
-  { name: 'weighted-wsl', title: 'Weighted WSL: weak loss times \u03b3' },
-  { name: 'partial-wsl', title: 'Partial WSL: weak O tokens left out' },
-  { name: 'noise-aware', title: 'NEEDLE noise-aware loss (CRF)' },
-  { name: 'roster', title: 'RoSTER noise-robust training (softmax or two-part head)' },
+export interface CatalogEntry {
+  id: string;
+  title: string;
+  method: { name: string } & Record<string, unknown>;
+  pipeline?: { kind: string } & Record<string, unknown>;
+  head?: 'crf' | 'softmax' | 'span' | 'twopart';
+}
+
+export const METHOD_CATALOG: CatalogEntry[] = [
+  { id: 'supervised', title: 'Supervised: the strong (gold) sentences only', method: { name: 'supervised' } },
+  { id: 'wsl', title: 'WSL: strong and weak labels, the weak as if gold', method: { name: 'wsl' } },
+  { id: 'weighted-wsl', title: 'Weighted WSL: weak loss times \u03b3 = 0.5', method: { name: 'weighted-wsl' } },
+  { id: 'partial-wsl', title: 'Partial WSL: weak O tokens left out', method: { name: 'partial-wsl' } },
+  { id: 'sst', title: 'SST: self-training on a supervised model\u2019s labels', method: { name: 'wsl' }, pipeline: { kind: 'sst' } },
+  { id: 'needle', title: 'NEEDLE: LM pre-training, completion, noise-aware loss, fine-tuning', method: { name: 'noise-aware' }, pipeline: { kind: 'needle' }, head: 'crf' },
+  { id: 'roster-loss', title: 'RoSTER noise-robust stage only (GCE + removal)', method: { name: 'roster' }, head: 'twopart' },
+  { id: 'roster', title: 'RoSTER: noise-robust models, ensemble, self-training', method: { name: 'roster' }, pipeline: { kind: 'roster' }, head: 'twopart' },
 ];

@@ -4,7 +4,6 @@
  * continual training, final fine-tuning) with their ablations. Runs the same in Node and in the
  * training worker.
  */
-import { z } from 'zod';
 import type { SpanScores } from '../core/metrics';
 import type { RunConfig } from '../core/runConfig';
 import type { LabeledSentence } from '../model/data';
@@ -15,57 +14,9 @@ import { Tagger } from '../model/tagger';
 import { predict, predictProbs, trainTagger, type TrainHooks } from '../model/train';
 import { sharpen } from './losses';
 
-const lmSchema = z.object({ epochs: z.number().int().min(0), vocab: z.number().int().min(2) }).strict();
+export { pipelineSchema, type Pipeline } from '../core/runConfig';
+import type { Pipeline } from '../core/runConfig';
 
-export const pipelineSchema = z.discriminatedUnion('kind', [
-  /** One training run with the config's method. */
-  z.object({ kind: z.literal('single') }).strict(),
-  /** Self-training: a supervised model labels the weak sentences, then training goes on over all. */
-  z.object({ kind: z.literal('sst') }).strict(),
-  /** NEEDLE (Jiang et al. 2021), Stages II and III, with the ablation switches. */
-  z
-    .object({
-      kind: z.literal('needle'),
-      /** Weak label completion (Eq. 2): weak O tokens take the initial model's prediction. */
-      wlc: z.boolean().default(true),
-      /** The noise-aware loss (Eq. 3); off trains Stage II with the plain NLL. */
-      nal: z.boolean().default(true),
-      /** Stage III: fine-tune on the strong sentences. */
-      ft: z.boolean().default(true),
-      /** Histogram bins for the confidence of Viterbi scores (Appendix A). */
-      bins: z.number().int().min(2).default(10),
-      /** The cap on the confidence (0.95 in the paper). */
-      cap: z.number().min(0).max(1).default(0.95),
-      /** Stage I: language-model pre-training of the encoder on the unlabeled text (epochs 0: off). */
-      stage1: lmSchema.default({ epochs: 3, vocab: 10000 }),
-    })
-    .strict(),
-  /**
-   * RoSTER (Meng et al. 2021) after its noise-robust loss: K models trained with the config's
-   * method (roster) and seeds seed..seed+K−1, a model distilled from their average prediction
-   * (Eq. 6), then rounds of self-training on sharpened soft labels (Eq. 8-9). The augmentation of
-   * Eq. 7 needs a language model the studio does not train yet: rounds use the original text only.
-   */
-  z
-    .object({
-      kind: z.literal('roster'),
-      models: z.number().int().min(1).default(5),
-      /** Self-training rounds (0: the "w/o ST" ablation). */
-      rounds: z.number().int().min(0).default(3),
-      /** Epochs of each self-training round, and its learning rate (the paper lowers it). */
-      roundEpochs: z.number().int().positive().default(2),
-      roundLr: z.number().positive().default(0.0005),
-      /**
-       * Augmentation (Eq. 7) by the studio's own bidirectional language model trained on the
-       * training text: each round adds a copy of every sentence with this share of words replaced
-       * (0: no augmentation).
-       */
-      augmentRate: z.number().min(0).max(1).default(0.15),
-      lm: lmSchema.default({ epochs: 3, vocab: 10000 }),
-    })
-    .strict(),
-]);
-export type Pipeline = z.infer<typeof pipelineSchema>;
 
 /**
  * RoSTER's self-training targets (Eq. 8) over IO tags (O first): P(O) kept as the model has it
@@ -166,6 +117,16 @@ async function trainLm(cfg: RunConfig, feat: Featurizer, text: readonly { words:
   return { lm, losses, seconds: (performance.now() - t0) / 1000 };
 }
 
+/** A stage was cancelled or stopped by the user: the pipeline stops there with no model. */
+export class PipelineStopped extends Error {
+  constructor(
+    readonly how: 'cancelled' | 'stopped',
+    readonly stage: string,
+  ) {
+    super(`${how} during ${stage}`);
+  }
+}
+
 export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Featurizer, data: PipelineData, hooks: TrainHooks = {}): Promise<PipelineResult> {
   const t0 = performance.now();
   const stages: StageRecord[] = [];
@@ -173,6 +134,10 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
   let trainMs = 0;
   const stage = async (name: string, c: RunConfig, train: LabeledSentence[], init?: Awaited<ReturnType<Tagger['getWeights']>>) => {
     const r = await trainTagger(c, feat, { train, dev: data.dev }, hooks, undefined, init);
+    if (r.stopped === 'cancelled' || r.stopped === 'stopped') {
+      r.tagger.dispose();
+      throw new PipelineStopped(r.stopped, name);
+    }
     stages.push({ stage: name, devF1: r.bestDev?.overall.f1 ?? 0, epochs: r.history.length, seconds: r.seconds, trainSentences: r.trainSentences });
     tokens += r.trainTokens * r.history.length;
     trainMs += (r.trainTokens * r.history.length) / Math.max(r.tokensPerSecond, 1e-9) * 1000;

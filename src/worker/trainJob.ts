@@ -4,12 +4,13 @@ import { parseRunConfig, type RunConfig } from '../core/runConfig';
 import { UNKNOWN_TYPE, tokenTexts } from '../core/types';
 import { layerAnnotations, toParsedDoc } from '../db/repo';
 import type { StudioDB } from '../db/schema';
-import { bioTags, pathsToSpans, toSentences } from '../model/data';
+import { bioTags, ioTags, pathsToSpans, toSentences } from '../model/data';
 import { trimGlove, type Embeddings, type GloveAsset } from '../model/embeddings';
 import { buildFeaturizer } from '../model/features';
 import * as tf from '../model/tf';
 import { predict, trainTagger, type Checkpoint, type EpochEvent, type StepEvent } from '../model/train';
 import { crfKernelActive } from '../model/crf';
+import { PipelineStopped, runPipeline } from '../methods/pipelines';
 import { chooseBackend, type BackendChoice } from './backend';
 
 export type TrainEvent =
@@ -30,6 +31,8 @@ export interface TrainMetrics {
   dev?: SpanScores;
   test?: SpanScores;
   trainSentences?: number;
+  /** Multi-stage methods: each stage's dev F1, epochs and time. */
+  stages?: { stage: string; devF1: number; epochs: number; seconds: number; trainSentences: number }[];
   tokensPerSecond?: number;
   wallSeconds?: number;
   predictedLayerId?: number;
@@ -77,8 +80,17 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     if (!project) throw new Error(`project ${projectId} does not exist`);
     const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
     const docIds = docs.map((d) => d.id!);
-    const trainAnns = await layerAnnotations(db, layerId, docIds);
+    const layer = await db.layers.get(layerId);
+    if (!layer) throw new Error(`layer ${layerId} does not exist`);
+    let trainAnns = await layerAnnotations(db, layerId, docIds);
     const goldAnns = await layerAnnotations(db, goldLayerId, docIds);
+    // Which training documents are weak: all of a weak layer's, except those the strong layer annotates.
+    let weakDoc = docs.map(() => layer.kind === 'weak');
+    if (cfg.data.strongLayerId !== undefined) {
+      const rows = await db.annotations.bulkGet(docIds.map((d) => [cfg.data.kind === 'project' ? cfg.data.strongLayerId! : 0, d] as [number, number]));
+      trainAnns = trainAnns.map((a, k) => rows[k] ?? a);
+      weakDoc = weakDoc.map((w, k) => (rows[k] ? false : w));
+    }
     const idx = (split: string) => docs.map((d, k) => (d.split === split ? k : -1)).filter((k) => k >= 0);
     const [trainIdx, devIdx, testIdx] = [idx('train'), idx('dev'), idx('test')];
     const typesIn = (ks: number[], anns: typeof trainAnns) => new Set(ks.flatMap((k) => anns[k].spans.map((s) => s.label)).filter((l) => l !== UNKNOWN_TYPE));
@@ -87,10 +99,11 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     if (!devIdx.some((k) => goldAnns[k].spans.length)) throw new Error('the gold layer has no labeled entity on the dev split, which selects the model');
     const missing = [...typesIn([...devIdx, ...testIdx], goldAnns)].filter((t) => !trainTypes.has(t));
     if (missing.length) throw new Error(`label sets differ between layers: the gold layer has ${missing.join(', ')}, which the training layer never labels`);
-    const tags = bioTags([...trainTypes].sort());
+    // RoSTER's two-part head trains on IO tags (Appendix C); every other head on BIO.
+    const tags = cfg.model.head === 'twopart' ? ioTags([...trainTypes].sort()) : bioTags([...trainTypes].sort());
     const parsed = docs.map(toParsedDoc);
     const sub = (ks: number[], anns: typeof trainAnns) => toSentences(ks.map((k) => parsed[k]), ks.map((k) => anns[k]), tags).map((s) => ({ ...s, doc: ks[s.doc] }));
-    const train = sub(trainIdx, trainAnns);
+    const train = sub(trainIdx, trainAnns).map((x) => ({ ...x, weak: weakDoc[x.doc] }));
     const dev = sub(devIdx, goldAnns);
 
     emit({ kind: 'stage', stage: 'loading word vectors' });
@@ -140,7 +153,19 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     void device?.lost?.then(() => (lost = true));
     let result;
     try {
-      result = await trainTagger(cfg, feat, { train, dev }, hooks, resume);
+      if (cfg.pipeline.kind !== 'single') {
+        // Multi-stage methods run start to end (no checkpoints between stages yet).
+        try {
+          const r = await runPipeline(cfg.pipeline, cfg, feat, { train, dev }, { ...hooks, onCheckpoint: undefined, onStage: (stage: string) => emit({ kind: 'stage', stage }) });
+          metrics.stages = r.stages;
+          result = { tagger: r.tagger, bestEpoch: 0, tokensPerSecond: r.tokensPerSecond, stopped: 'done' as 'done' | 'cancelled' };
+        } catch (e) {
+          if (!(e instanceof PipelineStopped)) throw e;
+          await db.models.where('runId').equals(runId).delete();
+          await db.runs.update(runId, { status: 'cancelled', error: e.message, metrics, finishedAt: Date.now() });
+          return metrics;
+        }
+      } else result = await trainTagger(cfg, feat, { train, dev }, hooks, resume);
     } catch (e) {
       if (choice.backend !== 'webgpu' || !lost) throw e;
       // The GPU device was lost: go on from the last checkpoint on the next backend.

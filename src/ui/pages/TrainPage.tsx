@@ -87,7 +87,7 @@ export function TrainPage() {
   const projectId = useProjectId();
   const layers = useLiveQuery(() => db.layers.where('projectId').equals(projectId).sortBy('id'), [projectId]);
   const runs = useLiveQuery(() => db.runs.where('projectId').equals(projectId).filter((r) => r.kind === 'train').reverse().sortBy('id'), [projectId]);
-  const [form, setForm] = useState({ layer: '', gold: '', method: 'supervised', encoder: 'bilstm', hidden: '100', head: 'crf', dropout: '0.5', epochs: '10', batch: '32', lr: '0.002', seed: '1', backend: 'auto' });
+  const [form, setForm] = useState({ layer: '', gold: '', strong: '', method: 'wsl', encoder: 'bilstm', hidden: '100', head: 'crf', dropout: '0.5', epochs: '10', batch: '32', lr: '0.002', seed: '1', backend: 'auto' });
   const [live, setLive] = useState<Live | null>(null);
   const [error, setError] = useState<string | null>(null);
   const job = useRef<TrainJob | null>(null);
@@ -125,11 +125,13 @@ export function TrainPage() {
     setError(null);
     try {
       if (layerId === undefined || goldId === undefined) throw new Error('choose a training layer and a gold layer (the dev split is scored on it)');
+      const entry = METHOD_CATALOG.find((m) => m.id === form.method) ?? METHOD_CATALOG[0];
       const config = parseRunConfig({
         name: `project ${projectId}`,
-        data: { kind: 'project', projectId, layerId, goldLayerId: goldId },
-        model: { encoder: form.encoder, hidden: num(form.hidden, 100), head: form.head, dropout: num(form.dropout, 0.5) },
-        method: { name: form.method },
+        data: { kind: 'project', projectId, layerId, goldLayerId: goldId, ...(form.strong ? { strongLayerId: Number(form.strong) } : {}) },
+        model: { encoder: form.encoder, hidden: num(form.hidden, 100), head: entry.head ?? form.head, dropout: num(form.dropout, 0.5) },
+        method: entry.method,
+        pipeline: entry.pipeline ?? { kind: 'single' },
         train: { epochs: num(form.epochs, 10), batchSize: num(form.batch, 32), lr: num(form.lr, 0.002), seed: num(form.seed, 1) },
         backend: form.backend,
       });
@@ -170,10 +172,21 @@ export function TrainPage() {
             </select>
           </label>
           <label>
+            Strong labels from{' '}
+            <select aria-label="Strong layer" value={form.strong} onChange={set('strong')}>
+              <option value="">none</option>
+              {gold.map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
             Method{' '}
             <select aria-label="Method" value={form.method} onChange={set('method')}>
               {METHOD_CATALOG.map((m) => (
-                <option key={m.name} value={m.name}>
+                <option key={m.id} value={m.id}>
                   {m.title}
                 </option>
               ))}
