@@ -19,5 +19,7 @@ export const METHOD_CATALOG: CatalogEntry[] = [
   { id: 'sst', title: 'SST: self-training on a supervised model\u2019s labels', method: { name: 'wsl' }, pipeline: { kind: 'sst' } },
   { id: 'needle', title: 'NEEDLE: LM pre-training, completion, noise-aware loss, fine-tuning', method: { name: 'noise-aware' }, pipeline: { kind: 'needle' }, head: 'crf' },
   { id: 'roster-loss', title: 'RoSTER noise-robust stage only (GCE + removal)', method: { name: 'roster' }, head: 'twopart' },
+  { id: 'ns-uniform', title: 'Negative sampling, uniform (span head)', method: { name: 'negative-sampling', sampling: 'uniform' }, head: 'span' },
+  { id: 'ns-weighted', title: 'Negative sampling, adaptive weighted (span head)', method: { name: 'negative-sampling', sampling: 'weighted' }, head: 'span' },
   { id: 'roster', title: 'RoSTER: noise-robust models, ensemble, self-training', method: { name: 'roster' }, pipeline: { kind: 'roster' }, head: 'twopart' },
 ];

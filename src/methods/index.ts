@@ -1,4 +1,5 @@
 // Every method module registers itself on import.
 import './supervised';
 import './weak';
+import './negativeSampling';
 export { getMethod, listMethods } from './registry';

@@ -13,6 +13,19 @@ export interface LossContext<C> {
   /** The global step, and a generator seeded by it (a resumed run draws the same numbers). */
   step: number;
   rand: () => number;
+  /** What the method's `prepare` returned for this step. */
+  prepared?: unknown;
+}
+
+export interface PrepareContext<C> {
+  tagger: Tagger;
+  batch: BatchArrays;
+  config: C;
+  epoch: number;
+  /** The run's epoch budget (negative sampling's temperature schedule). */
+  epochs: number;
+  step: number;
+  rand: () => number;
 }
 
 /**
@@ -27,6 +40,12 @@ export interface Method<C extends { name: string } = { name: string }> {
   trainsOn?: 'strong' | 'all';
   /** Heads the loss is defined for; a run with another head stops before training. */
   heads?: readonly string[];
+  /**
+   * Runs before each step, outside the gradient: may read the current model's predictions
+   * (asynchronously, so on every backend) and return data for the loss and numbers to average
+   * per epoch.
+   */
+  prepare?(ctx: PrepareContext<C>): Promise<{ data: unknown; stats?: Record<string, number> }>;
   loss(ctx: LossContext<C>): tf.Scalar;
 }
 

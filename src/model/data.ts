@@ -15,6 +15,8 @@ export interface LabeledSentence {
   confidence?: number;
   /** [length, K] target distributions per token (RoSTER's distillation and self-training). */
   soft?: Float32Array;
+  /** Tag ids of entities that synthetic masking turned into O, remembered for diagnostics. */
+  hidden?: number[];
 }
 
 /** O, then B- and I- of each type in order. */

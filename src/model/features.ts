@@ -74,6 +74,8 @@ export interface BatchArrays {
   ids: Int32Array;
   /** [B, T, K] target distributions (distillation, self-training), or null when no sentence has them. */
   soft: Float32Array | null;
+  /** [B, T] tag ids of entities hidden by synthetic masking (known only there), or null. */
+  hiddenTags: Int32Array | null;
 }
 
 export interface BatchSentence {
@@ -83,6 +85,8 @@ export interface BatchSentence {
   confidence?: number;
   /** [length, K] target distributions per token (RoSTER's ensemble and self-training targets). */
   soft?: Float32Array;
+  /** Tag ids of the entities synthetic masking turned into O (for missampling diagnostics). */
+  hidden?: readonly number[];
 }
 
 export function makeBatch(f: Featurizer, sentences: readonly BatchSentence[], ids?: readonly number[]): BatchArrays {
@@ -132,7 +136,14 @@ export function makeBatch(f: Featurizer, sentences: readonly BatchSentence[], id
     confidence: Float32Array.from(sentences, (s) => s.confidence ?? 1),
     ids: Int32Array.from(ids ?? sentences.map((_, k) => k)),
     soft: softTargets(sentences, B, T, f.tags.length),
+    hiddenTags: sentences.some((s) => s.hidden) ? hiddenTagIds(sentences, T) : null,
   };
+}
+
+function hiddenTagIds(sentences: readonly BatchSentence[], T: number): Int32Array {
+  const out = new Int32Array(sentences.length * T);
+  sentences.forEach((s, b) => s.hidden?.forEach((t, i) => (out[b * T + i] = t)));
+  return out;
 }
 
 function softTargets(sentences: readonly BatchSentence[], B: number, T: number, K: number): Float32Array | null {

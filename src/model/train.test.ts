@@ -107,6 +107,25 @@ describe('training loop', () => {
     noFt.tagger.dispose();
   }, 120_000);
 
+  it('trains the span head with uniform and weighted negative sampling, recording missampling and uncertainty', async () => {
+    // Synthetic missing annotations: every other entity hidden (turned into O) and remembered.
+    const masked = train.map((s) => {
+      let n = 0;
+      const hidden = s.tags.map((t) => (t && n++ % 2 === 0 ? t : 0));
+      return { ...s, tags: s.tags.map((t, i) => (hidden[i] ? 0 : t)), hidden };
+    });
+    for (const sampling of ['uniform', 'weighted'] as const) {
+      const cfg = parseRunConfig({ ...config(12, { head: 'span', spanMaxLength: 3, spanHidden: 16 }), method: { name: 'negative-sampling', sampling, lambda: 0.3 } });
+      const r = await trainTagger(cfg, feat, { train: masked, dev });
+      const stats = r.history.map((h) => h.methodStats!);
+      expect(stats[0].missamplingRate).toBeGreaterThanOrEqual(0);
+      expect(stats[0].missamplingRate).toBeLessThan(0.2);
+      expect(stats[0].sampledUncertainty).toBeGreaterThan(0);
+      expect(r.bestDev!.overall.f1, sampling).toBeGreaterThan(0.5);
+      r.tagger.dispose();
+    }
+  }, 120_000);
+
   it('resuming from a checkpoint gives the run an uninterrupted one gives', async () => {
     const full = await trainTagger(config(3), feat, { train, dev });
     let ckpt: Checkpoint | undefined;

@@ -27,6 +27,8 @@ export interface EpochEvent {
   seconds: number;
   tokensPerSecond: number;
   best: boolean;
+  /** A method's own per-epoch means (negative sampling: missampling rate, sampled uncertainty). */
+  methodStats?: Record<string, number>;
 }
 
 /** Everything needed to go on training after a reload or a lost GPU device. */
@@ -190,6 +192,7 @@ export async function trainTagger(
     const batches = makeBatches(data.train, t.batchSize, mulberry32(t.seed * 100_003 + epoch));
     let lossSum = 0;
     let epochTokens = 0;
+    const epochStats: Record<string, number[]> = {};
     for (let bi = 0; bi < batches.length; bi++) {
       const control = hooks.control ? await hooks.control() : 'go';
       if (control !== 'go') {
@@ -198,14 +201,17 @@ export async function trainTagger(
       }
       const s0 = performance.now();
       const batch = makeBatch(feat, batches[bi].map((k) => data.train[k]), batches[bi]);
+      // A generator per step, so that a resumed run draws what an uninterrupted one draws.
+      const rand = mulberry32(t.seed * 7_919 + step * 104_729 + 17);
+      // A method may first look at the current model's predictions (negative sampling's oracle).
+      const prepared = method.prepare ? await method.prepare({ tagger, batch, config: methodConfig, epoch, epochs: t.epochs, step, rand }) : undefined;
+      if (prepared?.stats) for (const [k, v] of Object.entries(prepared.stats)) (epochStats[k] ??= []).push(v);
       const { value, grads } = tf.variableGrads(
         () =>
           tf.tidy(() => {
             const tensors = batchTensors(batch, tagger.dims);
             const emissions = tagger.emissions(tensors, true, step);
-            // A generator per step, so that a resumed run draws what an uninterrupted one draws.
-            const rand = mulberry32(t.seed * 7_919 + step * 104_729 + 17);
-            return method.loss({ tagger, batch, tensors, emissions, config: methodConfig, epoch, step, rand });
+            return method.loss({ tagger, batch, tensors, emissions, config: methodConfig, epoch, step, rand, prepared: prepared?.data });
           }),
         vars,
       );
@@ -240,7 +246,8 @@ export async function trainTagger(
       stale = 0;
     } else stale++;
     const seconds = (performance.now() - e0) / 1000;
-    const ev: EpochEvent = { epoch, loss: lossSum / data.train.length, dev, seconds, tokensPerSecond: epochTokens / seconds, best: improved };
+    const methodStats = Object.fromEntries(Object.entries(epochStats).map(([k, v]) => [k, v.reduce((a, b) => a + b, 0) / v.length]));
+    const ev: EpochEvent = { epoch, loss: lossSum / data.train.length, dev, seconds, tokensPerSecond: epochTokens / seconds, best: improved, ...(Object.keys(methodStats).length ? { methodStats } : {}) };
     history.push(ev);
     await hooks.onEpoch?.(ev);
     if (hooks.onCheckpoint) {
