@@ -62,6 +62,13 @@ describe('experiment verb', () => {
     const sup = (again.table as { label: string; [k: string]: unknown }[]).find((r) => r.label === 'supervised')!;
     expect(sup['30% gold']).toHaveLength(2);
     expect(sup.distant).toEqual([]);
+    // Synthetic missing annotations: half the gold entities hidden, negative sampling on the span head
+    // records the missampling rate against the remembered ones.
+    const masked = { ...exp, settings: [{ kind: 'masked', name: 'masked 0.5', train: { text: join(dir, 'train_text.txt'), gold: join(dir, 'train_label_true.txt') }, p: 0.5, dev: split('valid', 30), test: split('test', 30) }], methods: [{ label: 'uniform NS', method: { name: 'negative-sampling' }, model: { head: 'span' } }], seeds: [1], records: join(dir, 'masked.jsonl') };
+    writeFileSync(join(dir, 'masked.json'), JSON.stringify(masked));
+    await runExperiment(join(dir, 'masked.json'), { log: () => {} });
+    const ns = readRecords(masked.records)[0];
+    expect(ns.stages[0].history![0].methodStats!.missamplingRate).toBeGreaterThan(0);
     // A broken config names where it is wrong.
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ ...exp, settings: [{ ...exp.settings[0], strongFraction: 2 }] }));
     await expect(runExperiment(join(dir, 'bad.json'))).rejects.toThrow(/settings\.0\.strongFraction/);

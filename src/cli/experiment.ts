@@ -39,6 +39,19 @@ export const settingSchema = z.discriminatedUnion('kind', [
       ...common,
     })
     .strict(),
+  /**
+   * Synthetic missing annotations (papers 002 and 003): gold labels with each entity turned into O
+   * with probability p, seeded; the hidden entities are remembered for the diagnostics.
+   */
+  z
+    .object({
+      kind: z.literal('masked'),
+      train: z.object({ text: z.string(), gold: z.string() }).strict(),
+      p: z.number().min(0).max(1),
+      maskSeed: z.number().int().default(1),
+      ...common,
+    })
+    .strict(),
   /** Weak labels made by the weak-labeling engine from gazetteers and rules over raw text. */
   z
     .object({
@@ -96,7 +109,7 @@ export interface RunRecord {
   seed: number;
   test: ReturnType<typeof roundScores>;
   dev: ReturnType<typeof roundScores> | null;
-  stages: { stage: string; devF1: number; epochs: number; seconds: number; trainSentences: number }[];
+  stages: { stage: string; devF1: number; epochs: number; seconds: number; trainSentences: number; history?: { epoch: number; loss: number; devF1: number; methodStats?: Record<string, number> }[] }[];
   wallSeconds: number;
   tokensPerSecond: number;
   finishedAt: string;
@@ -107,7 +120,7 @@ const readSplit = (s: z.infer<typeof split>): ParsedCorpus =>
 
 /** A setting's sentences as text plus annotations; tags are made per scheme later. */
 interface SettingData {
-  train: { corpus: ParsedCorpus; anns: ParsedCorpus['layers'][number]['annotations']; weak: boolean[] };
+  train: { corpus: ParsedCorpus; anns: ParsedCorpus['layers'][number]['annotations']; weak: boolean[]; hidden?: ParsedCorpus['layers'][number]['annotations'] };
   dev: ParsedCorpus;
   test: ParsedCorpus;
   types: string[];
@@ -132,6 +145,16 @@ function loadSetting(s: Setting): SettingData {
     const strong = new Set(order.slice(0, Math.round(s.strongFraction * corpus.docs.length)).map(([, k]) => k));
     weak = corpus.docs.map((_, k) => !strong.has(k));
     anns = corpus.docs.map((_, k) => (strong.has(k) ? gold.annotations[k] : weakLayer.annotations[k]));
+  } else if (s.kind === 'masked') {
+    corpus = readCorpus(s.train.text, { format: 'lines', labels: [{ file: s.train.gold, kind: 'gold', name: 'gold' }] });
+    const rand = mulberry32(s.maskSeed);
+    const gold = corpus.layers[0].annotations;
+    const kept = gold.map((a) => a.spans.map(() => rand() >= s.p));
+    anns = gold.map((a, k) => ({ ...a, spans: a.spans.filter((_, i) => kept[k][i]) }));
+    const hidden = gold.map((a, k) => ({ ...a, spans: a.spans.filter((_, i) => !kept[k][i]) }));
+    weak = corpus.docs.map(() => true);
+    const types = [...new Set([...gold.flatMap((a) => a.spans.map((x) => x.label)), ...dev.types, ...test.types])].sort();
+    return { train: { corpus, anns, weak, hidden }, dev, test, types };
   } else {
     const labeled = weakLabelCorpus({ corpus: s.corpus, gazetteers: s.gazetteers, untyped: s.untyped, rules: s.rules, mode: s.case, method: s.aggregate });
     corpus = labeled.corpus;
@@ -143,7 +166,8 @@ function loadSetting(s: Setting): SettingData {
 }
 
 function sentencesFor(d: SettingData, tags: string[], s: Setting) {
-  const train = toSentences(d.train.corpus.docs, d.train.anns, tags).map((x) => ({ ...x, weak: d.train.weak[x.doc] }));
+  const hidden = d.train.hidden ? toSentences(d.train.corpus.docs, d.train.hidden, tags) : null;
+  const train = toSentences(d.train.corpus.docs, d.train.anns, tags).map((x, k) => ({ ...x, weak: d.train.weak[x.doc], ...(hidden ? { hidden: hidden[k].tags } : {}) }));
   const goldOf = (c: ParsedCorpus) => toSentences(c.docs, c.layers.find((l) => l.kind === 'gold')?.annotations ?? [], tags);
   return { train: train.slice(0, s.limitTrain), dev: goldOf(d.dev).slice(0, s.limitDev), test: goldOf(d.test) };
 }
@@ -159,7 +183,7 @@ function scoreWeakLabels(s: Setting, d: SettingData): ReturnType<typeof roundSco
     const gold = labeled.corpus.layers.find((l) => l.kind === 'gold')!;
     return roundScores(scoreSpans(gold.annotations.map((a) => a.spans), labeled.result.aggregate.map((a) => a.spans)));
   }
-  const goldFile = s.kind === 'distant' ? s.train.gold : s.train.gold;
+  const goldFile = s.train.gold;
   if (!goldFile) throw new Error(`setting "${s.name}": scoring the weak labels needs train.gold`);
   const gold = readCorpus(s.train.text, { format: 'lines', labels: [{ file: goldFile, kind: 'gold', name: 'gold' }] }).layers[0].annotations;
   const weakOnly = d.train.weak.map((w, k) => (w ? k : -1)).filter((k) => k >= 0);

@@ -59,6 +59,8 @@ export interface StageRecord {
   epochs: number;
   seconds: number;
   trainSentences: number;
+  /** Per epoch: loss, dev F1 and the method's own statistics (missampling rate, ...). */
+  history?: { epoch: number; loss: number; devF1: number; methodStats?: Record<string, number> }[];
 }
 
 export interface PipelineResult {
@@ -138,7 +140,14 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
       r.tagger.dispose();
       throw new PipelineStopped(r.stopped, name);
     }
-    stages.push({ stage: name, devF1: r.bestDev?.overall.f1 ?? 0, epochs: r.history.length, seconds: r.seconds, trainSentences: r.trainSentences });
+    stages.push({
+      stage: name,
+      devF1: r.bestDev?.overall.f1 ?? 0,
+      epochs: r.history.length,
+      seconds: r.seconds,
+      trainSentences: r.trainSentences,
+      history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1, ...(h.methodStats ? { methodStats: h.methodStats } : {}) })),
+    });
     tokens += r.trainTokens * r.history.length;
     trainMs += (r.trainTokens * r.history.length) / Math.max(r.tokensPerSecond, 1e-9) * 1000;
     return r;
