@@ -45,6 +45,12 @@ export const modelSchema = z.object({
   charFilters: z.number().int().positive().default(30),
   /** crf; softmax; span (the span classifier); twopart (RoSTER: entity or not, then the type). */
   head: z.enum(['crf', 'softmax', 'span', 'twopart']).default('crf'),
+  /**
+   * Angle-based decision vectors (PU paper, after Zhang and Liu 2014): the token head outputs k − 1
+   * values, and the k tag scores are their inner products with the vertices of a centered
+   * simplex, so the scores sum to zero (O-values become comparable across tokens).
+   */
+  angle: z.boolean().default(false),
   /** Span head: the longest span classified, in tokens, and the MLP's hidden units. */
   spanMaxLength: z.number().int().positive().max(30).default(10),
   spanHidden: z.number().int().positive().default(150),
@@ -108,6 +114,18 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
        */
       augmentRate: z.number().min(0).max(1).default(0.15),
       lm: lmSchema.default({ epochs: 3, vocab: 10000 }),
+    })
+    .strict(),
+  /**
+   * PU learning + negative sampling (paper 003, Algorithm 1): `explore` epochs of plain training,
+   * the O-values of every O-tagged token, the ⌈λ·m⌉ smallest taken out of the loss, then training
+   * from scratch with the config's method (pu: token-level negative sampling at rate γ).
+   */
+  z
+    .object({
+      kind: z.literal('pu'),
+      explore: z.number().int().positive().default(2),
+      lambda: z.number().gt(0).lt(1).default(0.1),
     })
     .strict(),
 ]);

@@ -21,5 +21,6 @@ export const METHOD_CATALOG: CatalogEntry[] = [
   { id: 'roster-loss', title: 'RoSTER noise-robust stage only (GCE + removal)', method: { name: 'roster' }, head: 'twopart' },
   { id: 'ns-uniform', title: 'Negative sampling, uniform (span head)', method: { name: 'negative-sampling', sampling: 'uniform' }, head: 'span' },
   { id: 'ns-weighted', title: 'Negative sampling, adaptive weighted (span head)', method: { name: 'negative-sampling', sampling: 'weighted' }, head: 'span' },
+  { id: 'pu', title: 'PU learning + negative sampling (removes low O-values, then samples O)', method: { name: 'pu' }, pipeline: { kind: 'pu' } },
   { id: 'roster', title: 'RoSTER: noise-robust models, ensemble, self-training', method: { name: 'roster' }, pipeline: { kind: 'roster' }, head: 'twopart' },
 ];

@@ -2,4 +2,5 @@
 import './supervised';
 import './weak';
 import './negativeSampling';
+import './pu';
 export { getMethod, listMethods } from './registry';

@@ -11,7 +11,7 @@ import type { Featurizer } from '../model/features';
 import { featureDims } from '../model/features';
 import { buildLmVocab, LanguageModel } from '../model/lm';
 import { Tagger } from '../model/tagger';
-import { predict, predictProbs, trainTagger, type TrainHooks } from '../model/train';
+import { predict, predictEmissions, predictProbs, trainTagger, type TrainHooks } from '../model/train';
 import { sharpen } from './losses';
 
 export { pipelineSchema, type Pipeline } from '../core/runConfig';
@@ -73,6 +73,33 @@ export interface PipelineResult {
   confidences?: number[];
   /** NEEDLE: the histogram of dev Viterbi scores against sequence accuracy. */
   calibration?: { lo: number; hi: number; n: number; accuracy: number }[];
+  /**
+   * PU: where synthetic masking remembers the hidden entities, the precision and recall of taking
+   * the λ·m smallest O-values as unlabeled entities, for several λ (paper 003, Figure 3).
+   */
+  detection?: { lambda: number; removed: number; precision: number; recall: number }[];
+}
+
+/**
+ * PU step: the O-tagged tokens by ascending O-value; the first ⌈λ·m⌉ are the likely unlabeled
+ * entities. Returns them, and the detection curve against the hidden entities when known.
+ */
+export function puRemoval(sentences: readonly LabeledSentence[], emissions: readonly Float32Array[], K: number, lambda: number, curve: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5]) {
+  const oTokens: { s: number; t: number; o: number; hidden: boolean }[] = [];
+  sentences.forEach((x, s) => x.tags.forEach((tag, t) => tag === 0 && oTokens.push({ s, t, o: emissions[s][t * K], hidden: (x.hidden?.[t] ?? 0) > 0 })));
+  oTokens.sort((a, b) => a.o - b.o);
+  const take = (l: number) => oTokens.slice(0, Math.ceil(l * oTokens.length));
+  const exclude = sentences.map(() => [] as number[]);
+  for (const x of take(lambda)) exclude[x.s].push(x.t);
+  const hiddenTotal = oTokens.filter((x) => x.hidden).length;
+  const detection = sentences.some((x) => x.hidden)
+    ? curve.map((l) => {
+        const removed = take(l);
+        const hit = removed.filter((x) => x.hidden).length;
+        return { lambda: l, removed: removed.length, precision: removed.length ? hit / removed.length : 0, recall: hiddenTotal ? hit / hiddenTotal : 0 };
+      })
+    : undefined;
+  return { exclude, detection };
 }
 
 const withMethod = (cfg: RunConfig, method: Record<string, unknown> & { name: string }): RunConfig => ({ ...cfg, method });
@@ -164,6 +191,16 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
   });
 
   if (pipeline.kind === 'single') return finish(await stage(cfg.method.name, cfg, data.train));
+
+  if (pipeline.kind === 'pu') {
+    const explore = await stage('exploratory training', withMethod({ ...cfg, train: { ...cfg.train, epochs: pipeline.explore, patience: pipeline.explore + 1 } }, { name: 'pu', gamma: 1 }), data.train);
+    const emissions = await predictEmissions(explore.tagger, feat, data.train);
+    explore.tagger.dispose();
+    const { exclude, detection } = puRemoval(data.train, emissions, feat.tags.length, pipeline.lambda);
+    // Training restarts from scratch without the removed tokens' losses.
+    const main = await stage('PU + negative sampling', cfg, data.train.map((s, i) => ({ ...s, exclude: exclude[i] })));
+    return finish(main, { detection });
+  }
 
   if (pipeline.kind === 'roster') {
     const K = feat.tags.length;

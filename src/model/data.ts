@@ -17,6 +17,8 @@ export interface LabeledSentence {
   soft?: Float32Array;
   /** Tag ids of entities that synthetic masking turned into O, remembered for diagnostics. */
   hidden?: number[];
+  /** Token positions taken out of the loss (PU learning's likely unlabeled entities). */
+  exclude?: number[];
 }
 
 /** O, then B- and I- of each type in order. */

@@ -76,6 +76,8 @@ export interface BatchArrays {
   soft: Float32Array | null;
   /** [B, T] tag ids of entities hidden by synthetic masking (known only there), or null. */
   hiddenTags: Int32Array | null;
+  /** [B, T] 1 for tokens a method took out of the loss (PU learning's removed O tokens), or null. */
+  exclude: Float32Array | null;
 }
 
 export interface BatchSentence {
@@ -87,6 +89,8 @@ export interface BatchSentence {
   soft?: Float32Array;
   /** Tag ids of the entities synthetic masking turned into O (for missampling diagnostics). */
   hidden?: readonly number[];
+  /** Token positions taken out of the loss (PU learning). */
+  exclude?: readonly number[];
 }
 
 export function makeBatch(f: Featurizer, sentences: readonly BatchSentence[], ids?: readonly number[]): BatchArrays {
@@ -137,7 +141,14 @@ export function makeBatch(f: Featurizer, sentences: readonly BatchSentence[], id
     ids: Int32Array.from(ids ?? sentences.map((_, k) => k)),
     soft: softTargets(sentences, B, T, f.tags.length),
     hiddenTags: sentences.some((s) => s.hidden) ? hiddenTagIds(sentences, T) : null,
+    exclude: sentences.some((s) => s.exclude?.length) ? excluded(sentences, T) : null,
   };
+}
+
+function excluded(sentences: readonly BatchSentence[], T: number): Float32Array {
+  const out = new Float32Array(sentences.length * T);
+  sentences.forEach((s, b) => s.exclude?.forEach((t) => (out[b * T + t] = 1)));
+  return out;
 }
 
 function hiddenTagIds(sentences: readonly BatchSentence[], T: number): Int32Array {

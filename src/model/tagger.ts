@@ -61,6 +61,21 @@ export function twoPartLogProbs(raw: tf.Tensor3D): tf.Tensor3D {
   return tf.concat([tf.neg(tf.softplus(e)), tf.sub(tf.logSoftmax(types), tf.softplus(tf.neg(e)))], 2) as tf.Tensor3D;
 }
 
+/**
+ * The k vertices of a centered simplex in k − 1 dimensions (Zhang and Liu 2014), as the columns of
+ * a [k − 1, k] row-major matrix: W_1 = (k−1)^(−1/2) 1, W_j = −(1 + √k)/(k−1)^(3/2) 1 + √(k/(k−1)) e_(j−1).
+ * They have unit length and sum to zero, so the scores ⟨h, W_j⟩ sum to zero for any h.
+ */
+export function simplexVertices(k: number): Float32Array {
+  const d = k - 1;
+  const out = new Float32Array(d * k);
+  for (let r = 0; r < d; r++) {
+    out[r * k] = 1 / Math.sqrt(d);
+    for (let j = 1; j < k; j++) out[r * k + j] = -(1 + Math.sqrt(k)) / d ** 1.5 + (r === j - 1 ? Math.sqrt(k / d) : 0);
+  }
+  return out;
+}
+
 /** Span classes: "no entity", then each type (the tag set is O, B- and I- of each type). */
 export const spanClasses = (dims: TaggerDims): number => (dims.tags - 1) / 2 + 1;
 
@@ -110,9 +125,11 @@ export class Tagger {
     const h = this.encode(b, training, step);
     if (cfg.head === 'span') return spanLogits(params, h, cfg.spanMaxLength, cfg.spanHidden, spanClasses(dims), seed + 19);
     const H = h.shape[2];
-    const w = param(params, 'out/w', () => tf.randomUniform([H, dims.tags], -Math.sqrt(6 / (H + dims.tags)), Math.sqrt(6 / (H + dims.tags)), 'float32', seed + 17));
-    const bias = param(params, 'out/b', () => tf.zeros([dims.tags]));
-    const out = dense(h, w, bias) as tf.Tensor3D;
+    const D = cfg.angle ? dims.tags - 1 : dims.tags;
+    const w = param(params, 'out/w', () => tf.randomUniform([H, D], -Math.sqrt(6 / (H + D)), Math.sqrt(6 / (H + D)), 'float32', seed + 17));
+    const bias = param(params, 'out/b', () => tf.zeros([D]));
+    let out = dense(h, w, bias) as tf.Tensor3D;
+    if (cfg.angle) out = dense(out, tf.tensor2d(simplexVertices(dims.tags), [D, dims.tags])) as tf.Tensor3D;
     return cfg.head === 'twopart' ? twoPartLogProbs(out) : out;
   }
 

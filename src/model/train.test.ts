@@ -126,6 +126,26 @@ describe('training loop', () => {
     }
   }, 120_000);
 
+  it('runs PU learning with negative sampling, recording O-values and the detection curve', async () => {
+    const { runPipeline, pipelineSchema } = await import('../methods/pipelines');
+    const masked = train.map((s) => {
+      let n = 0;
+      const hidden = s.tags.map((t) => (t && n++ % 2 === 0 ? t : 0));
+      return { ...s, tags: s.tags.map((t, i) => (hidden[i] ? 0 : t)), hidden };
+    });
+    for (const angle of [false, true]) {
+      const cfg = parseRunConfig({ ...config(16, { head: 'softmax', angle }), method: { name: 'pu', gamma: 0.3 } });
+      const r = await runPipeline(pipelineSchema.parse({ kind: 'pu', explore: 3, lambda: 0.1 }), cfg, feat, { train: masked, dev });
+      expect(r.stages.map((s) => s.stage)).toEqual(['exploratory training', 'PU + negative sampling']);
+      const stats = r.stages[0].history![0].methodStats!;
+      expect(stats.oValueTrueO).toBeDefined();
+      expect(stats.oValueHidden).toBeDefined();
+      expect(r.detection!.map((d) => d.lambda)).toEqual([0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5]);
+      expect(r.dev!.overall.f1, `angle ${angle}`).toBeGreaterThan(0.5);
+      r.tagger.dispose();
+    }
+  }, 120_000);
+
   it('resuming from a checkpoint gives the run an uninterrupted one gives', async () => {
     const full = await trainTagger(config(3), feat, { train, dev });
     let ckpt: Checkpoint | undefined;

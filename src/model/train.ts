@@ -107,6 +107,21 @@ export async function predict(tagger: Tagger, feat: Featurizer, sentences: reado
   return { paths, scores };
 }
 
+/** Raw per-token scores (emissions), [length, K] per sentence: the O-values are column 0. */
+export async function predictEmissions(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[], batchSize = 64): Promise<Float32Array[]> {
+  const K = tagger.dims.tags;
+  const out: Float32Array[] = new Array(sentences.length);
+  for (let i = 0; i < sentences.length; i += batchSize) {
+    const idx = sentences.slice(i, i + batchSize);
+    const batch = makeBatch(feat, idx);
+    const em = tf.tidy(() => tagger.emissions(batchTensors(batch, tagger.dims), false, 0));
+    const data = (await em.data()) as Float32Array;
+    em.dispose();
+    idx.forEach((s, j) => (out[i + j] = data.slice(j * batch.T * K, (j * batch.T + s.words.length) * K)));
+  }
+  return out;
+}
+
 /**
  * Per-token distributions over the tags, [length, K] per sentence: softmax of the scores, or the
  * two-part head's own probabilities (the CRF head's would be marginals; not needed yet).
