@@ -5,6 +5,7 @@
 import '@tensorflow/tfjs-backend-webgpu';
 import { crfKernelActive, crfKernelOptions, crfLogZ, crfNll, type CrfParams } from '../../src/model/crf';
 import { registerCrfWebgpuKernels } from '../../src/model/crfWebgpu';
+import { mulberry32 } from '../../src/core/random';
 import { modelGrads, relativeGaps } from '../../src/model/gradCheck';
 import * as tf from '../../src/model/tf';
 
@@ -18,16 +19,7 @@ interface Case {
   seed: number;
 }
 
-function uniform(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const uniform = mulberry32;
 
 function inputs(c: Case) {
   const r = uniform(c.seed);

@@ -2,14 +2,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { conllHead } from './testData';
 import { readRecords, runExperiment } from './experiment';
 
-const DATA = '../shared/data/conll03-distant/';
-const head = (file: string, n: number, dir: string) => {
-  const out = join(dir, file);
-  writeFileSync(out, readFileSync(DATA + file, 'utf8').split('\n').slice(0, n).join('\n') + '\n');
-  return out;
-};
+const head = conllHead;
 
 describe('experiment verb', () => {
   it('every committed experiment config validates', async () => {

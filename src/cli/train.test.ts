@@ -1,17 +1,13 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { conllHead } from './testData';
 import { evalModel, trainFromConfig } from './train';
 
 // A few real CoNLL-2003 sentences, so that `train --out` then `eval --model` runs end to end in
 // seconds; the eval verb must give the scores the train verb reported for the same split.
-const DATA = '../shared/data/conll03-distant/';
-const head = (file: string, n: number, dir: string) => {
-  const out = join(dir, file);
-  writeFileSync(out, readFileSync(DATA + file, 'utf8').split('\n').slice(0, n).join('\n') + '\n');
-  return out;
-};
+const head = conllHead;
 
 describe('CLI train and eval', () => {
   it('eval of the saved model reproduces the test scores of train', async () => {

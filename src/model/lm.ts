@@ -12,7 +12,7 @@ import { mulberry32 } from '../core/random';
 import { param, type Params } from './encoders';
 import { batchTensors, type Tagger } from './tagger';
 import { makeBatch, type Featurizer } from './features';
-import { addMany, dense } from './ops';
+import { applyClipped, dense } from './ops';
 import * as tf from './tf';
 
 /** The language model's words: id 0 stands for every other word. */
@@ -97,16 +97,10 @@ export class LanguageModel {
       let sum = 0;
       for (const idx of batches) {
         const { value, grads } = tf.variableGrads(() => tf.tidy(() => this.loss(idx.map((k) => sentences[k]), true, step)), vars);
-        const ordered: tf.NamedTensorMap = {};
-        for (const v of vars) ordered[v.name] = grads[v.name] ?? tf.zerosLike(v);
-        tf.tidy(() => {
-          const norm = tf.sqrt(addMany(Object.values(ordered).map((g) => tf.sum(tf.square(g)))));
-          const scale = tf.minimum(1, tf.div(o.clip, tf.maximum(norm, 1e-12)));
-          optimizer.applyGradients(Object.fromEntries(Object.entries(ordered).map(([k, g]) => [k, tf.mul(g, scale)])));
-        });
+        applyClipped(optimizer, vars, grads, o.clip);
         sum += (await value.data())[0] * idx.length;
         value.dispose();
-        tf.dispose(Object.values(ordered));
+        tf.dispose(Object.values(grads));
         step++;
         await new Promise<void>((r) => setTimeout(r, 0));
       }

@@ -73,3 +73,18 @@ export const stopGradient = tf.customGrad(((x: tf.Tensor) => ({
   value: tf.clone(x),
   gradFunc: (dy: tf.Tensor) => tf.zerosLike(dy),
 })) as never) as <T extends tf.Tensor>(x: T) => T;
+
+/**
+ * One optimizer step with clipping by global norm. Every variable gets a gradient entry (zeros
+ * when it was off this batch's path), since Adam keeps its moments by position in the map.
+ */
+export function applyClipped(optimizer: tf.Optimizer, vars: readonly tf.Variable[], grads: tf.NamedTensorMap, clip: number): void {
+  const ordered: tf.NamedTensorMap = {};
+  for (const v of vars) ordered[v.name] = grads[v.name] ?? tf.zerosLike(v);
+  tf.tidy(() => {
+    const norm = tf.sqrt(addMany(Object.values(ordered).map((g) => tf.sum(tf.square(g)))));
+    const scale = tf.minimum(1, tf.div(clip, tf.maximum(norm, 1e-12)));
+    optimizer.applyGradients(Object.fromEntries(Object.entries(ordered).map(([k, g]) => [k, tf.mul(g, scale)])));
+  });
+  tf.dispose(Object.values(ordered).filter((g) => !Object.values(grads).includes(g)));
+}

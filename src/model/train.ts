@@ -8,7 +8,7 @@ import { getMethod } from '../methods';
 import type { LabeledSentence } from './data';
 import type { Featurizer } from './features';
 import { featureDims, makeBatch } from './features';
-import { addMany } from './ops';
+import { applyClipped } from './ops';
 import { batchTensors, Tagger } from './tagger';
 import * as tf from './tf';
 
@@ -230,18 +230,10 @@ export async function trainTagger(
           }),
         vars,
       );
-      // A variable off this batch's path (no out-of-GloVe word in it) gets no gradient; Adam keeps
-      // its moments by position in the gradient map, so every variable must be there every step.
-      const ordered: tf.NamedTensorMap = {};
-      for (const v of vars) ordered[v.name] = grads[v.name] ?? tf.zerosLike(v);
-      tf.tidy(() => {
-        const norm = tf.sqrt(addMany(Object.values(ordered).map((g) => tf.sum(tf.square(g)))));
-        const scale = tf.minimum(1, tf.div(t.clip, tf.maximum(norm, 1e-12)));
-        optimizer.applyGradients(Object.fromEntries(Object.entries(ordered).map(([k, g]) => [k, tf.mul(g, scale)])));
-      });
+      applyClipped(optimizer, vars, grads, t.clip);
       const loss = (await value.data())[0];
       value.dispose();
-      tf.dispose(Object.values(ordered));
+      tf.dispose(Object.values(grads));
       const tokens = batch.lengths.reduce((a, b) => a + b, 0);
       trainMs += performance.now() - s0;
       tokensSeen += tokens;

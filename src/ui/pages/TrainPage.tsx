@@ -83,6 +83,18 @@ function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: nu
   );
 }
 
+function LayerOptions({ layers }: { layers: readonly { id?: number; name: string }[] }) {
+  return (
+    <>
+      {layers.map((l) => (
+        <option key={l.id} value={l.id}>
+          {l.name}
+        </option>
+      ))}
+    </>
+  );
+}
+
 export function TrainPage() {
   const projectId = useProjectId();
   const layers = useLiveQuery(() => db.layers.where('projectId').equals(projectId).sortBy('id'), [projectId]);
@@ -164,22 +176,14 @@ export function TrainPage() {
           <label>
             Score on{' '}
             <select aria-label="Gold layer" value={goldId ?? ''} onChange={set('gold')}>
-              {gold.map((l) => (
-                <option key={l.id} value={l.id}>
-                  {l.name}
-                </option>
-              ))}
+              <LayerOptions layers={gold} />
             </select>
           </label>
           <label>
             Strong labels from{' '}
             <select aria-label="Strong layer" value={form.strong} onChange={set('strong')}>
               <option value="">none</option>
-              {gold.map((l) => (
-                <option key={l.id} value={l.id}>
-                  {l.name}
-                </option>
-              ))}
+              <LayerOptions layers={gold} />
             </select>
           </label>
           <label>
