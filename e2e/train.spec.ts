@@ -1,5 +1,19 @@
 import { expect, openDemo, test } from './fixtures';
 import type { Page } from '@playwright/test';
+import { spanErrors } from '../src/core/metrics';
+import type { Span } from '../src/core/types';
+
+/** The stored test-split spans of two layers, read straight from IndexedDB. */
+async function testSpans(page: Page, layerIds: number[]) {
+  return page.evaluate(async (layerIds) => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const all = <T,>(store: string) => new Promise<T[]>((r) => { const g = db.transaction(store).objectStore(store).getAll(); g.onsuccess = () => r(g.result as T[]); });
+    const docs = (await all<{ id: number; split: string }>('documents')).filter((d) => d.split === 'test').sort((a, b) => a.id - b.id);
+    const anns = await all<{ layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }>('annotations');
+    return layerIds.map((l) => docs.map((d) => anns.find((a) => a.layerId === l && a.docId === d.id)?.spans ?? []));
+  }, layerIds);
+}
 
 async function weakLabels(page: Page) {
   await page.getByRole('link', { name: 'Weak labels' }).click();
@@ -8,10 +22,12 @@ async function weakLabels(page: Page) {
   await expect(page.getByTestId('stats-table')).toBeVisible();
 }
 
-async function startRun(page: Page, opts: { epochs: number; backend: string; hidden?: number; method?: string }) {
+async function startRun(page: Page, opts: { epochs: number; backend: string; hidden?: number; method?: string; seed?: number; lr?: number }) {
   await page.getByRole('link', { name: 'Train' }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   if (opts.method) await page.getByLabel('Method').selectOption({ label: opts.method });
+  if (opts.seed !== undefined) await page.getByLabel('Seed').fill(String(opts.seed));
+  if (opts.lr !== undefined) await page.getByLabel('Learning rate').fill(String(opts.lr));
   await page.getByLabel('Hidden units').fill(String(opts.hidden ?? 16));
   await page.getByLabel('Epochs').fill(String(opts.epochs));
   await page.getByLabel('Backend').selectOption(opts.backend);
@@ -69,6 +85,50 @@ test('the noise-aware methods run from the training page: RoSTER\'s loss on its 
   const stages = (needle.metrics as unknown as { stages: { stage: string }[] }).stages.map((s) => s.stage);
   expect(stages).toEqual(['Stage I: language model', 'initial (WSL)', 'noise-aware continual training']);
   expect(needle.metrics.test.overall.f1).toBeGreaterThanOrEqual(0);
+});
+
+test('compares runs: scores per type, mean ± std over seeds, curves, errors by kind, and a diff of two runs', async ({ page, outside: _ }) => {
+  test.setTimeout(400_000);
+  await openDemo(page);
+  await weakLabels(page);
+  const ids: number[] = [];
+  for (const seed of [1, 2]) {
+    await startRun(page, { epochs: 5, backend: 'wasm', hidden: 16, seed, lr: 0.01 });
+    await expect(page.getByTestId('runs-table').locator('tbody tr')).toHaveCount(seed);
+    await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
+    ids.push(Number(await latestRun(page).first().textContent()));
+  }
+  const runs = await Promise.all(ids.map((id) => runMetrics(page, id)));
+  const f1 = runs.map((r) => r.metrics.test.overall.f1);
+  expect(Math.max(...f1), 'the runs learned something, so the comparison has content').toBeGreaterThan(0.2);
+  await page.getByRole('link', { name: 'Compare runs' }).click();
+  for (const [k, id] of ids.entries()) {
+    const cells = page.locator(`[data-testid="compare-table"] tr[data-run="${id}"] td`);
+    await expect(cells.nth(8)).toHaveText((100 * f1[k]).toFixed(1));
+  }
+  // Sorting by test F1, highest first.
+  await page.getByRole('button', { name: 'Test F1' }).click();
+  const best = ids[f1[0] >= f1[1] ? 0 : 1];
+  await expect(page.locator('[data-testid="compare-table"] tbody tr').first()).toHaveAttribute('data-run', String(best));
+  // The two runs differ only in the seed: one group, mean ± sample std.
+  const mean = (f1[0] + f1[1]) / 2;
+  const sd = Math.sqrt(((f1[0] - mean) ** 2 + (f1[1] - mean) ** 2) / 1);
+  await expect(page.getByTestId('group-table').locator('tbody tr')).toHaveCount(1);
+  await expect(page.getByTestId('group-table').locator('tbody tr td').nth(3)).toHaveText(`${(100 * mean).toFixed(1)} ± ${(100 * sd).toFixed(1)}`);
+  // Errors by kind on the test split, against the stored layers.
+  for (const id of ids) await page.getByLabel(`compare run ${id}`).check();
+  const gold = (runs[0] as unknown as { config: { data: { goldLayerId: number } } }).config.data.goldLayerId;
+  const [g, p1, p2] = (await testSpans(page, [gold, runs[0].metrics.predictedLayerId, runs[1].metrics.predictedLayerId])) as Span[][][];
+  for (const [k, pred] of [p1, p2].entries()) {
+    const e = spanErrors(g, pred);
+    await expect(page.locator(`[data-testid="error-table"] tr[data-run="${ids[k]}"] td`)).toHaveText([`run ${ids[k]}`, ...[e.correct, e.wrongType, e.wrongBoundary, e.missed, e.spurious].map(String)]);
+  }
+  const differing = p1.filter((a, k) => JSON.stringify(a.map((s) => [s.start, s.end, s.label])) !== JSON.stringify(p2[k].map((s) => [s.start, s.end, s.label]))).length;
+  await expect(page.getByTestId('run-diff').locator('h2')).toContainText(`(${differing} test documents)`);
+  await expect(page.getByTestId('compare-curves')).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 1100 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: 'docs/compare-runs.png' });
 });
 
 test('a cancelled run leaves every layer as it was and is marked cancelled after a reload', async ({ page, outside: _ }) => {

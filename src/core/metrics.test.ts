@@ -34,3 +34,13 @@ describe('scoreSpans', () => {
     expect((100 * s.f1).toFixed(2)).toBe('70.97');
   });
 });
+
+describe('span errors by kind', () => {
+  it('sorts every prediction and every untouched gold span into one kind', async () => {
+    const { spanErrors } = await import('./metrics');
+    const s = (start: number, end: number, label: string) => ({ start, end, label });
+    const gold = [[s(0, 2, 'PER'), s(3, 4, 'LOC'), s(6, 8, 'ORG'), s(10, 11, 'PER')]];
+    const pred = [[s(0, 2, 'PER'), s(3, 4, 'ORG'), s(6, 7, 'ORG'), s(12, 13, 'LOC'), s(14, 15, '?')]];
+    expect(spanErrors(gold, pred)).toEqual({ correct: 1, wrongType: 1, wrongBoundary: 1, missed: 1, spurious: 1 });
+  });
+});

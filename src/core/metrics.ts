@@ -67,3 +67,37 @@ export function tokenAccuracy(gold: readonly (readonly string[])[], pred: readon
   }));
   return all ? right / all : 0;
 }
+
+export interface SpanErrors {
+  correct: number;
+  /** Same boundaries as a gold span, another type. */
+  wrongType: number;
+  /** Overlaps a gold span without its exact boundaries. */
+  wrongBoundary: number;
+  /** A gold span no prediction touches. */
+  missed: number;
+  /** A predicted span that touches no gold span. */
+  spurious: number;
+}
+
+/**
+ * Span errors by kind. Every predicted span not exactly right is a wrong type (a gold span has its
+ * boundaries), else a wrong boundary (it overlaps a gold span), else spurious; every gold span
+ * that no predicted span overlaps is missed. Unknown-type spans are left out, as in scoreSpans.
+ */
+export function spanErrors(gold: readonly (readonly Span[])[], pred: readonly (readonly Span[])[]): SpanErrors {
+  const out: SpanErrors = { correct: 0, wrongType: 0, wrongBoundary: 0, missed: 0, spurious: 0 };
+  const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
+  gold.forEach((gAll, d) => {
+    const g = gAll.filter((s) => s.label !== UNKNOWN_TYPE);
+    const p = pred[d].filter((s) => s.label !== UNKNOWN_TYPE);
+    for (const s of p) {
+      if (g.some((x) => x.start === s.start && x.end === s.end && x.label === s.label)) out.correct++;
+      else if (g.some((x) => x.start === s.start && x.end === s.end)) out.wrongType++;
+      else if (g.some((x) => overlaps(x, s))) out.wrongBoundary++;
+      else out.spurious++;
+    }
+    for (const x of g) if (!p.some((s) => overlaps(x, s))) out.missed++;
+  });
+  return out;
+}

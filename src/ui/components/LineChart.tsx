@@ -24,7 +24,8 @@ export function LineChart({ title, x, series, xLabel, height = 220, testId }: Pr
         width: Math.max(300, el.current.clientWidth || 520),
         height,
         scales: { x: { time: false } },
-        axes: [{ label: xLabel }, {}],
+        // Whole-number x steps (epochs, steps): no fractional ticks.
+        axes: [{ label: xLabel, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] }, {}],
         series: [{ label: xLabel }, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: x.length < 60 } }))],
       },
       [x, ...series.map((s) => s.values)] as uPlot.AlignedData,

@@ -8,6 +8,7 @@ import { OverviewPage } from './OverviewPage';
 import { RulesPage } from './RulesPage';
 import { WeakPage } from './WeakPage';
 import { TrainPage } from './TrainPage';
+import { ComparePage } from './ComparePage';
 
 const TABS = [
   ['/', 'Overview'],
@@ -17,6 +18,7 @@ const TABS = [
   ['/rules', 'Rules'],
   ['/weak', 'Weak labels'],
   ['/train', 'Train'],
+  ['/compare', 'Compare runs'],
 ] as const;
 
 export function ProjectLayout() {
@@ -45,6 +47,7 @@ export function ProjectLayout() {
         <Route path="/rules" component={RulesPage} />
         <Route path="/weak" component={WeakPage} />
         <Route path="/train" component={TrainPage} />
+        <Route path="/compare" component={ComparePage} />
       </Switch>
     </section>
     </ProjectContext.Provider>

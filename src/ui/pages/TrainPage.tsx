@@ -61,7 +61,10 @@ function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: nu
                   </>
                 )}
               </td>
-              <td>{cfg.method?.name}</td>
+              <td>
+                {cfg.pipeline && cfg.pipeline.kind !== 'single' ? `${cfg.pipeline.kind} · ` : ''}
+                {cfg.method?.name}
+              </td>
               <td>
                 {cfg.model?.encoder} {cfg.model?.hidden} · {cfg.model?.head}
               </td>

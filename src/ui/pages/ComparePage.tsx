@@ -1,0 +1,273 @@
+/**
+ * Run comparison: every training run of the project with its scores overall and per type,
+ * sortable and filterable; runs that differ only in the seed grouped as mean ± std; the dev-F1
+ * curves of chosen runs overlaid; their test-split span errors by kind; and, for two runs, the
+ * sentences where their predictions differ. Everything comes from stored runs and layers.
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useMemo, useState } from 'react';
+import { spanErrors, type SpanErrors, type SpanScores } from '../../core/metrics';
+import type { RunConfig } from '../../core/runConfig';
+import type { Span } from '../../core/types';
+import { layerAnnotations } from '../../db/repo';
+import { db } from '../../db/instance';
+import type { RunRow } from '../../db/schema';
+import { LineChart } from '../components/LineChart';
+import { SpanText } from '../components/SpanText';
+import { download, pct, useProjectId, useTypeColors } from '../hooks';
+
+interface RunView {
+  id: number;
+  status: string;
+  method: string;
+  model: string;
+  seed: number;
+  /** The config without name and seed: runs with the same group differ only in the seed. */
+  group: string;
+  dev?: number;
+  test?: SpanScores;
+  history: { epoch: number; devF1: number }[];
+  predictedLayerId?: number;
+  goldLayerId?: number;
+}
+
+function viewOf(r: RunRow): RunView {
+  const cfg = r.config as RunConfig;
+  const m = (r.metrics ?? {}) as { dev?: SpanScores; test?: SpanScores; history?: { epoch: number; devF1: number }[]; predictedLayerId?: number };
+  const pipeline = cfg.pipeline && cfg.pipeline.kind !== 'single' ? `${cfg.pipeline.kind} · ` : '';
+  const { name: _n, train, ...rest } = cfg;
+  const { seed: _s, ...trainRest } = train ?? { seed: 0 };
+  return {
+    id: r.id!,
+    status: r.status,
+    method: `${pipeline}${cfg.method?.name ?? '?'}`,
+    model: `${cfg.model?.encoder} ${cfg.model?.hidden} · ${cfg.model?.head}`,
+    seed: train?.seed ?? 0,
+    group: JSON.stringify({ ...rest, train: trainRest }),
+    dev: m.dev?.overall.f1,
+    test: m.test,
+    history: m.history ?? [],
+    predictedLayerId: m.predictedLayerId,
+    goldLayerId: cfg.data?.kind === 'project' ? cfg.data.goldLayerId : undefined,
+  };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const std = (xs: number[]) => (xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)));
+
+type SortKey = 'id' | 'method' | 'seed' | 'dev' | 'p' | 'r' | 'f1' | `type:${string}`;
+
+function sortValue(r: RunView, k: SortKey): number | string {
+  if (k === 'id' || k === 'seed') return r[k];
+  if (k === 'method') return r.method;
+  if (k === 'dev') return r.dev ?? -1;
+  if (k === 'p') return r.test?.overall.precision ?? -1;
+  if (k === 'r') return r.test?.overall.recall ?? -1;
+  if (k === 'f1') return r.test?.overall.f1 ?? -1;
+  return r.test?.perType[k.slice(5)]?.f1 ?? -1;
+}
+
+const COLORS = ['#2456c7', '#c0392b', '#1e6b32', '#8e44ad', '#d35400', '#16a085'];
+
+export function ComparePage() {
+  const projectId = useProjectId();
+  const colors = useTypeColors(projectId);
+  const rows = useLiveQuery(() => db.runs.where('projectId').equals(projectId).filter((r) => r.kind === 'train').sortBy('id'), [projectId]);
+  const runs = useMemo(() => (rows ?? []).map(viewOf), [rows]);
+  const types = useMemo(() => [...new Set(runs.flatMap((r) => Object.keys(r.test?.perType ?? {})))].sort(), [runs]);
+  const [filter, setFilter] = useState('');
+  const [onlyDone, setOnlyDone] = useState(true);
+  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'id', desc: true });
+  const [chosen, setChosen] = useState<number[]>([]);
+
+  const shown = useMemo(() => {
+    const f = filter.trim().toLowerCase();
+    const list = runs.filter((r) => (!onlyDone || r.status === 'done') && (!f || `${r.id} ${r.method} ${r.model}`.toLowerCase().includes(f)));
+    return list.sort((a, b) => {
+      const [x, y] = [sortValue(a, sort.key), sortValue(b, sort.key)];
+      const c = typeof x === 'string' ? x.localeCompare(y as string) : x - (y as number);
+      return sort.desc ? -c : c;
+    });
+  }, [runs, filter, onlyDone, sort]);
+
+  const groups = useMemo(() => {
+    const by = new Map<string, RunView[]>();
+    for (const r of shown) if (r.test) by.set(r.group, [...(by.get(r.group) ?? []), r]);
+    return [...by.values()].map((rs) => ({ runs: rs, f1: rs.map((r) => r.test!.overall.f1), perType: Object.fromEntries(types.map((t) => [t, rs.map((r) => r.test!.perType[t]?.f1 ?? 0)])) }));
+  }, [shown, types]);
+
+  const picked = runs.filter((r) => chosen.includes(r.id));
+  const errors = useLiveQuery(async () => {
+    const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
+    const test = docs.filter((d) => d.split === 'test');
+    const ids = test.map((d) => d.id!);
+    const out: { run: RunView; errors: SpanErrors; pred: Span[][]; gold: Span[][] }[] = [];
+    for (const r of picked) {
+      if (r.predictedLayerId === undefined || r.goldLayerId === undefined) continue;
+      const [pred, gold] = await Promise.all([layerAnnotations(db, r.predictedLayerId, ids), layerAnnotations(db, r.goldLayerId, ids)]);
+      const [p, g] = [pred.map((a) => a.spans), gold.map((a) => a.spans)];
+      out.push({ run: r, errors: spanErrors(g, p), pred: p, gold: g });
+    }
+    return { test, out };
+  }, [projectId, chosen.join(','), runs.length]);
+
+  const curveX = useMemo(() => [...new Set(picked.flatMap((r) => r.history.map((h) => h.epoch)))].sort((a, b) => a - b), [picked]);
+  const curves = useMemo(
+    () => picked.map((r, k) => ({ label: `run ${r.id}`, color: COLORS[k % COLORS.length], values: curveX.map((e) => (r.history.find((h) => h.epoch === e)?.devF1 ?? null) as number | null).map((v) => (v === null ? null : 100 * v)) })),
+    [picked, curveX],
+  );
+
+  const header = (key: SortKey, label: string) => (
+    <th>
+      <button className="link" onClick={() => setSort({ key, desc: sort.key === key ? !sort.desc : true })} aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
+        {label}
+        {sort.key === key ? (sort.desc ? ' ▼' : ' ▲') : ''}
+      </button>
+    </th>
+  );
+
+  const csv = () => {
+    const head = ['run', 'status', 'method', 'model', 'seed', 'dev_f1', 'test_p', 'test_r', 'test_f1', ...types.map((t) => `test_f1_${t}`)];
+    const lines = shown.map((r) => [r.id, r.status, r.method, r.model, r.seed, r.dev ?? '', r.test?.overall.precision ?? '', r.test?.overall.recall ?? '', r.test?.overall.f1 ?? '', ...types.map((t) => r.test?.perType[t]?.f1 ?? '')]);
+    const esc = (v: unknown) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+    download(`runs-project-${projectId}.csv`, [head, ...lines].map((l) => l.map(esc).join(',')).join('\n') + '\n', 'text/csv');
+  };
+
+  const diff = errors && errors.out.length === 2 ? errors.test.map((d, k) => ({ d, a: errors.out[0].pred[k], b: errors.out[1].pred[k] })).filter(({ a, b }) => JSON.stringify(a.map((s) => [s.start, s.end, s.label])) !== JSON.stringify(b.map((s) => [s.start, s.end, s.label]))) : null;
+
+  return (
+    <div className="stack">
+      <div className="row">
+        <input aria-label="Filter runs" placeholder="filter: method, model, run" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <label>
+          <input type="checkbox" checked={onlyDone} onChange={(e) => setOnlyDone(e.target.checked)} /> finished runs only
+        </label>
+        <button onClick={csv}>Export CSV</button>
+      </div>
+      <table className="grid" data-testid="compare-table">
+        <thead>
+          <tr>
+            <th>Compare</th>
+            {header('id', 'Run')}
+            {header('method', 'Method')}
+            <th>Model</th>
+            {header('seed', 'Seed')}
+            {header('dev', 'Dev F1')}
+            {header('p', 'Test P')}
+            {header('r', 'Test R')}
+            {header('f1', 'Test F1')}
+            {types.map((t) => header(`type:${t}`, `${t} F1`))}
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((r) => (
+            <tr key={r.id} data-run={r.id}>
+              <td>
+                <input type="checkbox" aria-label={`compare run ${r.id}`} checked={chosen.includes(r.id)} onChange={(e) => setChosen(e.target.checked ? [...chosen, r.id] : chosen.filter((x) => x !== r.id))} />
+              </td>
+              <td>{r.id}</td>
+              <td>{r.method}</td>
+              <td>{r.model}</td>
+              <td className="num">{r.seed}</td>
+              <td className="num">{pct(r.dev)}</td>
+              <td className="num">{pct(r.test?.overall.precision)}</td>
+              <td className="num">{pct(r.test?.overall.recall)}</td>
+              <td className="num">{pct(r.test?.overall.f1)}</td>
+              {types.map((t) => (
+                <td key={t} className="num">
+                  {pct(r.test?.perType[t]?.f1)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <h2>Across seeds</h2>
+      <table className="grid" data-testid="group-table">
+        <thead>
+          <tr>
+            <th>Method</th>
+            <th>Model</th>
+            <th>Runs (seeds)</th>
+            <th>Test F1, mean ± std</th>
+            {types.map((t) => (
+              <th key={t}>{t} F1</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {groups.map((g) => (
+            <tr key={g.runs[0].group}>
+              <td>{g.runs[0].method}</td>
+              <td>{g.runs[0].model}</td>
+              <td>
+                {g.runs.map((r) => r.id).join(', ')} ({g.runs.map((r) => r.seed).join(', ')})
+              </td>
+              <td className="num">
+                {(100 * mean(g.f1)).toFixed(1)} ± {(100 * std(g.f1)).toFixed(1)}
+              </td>
+              {types.map((t) => (
+                <td key={t} className="num">
+                  {(100 * mean(g.perType[t])).toFixed(1)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      {picked.length > 0 && (
+        <>
+          <h2>Chosen runs</h2>
+          <LineChart title="Dev F1 by epoch" x={curveX} series={curves} xLabel="epoch" testId="compare-curves" />
+          <table className="grid" data-testid="error-table">
+            <thead>
+              <tr>
+                <th>Run (test split)</th>
+                <th>Correct</th>
+                <th>Wrong type</th>
+                <th>Wrong boundary</th>
+                <th>Missed</th>
+                <th>Spurious</th>
+              </tr>
+            </thead>
+            <tbody>
+              {(errors?.out ?? []).map(({ run, errors: e }) => (
+                <tr key={run.id} data-run={run.id}>
+                  <td>run {run.id}</td>
+                  <td className="num">{e.correct}</td>
+                  <td className="num">{e.wrongType}</td>
+                  <td className="num">{e.wrongBoundary}</td>
+                  <td className="num">{e.missed}</td>
+                  <td className="num">{e.spurious}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+
+      {diff && (
+        <section data-testid="run-diff">
+          <h2>
+            Where run {errors!.out[0].run.id} and run {errors!.out[1].run.id} disagree ({diff.length} test documents)
+          </h2>
+          {diff.slice(0, 50).map(({ d, a, b }) => (
+            <div key={d.id} className="diff-pair" data-doc={d.id}>
+              <div className="muted">{d.name}</div>
+              <div>
+                <strong>run {errors!.out[0].run.id}: </strong>
+                <SpanText text={d.text} offsets={d.offsets} spans={a} colors={colors} />
+              </div>
+              <div>
+                <strong>run {errors!.out[1].run.id}: </strong>
+                <SpanText text={d.text} offsets={d.offsets} spans={b} colors={colors} />
+              </div>
+            </div>
+          ))}
+        </section>
+      )}
+    </div>
+  );
+}
