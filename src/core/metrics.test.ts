@@ -44,3 +44,12 @@ describe('span errors by kind', () => {
     expect(spanErrors(gold, pred)).toEqual({ correct: 1, wrongType: 1, wrongBoundary: 1, missed: 1, spurious: 1 });
   });
 });
+
+describe('label distribution', () => {
+  it('counts spans and tokens per type, O tokens included', async () => {
+    const { labelDistribution } = await import('./metrics');
+    const s = (start: number, end: number, label: string) => ({ start, end, label });
+    const d = labelDistribution([[s(0, 2, 'A'), s(3, 4, 'B')], [s(1, 2, 'A'), s(2, 3, '?')]], [5, 4]);
+    expect(d).toEqual({ spans: { A: 2, B: 1, '?': 1 }, tokens: { O: 4, A: 3, B: 1, '?': 1 }, totalSpans: 4, totalTokens: 9 });
+  });
+});

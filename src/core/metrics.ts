@@ -101,3 +101,32 @@ export function spanErrors(gold: readonly (readonly Span[])[], pred: readonly (r
   });
   return out;
 }
+
+export interface LabelDistribution {
+  /** Spans per type (unknown-type spans under UNKNOWN_TYPE). */
+  spans: Record<string, number>;
+  /** Tokens per type, "O" for tokens in no span. */
+  tokens: Record<string, number>;
+  totalSpans: number;
+  totalTokens: number;
+}
+
+/**
+ * How a label layer spreads over types (NEEDLE, Figure 4): spans and tokens per type, O tokens
+ * included, over documents of the given token counts.
+ */
+export function labelDistribution(spans: readonly (readonly Span[])[], tokenCounts: readonly number[]): LabelDistribution {
+  const out: LabelDistribution = { spans: {}, tokens: { O: 0 }, totalSpans: 0, totalTokens: 0 };
+  spans.forEach((doc, d) => {
+    let inSpans = 0;
+    for (const s of doc) {
+      out.spans[s.label] = (out.spans[s.label] ?? 0) + 1;
+      out.tokens[s.label] = (out.tokens[s.label] ?? 0) + (s.end - s.start);
+      inSpans += s.end - s.start;
+      out.totalSpans++;
+    }
+    out.tokens.O += tokenCounts[d] - inSpans;
+    out.totalTokens += tokenCounts[d];
+  });
+  return out;
+}

@@ -9,6 +9,7 @@ import { RulesPage } from './RulesPage';
 import { WeakPage } from './WeakPage';
 import { TrainPage } from './TrainPage';
 import { ComparePage } from './ComparePage';
+import { DistributionPage } from './DistributionPage';
 
 const TABS = [
   ['/', 'Overview'],
@@ -19,6 +20,7 @@ const TABS = [
   ['/weak', 'Weak labels'],
   ['/train', 'Train'],
   ['/compare', 'Compare runs'],
+  ['/distribution', 'Label distribution'],
 ] as const;
 
 export function ProjectLayout() {
@@ -48,6 +50,7 @@ export function ProjectLayout() {
         <Route path="/weak" component={WeakPage} />
         <Route path="/train" component={TrainPage} />
         <Route path="/compare" component={ComparePage} />
+        <Route path="/distribution" component={DistributionPage} />
       </Switch>
     </section>
     </ProjectContext.Provider>

@@ -1,0 +1,50 @@
+import { labelDistribution } from '../src/core/metrics';
+import { tokenCount } from '../src/core/types';
+import { demoCorpora, expect, openDemo, test } from './fixtures';
+
+// The label-distribution view against the demo's own gold labels (parsed here, independently of
+// the page) and against the weak layer the page stored.
+test('label distribution per layer and type matches the stored labels', async ({ page, outside: _ }) => {
+  await openDemo(page);
+  await page.getByRole('link', { name: 'Weak labels' }).click();
+  await page.getByLabel('Aggregation').selectOption('priority');
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await expect(page.getByTestId('stats-table')).toBeVisible();
+  await page.getByRole('link', { name: 'Label distribution' }).click();
+  await page.getByLabel('Distribution split').selectOption('test');
+
+  const test = demoCorpora().find((c) => c.docs.some((d) => d.split === 'test'))!;
+  const gold = labelDistribution(test.layers[0].annotations.map((a) => a.spans), test.docs.map((d) => tokenCount(d)));
+  const row = page.locator('[data-testid="distribution-table"] tr[data-layer="gold: gold"] td');
+  // The columns: the demo's two types, and "unknown type" when a weak layer has untyped matches.
+  await expect(page.locator('[data-testid="distribution-table"] tr[data-layer="gold: gold"]')).toBeVisible();
+  await expect(page.locator('[data-testid="distribution-table"] thead th').nth(3)).toHaveText('Chemical');
+  const header = await page.locator('[data-testid="distribution-table"] thead th').allTextContents();
+  const types = header.slice(3, -1).map((h) => (h === 'unknown type' ? '?' : h));
+  expect(types.slice(0, 2)).toEqual(['Chemical', 'Disease']);
+  await expect(row).toHaveText([
+    'gold: gold',
+    String(test.docs.length),
+    String(gold.totalSpans),
+    ...types.map((t) => `${((100 * (gold.spans[t] ?? 0)) / gold.totalSpans).toFixed(1)} / ${((100 * (gold.tokens[t] ?? 0)) / gold.totalTokens).toFixed(1)}`),
+    ((100 * gold.tokens.O) / gold.totalTokens).toFixed(1),
+  ]);
+
+  // The weak aggregate on train, from what IndexedDB holds.
+  await page.getByLabel('Distribution split').selectOption('train');
+  const stored = await page.evaluate(async () => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const all = <T,>(s: string) => new Promise<T[]>((r) => { const g = db.transaction(s).objectStore(s).getAll(); g.onsuccess = () => r(g.result as T[]); });
+    const layer = (await all<{ id: number; name: string; role?: string }>('layers')).find((l) => l.role === 'aggregate')!;
+    const docs = (await all<{ id: number; split: string; offsets: Uint32Array }>('documents')).filter((d) => d.split === 'train').sort((a, b) => a.id - b.id);
+    const anns = await all<{ layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }>('annotations');
+    return { name: layer.name, spans: docs.map((d) => anns.find((a) => a.layerId === layer.id && a.docId === d.id)?.spans ?? []), tokens: docs.map((d) => d.offsets.length / 2) };
+  });
+  const weak = labelDistribution(stored.spans, stored.tokens);
+  const weakRow = page.locator(`[data-testid="distribution-table"] tr[data-layer="weak: ${stored.name}"] td`);
+  await expect(weakRow.nth(2)).toHaveText(String(weak.totalSpans));
+  await expect(weakRow.nth(3)).toHaveText(`${((100 * (weak.spans.Chemical ?? 0)) / weak.totalSpans).toFixed(1)} / ${((100 * (weak.tokens.Chemical ?? 0)) / weak.totalTokens).toFixed(1)}`);
+  await page.setViewportSize({ width: 1280, height: 700 });
+  await page.screenshot({ path: 'docs/label-distribution.png' });
+});

@@ -1,0 +1,95 @@
+/**
+ * Label distribution (NEEDLE, Figure 4): for every label layer of the project, on a chosen split,
+ * the share of spans and of tokens per entity type, O tokens included, side by side: where weak
+ * labels (each source and the aggregate), corrections and each run's predictions over- or
+ * under-produce a type against gold.
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useState } from 'react';
+import { labelDistribution, type LabelDistribution } from '../../core/metrics';
+import { tokenCount, UNKNOWN_TYPE } from '../../core/types';
+import { db } from '../../db/instance';
+import { layerAnnotations } from '../../db/repo';
+import { download, useProjectId, useTypeColors } from '../hooks';
+
+const share = (n: number | undefined, total: number) => (total ? (100 * (n ?? 0)) / total : 0);
+
+export function DistributionPage() {
+  const projectId = useProjectId();
+  const colors = useTypeColors(projectId);
+  const [split, setSplit] = useState('train');
+  const data = useLiveQuery(async () => {
+    const docs = (await db.documents.where('projectId').equals(projectId).sortBy('id')).filter((d) => split === 'all' || d.split === split);
+    const ids = docs.map((d) => d.id!);
+    const counts = docs.map((d) => tokenCount(d));
+    const layers = await db.layers.where('projectId').equals(projectId).sortBy('id');
+    const rows: { id: number; label: string; dist: LabelDistribution; annotated: number }[] = [];
+    for (const l of layers) {
+      const rowsOf = await db.annotations.bulkGet(ids.map((d) => [l.id!, d] as [number, number]));
+      const present = ids.map((_, k) => !!rowsOf[k]);
+      if (!present.some(Boolean)) continue;
+      const anns = await layerAnnotations(db, l.id!, ids);
+      // Only the documents this layer annotates count (a gold layer may cover dev and test only).
+      const keep = present.map((p, k) => (p ? k : -1)).filter((k) => k >= 0);
+      rows.push({ id: l.id!, label: `${l.kind}: ${l.name}`, dist: labelDistribution(keep.map((k) => anns[k].spans), keep.map((k) => counts[k])), annotated: keep.length });
+    }
+    return rows;
+  }, [projectId, split]);
+  const types = [...new Set((data ?? []).flatMap((r) => Object.keys(r.dist.tokens)))].filter((t) => t !== 'O').sort((a, b) => (a === UNKNOWN_TYPE ? 1 : b === UNKNOWN_TYPE ? -1 : a.localeCompare(b)));
+
+  const csv = () => {
+    const head = ['layer', 'documents', 'spans', 'tokens', ...types.flatMap((t) => [`span_share_${t}`, `token_share_${t}`]), 'token_share_O'];
+    const lines = (data ?? []).map((r) => [r.label, r.annotated, r.dist.totalSpans, r.dist.totalTokens, ...types.flatMap((t) => [share(r.dist.spans[t], r.dist.totalSpans).toFixed(2), share(r.dist.tokens[t], r.dist.totalTokens).toFixed(2)]), share(r.dist.tokens.O, r.dist.totalTokens).toFixed(2)]);
+    download(`label-distribution-${split}.csv`, [head, ...lines].map((l) => l.map((v) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v))).join(',')).join('\n') + '\n', 'text/csv');
+  };
+
+  return (
+    <div className="stack">
+      <div className="row">
+        <label>
+          Split{' '}
+          <select aria-label="Distribution split" value={split} onChange={(e) => setSplit(e.target.value)}>
+            {['train', 'dev', 'test', 'all'].map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <button onClick={csv}>Export CSV</button>
+        <span className="muted">share of spans / share of tokens per type; a layer counts only the documents it annotates</span>
+      </div>
+      <table className="grid" data-testid="distribution-table">
+        <thead>
+          <tr>
+            <th>Layer</th>
+            <th>Docs</th>
+            <th>Spans</th>
+            {types.map((t) => (
+              <th key={t}>{t === UNKNOWN_TYPE ? 'unknown type' : t}</th>
+            ))}
+            <th>O tokens</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(data ?? []).map((r) => (
+            <tr key={r.id} data-layer={r.label}>
+              <td>{r.label}</td>
+              <td className="num">{r.annotated}</td>
+              <td className="num">{r.dist.totalSpans}</td>
+              {types.map((t) => {
+                const sp = share(r.dist.spans[t], r.dist.totalSpans);
+                const tk = share(r.dist.tokens[t], r.dist.totalTokens);
+                return (
+                  <td key={t} className="num" title={`${r.dist.spans[t] ?? 0} spans, ${r.dist.tokens[t] ?? 0} tokens`}>
+                    <div className="bar" style={{ width: `${sp}%`, background: colors.get(t) ?? '#888' }} />
+                    {sp.toFixed(1)} / {tk.toFixed(1)}
+                  </td>
+                );
+              })}
+              <td className="num">{share(r.dist.tokens.O, r.dist.totalTokens).toFixed(1)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
