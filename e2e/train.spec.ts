@@ -85,6 +85,16 @@ test('the noise-aware methods run from the training page: RoSTER\'s loss on its 
   const stages = (needle.metrics as unknown as { stages: { stage: string }[] }).stages.map((s) => s.stage);
   expect(stages).toEqual(['Stage I: language model', 'initial (WSL)', 'noise-aware continual training']);
   expect(needle.metrics.test.overall.f1).toBeGreaterThanOrEqual(0);
+  // The calibration NEEDLE used (dev Viterbi-score bins) is shown as stored.
+  const m = needle.metrics as unknown as { calibration: { n: number; accuracy: number }[]; confidences: number[] };
+  expect(m.calibration.reduce((a, b) => a + b.n, 0)).toBe(150);
+  await page.getByRole('link', { name: 'Compare runs' }).click();
+  await page.getByLabel(`compare run ${rosterId + 1}`).check();
+  const rows = page.getByTestId(`calibration-${rosterId + 1}`).locator('tbody tr');
+  await expect(rows).toHaveCount(m.calibration.length);
+  for (const [k, b] of m.calibration.entries()) await expect(rows.nth(k).locator('td').nth(3)).toHaveText((100 * b.accuracy).toFixed(1));
+  await expect(page.getByTestId(`confidences-${rosterId + 1}`)).toContainText(`the ${m.confidences.length} weak sentences`);
+  await page.getByTestId(`diagnostics-${rosterId + 1}`).screenshot({ path: 'docs/needle-calibration.png' });
 });
 
 test('compares runs: scores per type, mean ± std over seeds, curves, errors by kind, and a diff of two runs', async ({ page, outside: _ }) => {

@@ -10,7 +10,7 @@ import { buildFeaturizer } from '../model/features';
 import * as tf from '../model/tf';
 import { predict, trainTagger, type Checkpoint, type EpochEvent, type StepEvent } from '../model/train';
 import { crfKernelActive } from '../model/crf';
-import { PipelineStopped, runPipeline } from '../methods/pipelines';
+import { PipelineStopped, runPipeline, type StageRecord } from '../methods/pipelines';
 import { chooseBackend, type BackendChoice } from './backend';
 
 export type TrainEvent =
@@ -24,7 +24,7 @@ export interface TrainMetrics {
   backendReason: string;
   /** How the CRF's forward algorithm and gradient ran: the backend's WGSL kernels or generic ops. */
   crf?: 'wgsl kernels' | 'generic ops';
-  history: { epoch: number; loss: number; devF1: number; seconds: number; tokensPerSecond: number }[];
+  history: { epoch: number; loss: number; devF1: number; seconds: number; tokensPerSecond: number; methodStats?: Record<string, number> }[];
   /** The loss of every step of the first 200, then of every 10th: curves after a reload. */
   stepLosses: number[];
   bestEpoch?: number;
@@ -32,7 +32,12 @@ export interface TrainMetrics {
   test?: SpanScores;
   trainSentences?: number;
   /** Multi-stage methods: each stage's dev F1, epochs and time. */
-  stages?: { stage: string; devF1: number; epochs: number; seconds: number; trainSentences: number }[];
+  stages?: StageRecord[];
+  /** NEEDLE: dev Viterbi-score bins against sequence accuracy, and the confidences given to weak sentences. */
+  calibration?: { lo: number; hi: number; n: number; accuracy: number }[];
+  confidences?: number[];
+  /** PU: precision and recall of unlabeled-entity detection by λ (where hidden entities are known). */
+  detection?: { lambda: number; removed: number; precision: number; recall: number }[];
   tokensPerSecond?: number;
   wallSeconds?: number;
   predictedLayerId?: number;
@@ -136,7 +141,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
         }
       },
       onEpoch: async (e: EpochEvent) => {
-        metrics.history.push({ epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1, seconds: e.seconds, tokensPerSecond: e.tokensPerSecond });
+        metrics.history.push({ epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1, seconds: e.seconds, tokensPerSecond: e.tokensPerSecond, ...(e.methodStats ? { methodStats: e.methodStats } : {}) });
         emit({ kind: 'epoch', epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1, seconds: e.seconds, tokensPerSecond: e.tokensPerSecond, best: e.best });
         await db.runs.update(runId, { metrics });
       },
@@ -157,7 +162,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
         // Multi-stage methods run start to end (no checkpoints between stages yet).
         try {
           const r = await runPipeline(cfg.pipeline, cfg, feat, { train, dev }, { ...hooks, onCheckpoint: undefined, onStage: (stage: string) => emit({ kind: 'stage', stage }) });
-          metrics.stages = r.stages;
+          Object.assign(metrics, { stages: r.stages, calibration: r.calibration, confidences: r.confidences, detection: r.detection });
           result = { tagger: r.tagger, bestEpoch: 0, tokensPerSecond: r.tokensPerSecond, stopped: 'done' as 'done' | 'cancelled' };
         } catch (e) {
           if (!(e instanceof PipelineStopped)) throw e;

@@ -13,11 +13,14 @@ import { layerAnnotations } from '../../db/repo';
 import { db } from '../../db/instance';
 import type { RunRow } from '../../db/schema';
 import { LineChart } from '../components/LineChart';
+import { RunDiagnostics } from '../components/RunDiagnostics';
 import { SpanText } from '../components/SpanText';
+import type { TrainMetrics } from '../../worker/trainJob';
 import { download, pct, useProjectId, useTypeColors } from '../hooks';
 
 interface RunView {
   id: number;
+  metrics: TrainMetrics;
   status: string;
   method: string;
   model: string;
@@ -39,6 +42,7 @@ function viewOf(r: RunRow): RunView {
   const { seed: _s, ...trainRest } = train ?? { seed: 0 };
   return {
     id: r.id!,
+    metrics: (r.metrics ?? { history: [] }) as TrainMetrics,
     status: r.status,
     method: `${pipeline}${cfg.method?.name ?? '?'}`,
     model: `${cfg.model?.encoder} ${cfg.model?.hidden} · ${cfg.model?.head}`,
@@ -245,6 +249,9 @@ export function ComparePage() {
               ))}
             </tbody>
           </table>
+          {picked.map((r) => (
+            <RunDiagnostics key={r.id} runId={r.id} metrics={r.metrics} />
+          ))}
         </>
       )}
 
