@@ -48,3 +48,27 @@ test('label distribution per layer and type matches the stored labels', async ({
   await page.setViewportSize({ width: 1280, height: 700 });
   await page.screenshot({ path: 'docs/label-distribution.png' });
 });
+
+// Experiment records from the CLI land in the run comparison; a bad line imports nothing.
+test('experiment records import into the run comparison, all or nothing', async ({ page, outside: _ }) => {
+  const { readFileSync } = await import('node:fs');
+  const file = 'bench/results/noise-aware-conll03-preliminary.jsonl';
+  const text = readFileSync(file, 'utf8');
+  const records = text.trim().split('\n').map((l) => JSON.parse(l) as { setting: string; label: string; test: { f1: number; tp: number; fp: number; fn: number } });
+  await openDemo(page);
+  await page.getByRole('link', { name: 'Compare runs' }).click();
+  const bad = text.split('\n')[0] + '\n{"key": 3}\n';
+  await page.getByLabel('Experiment records').setInputFiles({ name: 'bad.jsonl', mimeType: 'text/plain', buffer: Buffer.from(bad) });
+  await expect(page.getByTestId('records-result')).toContainText('bad.jsonl: line 2');
+  await expect(page.locator('[data-testid="compare-table"] tbody tr')).toHaveCount(0);
+  await page.getByLabel('Experiment records').setInputFiles({ name: 'prelim.jsonl', mimeType: 'text/plain', buffer: Buffer.from(text) });
+  await expect(page.getByTestId('records-result')).toHaveText(`Imported ${records.length} runs from prelim.jsonl.`);
+  await expect(page.locator('[data-testid="compare-table"] tbody tr')).toHaveCount(records.length);
+  for (const r of records) {
+    const row = page.locator('[data-testid="compare-table"] tbody tr', { hasText: `${r.setting} · ${r.label}` });
+    // F1 recomputed from the recorded counts, shown to one decimal.
+    const p = r.test.tp / Math.max(r.test.tp + r.test.fp, 1);
+    const rec = r.test.tp / Math.max(r.test.tp + r.test.fn, 1);
+    await expect(row.locator('td').nth(8)).toHaveText((p + rec ? (200 * p * rec) / (p + rec) : 0).toFixed(1));
+  }
+});

@@ -9,6 +9,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { scoreSpans } from '../core/metrics';
+import { parseRunRecords, type RunRecord } from '../core/runRecord';
 import { modelSchema, parseRunConfig, trainSchema } from '../core/runConfig';
 import { mulberry32 } from '../core/random';
 import type { ParsedCorpus } from '../core/types';
@@ -102,18 +103,7 @@ export const experimentSchema = z
 export type Experiment = z.infer<typeof experimentSchema>;
 type Setting = z.infer<typeof settingSchema>;
 
-export interface RunRecord {
-  key: string;
-  setting: string;
-  label: string;
-  seed: number;
-  test: ReturnType<typeof roundScores>;
-  dev: ReturnType<typeof roundScores> | null;
-  stages: { stage: string; devF1: number; epochs: number; seconds: number; trainSentences: number; history?: { epoch: number; loss: number; devF1: number; methodStats?: Record<string, number> }[] }[];
-  wallSeconds: number;
-  tokensPerSecond: number;
-  finishedAt: string;
-}
+export type { RunRecord };
 
 const readSplit = (s: z.infer<typeof split>): ParsedCorpus =>
   'conll' in s ? readCorpus(s.conll, { format: 'conll' }) : readCorpus(s.text, { format: 'lines', labels: [{ file: s.labels, kind: 'gold', name: 'gold' }] });
@@ -208,17 +198,7 @@ export function resultsTable(exp: Experiment, records: RunRecord[]): string {
 }
 
 export function readRecords(file: string): RunRecord[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l, k) => {
-      try {
-        return JSON.parse(l) as RunRecord;
-      } catch {
-        throw new Error(`${file}: line ${k + 1} is not a JSON record; fix or remove it`);
-      }
-    });
+  return existsSync(file) ? parseRunRecords(file, readFileSync(file, 'utf8')) : [];
 }
 
 export async function runExperiment(configFile: string, opts: { only?: string[]; log?: (s: string) => void } = {}): Promise<Record<string, unknown>> {
@@ -290,6 +270,7 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
           wallSeconds: Math.round((performance.now() - t0) / 1000),
           tokensPerSecond: Math.round(r.tokensPerSecond),
           finishedAt: new Date().toISOString(),
+          config: { ...cfg, pipeline: m.pipeline, scheme: m.scheme } as Record<string, unknown>,
         };
         appendFileSync(exp.records, `${JSON.stringify(record)}\n`);
         done.add(key);

@@ -1,3 +1,4 @@
+import { parseRunRecords, recordScores } from '../core/runRecord';
 import type { ParsedGazetteer } from '../core/formats/gazetteer';
 import type { Annotation, EntityType, LayerKind, ParsedCorpus, ParsedDoc, Span, Split, TagScheme } from '../core/types';
 import { UNKNOWN_TYPE } from '../core/types';
@@ -212,4 +213,24 @@ export async function retypeGazetteerEntry(db: StudioDB, entryId: number, type: 
 
 export async function removeGazetteerEntry(db: StudioDB, entryId: number): Promise<void> {
   await db.gazetteerEntries.delete(entryId);
+}
+
+/**
+ * Experiment records (JSONL from the `experiment` verb) as finished training runs of a project,
+ * all or nothing: every line is validated before anything is written.
+ */
+export async function importRunRecords(db: StudioDB, projectId: number, file: string, text: string): Promise<number> {
+  const records = parseRunRecords(file, text);
+  if (!records.length) throw new Error(`${file}: no records`);
+  await projectOrThrow(db, projectId);
+  const now = Date.now();
+  await db.transaction('rw', db.runs, async () => {
+    for (const r of records) {
+      const config = { ...(r.config ?? {}), name: r.key, imported: { file, setting: r.setting, label: r.label, seed: r.seed } };
+      const history = r.stages.flatMap((s) => s.history ?? []);
+      const metrics = { backend: 'wasm (CLI)', backendReason: `imported from ${file}`, history, stepLosses: [], test: recordScores(r.test), dev: r.dev ? recordScores(r.dev) : undefined, stages: r.stages, tokensPerSecond: r.tokensPerSecond, wallSeconds: r.wallSeconds };
+      await db.runs.add({ projectId, kind: 'train', config, status: 'done', metrics, createdAt: now, finishedAt: Date.parse(r.finishedAt) || now });
+    }
+  });
+  return records.length;
 }

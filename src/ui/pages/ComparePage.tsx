@@ -9,14 +9,14 @@ import { useMemo, useState } from 'react';
 import { spanErrors, type SpanErrors, type SpanScores } from '../../core/metrics';
 import type { RunConfig } from '../../core/runConfig';
 import type { Span } from '../../core/types';
-import { layerAnnotations } from '../../db/repo';
+import { importRunRecords, layerAnnotations } from '../../db/repo';
 import { db } from '../../db/instance';
 import type { RunRow } from '../../db/schema';
 import { LineChart } from '../components/LineChart';
 import { RunDiagnostics } from '../components/RunDiagnostics';
 import { SpanText } from '../components/SpanText';
 import type { TrainMetrics } from '../../worker/trainJob';
-import { download, pct, useProjectId, useTypeColors } from '../hooks';
+import { download, pct, readText, useProjectId, useTypeColors } from '../hooks';
 
 interface RunView {
   id: number;
@@ -38,8 +38,23 @@ function viewOf(r: RunRow): RunView {
   const cfg = r.config as RunConfig;
   const m = (r.metrics ?? {}) as { dev?: SpanScores; test?: SpanScores; history?: { epoch: number; devF1: number }[]; predictedLayerId?: number };
   const pipeline = cfg.pipeline && cfg.pipeline.kind !== 'single' ? `${cfg.pipeline.kind} · ` : '';
+  const imported = (cfg as unknown as { imported?: { file: string; setting: string; label: string; seed: number } }).imported;
   const { name: _n, train, ...rest } = cfg;
   const { seed: _s, ...trainRest } = train ?? { seed: 0 };
+  if (imported) {
+    return {
+      id: r.id!,
+      metrics: (r.metrics ?? { history: [] }) as TrainMetrics,
+      status: r.status,
+      method: `${imported.setting} · ${imported.label}`,
+      model: cfg.model ? `${cfg.model.encoder} ${cfg.model.hidden} · ${cfg.model.head}` : 'imported',
+      seed: imported.seed,
+      group: JSON.stringify([imported.file, imported.setting, imported.label]),
+      dev: m.dev?.overall.f1,
+      test: m.test,
+      history: m.history ?? [],
+    };
+  }
   return {
     id: r.id!,
     metrics: (r.metrics ?? { history: [] }) as TrainMetrics,
@@ -83,6 +98,7 @@ export function ComparePage() {
   const [onlyDone, setOnlyDone] = useState(true);
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'id', desc: true });
   const [chosen, setChosen] = useState<number[]>([]);
+  const [importMsg, setImportMsg] = useState<{ ok: boolean; text: string } | null>(null);
 
   const shown = useMemo(() => {
     const f = filter.trim().toLowerCase();
@@ -147,7 +163,33 @@ export function ComparePage() {
           <input type="checkbox" checked={onlyDone} onChange={(e) => setOnlyDone(e.target.checked)} /> finished runs only
         </label>
         <button onClick={csv}>Export CSV</button>
+        <label>
+          Import experiment records{' '}
+          <input
+            type="file"
+            aria-label="Experiment records"
+            accept=".jsonl,.json,text/plain"
+            onChange={async (e) => {
+              const f = e.target.files?.[0];
+              if (!f) return;
+              setImportMsg(null);
+              try {
+                const { file, text } = await readText(f);
+                const n = await importRunRecords(db, projectId, file, text);
+                setImportMsg({ ok: true, text: `Imported ${n} runs from ${file}.` });
+              } catch (err) {
+                setImportMsg({ ok: false, text: (err as Error).message });
+              }
+              e.target.value = '';
+            }}
+          />
+        </label>
       </div>
+      {importMsg && (
+        <p role={importMsg.ok ? 'status' : 'alert'} className={importMsg.ok ? '' : 'error'} data-testid="records-result">
+          {importMsg.text}
+        </p>
+      )}
       <table className="grid" data-testid="compare-table">
         <thead>
           <tr>

@@ -1,0 +1,60 @@
+/**
+ * One finished experiment run as the `experiment` verb records it (a JSONL line), shared by the
+ * CLI, which writes them, and the studio, which imports them into the run comparison.
+ */
+import { z } from 'zod';
+import { prf, type SpanScores } from './metrics';
+
+const rounded = z.object({ p: z.number(), r: z.number(), f1: z.number(), tp: z.number(), fp: z.number(), fn: z.number() });
+const roundedScores = rounded.extend({ perType: z.record(z.string(), rounded) });
+
+export const runRecordSchema = z.object({
+  key: z.string(),
+  setting: z.string(),
+  label: z.string(),
+  seed: z.number().int(),
+  test: roundedScores,
+  dev: roundedScores.nullable(),
+  stages: z.array(
+    z
+      .object({
+        stage: z.string(),
+        devF1: z.number(),
+        epochs: z.number(),
+        seconds: z.number(),
+        trainSentences: z.number(),
+        history: z.array(z.object({ epoch: z.number(), loss: z.number(), devF1: z.number(), methodStats: z.record(z.string(), z.number()).optional() })).optional(),
+      })
+      .passthrough(),
+  ),
+  wallSeconds: z.number(),
+  tokensPerSecond: z.number(),
+  finishedAt: z.string(),
+  /** The run's config (records written since the config was added carry it). */
+  config: z.record(z.string(), z.unknown()).optional(),
+});
+export type RunRecord = z.infer<typeof runRecordSchema>;
+
+/** Rounded percentages back to span scores (counts are exact, so the ratios are recomputed from them). */
+export function recordScores(r: z.infer<typeof roundedScores>): SpanScores {
+  return { overall: prf(r.tp, r.fp, r.fn), perType: Object.fromEntries(Object.entries(r.perType).map(([t, x]) => [t, prf(x.tp, x.fp, x.fn)])) };
+}
+
+/** JSONL records, every line validated; an error names the file and the line. */
+export function parseRunRecords(file: string, text: string): RunRecord[] {
+  return text
+    .split('\n')
+    .map((line, k) => [line, k] as const)
+    .filter(([line]) => line.trim())
+    .map(([line, k]) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(line);
+      } catch {
+        throw new Error(`${file}: line ${k + 1} is not JSON`);
+      }
+      const r = runRecordSchema.safeParse(raw);
+      if (!r.success) throw new Error(`${file}: line ${k + 1}: ${r.error.issues[0].path.join('.') || '(top)'}: ${r.error.issues[0].message}`);
+      return r.data;
+    });
+}
