@@ -234,3 +234,13 @@ export async function importRunRecords(db: StudioDB, projectId: number, file: st
   });
   return records.length;
 }
+
+/** An annotator's gold layer, created on first use. */
+export async function goldLayer(db: StudioDB, projectId: number, name: string): Promise<number> {
+  return db.transaction('rw', db.layers, () => layerId(db, projectId, 'gold', name));
+}
+
+/** Writes one document's annotation in a layer (an editor's every change; partial O: unreviewed tokens stay undecided). */
+export async function saveAnnotation(db: StudioDB, layerId: number, docId: number, spans: Span[], oTokens: number[]): Promise<void> {
+  await db.annotations.put({ layerId, docId, spans, oMode: 'partial', oTokens });
+}

@@ -59,6 +59,7 @@ export function DocumentPage() {
         <span className={`split split-${doc.split}`}>{doc.split}</span>
         <span className="muted">{doc.tokenCount} tokens · {doc.sentenceStarts.length} sentences</span>
         {data.next !== undefined && <Link href={`/docs/${data.next}`}>next →</Link>}
+        <Link href={`/annotate/${docId}`}>Annotate</Link>
         <label className="push">
           Layer{' '}
           <select aria-label="Label layer" value={layerId ?? ''} onChange={(e) => setLayer(projectId, Number(e.target.value))}>

@@ -8,6 +8,7 @@ import { OverviewPage } from './OverviewPage';
 import { RulesPage } from './RulesPage';
 import { WeakPage } from './WeakPage';
 import { TrainPage } from './TrainPage';
+import { AnnotatePage } from './AnnotatePage';
 import { ComparePage } from './ComparePage';
 import { DistributionPage } from './DistributionPage';
 
@@ -51,6 +52,7 @@ export function ProjectLayout() {
         <Route path="/train" component={TrainPage} />
         <Route path="/compare" component={ComparePage} />
         <Route path="/distribution" component={DistributionPage} />
+        <Route path="/annotate/:docId" component={AnnotatePage} />
       </Switch>
     </section>
     </ProjectContext.Provider>

@@ -1,0 +1,84 @@
+import type { Page } from '@playwright/test';
+import { labelSpan, removeAt } from '../src/core/annotate';
+import type { Span } from '../src/core/types';
+import { expect, openDemo, test } from './fixtures';
+
+type Row = { id: number; projectId: number; split: string };
+
+interface Dump {
+  layers: { id: number; kind: string; name: string; role?: string }[];
+  annotations: { layerId: number; docId: number; spans: Span[] }[];
+  documents: Row[];
+}
+
+/** The layers, annotations and documents IndexedDB holds (the demo is small). */
+function dump(page: Page): Promise<Dump> {
+  return page.evaluate(async () => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const all = (s: string) => new Promise<unknown[]>((r) => { const g = db.transaction(s).objectStore(s).getAll(); g.onsuccess = () => r(g.result); });
+    const documents = ((await all('documents')) as Row[]).map(({ id, projectId, split }) => ({ id, projectId, split }));
+    return { layers: (await all('layers')) as Dump['layers'], annotations: (await all('annotations')) as Dump['annotations'], documents };
+  });
+}
+
+async function goldSpans(page: Page, docId: number): Promise<Span[] | null> {
+  const d = await dump(page);
+  const l = d.layers.find((x) => x.kind === 'gold' && x.name === 'gold');
+  return d.annotations.find((a) => a.layerId === l?.id && a.docId === docId)?.spans ?? null;
+}
+
+test('corrects weak labels with the keyboard alone, undoes and redoes, and a reload keeps every edit', async ({ page, outside: _ }) => {
+  await openDemo(page);
+  await page.getByRole('link', { name: 'Weak labels' }).click();
+  await page.getByLabel('Aggregation').selectOption('priority');
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await expect(page.getByTestId('stats-table')).toBeVisible();
+  const d = await dump(page);
+  const agg = d.layers.find((l) => l.role === 'aggregate')!;
+  const pick = d.documents
+    .filter((x) => x.split === 'train')
+    .sort((a, b) => a.id - b.id)
+    .map((doc) => ({ doc, suggestions: (d.annotations.find((a) => a.layerId === agg.id && a.docId === doc.id)?.spans ?? []).filter((x) => x.label !== '?') }))
+    .find((x) => x.suggestions.length >= 2 && x.suggestions[0].start >= 1)!;
+  const { doc, suggestions } = pick;
+  await page.goto(`/#/p/${doc.projectId}/annotate/${doc.id}`);
+  const box = page.getByTestId('annotate-box');
+  await expect(box.locator('.tok.sug').first()).toBeVisible();
+  await box.focus();
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('key-help')).toContainText('undo');
+
+  // Accept the first suggestion (a), reject the second (x).
+  let state = { spans: [] as Span[], oTokens: [] as number[] };
+  await page.keyboard.press('a');
+  state = labelSpan(state, suggestions[0].start, suggestions[0].end, suggestions[0].label);
+  await page.keyboard.press('x');
+  await expect.poll(() => goldSpans(page, doc.id)).toEqual(state.spans);
+  // Move to token 0, select two tokens with shift+→, type 2 (the second type: Disease).
+  for (let i = 0; i < 30; i++) await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('2');
+  state = labelSpan(state, 0, 2, 'Disease');
+  await expect.poll(() => goldSpans(page, doc.id)).toEqual(state.spans);
+  // Backspace removes the span under the cursor (token 1).
+  await page.keyboard.press('Backspace');
+  const afterRemove = removeAt(state, 1);
+  await expect.poll(() => goldSpans(page, doc.id)).toEqual(afterRemove.spans);
+  // Undo brings it back, redo removes it again.
+  await page.keyboard.press('u');
+  await expect.poll(() => goldSpans(page, doc.id)).toEqual(state.spans);
+  await page.keyboard.press('Control+Shift+Z');
+  await expect.poll(() => goldSpans(page, doc.id)).toEqual(afterRemove.spans);
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => goldSpans(page, doc.id)).toEqual(state.spans);
+  // Reviewed: the sentence's other tokens become definite O.
+  await page.keyboard.press('r');
+  await expect(page.getByTestId('annotate-status')).toContainText(`${state.spans.length} spans`);
+  await page.reload();
+  await expect(page.getByTestId('annotate-status')).toContainText(`${state.spans.length} spans`);
+  await expect.poll(() => goldSpans(page, doc.id)).toEqual(state.spans);
+  await expect(page.locator('.tok.def-o').first()).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 500 });
+  await page.screenshot({ path: 'docs/annotate.png' });
+});

@@ -1,0 +1,69 @@
+/**
+ * The annotation editor's state and operations, free of any view: spans over tokens, the tokens
+ * marked definitely O by review, and undo / redo. Every operation returns a new state.
+ */
+import type { Span } from './types';
+
+export interface EditState {
+  spans: Span[];
+  /** Tokens a reviewer marked as definitely O (the rest outside spans are "no decision"). */
+  oTokens: number[];
+}
+
+const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start < b.end && b.start < a.end;
+const sorted = (spans: Span[]) => [...spans].sort((a, b) => a.start - b.start);
+
+/** Labels [start, end) with a type, replacing every span it overlaps; its tokens stop being O. */
+export function labelSpan(s: EditState, start: number, end: number, label: string): EditState {
+  const span = { start, end, label };
+  return { spans: sorted([...s.spans.filter((x) => !overlaps(x, span)), span]), oTokens: s.oTokens.filter((t) => t < start || t >= end) };
+}
+
+/** Removes the span covering a token (nothing when none does). */
+export function removeAt(s: EditState, token: number): EditState {
+  return { ...s, spans: s.spans.filter((x) => !(x.start <= token && token < x.end)) };
+}
+
+/** Marks a sentence reviewed: its tokens outside spans become definitely O. */
+export function markReviewed(s: EditState, from: number, to: number): EditState {
+  const inSpan = new Set(s.spans.flatMap((x) => Array.from({ length: x.end - x.start }, (_, i) => x.start + i)));
+  const o = new Set(s.oTokens);
+  for (let t = from; t < to; t++) if (!inSpan.has(t)) o.add(t);
+  return { ...s, oTokens: [...o].sort((a, b) => a - b) };
+}
+
+/** Undo and redo over whole states. */
+export class History {
+  private past: EditState[] = [];
+  private future: EditState[] = [];
+
+  constructor(public state: EditState) {}
+
+  apply(next: EditState): EditState {
+    this.past.push(this.state);
+    this.future = [];
+    return (this.state = next);
+  }
+
+  undo(): EditState {
+    const prev = this.past.pop();
+    if (prev) {
+      this.future.push(this.state);
+      this.state = prev;
+    }
+    return this.state;
+  }
+
+  redo(): EditState {
+    const next = this.future.pop();
+    if (next) {
+      this.past.push(this.state);
+      this.state = next;
+    }
+    return this.state;
+  }
+
+  get canUndo(): boolean {
+    return this.past.length > 0;
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * Correcting labels, keyboard first. A token cursor moves with the arrows (shift extends a
+ * selection), digits give the selection a type, backspace removes the span under the cursor;
+ * suggestions from a weak or predicted layer are accepted (a), rejected (x) or skipped (space);
+ * u or ctrl+z undoes, ctrl+shift+z redoes, j / k move between sentences, r marks the sentence
+ * reviewed (its other tokens become definitely O), ? lists the keys. Every change is written to
+ * the annotator's gold layer at once.
+ */
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useParams } from 'wouter';
+import { History, labelSpan, markReviewed, removeAt, type EditState } from '../../core/annotate';
+import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
+import { db } from '../../db/instance';
+import { goldLayer, saveAnnotation } from '../../db/repo';
+import type { DocumentRow, LayerRow } from '../../db/schema';
+import { useProject, useProjectId } from '../hooks';
+
+const KEYS: [string, string][] = [
+  ['← →', 'move the cursor; with shift, extend the selection'],
+  ['1–9', 'give the selection (or the cursor token) the n-th type'],
+  ['backspace', 'remove the span under the cursor'],
+  ['a / x / space', 'accept / reject / skip the current suggestion'],
+  ['u, ctrl+z', 'undo'],
+  ['ctrl+shift+z', 'redo'],
+  ['j / k', 'next / previous sentence'],
+  ['r', 'mark the sentence reviewed: its other tokens become definite O'],
+  ['?', 'show or hide this list'],
+];
+
+interface RowProps {
+  sig: string;
+  from: number;
+  to: number;
+  words: string[];
+  spans: Span[];
+  suggestions: Span[];
+  current: Span | null;
+  cursor: number;
+  sel: [number, number] | null;
+  o: ReadonlySet<number>;
+  colors: Map<string, string>;
+}
+
+/** One sentence; re-rendered only when what it shows changes (its signature). */
+const SentenceRow = memo(
+  function SentenceRow({ from, to, words, spans, suggestions, current, cursor, sel, o, colors }: RowProps) {
+    const out: React.ReactNode[] = [];
+    for (let t = from; t < to; t++) {
+      const span = spans.find((s) => s.start <= t && t < s.end);
+      const sug = suggestions.find((s) => s.start <= t && t < s.end);
+      const cls = ['tok', span ? 'gold' : '', sug ? 'sug' : '', sug && sug === current ? 'sug-current' : '', t === cursor ? 'cursor' : '', sel && t >= sel[0] && t < sel[1] ? 'sel' : '', o.has(t) ? 'def-o' : ''].filter(Boolean).join(' ');
+      out.push(
+        <span key={t} data-t={t} className={cls} style={span ? { background: `${colors.get(span.label) ?? '#888'}33`, borderBottomColor: colors.get(span.label) } : sug ? { borderBottomColor: colors.get(sug.label) } : undefined} title={span?.label ?? (sug ? `suggested: ${sug.label}` : undefined)}>
+          {words[t]}
+        </span>,
+        ' ',
+      );
+    }
+    return <p className="sentence">{out}</p>;
+  },
+  (a, b) => a.sig === b.sig,
+);
+
+export function AnnotatePage() {
+  const projectId = useProjectId();
+  const docId = Number(useParams<{ docId: string }>().docId);
+  const project = useProject(projectId);
+  const [doc, setDoc] = useState<DocumentRow | null>(null);
+  const [layers, setLayers] = useState<LayerRow[]>([]);
+  const [annotator, setAnnotator] = useState('gold');
+  const [sourceId, setSourceId] = useState<number | null>(null);
+  const [suggested, setSuggested] = useState<Span[]>([]);
+  const [state, setState] = useState<EditState>({ spans: [], oTokens: [] });
+  const [cursor, setCursor] = useState(0);
+  const [anchor, setAnchor] = useState<number | null>(null);
+  const [dismissed, setDismissed] = useState<Set<string>>(new Set());
+  const [help, setHelp] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const history = useRef<History | null>(null);
+  const target = useRef<number | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+
+  // Loaded once per document and annotator (not live: the editor's own writes must not reset it).
+  useEffect(() => {
+    let stop = false;
+    (async () => {
+      const d = await db.documents.get(docId);
+      const ls = await db.layers.where('projectId').equals(projectId).sortBy('id');
+      const tid = await goldLayer(db, projectId, annotator);
+      const own = await db.annotations.get([tid, docId]);
+      if (stop) return;
+      target.current = tid;
+      const initial = { spans: own?.spans ?? [], oTokens: own?.oTokens ?? [] };
+      history.current = new History(initial);
+      setDoc(d && d.projectId === projectId ? d : null);
+      setLayers(await db.layers.where('projectId').equals(projectId).sortBy('id'));
+      setState(initial);
+      setSourceId((prev) => prev ?? ls.find((l) => l.role === 'aggregate')?.id ?? ls.find((l) => l.kind === 'predicted')?.id ?? null);
+      box.current?.focus();
+    })();
+    return () => {
+      stop = true;
+    };
+  }, [docId, projectId, annotator]);
+
+  useEffect(() => {
+    if (sourceId === null) return setSuggested([]);
+    void db.annotations.get([sourceId, docId]).then((a) => setSuggested(a?.spans ?? []));
+  }, [sourceId, docId]);
+
+  const words = useMemo(() => (doc ? tokenTexts(doc) : []), [doc]);
+  const sentences = useMemo(() => (doc ? sentenceRanges(doc) : []), [doc]);
+  const types = project?.types ?? [];
+  const colors = useMemo(() => new Map(types.map((t) => [t.name, t.color])), [types]);
+  const key = (s: Span) => `${s.start}:${s.end}:${s.label}`;
+  const suggestions = useMemo(() => {
+    const have = new Set(state.spans.map(key));
+    return suggested.filter((s) => s.label !== '?' && !have.has(key(s)) && !dismissed.has(key(s)));
+  }, [suggested, state.spans, dismissed]);
+  const current = suggestions.find((s) => s.end > cursor) ?? suggestions[0] ?? null;
+  const sel: [number, number] | null = anchor === null ? null : [Math.min(anchor, cursor), Math.max(anchor, cursor) + 1];
+  const oSet = useMemo(() => new Set(state.oTokens), [state.oTokens]);
+
+  const commit = useCallback(
+    (next: EditState) => {
+      if (!history.current || target.current === null) return;
+      setState(history.current.apply(next));
+      saveAnnotation(db, target.current, docId, next.spans, next.oTokens).catch((e) => setError(`not saved: ${(e as Error).message}`));
+    },
+    [docId],
+  );
+  const restore = (s: EditState) => {
+    setState(s);
+    if (target.current !== null) saveAnnotation(db, target.current, docId, s.spans, s.oTokens).catch((e) => setError(`not saved: ${(e as Error).message}`));
+  };
+
+  const onKey = (e: React.KeyboardEvent) => {
+    const n = words.length;
+    if (!n || !history.current) return;
+    const sentenceOf = (t: number) => sentences.findIndex(([a, b]) => t >= a && t < b);
+    const k = e.key;
+    let handled = true;
+    if (k === 'ArrowRight' || k === 'ArrowLeft') {
+      if (e.shiftKey && anchor === null) setAnchor(cursor);
+      if (!e.shiftKey) setAnchor(null);
+      setCursor(Math.max(0, Math.min(n - 1, cursor + (k === 'ArrowRight' ? 1 : -1))));
+    } else if (/^[1-9]$/.test(k) && !e.ctrlKey && !e.metaKey) {
+      const type = types[Number(k) - 1];
+      if (type) {
+        const [a, b] = sel ?? [cursor, cursor + 1];
+        commit(labelSpan(history.current.state, a, b, type.name));
+        setAnchor(null);
+      }
+    } else if (k === 'Backspace' || k === 'Delete') commit(removeAt(history.current.state, cursor));
+    else if (k === 'a' && current) {
+      commit(labelSpan(history.current.state, current.start, current.end, current.label));
+      setCursor(Math.min(n - 1, current.end));
+    } else if (k === 'x' && current) {
+      setDismissed(new Set([...dismissed, key(current)]));
+      setCursor(Math.min(n - 1, current.end));
+    } else if (k === ' ' && current) {
+      const next = suggestions.find((s) => s.start > current.start);
+      setCursor(next ? next.start : current.start);
+    } else if ((k === 'z' || k === 'Z') && (e.ctrlKey || e.metaKey)) restore(e.shiftKey ? history.current.redo() : history.current.undo());
+    else if (k === 'u') restore(history.current.undo());
+    else if (k === 'j' || k === 'k') {
+      const i = sentenceOf(cursor) + (k === 'j' ? 1 : -1);
+      if (sentences[i]) setCursor(sentences[i][0]);
+      setAnchor(null);
+    } else if (k === 'r') {
+      const [a, b] = sentences[sentenceOf(cursor)];
+      commit(markReviewed(history.current.state, a, b));
+    } else if (k === '?') setHelp(!help);
+    else handled = false;
+    if (handled) e.preventDefault();
+  };
+
+  if (doc === null) return <p role="alert" className="error">Document {docId} is not in this project.</p>;
+  const rows = sentences.map(([from, to]) => {
+    const spans = state.spans.filter((s) => s.start < to && s.end > from);
+    const sugs = suggestions.filter((s) => s.start < to && s.end > from);
+    const cur = current && current.start < to && current.end > from ? current : null;
+    const c = cursor >= from && cursor < to ? cursor : -1;
+    const s = sel && sel[0] < to && sel[1] > from ? sel : null;
+    const o = state.oTokens.filter((t) => t >= from && t < to);
+    const sig = `${spans.map(key).join(',')}|${sugs.map(key).join(',')}|${cur ? key(cur) : ''}|${c}|${s ?? ''}|${o.join(',')}|${colors.size}`;
+    return { from, to, spans, sugs, cur, c, s, sig };
+  });
+
+  return (
+    <div className="stack">
+      <div className="row">
+        <Link href={`/docs/${docId}`}>← document</Link>
+        <strong data-testid="annotate-title">{doc?.name}</strong>
+        <label>
+          Annotator{' '}
+          <input aria-label="Annotator" className="narrow" value={annotator} onChange={(e) => setAnnotator(e.target.value.trim() || 'gold')} />
+        </label>
+        <label>
+          Suggestions from{' '}
+          <select aria-label="Suggestions" value={sourceId ?? ''} onChange={(e) => setSourceId(e.target.value ? Number(e.target.value) : null)}>
+            <option value="">none</option>
+            {layers
+              .filter((l) => l.kind === 'weak' || l.kind === 'predicted')
+              .map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.kind}: {l.name}
+                </option>
+              ))}
+          </select>
+        </label>
+        <span className="muted">
+          types: {types.map((t, i) => `${i + 1} ${t.name}`).join(' · ')} · press ? for keys
+        </span>
+      </div>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+      {help && (
+        <table className="grid" data-testid="key-help">
+          <tbody>
+            {KEYS.map(([k, what]) => (
+              <tr key={k}>
+                <td>
+                  <kbd>{k}</kbd>
+                </td>
+                <td>{what}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <div ref={box} tabIndex={0} className="annotate" onKeyDown={onKey} data-testid="annotate-box" aria-label="Annotation editor: use the keyboard, ? lists the keys">
+        {rows.map((r) => (
+          <SentenceRow key={r.from} sig={r.sig} from={r.from} to={r.to} words={words} spans={r.spans} suggestions={r.sugs} current={r.cur} cursor={r.c} sel={r.s} o={oSet} colors={colors} />
+        ))}
+      </div>
+      <p className="muted" data-testid="annotate-status">
+        {state.spans.length} spans · {state.oTokens.length} tokens reviewed as O · {suggestions.length} suggestions left
+      </p>
+    </div>
+  );
+}
