@@ -120,6 +120,18 @@ export function AnnotatePage() {
   const current = suggestions.find((s) => s.end > cursor) ?? suggestions[0] ?? null;
   const sel: [number, number] | null = anchor === null ? null : [Math.min(anchor, cursor), Math.max(anchor, cursor) + 1];
   const oSet = useMemo(() => new Set(state.oTokens), [state.oTokens]);
+  // Spans, suggestions and reviewed tokens per sentence, recomputed only when they change (not on
+  // every cursor move), in one pass each over sorted spans.
+  const bySentence = useMemo(() => {
+    const sentenceAt = new Int32Array(words.length);
+    sentences.forEach(([a, b], i) => sentenceAt.fill(i, a, b));
+    const out = sentences.map(() => ({ spans: [] as Span[], sugs: [] as Span[], o: [] as number[], base: '' }));
+    for (const sp of state.spans) out[sentenceAt[sp.start]]?.spans.push(sp);
+    for (const sp of suggestions) out[sentenceAt[sp.start]]?.sugs.push(sp);
+    for (const t of state.oTokens) out[sentenceAt[t]]?.o.push(t);
+    for (const r of out) r.base = `${r.spans.map(key).join(',')}|${r.sugs.map(key).join(',')}|${r.o.join(',')}|${colors.size}`;
+    return out;
+  }, [sentences, words.length, state, suggestions, colors]);
 
   const commit = useCallback(
     (next: EditState) => {
@@ -176,15 +188,12 @@ export function AnnotatePage() {
   };
 
   if (doc === null) return <p role="alert" className="error">Document {docId} is not in this project.</p>;
-  const rows = sentences.map(([from, to]) => {
-    const spans = state.spans.filter((s) => s.start < to && s.end > from);
-    const sugs = suggestions.filter((s) => s.start < to && s.end > from);
+  const rows = sentences.map(([from, to], i) => {
+    const { spans, sugs, base } = bySentence[i];
     const cur = current && current.start < to && current.end > from ? current : null;
     const c = cursor >= from && cursor < to ? cursor : -1;
-    const s = sel && sel[0] < to && sel[1] > from ? sel : null;
-    const o = state.oTokens.filter((t) => t >= from && t < to);
-    const sig = `${spans.map(key).join(',')}|${sugs.map(key).join(',')}|${cur ? key(cur) : ''}|${c}|${s ?? ''}|${o.join(',')}|${colors.size}`;
-    return { from, to, spans, sugs, cur, c, s, sig };
+    const sl = sel && sel[0] < to && sel[1] > from ? sel : null;
+    return { from, to, spans, sugs, cur, c, s: sl, sig: `${base}|${cur ? key(cur) : ''}|${c}|${sl ?? ''}` };
   });
 
   return (
