@@ -72,6 +72,10 @@ test('corrects weak labels with the keyboard alone, undoes and redoes, and a rel
   await expect.poll(() => goldSpans(page, doc.id)).toEqual(afterRemove.spans);
   await page.keyboard.press('Control+z');
   await expect.poll(() => goldSpans(page, doc.id)).toEqual(state.spans);
+  // Shift+a accepts every remaining suggestion of the sentence (the rejected one stays out).
+  await page.keyboard.press('Shift+A');
+  for (const sg of suggestions.slice(2)) state = labelSpan(state, sg.start, sg.end, sg.label);
+  await expect.poll(() => goldSpans(page, doc.id)).toEqual(state.spans);
   // Reviewed: the sentence's other tokens become definite O.
   await page.keyboard.press('r');
   await expect(page.getByTestId('annotate-status')).toContainText(`${state.spans.length} spans`);

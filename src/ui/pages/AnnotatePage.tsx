@@ -20,6 +20,7 @@ const KEYS: [string, string][] = [
   ['1–9', 'give the selection (or the cursor token) the n-th type'],
   ['backspace', 'remove the span under the cursor'],
   ['a / x / space', 'accept / reject / skip the current suggestion'],
+  ['shift+a', 'accept every suggestion in the sentence'],
   ['u, ctrl+z', 'undo'],
   ['ctrl+shift+z', 'redo'],
   ['j / k', 'next / previous sentence'],
@@ -164,7 +165,12 @@ export function AnnotatePage() {
         setAnchor(null);
       }
     } else if (k === 'Backspace' || k === 'Delete') commit(removeAt(history.current.state, cursor));
-    else if (k === 'a' && current) {
+    else if (k === 'A') {
+      const [a, b] = sentences[sentenceOf(cursor)];
+      let next = history.current.state;
+      for (const sg of suggestions.filter((x) => x.start >= a && x.end <= b)) next = labelSpan(next, sg.start, sg.end, sg.label);
+      commit(next);
+    } else if (k === 'a' && current) {
       commit(labelSpan(history.current.state, current.start, current.end, current.label));
       setCursor(Math.min(n - 1, current.end));
     } else if (k === 'x' && current) {
