@@ -86,3 +86,50 @@ test('corrects weak labels with the keyboard alone, undoes and redoes, and a rel
   await page.setViewportSize({ width: 1280, height: 500 });
   await page.screenshot({ path: 'docs/annotate.png' });
 });
+
+test('the review queue ranks sentences by how many tokens the weak labels and a run disagree on', async ({ page, outside: _ }) => {
+  test.setTimeout(300_000);
+  await openDemo(page);
+  await page.getByRole('link', { name: 'Weak labels' }).click();
+  await page.getByLabel('Aggregation').selectOption('priority');
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await expect(page.getByTestId('stats-table')).toBeVisible();
+  await page.getByRole('link', { name: 'Train' }).click();
+  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
+  await page.getByLabel('Hidden units').fill('16');
+  await page.getByLabel('Epochs').fill('2');
+  await page.getByLabel('Backend').selectOption('wasm');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
+  await page.getByRole('link', { name: 'Review queue' }).click();
+  await expect(page.getByTestId('review-queue').locator('li').first()).toBeVisible();
+
+  // The expected disagreement per document (the demo's documents are one sentence each).
+  const d = await dump(page);
+  const agg = d.layers.find((l) => l.role === 'aggregate')!;
+  const pred = d.layers.filter((l) => l.kind === 'predicted').at(-1)!;
+  const tokens = await page.evaluate(async () => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const docs = await new Promise<{ id: number; offsets: Uint32Array }[]>((r) => { const g = db.transaction('documents').objectStore('documents').getAll(); g.onsuccess = () => r(g.result); });
+    return Object.fromEntries(docs.map((x) => [x.id, x.offsets.length / 2]));
+  });
+  const labels = (spans: Span[], n: number) => {
+    const out = new Array<string>(n).fill('O');
+    for (const s of spans) for (let t = s.start; t < s.end; t++) out[t] = s.label;
+    return out;
+  };
+  const spansOf = (layer: number, doc: number) => d.annotations.find((a) => a.layerId === layer && a.docId === doc)?.spans ?? [];
+  const expected = new Map(
+    Object.entries(tokens).map(([id, n]) => {
+      const [w, p] = [labels(spansOf(agg.id, Number(id)), n), labels(spansOf(pred.id, Number(id)), n)];
+      return [Number(id), w.filter((x, t) => x !== p[t] && x !== '?').length];
+    }),
+  );
+  const items = page.getByTestId('review-queue').locator('li');
+  const shown = await items.evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-doc')), Number(e.getAttribute('data-count'))]));
+  expect(shown.length).toBe(Math.min(200, [...expected.values()].filter((c) => c > 0).length));
+  for (const [doc, count] of shown) expect(count).toBe(expected.get(doc));
+  for (let i = 1; i < shown.length; i++) expect(shown[i][1]).toBeLessThanOrEqual(shown[i - 1][1]);
+  await expect(items.first()).toContainText('tokens where the weak labels and the run disagree');
+});

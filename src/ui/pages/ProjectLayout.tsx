@@ -10,6 +10,7 @@ import { WeakPage } from './WeakPage';
 import { TrainPage } from './TrainPage';
 import { AnnotatePage } from './AnnotatePage';
 import { ComparePage } from './ComparePage';
+import { ReviewPage } from './ReviewPage';
 import { DistributionPage } from './DistributionPage';
 
 const TABS = [
@@ -22,6 +23,7 @@ const TABS = [
   ['/train', 'Train'],
   ['/compare', 'Compare runs'],
   ['/distribution', 'Label distribution'],
+  ['/review', 'Review queue'],
 ] as const;
 
 export function ProjectLayout() {
@@ -53,6 +55,7 @@ export function ProjectLayout() {
         <Route path="/compare" component={ComparePage} />
         <Route path="/distribution" component={DistributionPage} />
         <Route path="/annotate/:docId" component={AnnotatePage} />
+        <Route path="/review" component={ReviewPage} />
       </Switch>
     </section>
     </ProjectContext.Provider>
