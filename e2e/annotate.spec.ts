@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { labelSpan, removeAt } from '../src/core/annotate';
 import type { Span } from '../src/core/types';
-import { expect, openDemo, test } from './fixtures';
+import { expect, makeWeakLabels, openDemo, test } from './fixtures';
 
 type Row = { id: number; projectId: number; split: string };
 
@@ -30,10 +30,7 @@ async function goldSpans(page: Page, docId: number): Promise<Span[] | null> {
 
 test('corrects weak labels with the keyboard alone, undoes and redoes, and a reload keeps every edit', async ({ page, outside: _ }) => {
   await openDemo(page);
-  await page.getByRole('link', { name: 'Weak labels' }).click();
-  await page.getByLabel('Aggregation').selectOption('priority');
-  await page.getByRole('button', { name: 'Make weak labels' }).click();
-  await expect(page.getByTestId('stats-table')).toBeVisible();
+  await makeWeakLabels(page);
   const d = await dump(page);
   const agg = d.layers.find((l) => l.role === 'aggregate')!;
   const pick = d.documents
@@ -90,10 +87,7 @@ test('corrects weak labels with the keyboard alone, undoes and redoes, and a rel
 test('the review queue ranks sentences by how many tokens the weak labels and a run disagree on', async ({ page, outside: _ }) => {
   test.setTimeout(300_000);
   await openDemo(page);
-  await page.getByRole('link', { name: 'Weak labels' }).click();
-  await page.getByLabel('Aggregation').selectOption('priority');
-  await page.getByRole('button', { name: 'Make weak labels' }).click();
-  await expect(page.getByTestId('stats-table')).toBeVisible();
+  await makeWeakLabels(page);
   await page.getByRole('link', { name: 'Train' }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Hidden units').fill('16');

@@ -1,15 +1,12 @@
 import { labelDistribution } from '../src/core/metrics';
 import { tokenCount } from '../src/core/types';
-import { demoCorpora, expect, openDemo, test } from './fixtures';
+import { demoCorpora, expect, makeWeakLabels, openDemo, test } from './fixtures';
 
 // The label-distribution view against the demo's own gold labels (parsed here, independently of
 // the page) and against the weak layer the page stored.
 test('label distribution per layer and type matches the stored labels', async ({ page, outside: _ }) => {
   await openDemo(page);
-  await page.getByRole('link', { name: 'Weak labels' }).click();
-  await page.getByLabel('Aggregation').selectOption('priority');
-  await page.getByRole('button', { name: 'Make weak labels' }).click();
-  await expect(page.getByTestId('stats-table')).toBeVisible();
+  await makeWeakLabels(page);
   await page.getByRole('link', { name: 'Label distribution' }).click();
   await page.getByLabel('Distribution split').selectOption('test');
 

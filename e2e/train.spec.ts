@@ -1,4 +1,4 @@
-import { expect, openDemo, test } from './fixtures';
+import { expect, makeWeakLabels, openDemo, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { spanErrors } from '../src/core/metrics';
 import type { Span } from '../src/core/types';
@@ -15,12 +15,6 @@ async function testSpans(page: Page, layerIds: number[]) {
   }, layerIds);
 }
 
-async function weakLabels(page: Page) {
-  await page.getByRole('link', { name: 'Weak labels' }).click();
-  await page.getByLabel('Aggregation').selectOption('priority');
-  await page.getByRole('button', { name: 'Make weak labels' }).click();
-  await expect(page.getByTestId('stats-table')).toBeVisible();
-}
 
 async function startRun(page: Page, opts: { epochs: number; backend: string; hidden?: number; method?: string; seed?: number; lr?: number }) {
   await page.getByRole('link', { name: 'Train' }).click();
@@ -53,7 +47,7 @@ async function runMetrics(page: Page, id: number) {
 test('trains on the weak layer in a worker, stores predictions as a layer and the run with its scores', async ({ page, outside: _ }) => {
   test.setTimeout(300_000);
   await openDemo(page);
-  await weakLabels(page);
+  await makeWeakLabels(page);
   await startRun(page, { epochs: 2, backend: 'wasm' });
   await expect(page.getByTestId('backend-reason')).toContainText('WASM');
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
@@ -68,7 +62,7 @@ test('trains on the weak layer in a worker, stores predictions as a layer and th
 test('the noise-aware methods run from the training page: RoSTER\'s loss on its two-part head, NEEDLE\'s stages', async ({ page, outside: _ }) => {
   test.setTimeout(400_000);
   await openDemo(page);
-  await weakLabels(page);
+  await makeWeakLabels(page);
   await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8, method: 'RoSTER noise-robust stage only (GCE + removal)' });
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
   const rosterId = Number(await latestRun(page).first().textContent());
@@ -100,7 +94,7 @@ test('the noise-aware methods run from the training page: RoSTER\'s loss on its 
 test('compares runs: scores per type, mean ± std over seeds, curves, errors by kind, and a diff of two runs', async ({ page, outside: _ }) => {
   test.setTimeout(400_000);
   await openDemo(page);
-  await weakLabels(page);
+  await makeWeakLabels(page);
   const ids: number[] = [];
   for (const seed of [1, 2]) {
     await startRun(page, { epochs: 5, backend: 'wasm', hidden: 16, seed, lr: 0.01 });
@@ -144,7 +138,7 @@ test('compares runs: scores per type, mean ± std over seeds, curves, errors by 
 test('a cancelled run leaves every layer as it was and is marked cancelled after a reload', async ({ page, outside: _ }) => {
   test.setTimeout(300_000);
   await openDemo(page);
-  await weakLabels(page);
+  await makeWeakLabels(page);
   await page.getByRole('link', { name: 'Overview' }).click();
   const before = await page.getByTestId('layer-table').textContent();
   await startRun(page, { epochs: 50, backend: 'wasm' });
@@ -177,7 +171,7 @@ test('WebGPU runs in headless Chromium on SwiftShader and gets the WASM loss', a
   await openDemo(page);
   const hasGpu = await page.evaluate(async () => !!(await (navigator as unknown as { gpu?: { requestAdapter(): Promise<unknown> } }).gpu?.requestAdapter()));
   expect(hasGpu, 'a WebGPU adapter (SwiftShader with --enable-unsafe-webgpu)').toBe(true);
-  await weakLabels(page);
+  await makeWeakLabels(page);
   await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8 });
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
   const wasmId = Number(await latestRun(page).first().textContent());

@@ -8,7 +8,7 @@ import '../methods';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { scoreSpans } from '../core/metrics';
+import { meanStd, scoreSpans } from '../core/metrics';
 import { parseRunRecords, type RunRecord } from '../core/runRecord';
 import { modelSchema, parseRunConfig, trainSchema } from '../core/runConfig';
 import { mulberry32 } from '../core/random';
@@ -180,8 +180,6 @@ function scoreWeakLabels(s: Setting, d: SettingData): ReturnType<typeof roundSco
   return roundScores(scoreSpans(weakOnly.map((k) => gold[k].spans), weakOnly.map((k) => d.train.anns[k].spans)));
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const std = (xs: number[]) => (xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)));
 
 /** Markdown table: methods by settings, test F1 mean ± std (n seeds). */
 export function resultsTable(exp: Experiment, records: RunRecord[]): string {
@@ -190,7 +188,8 @@ export function resultsTable(exp: Experiment, records: RunRecord[]): string {
     const cells = exp.settings.map((s) => {
       const f1 = records.filter((r) => r.setting === s.name && r.label === m.label).map((r) => r.test.f1);
       if (!f1.length) return m.settings && !m.settings.includes(s.name) ? '' : 'not run';
-      return f1.length > 1 ? `${mean(f1).toFixed(2)} ± ${std(f1).toFixed(2)} (${f1.length})` : `${f1[0].toFixed(2)} (1 seed)`;
+      const { mean, std } = meanStd(f1);
+      return f1.length > 1 ? `${mean.toFixed(2)} ± ${std.toFixed(2)} (${f1.length})` : `${f1[0].toFixed(2)} (1 seed)`;
     });
     return `| ${m.label} | ${cells.join(' | ')} |`;
   });

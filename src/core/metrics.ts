@@ -130,3 +130,10 @@ export function labelDistribution(spans: readonly (readonly Span[])[], tokenCoun
   });
   return out;
 }
+
+/** Mean and sample standard deviation (0 for fewer than two values), as the result tables report them. */
+export function meanStd(xs: readonly number[]): { mean: number; std: number } {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const std = xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1));
+  return { mean, std };
+}

@@ -86,62 +86,67 @@ export function makeBatches(sentences: readonly LabeledSentence[], batchSize: nu
 
 const nextTick = () => new Promise<void>((r) => setTimeout(r, 0));
 
-/** Best paths for sentences, in batches, without gradients. */
-export async function predict(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[], batchSize = 64): Promise<{ paths: number[][]; scores: number[] }> {
-  const crf = await tagger.crfArrays();
+/**
+ * The model's scores for sentences, without gradients, in batches of similar length (little
+ * padding): `transform` maps the emissions inside the batch's tidy scope, `each` receives the
+ * batch, its scores read back, and the sentences' indices. Shared by every kind of prediction.
+ */
+async function scoreBatches(
+  tagger: Tagger,
+  feat: Featurizer,
+  sentences: readonly LabeledSentence[],
+  transform: (em: tf.Tensor3D) => tf.Tensor,
+  each: (batch: ReturnType<typeof makeBatch>, data: Float32Array, idx: number[]) => void,
+  batchSize = 64,
+): Promise<void> {
   const order = sentences.map((_, k) => k).sort((a, b) => sentences[a].words.length - sentences[b].words.length);
-  const paths: number[][] = new Array(sentences.length);
-  const scores: number[] = new Array(sentences.length);
   for (let i = 0; i < order.length; i += batchSize) {
     const idx = order.slice(i, i + batchSize);
     const batch = makeBatch(feat, idx.map((k) => sentences[k]));
-    const em = tf.tidy(() => tagger.emissions(batchTensors(batch, tagger.dims), false, 0));
-    const data = (await em.data()) as Float32Array;
-    em.dispose();
+    const out = tf.tidy(() => transform(tagger.emissions(batchTensors(batch, tagger.dims), false, 0)));
+    const data = (await out.data()) as Float32Array;
+    out.dispose();
+    each(batch, data, idx);
+  }
+}
+
+/** Per sentence, its rows [length, K] of a batch's [B, T, K] scores. */
+async function tokenRows(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[], transform: (em: tf.Tensor3D) => tf.Tensor): Promise<Float32Array[]> {
+  const K = tagger.dims.tags;
+  const out: Float32Array[] = new Array(sentences.length);
+  await scoreBatches(tagger, feat, sentences, transform, (batch, data, idx) =>
+    idx.forEach((k, j) => (out[k] = data.slice(j * batch.T * K, (j * batch.T + sentences[k].words.length) * K))),
+  );
+  return out;
+}
+
+/** Best paths for sentences (Viterbi, argmax or span decoding), with their scores. */
+export async function predict(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<{ paths: number[][]; scores: number[] }> {
+  const crf = await tagger.crfArrays();
+  const paths: number[][] = new Array(sentences.length);
+  const scores: number[] = new Array(sentences.length);
+  await scoreBatches(tagger, feat, sentences, (em) => em, (batch, data, idx) => {
     const r = tagger.decode(data, batch.lengths, batch.T, crf);
     idx.forEach((k, j) => {
       paths[k] = r.paths[j];
       scores[k] = r.scores[j];
     });
-  }
+  });
   return { paths, scores };
 }
 
 /** Raw per-token scores (emissions), [length, K] per sentence: the O-values are column 0. */
-export async function predictEmissions(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[], batchSize = 64): Promise<Float32Array[]> {
-  const K = tagger.dims.tags;
-  const out: Float32Array[] = new Array(sentences.length);
-  for (let i = 0; i < sentences.length; i += batchSize) {
-    const idx = sentences.slice(i, i + batchSize);
-    const batch = makeBatch(feat, idx);
-    const em = tf.tidy(() => tagger.emissions(batchTensors(batch, tagger.dims), false, 0));
-    const data = (await em.data()) as Float32Array;
-    em.dispose();
-    idx.forEach((s, j) => (out[i + j] = data.slice(j * batch.T * K, (j * batch.T + s.words.length) * K)));
-  }
-  return out;
+export function predictEmissions(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<Float32Array[]> {
+  return tokenRows(tagger, feat, sentences, (em) => em);
 }
 
 /**
  * Per-token distributions over the tags, [length, K] per sentence: softmax of the scores, or the
  * two-part head's own probabilities (the CRF head's would be marginals; not needed yet).
  */
-export async function predictProbs(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[], batchSize = 64): Promise<Float32Array[]> {
+export function predictProbs(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<Float32Array[]> {
   if (tagger.cfg.head !== 'softmax' && tagger.cfg.head !== 'twopart') throw new Error(`token distributions need the softmax or twopart head, not ${tagger.cfg.head}`);
-  const K = tagger.dims.tags;
-  const out: Float32Array[] = new Array(sentences.length);
-  for (let i = 0; i < sentences.length; i += batchSize) {
-    const idx = sentences.slice(i, i + batchSize);
-    const batch = makeBatch(feat, idx);
-    const probs = tf.tidy(() => {
-      const em = tagger.emissions(batchTensors(batch, tagger.dims), false, 0);
-      return tagger.cfg.head === 'twopart' ? tf.exp(em) : tf.softmax(em);
-    });
-    const data = (await probs.data()) as Float32Array;
-    probs.dispose();
-    idx.forEach((s, j) => (out[i + j] = data.slice(j * batch.T * K, (j * batch.T + s.words.length) * K)));
-  }
-  return out;
+  return tokenRows(tagger, feat, sentences, (em) => (tagger.cfg.head === 'twopart' ? tf.exp(em) : tf.softmax(em)));
 }
 
 /** Span scores of predicted paths against the sentences' own tags. */

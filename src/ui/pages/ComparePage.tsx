@@ -6,7 +6,7 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo, useState } from 'react';
-import { spanErrors, type SpanErrors, type SpanScores } from '../../core/metrics';
+import { meanStd, spanErrors, type SpanErrors, type SpanScores } from '../../core/metrics';
 import type { RunConfig } from '../../core/runConfig';
 import type { Span } from '../../core/types';
 import { importRunRecords, layerAnnotations } from '../../db/repo';
@@ -16,7 +16,7 @@ import { LineChart } from '../components/LineChart';
 import { RunDiagnostics } from '../components/RunDiagnostics';
 import { SpanText } from '../components/SpanText';
 import type { TrainMetrics } from '../../worker/trainJob';
-import { download, pct, readText, useProjectId, useTypeColors } from '../hooks';
+import { download, pct, readText, toCsv, useProjectId, useTypeColors } from '../hooks';
 
 interface RunView {
   id: number;
@@ -71,8 +71,6 @@ function viewOf(r: RunRow): RunView {
   };
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const std = (xs: number[]) => (xs.length < 2 ? 0 : Math.sqrt(xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1)));
 
 type SortKey = 'id' | 'method' | 'seed' | 'dev' | 'p' | 'r' | 'f1' | `type:${string}`;
 
@@ -149,8 +147,7 @@ export function ComparePage() {
   const csv = () => {
     const head = ['run', 'status', 'method', 'model', 'seed', 'dev_f1', 'test_p', 'test_r', 'test_f1', ...types.map((t) => `test_f1_${t}`)];
     const lines = shown.map((r) => [r.id, r.status, r.method, r.model, r.seed, r.dev ?? '', r.test?.overall.precision ?? '', r.test?.overall.recall ?? '', r.test?.overall.f1 ?? '', ...types.map((t) => r.test?.perType[t]?.f1 ?? '')]);
-    const esc = (v: unknown) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
-    download(`runs-project-${projectId}.csv`, [head, ...lines].map((l) => l.map(esc).join(',')).join('\n') + '\n', 'text/csv');
+    download(`runs-project-${projectId}.csv`, toCsv([head, ...lines]), 'text/csv');
   };
 
   const diff = errors && errors.out.length === 2 ? errors.test.map((d, k) => ({ d, a: errors.out[0].pred[k], b: errors.out[1].pred[k] })).filter(({ a, b }) => JSON.stringify(a.map((s) => [s.start, s.end, s.label])) !== JSON.stringify(b.map((s) => [s.start, s.end, s.label]))) : null;
@@ -251,11 +248,11 @@ export function ComparePage() {
                 {g.runs.map((r) => r.id).join(', ')} ({g.runs.map((r) => r.seed).join(', ')})
               </td>
               <td className="num">
-                {(100 * mean(g.f1)).toFixed(1)} ± {(100 * std(g.f1)).toFixed(1)}
+                {(100 * meanStd(g.f1).mean).toFixed(1)} ± {(100 * meanStd(g.f1).std).toFixed(1)}
               </td>
               {types.map((t) => (
                 <td key={t} className="num">
-                  {(100 * mean(g.perType[t])).toFixed(1)}
+                  {(100 * meanStd(g.perType[t]).mean).toFixed(1)}
                 </td>
               ))}
             </tr>

@@ -10,7 +10,7 @@ import { labelDistribution, type LabelDistribution } from '../../core/metrics';
 import { tokenCount, UNKNOWN_TYPE } from '../../core/types';
 import { db } from '../../db/instance';
 import { layerAnnotations } from '../../db/repo';
-import { download, useProjectId, useTypeColors } from '../hooks';
+import { download, toCsv, useProjectId, useTypeColors } from '../hooks';
 
 const share = (n: number | undefined, total: number) => (total ? (100 * (n ?? 0)) / total : 0);
 
@@ -40,7 +40,7 @@ export function DistributionPage() {
   const csv = () => {
     const head = ['layer', 'documents', 'spans', 'tokens', ...types.flatMap((t) => [`span_share_${t}`, `token_share_${t}`]), 'token_share_O'];
     const lines = (data ?? []).map((r) => [r.label, r.annotated, r.dist.totalSpans, r.dist.totalTokens, ...types.flatMap((t) => [share(r.dist.spans[t], r.dist.totalSpans).toFixed(2), share(r.dist.tokens[t], r.dist.totalTokens).toFixed(2)]), share(r.dist.tokens.O, r.dist.totalTokens).toFixed(2)]);
-    download(`label-distribution-${split}.csv`, [head, ...lines].map((l) => l.map((v) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v))).join(',')).join('\n') + '\n', 'text/csv');
+    download(`label-distribution-${split}.csv`, toCsv([head, ...lines]), 'text/csv');
   };
 
   return (
