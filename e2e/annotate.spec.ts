@@ -76,8 +76,11 @@ test('corrects weak labels with the keyboard alone, undoes and redoes, and a rel
   // Reviewed: the sentence's other tokens become definite O.
   await page.keyboard.press('r');
   await expect(page.getByTestId('annotate-status')).toContainText(`${state.spans.length} spans`);
+  await expect(page.getByTestId('annotate-status')).toContainText('0 suggestions left');
   await page.reload();
   await expect(page.getByTestId('annotate-status')).toContainText(`${state.spans.length} spans`);
+  // The rejected suggestion stays rejected after the reload.
+  await expect(page.getByTestId('annotate-status')).toContainText('0 suggestions left');
   await expect.poll(() => goldSpans(page, doc.id)).toEqual(state.spans);
   await expect(page.locator('.tok.def-o').first()).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 500 });
@@ -125,5 +128,99 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   expect(shown.length).toBe(Math.min(200, [...expected.values()].filter((c) => c > 0).length));
   for (const [doc, count] of shown) expect(count).toBe(expected.get(doc));
   for (let i = 1; i < shown.length; i++) expect(shown[i][1]).toBeLessThanOrEqual(shown[i - 1][1]);
-  await expect(items.first()).toContainText('tokens where the weak labels and the run disagree');
+  await expect(page.getByTestId('review-summary')).toContainText('weak labels and the run disagree');
+
+  // Model uncertainty, which every run records: sentences by their most uncertain token, as stored.
+  const run = await page.evaluate(async () => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const all = (s: string) => new Promise<unknown[]>((r) => { const g = db.transaction(s).objectStore(s).getAll(); g.onsuccess = () => r(g.result); });
+    const runs = (await all('runs')) as { id: number }[];
+    const signals = (await all('signals')) as { runId: number; docId: number; uncertainty: Float32Array }[];
+    return { id: runs.at(-1)!.id, maxUnc: Object.fromEntries(signals.map((x) => [x.docId, Math.max(...x.uncertainty)])) };
+  });
+  await page.getByLabel('Review signal').selectOption('uncertainty');
+  await expect(page.getByTestId('review-summary')).toContainText('the model is least sure');
+  const byUnc = await items.evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-doc')), Number(e.getAttribute('data-score'))]));
+  expect(byUnc.length).toBeGreaterThan(0);
+  for (const [doc, score] of byUnc) expect(score).toBeCloseTo(run.maxUnc[doc], 5);
+  for (let i = 1; i < byUnc.length; i++) expect(byUnc[i][1]).toBeLessThanOrEqual(byUnc[i - 1][1]);
+
+  // A run with known PU values: the queue puts the lowest removed O-value first and says so.
+  const docs = d.documents.filter((x) => x.split === 'train').slice(0, 3).map((x) => x.id);
+  const known = [
+    { docId: docs[0], oValue: [0.5, -1.25], puRemoved: [1, 1] },
+    { docId: docs[1], oValue: [-3, 2], puRemoved: [1, 0] },
+    { docId: docs[2], oValue: [-9, 0], puRemoved: [0, 1] },
+  ];
+  await page.evaluate(
+    async ({ runId, known }) => {
+      const req = indexedDB.open('ner-studio');
+      const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+      const tx = db.transaction('signals', 'readwrite');
+      const store = tx.objectStore('signals');
+      for (const k of known) {
+        const row = await new Promise<Record<string, unknown>>((r) => { const g = store.get([runId, k.docId]); g.onsuccess = () => r(g.result ?? { runId, docId: k.docId }); });
+        store.put({ ...row, oValue: Float32Array.from(k.oValue), puRemoved: Uint8Array.from(k.puRemoved) });
+      }
+      await new Promise((r) => (tx.oncomplete = r));
+    },
+    { runId: run.id, known },
+  );
+  await page.reload();
+  await page.getByLabel('Review signal').selectOption('pu');
+  await expect(page.getByTestId('review-summary')).toContainText('lowest O-values of the PU step');
+  const byPu = await items.evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-doc')), Number(e.getAttribute('data-score'))]));
+  // Removed O-values: doc0 {0.5, -1.25} → -1.25; doc1 {-3}; doc2 {0} (its -9 was not removed).
+  expect(byPu).toEqual([[docs[1], 3], [docs[0], 1.25], [docs[2], 0]]);
+  await expect(items.first()).toContainText('O-value -3, removed as a likely unlabeled entity');
+  await page.setViewportSize({ width: 1280, height: 700 });
+  await page.screenshot({ path: 'docs/review-queue.png' });
+  // An entry opens the editor at its sentence.
+  await items.first().getByRole('link').click();
+  await expect(page.getByTestId('annotate-title')).toBeVisible();
+  expect(page.url()).toContain(`/annotate/${docs[1]}/0`);
+});
+
+test("two annotators' agreement equals the hand-computed kappa and span F1, and progress counts reviewed sentences", async ({ page, outside: _ }) => {
+  await openDemo(page);
+  const d = await dump(page);
+  const projectId = d.documents[0].projectId;
+  const info = await page.evaluate(async () => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const docs = await new Promise<{ id: number; offsets: Uint32Array; sentenceStarts: number[]; split: string }[]>((r) => { const g = db.transaction('documents').objectStore('documents').getAll(); g.onsuccess = () => r(g.result); });
+    const doc = docs.find((x) => x.offsets.length / 2 >= 10 && x.sentenceStarts.length === 1 && x.split === 'train')!;
+    return { docId: doc.id, n: doc.offsets.length / 2 };
+  });
+  const { docId, n } = info;
+  // Alice: X on tokens 0–1, Y on 5. Bob: X on 0, Y on 5 and Y on 6, every other token definite O.
+  await page.evaluate(
+    async ({ projectId, docId, n }) => {
+      const req = indexedDB.open('ner-studio');
+      const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+      const tx = db.transaction(['layers', 'annotations'], 'readwrite');
+      const add = (name: string) => new Promise<number>((r) => { const q = tx.objectStore('layers').add({ projectId, kind: 'gold', name, createdAt: Date.now() }); q.onsuccess = () => r(q.result as number); });
+      const [alice, bob] = [await add('alice'), await add('bob')];
+      const all = Array.from({ length: n }, (_, t) => t);
+      tx.objectStore('annotations').put({ layerId: alice, docId, spans: [{ start: 0, end: 2, label: 'X' }, { start: 5, end: 6, label: 'Y' }], oMode: 'partial', oTokens: all.filter((t) => t >= 2 && t !== 5), reviewedAt: { 0: 1_000_000 } });
+      tx.objectStore('annotations').put({ layerId: bob, docId, spans: [{ start: 0, end: 1, label: 'X' }, { start: 5, end: 6, label: 'Y' }, { start: 6, end: 7, label: 'Y' }], oMode: 'partial', oTokens: all.filter((t) => t !== 0 && t !== 5 && t !== 6) });
+      await new Promise((r) => (tx.oncomplete = r));
+    },
+    { projectId, docId, n },
+  );
+  await page.goto(`/#/p/${projectId}/review`);
+  await page.getByLabel('Progress annotator').selectOption({ label: 'alice' });
+  await page.getByLabel('Agreement annotator').selectOption({ label: 'bob' });
+  // By hand: they differ on tokens 1 and 6; alice has X 2, Y 1, O n−3; bob X 1, Y 2, O n−3.
+  const po = (n - 2) / n;
+  const pe = (2 * 1 + 1 * 2 + (n - 3) ** 2) / n ** 2;
+  const agreement = page.getByTestId('agreement');
+  await expect(agreement).toContainText('on the 1 sentences both reviewed');
+  expect(Number(await agreement.getAttribute('data-kappa'))).toBeCloseTo((po - pe) / (1 - pe), 9);
+  // One exact span match (Y on 5) of bob's 3 against alice's 2: P 1/3, R 1/2, F1 0.4.
+  expect(Number(await agreement.getAttribute('data-f1'))).toBeCloseTo(0.4, 9);
+  await expect(page.getByTestId('progress-splits').locator('tr[data-split="train"]')).toContainText('1 / ');
+  await expect(page.getByTestId('progress-types')).toContainText('X 1 · Y 1');
+  await expect(page.getByTestId('progress-speed')).toContainText('1 sentences marked reviewed');
 });

@@ -11,7 +11,7 @@ describe('experiment verb', () => {
   it('every committed experiment config validates', async () => {
     const { readdirSync } = await import('node:fs');
     const { experimentSchema } = await import('./experiment');
-    const files = readdirSync('bench/configs').filter((f) => /^(noise-aware|missing-annotations)-.*\.json$/.test(f));
+    const files = readdirSync('bench/configs').filter((f) => /^(noise-aware|missing-annotations|decoupled)-.*\.json$/.test(f));
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) {
       const r = experimentSchema.safeParse(JSON.parse(readFileSync(join('bench/configs', f), 'utf8')));

@@ -8,7 +8,10 @@ import '../methods';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { meanStd, scoreSpans } from '../core/metrics';
+import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
+import { tokenTexts } from '../core/types';
+import { decoupledFeaturizerWords } from '../model/decoupled';
+import { predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
 import { parseRunRecords, type RunRecord } from '../core/runRecord';
 import { modelSchema, parseRunConfig, trainSchema } from '../core/runConfig';
 import { mulberry32 } from '../core/random';
@@ -18,8 +21,8 @@ import { trimGlove } from '../model/embeddings';
 import { buildFeaturizer } from '../model/features';
 import { readGloveAsset } from '../model/gloveNode';
 import { evaluate } from '../model/train';
-import { pipelineSchema, runPipeline } from '../methods/pipelines';
-import { readCorpus } from './readCorpus';
+import { pipelineSchema, runPipeline, type StageRecord } from '../methods/pipelines';
+import { readCorpus, readGazetteer } from './readCorpus';
 import { roundScores } from './roundScores';
 import { useWasmBackend } from './train';
 import { weakLabelCorpus } from './weakLabel';
@@ -64,6 +67,33 @@ export const settingSchema = z.discriminatedUnion('kind', [
       aggregate: z.enum(['priority', 'vote', 'hmm']).default('hmm'),
       case: z.enum(['sensitive', 'insensitive', 'normalized']).default('insensitive'),
       ...common,
+    })
+    .strict(),
+  /**
+   * Heterogeneous data (paper 004): human-labeled sentences (a seeded fraction of a gold file, or
+   * a whole CoNLL file), distantly labeled sentences (a label file over text, or raw text labeled
+   * by gazetteers), and a typed dictionary (a TSV file, or the distinct entity strings of the
+   * distant labels with their most frequent type). With holdOut, that share of the human
+   * sentences is the dev set that selects the model (for data whose only labels are a dev set).
+   */
+  z
+    .object({
+      kind: z.literal('heterogeneous'),
+      name: z.string(),
+      human: z.union([z.object({ text: z.string(), gold: z.string() }).strict(), z.object({ conll: z.string() }).strict()]),
+      humanFraction: z.number().gt(0).max(1).default(1),
+      splitSeed: z.number().int().default(1),
+      holdOut: z.number().gt(0).lt(1).optional(),
+      distant: z.union([
+        z.object({ text: z.string(), weak: z.string() }).strict(),
+        z.object({ corpus: z.string(), gazetteers: z.array(z.string()).min(1), case: z.enum(['sensitive', 'insensitive', 'normalized']).default('insensitive') }).strict(),
+      ]),
+      dictionary: z.union([z.literal('distant'), z.object({ file: z.string() }).strict()]),
+      dev: split.optional(),
+      test: split,
+      limitTrain: z.number().int().positive().optional(),
+      limitDev: z.number().int().positive().optional(),
+      limitDistant: z.number().int().positive().optional(),
     })
     .strict(),
 ]);
@@ -114,9 +144,69 @@ interface SettingData {
   dev: ParsedCorpus;
   test: ParsedCorpus;
   types: string[];
+  /** Heterogeneous settings: the typed dictionary. */
+  dictionary?: { words: string[]; type: string }[];
+}
+
+/** A seeded choice of exactly round(p · n) of n items, the same for every method and seed. */
+function seededPick(n: number, p: number, seed: number): Set<number> {
+  const rand = mulberry32(seed);
+  const order = Array.from({ length: n }, (_, k) => [rand(), k] as const).sort((a, b) => a[0] - b[0]);
+  return new Set(order.slice(0, Math.round(p * n)).map(([, k]) => k));
+}
+
+function loadHeterogeneous(s: Extract<Setting, { kind: 'heterogeneous' }>): SettingData {
+  const test = readSplit(s.test);
+  const humanAll = 'conll' in s.human ? readCorpus(s.human.conll, { format: 'conll' }) : readCorpus(s.human.text, { format: 'lines', labels: [{ file: s.human.gold, kind: 'gold', name: 'gold' }] });
+  const goldLayer = humanAll.layers.find((l) => l.kind === 'gold');
+  if (!goldLayer) throw new Error(`setting "${s.name}": the human-labeled data has no gold labels`);
+  const chosen = seededPick(humanAll.docs.length, s.humanFraction, s.splitSeed);
+  const held = s.holdOut ? seededPick(humanAll.docs.length, s.holdOut, s.splitSeed + 1) : new Set<number>();
+  const humanIdx = [...chosen].filter((k) => !held.has(k)).sort((a, b) => a - b);
+  const sub = (c: ParsedCorpus, ks: number[]): ParsedCorpus => ({ docs: ks.map((k) => c.docs[k]), layers: c.layers.map((l) => ({ ...l, annotations: ks.map((k) => l.annotations[k]) })), types: c.types });
+  let dev: ParsedCorpus;
+  if (s.holdOut) dev = sub(humanAll, [...held].sort((a, b) => a - b));
+  else if (s.dev) dev = readSplit(s.dev);
+  else throw new Error(`setting "${s.name}": give a dev split or holdOut`);
+  let distant: ParsedCorpus;
+  let distantAnns: ParsedCorpus['layers'][number]['annotations'];
+  if ('weak' in s.distant) {
+    distant = readCorpus(s.distant.text, { format: 'lines', labels: [{ file: s.distant.weak, kind: 'weak', name: 'weak' }] });
+    distantAnns = distant.layers[0].annotations;
+  } else {
+    const labeled = weakLabelCorpus({ corpus: s.distant.corpus, gazetteers: s.distant.gazetteers, untyped: [], mode: s.distant.case, method: 'priority' });
+    distant = labeled.corpus;
+    distantAnns = labeled.result.aggregate;
+  }
+  const nd = Math.min(distant.docs.length, s.limitDistant ?? Infinity);
+  let dictionary: { words: string[]; type: string }[];
+  if (s.dictionary === 'distant') {
+    // The distinct entity strings of the distant labels, each with its most frequent type.
+    const counts = new Map<string, Map<string, number>>();
+    for (let k = 0; k < nd; k++) {
+      const words = tokenTexts(distant.docs[k]);
+      for (const x of distantAnns[k].spans) {
+        if (x.label === '?') continue;
+        const key = words.slice(x.start, x.end).join(' ');
+        const m = counts.get(key) ?? new Map<string, number>();
+        m.set(x.label, (m.get(x.label) ?? 0) + 1);
+        counts.set(key, m);
+      }
+    }
+    dictionary = [...counts].map(([phrase, m]) => ({ words: phrase.split(' '), type: [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0][0] }));
+  } else {
+    dictionary = readGazetteer(s.dictionary.file, 'tsv').entries.filter((e) => e.type !== null).map((e) => ({ words: e.phrase.split(' '), type: e.type! }));
+  }
+  const humanC = sub(humanAll, humanIdx);
+  const corpus: ParsedCorpus = { docs: [...humanC.docs, ...distant.docs.slice(0, nd)], layers: [], types: [] };
+  const anns = [...goldLayer.annotations.filter((_, k) => humanIdx.includes(k)), ...distantAnns.slice(0, nd)];
+  const weak = corpus.docs.map((_, k) => k >= humanIdx.length);
+  const types = [...new Set([...goldLayer.annotations.flatMap((a) => a.spans.map((x) => x.label)), ...test.types])].filter((l) => l !== '?').sort();
+  return { train: { corpus, anns, weak }, dev, test, types, dictionary };
 }
 
 function loadSetting(s: Setting): SettingData {
+  if (s.kind === 'heterogeneous') return loadHeterogeneous(s);
   const dev = readSplit(s.dev);
   const test = readSplit(s.test);
   let corpus: ParsedCorpus;
@@ -130,9 +220,7 @@ function loadSetting(s: Setting): SettingData {
     corpus = readCorpus(s.train.text, { format: 'lines', labels: [{ file: s.train.gold, kind: 'gold', name: 'gold' }, { file: s.train.weak, kind: 'weak', name: 'weak' }] });
     const [gold, weakLayer] = [corpus.layers.find((l) => l.kind === 'gold')!, corpus.layers.find((l) => l.kind === 'weak')!];
     // A seeded choice of exactly round(p · n) strong documents, the same for every method and seed.
-    const rand = mulberry32(s.splitSeed);
-    const order = corpus.docs.map((_, k) => [rand(), k] as const).sort((a, b) => a[0] - b[0]);
-    const strong = new Set(order.slice(0, Math.round(s.strongFraction * corpus.docs.length)).map(([, k]) => k));
+    const strong = seededPick(corpus.docs.length, s.strongFraction, s.splitSeed);
     weak = corpus.docs.map((_, k) => !strong.has(k));
     anns = corpus.docs.map((_, k) => (strong.has(k) ? gold.annotations[k] : weakLayer.annotations[k]));
   } else if (s.kind === 'masked') {
@@ -173,6 +261,7 @@ function scoreWeakLabels(s: Setting, d: SettingData): ReturnType<typeof roundSco
     const gold = labeled.corpus.layers.find((l) => l.kind === 'gold')!;
     return roundScores(scoreSpans(gold.annotations.map((a) => a.spans), labeled.result.aggregate.map((a) => a.spans)));
   }
+  if (s.kind === 'heterogeneous') throw new Error(`setting "${s.name}": score the weak labels of a distant or dictionary setting`);
   const goldFile = s.train.gold;
   if (!goldFile) throw new Error(`setting "${s.name}": scoring the weak labels needs train.gold`);
   const gold = readCorpus(s.train.text, { format: 'lines', labels: [{ file: goldFile, kind: 'gold', name: 'gold' }] }).layers[0].annotations;
@@ -239,7 +328,8 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
       const tags = m.scheme === 'IO' ? ioTags(data.types) : bioTags(data.types);
       const sents = sentencesFor(data, tags, setting);
       const words = [...sents.train, ...sents.dev, ...sents.test].flatMap((s) => s.words);
-      const feat = buildFeaturizer(trimGlove(glove, words), sents.train.map((s) => s.words), tags);
+      const featWords = sents.train.map((s) => s.words);
+      const feat = buildFeaturizer(trimGlove(glove, [...words, ...(data.dictionary ?? []).flatMap((e) => e.words)]), m.pipeline.kind === 'decoupled' ? decoupledFeaturizerWords(featWords) : featWords, tags);
       for (const seed of exp.seeds) {
         const key = `${setting.name}/${m.label}/${seed}`;
         if (done.has(key)) continue;
@@ -255,9 +345,26 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
         );
         log(`${key}: training (${sents.train.length} sentences, ${sents.train.filter((s) => s.weak).length} weak)`);
         const t0 = performance.now();
-        const r = await runPipeline(m.pipeline, cfg, feat, { train: sents.train as LabeledSentence[], dev: sents.dev });
-        const test = await evaluate(r.tagger, feat, sents.test);
-        r.tagger.dispose();
+        let r: { dev: SpanScores | null; stages: StageRecord[]; tokensPerSecond: number };
+        let test: SpanScores;
+        if (m.pipeline.kind === 'decoupled') {
+          const toSpans = (ss: readonly LabeledSentence[]) => ss.map((x) => spansOfTags(x.tags, tags));
+          const distant = sents.train.filter((x) => x.weak);
+          const d = await runDecoupled(m.pipeline, cfg, feat, {
+            human: sents.train.filter((x) => !x.weak),
+            dev: sents.dev,
+            dictionary: data.dictionary,
+            distant: distant.map((x, k) => ({ words: x.words, spans: toSpans(distant)[k] })),
+          }, { onEpoch: (e) => log(`${key}: ${e.stage} epoch ${e.epoch}: loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(2)}` : ''}`) });
+          test = scoreSpans(toSpans(sents.test), await predictDecoupled(d.model, sents.test, m.pipeline, d.dict));
+          d.model.dispose();
+          r = d;
+        } else {
+          const p = await runPipeline(m.pipeline, cfg, feat, { train: sents.train as LabeledSentence[], dev: sents.dev });
+          test = await evaluate(p.tagger, feat, sents.test);
+          p.tagger.dispose();
+          r = p;
+        }
         const record: RunRecord = {
           key,
           setting: setting.name,

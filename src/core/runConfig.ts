@@ -128,6 +128,31 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
       lambda: z.number().gt(0).lt(1).default(0.1),
     })
     .strict(),
+  /**
+   * The decoupled mention / context model (paper 004): region classification from a mention
+   * encoder and a context encoder, optionally pre-trained on a dictionary and on distant labels,
+   * then trained on the human labels with L = L_g + α·L_m + β·L_c (Eq. 10).
+   */
+  z
+    .object({
+      kind: z.literal('decoupled'),
+      alpha: z.number().min(0).max(1).default(0.5),
+      beta: z.number().min(0).max(1).default(0.5),
+      /** One encoder for mentions and contexts (the paper shares them) or two. */
+      shared: z.boolean().default(true),
+      /** Candidate regions: spans up to this many tokens that pass the cheap filter, plus dictionary matches. */
+      maxLength: z.number().int().min(1).max(10).default(4),
+      /** O regions drawn anew each epoch per human-labeled sentence, from its candidates that are not entities. */
+      negatives: z.number().int().min(0).default(4),
+      /** Mention pre-training on dictionary entries (epochs 0: off); O examples per entry. */
+      mentionPretrain: z.object({ epochs: z.number().int().min(0).default(0), oRatio: z.number().min(0).default(1) }).strict().default({ epochs: 0, oRatio: 1 }),
+      /** Context pre-training on distant sentences (epochs 0: off): masked words + region type. */
+      contextPretrain: z
+        .object({ epochs: z.number().int().min(0).default(0), vocab: z.number().int().min(2).default(5000), oRatio: z.number().min(0).default(1), maxSentences: z.number().int().positive().optional() })
+        .strict()
+        .default({ epochs: 0, vocab: 5000, oRatio: 1 }),
+    })
+    .strict(),
 ]);
 export type Pipeline = z.infer<typeof pipelineSchema>;
 

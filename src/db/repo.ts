@@ -1,4 +1,5 @@
 import { parseRunRecords, recordScores } from '../core/runRecord';
+import type { EditorAnnotation } from '../core/progress';
 import type { ParsedGazetteer } from '../core/formats/gazetteer';
 import type { Annotation, EntityType, LayerKind, ParsedCorpus, ParsedDoc, Span, Split, TagScheme } from '../core/types';
 import { UNKNOWN_TYPE } from '../core/types';
@@ -33,7 +34,7 @@ export async function createProject(db: StudioDB, name: string, types: readonly 
 
 /** Deletes a project and everything it owns, in one transaction. */
 export async function deleteProject(db: StudioDB, projectId: number): Promise<void> {
-  await db.transaction('rw', [db.projects, db.documents, db.layers, db.annotations, db.gazetteers, db.gazetteerEntries, db.rules, db.runs, db.models], async () => {
+  await db.transaction('rw', [db.projects, db.documents, db.layers, db.annotations, db.gazetteers, db.gazetteerEntries, db.rules, db.runs, db.models, db.signals], async () => {
     const layerIds = await db.layers.where('projectId').equals(projectId).primaryKeys();
     for (const lid of layerIds) await annotationsOf(db, lid).delete();
     await db.layers.where('projectId').equals(projectId).delete();
@@ -44,9 +45,15 @@ export async function deleteProject(db: StudioDB, projectId: number): Promise<vo
     await db.rules.where('projectId').equals(projectId).delete();
     const runs = await db.runs.where('projectId').equals(projectId).primaryKeys();
     await db.models.where('runId').anyOf(runs).delete();
+    for (const r of runs) await runSignals(db, r).delete();
     await db.runs.where('projectId').equals(projectId).delete();
     await db.projects.delete(projectId);
   });
+}
+
+/** A run's signal rows, by the key's prefix. */
+export function runSignals(db: StudioDB, runId: number) {
+  return db.signals.where('[runId+docId]').between([runId, -Infinity], [runId, Infinity]);
 }
 
 async function layerId(db: StudioDB, projectId: number, kind: LayerKind, name: string, role?: LayerRow['role']): Promise<number> {
@@ -241,6 +248,6 @@ export async function goldLayer(db: StudioDB, projectId: number, name: string): 
 }
 
 /** Writes one document's annotation in a layer (an editor's every change; partial O: unreviewed tokens stay undecided). */
-export async function saveAnnotation(db: StudioDB, layerId: number, docId: number, spans: Span[], oTokens: number[]): Promise<void> {
-  await db.annotations.put({ layerId, docId, spans, oMode: 'partial', oTokens });
+export async function saveAnnotation(db: StudioDB, layerId: number, docId: number, spans: Span[], oTokens: number[], extra: Pick<EditorAnnotation, 'reviewedAt' | 'rejected'> = {}): Promise<void> {
+  await db.annotations.put({ layerId, docId, spans, oMode: 'partial', oTokens, ...extra });
 }

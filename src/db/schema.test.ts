@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SCHEMA_V1, StudioDB } from './schema';
 
 describe('schema migrations', () => {
-  it('v1 -> v4 turns offset arrays into Uint32Array and counts tokens, keeping every record', async () => {
+  it('v1 -> v5 turns offset arrays into Uint32Array and counts tokens, keeping every record', async () => {
     const name = `migrate-${Math.random()}`;
     const v1 = new Dexie(name);
     v1.version(1).stores(SCHEMA_V1);
@@ -19,7 +19,8 @@ describe('schema migrations', () => {
 
     const db = new StudioDB(name);
     await db.open();
-    expect(db.verno).toBe(4);
+    expect(db.verno).toBe(5);
+    expect(await db.signals.count()).toBe(0);
     const docs = await db.documents.orderBy('id').toArray();
     expect(docs.map((d) => d.offsets)).toEqual([Uint32Array.from([0, 1, 2, 3]), Uint32Array.from([0, 1])]);
     expect(docs.map((d) => d.tokenCount)).toEqual([2, 1]);

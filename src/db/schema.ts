@@ -2,6 +2,7 @@ import Dexie, { type Table } from 'dexie';
 import type { Annotation, EntityType, LayerKind, Split, TagScheme } from '../core/types';
 import type { CaseMode } from '../core/weak/normalize';
 import type { Rule } from '../core/weak/rules';
+import type { DocSignals } from '../core/reviewSignals';
 
 export interface ProjectRow {
   id?: number;
@@ -98,6 +99,12 @@ export interface EmbeddingRow {
   vectors: Float32Array;
 }
 
+/** A run's noise signals over one document's tokens (the review queue reads them). */
+export interface SignalRow extends DocSignals {
+  runId: number;
+  docId: number;
+}
+
 export const DB_NAME = 'ner-studio';
 
 /**
@@ -120,6 +127,8 @@ export const SCHEMA_V3 = { ...SCHEMA_V1, annotations: '[layerId+docId]' };
 
 export const SCHEMA_V4 = { ...SCHEMA_V3, embeddings: 'projectId' };
 
+export const SCHEMA_V5 = { ...SCHEMA_V4, signals: '[runId+docId]' };
+
 export class StudioDB extends Dexie {
   projects!: Table<ProjectRow, number>;
   documents!: Table<DocumentRow, number>;
@@ -131,6 +140,7 @@ export class StudioDB extends Dexie {
   runs!: Table<RunRow, number>;
   models!: Table<ModelRow, number>;
   embeddings!: Table<EmbeddingRow, number>;
+  signals!: Table<SignalRow, [number, number]>;
 
   constructor(name = DB_NAME) {
     super(name, { chromeTransactionDurability: 'relaxed' });
@@ -155,5 +165,8 @@ export class StudioDB extends Dexie {
     this.version(3).stores(SCHEMA_V3);
     // v4: trimmed word vectors per project.
     this.version(4).stores(SCHEMA_V4);
+    // v5: per-run noise signals per document (uncertainty, RoSTER removals, PU O-values, NEEDLE
+    // completions), keyed by run and document; a run's rows are read by the key's prefix.
+    this.version(5).stores(SCHEMA_V5);
   }
 }

@@ -13,6 +13,7 @@ import { buildLmVocab, LanguageModel } from '../model/lm';
 import { Tagger } from '../model/tagger';
 import { predict, predictEmissions, predictProbs, trainTagger, type TrainHooks } from '../model/train';
 import { sharpen } from './losses';
+import { rosterRemoval } from '../core/reviewSignals';
 
 export { pipelineSchema, type Pipeline } from '../core/runConfig';
 import type { Pipeline } from '../core/runConfig';
@@ -78,6 +79,16 @@ export interface PipelineResult {
    * the λ·m smallest O-values as unlabeled entities, for several λ (paper 003, Figure 3).
    */
   detection?: { lambda: number; removed: number; precision: number; recall: number }[];
+  /** What the method learned about each training sentence's weak labels (the review queue's signals), aligned with data.train. */
+  signals?: TrainSignals;
+}
+
+export interface TrainSignals {
+  rosterRemoved?: (Uint8Array | null)[];
+  oValue?: Float32Array[];
+  puRemoved?: Uint8Array[];
+  /** Per sentence, token → the entity tag weak label completion gave a weak-O token. */
+  completion?: (Record<number, number> | null)[];
 }
 
 /**
@@ -196,19 +207,32 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
     const explore = await stage('exploratory training', withMethod({ ...cfg, train: { ...cfg.train, epochs: pipeline.explore, patience: pipeline.explore + 1 } }, { name: 'pu', gamma: 1 }), data.train);
     const emissions = await predictEmissions(explore.tagger, feat, data.train);
     explore.tagger.dispose();
-    const { exclude, detection } = puRemoval(data.train, emissions, feat.tags.length, pipeline.lambda);
+    const K = feat.tags.length;
+    const { exclude, detection } = puRemoval(data.train, emissions, K, pipeline.lambda);
+    const signals: TrainSignals = {
+      oValue: data.train.map((s, i) => Float32Array.from(s.tags, (tag, t) => (tag === 0 ? emissions[i][t * K] : NaN))),
+      puRemoved: data.train.map((s, i) => {
+        const r = new Uint8Array(s.words.length);
+        for (const t of exclude[i]) r[t] = 1;
+        return r;
+      }),
+    };
     // Training restarts from scratch without the removed tokens' losses.
     const main = await stage('PU + negative sampling', cfg, data.train.map((s, i) => ({ ...s, exclude: exclude[i] })));
-    return finish(main, { detection });
+    return finish(main, { detection, signals });
   }
 
   if (pipeline.kind === 'roster') {
     const K = feat.tags.length;
     let avg: Float32Array[] | null = null;
     let last: Awaited<ReturnType<typeof stage>> | null = null;
+    const signals: TrainSignals = {};
+    const tau = cfg.method.name === 'roster' ? Number((cfg.method as { tau?: number }).tau ?? 0.7) : 0;
     for (let k = 0; k < pipeline.models; k++) {
       const r = await stage(`noise-robust model ${k + 1}`, { ...cfg, train: { ...cfg.train, seed: cfg.train.seed + k } }, data.train);
       const probs = await predictProbs(r.tagger, feat, data.train);
+      // The weak labels the first model's threshold would remove, for the review queue.
+      if (k === 0 && tau > 0) signals.rosterRemoved = rosterRemoval(data.train.map((s) => s.tags), probs, data.train.map((s) => !!s.weak), K, tau);
       avg = avg ? avg.map((a, i) => a.map((v, j) => v + probs[i][j])) : probs;
       if (pipeline.models === 1) last = r;
       else r.tagger.dispose();
@@ -239,8 +263,10 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
       lm.dispose();
       lm.tagger.dispose();
     }
-    return finish(current!);
+    return finish(current!, { signals });
   }
+
+  if (pipeline.kind === 'decoupled') throw new Error('the decoupled model classifies regions and has no token tagger: it runs through runDecoupled');
 
   // Both SST and NEEDLE start from a model of the strong labels (of the weak ones as if gold
   // when a setting has no strong labels: NEEDLE's distant-only rows).
@@ -270,7 +296,21 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
   let completed = weak;
   let confidences: number[] | undefined;
   let calibration: PipelineResult['calibration'];
-  if (pipeline.wlc) completed = weak.map((s, k) => ({ ...s, tags: s.tags.map((t, i) => (t === 0 ? paths[k][i] : t)) }));
+  let signals: TrainSignals | undefined;
+  if (pipeline.wlc) {
+    completed = weak.map((s, k) => ({ ...s, tags: s.tags.map((t, i) => (t === 0 ? paths[k][i] : t)) }));
+    // Where completion gave a weak-O token an entity tag: the review queue's NEEDLE signal.
+    const byTrain = new Map(weak.map((s, k) => [s, k]));
+    signals = {
+      completion: data.train.map((s) => {
+        const k = byTrain.get(s);
+        if (k === undefined) return null;
+        const c: Record<number, number> = {};
+        s.tags.forEach((t, i) => t === 0 && paths[k][i] !== 0 && (c[i] = paths[k][i]));
+        return c;
+      }),
+    };
+  }
   if (pipeline.nal) {
     // Calibrate the initial model's Viterbi scores on dev: sequence accuracy per score bin.
     const dev = devPred!;
@@ -279,8 +319,8 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
     completed = completed.map((s, k) => ({ ...s, confidence: confidences![k] }));
   }
   const stage2 = await stage(pipeline.nal ? 'noise-aware continual training' : 'continual training (NLL)', withMethod(cfg, { name: pipeline.nal ? 'noise-aware' : 'wsl' }), [...strong, ...completed], initWeights);
-  if (!pipeline.ft || !strong.length) return finish(stage2, { confidences, calibration });
+  if (!pipeline.ft || !strong.length) return finish(stage2, { confidences, calibration, signals });
   const w2 = await stage2.tagger.getWeights();
   stage2.tagger.dispose();
-  return finish(await stage('fine-tuning (strong)', withMethod(cfg, { name: 'supervised' }), strong, w2), { confidences, calibration });
+  return finish(await stage('fine-tuning (strong)', withMethod(cfg, { name: 'supervised' }), strong, w2), { confidences, calibration, signals });
 }

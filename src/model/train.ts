@@ -8,6 +8,7 @@ import { getMethod } from '../methods';
 import type { LabeledSentence } from './data';
 import type { Featurizer } from './features';
 import { featureDims, makeBatch } from './features';
+import { crfMarginals } from './crf';
 import { applyClipped } from './ops';
 import { batchTensors, Tagger } from './tagger';
 import * as tf from './tf';
@@ -147,6 +148,23 @@ export function predictEmissions(tagger: Tagger, feat: Featurizer, sentences: re
 export function predictProbs(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<Float32Array[]> {
   if (tagger.cfg.head !== 'softmax' && tagger.cfg.head !== 'twopart') throw new Error(`token distributions need the softmax or twopart head, not ${tagger.cfg.head}`);
   return tokenRows(tagger, feat, sentences, (em) => (tagger.cfg.head === 'twopart' ? tf.exp(em) : tf.softmax(em)));
+}
+
+/**
+ * Per-token marginal distributions, [length, K] per sentence, for any token head: the CRF's by
+ * forward-backward, the softmax's and the two-part head's directly. The span head has none (null).
+ */
+export async function predictMarginals(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<Float32Array[] | null> {
+  if (tagger.cfg.head === 'span') return null;
+  if (tagger.cfg.head !== 'crf') return predictProbs(tagger, feat, sentences);
+  const crf = (await tagger.crfArrays())!;
+  const K = tagger.dims.tags;
+  const out: Float32Array[] = new Array(sentences.length);
+  await scoreBatches(tagger, feat, sentences, (em) => em, (batch, data, idx) => {
+    const m = crfMarginals(data, batch.lengths, batch.T, K, crf.transitions, crf.start, crf.end);
+    idx.forEach((k, j) => (out[k] = m.slice(j * batch.T * K, (j * batch.T + sentences[k].words.length) * K)));
+  });
+  return out;
 }
 
 /** Span scores of predicted paths against the sentences' own tags. */

@@ -8,9 +8,11 @@ import { bioTags, ioTags, pathsToSpans, toSentences } from '../model/data';
 import { trimGlove, type Embeddings, type GloveAsset } from '../model/embeddings';
 import { buildFeaturizer } from '../model/features';
 import * as tf from '../model/tf';
-import { predict, trainTagger, type Checkpoint, type EpochEvent, type StepEvent } from '../model/train';
+import { predict, predictMarginals, predictProbs, trainTagger, type Checkpoint, type EpochEvent, type StepEvent } from '../model/train';
 import { crfKernelActive } from '../model/crf';
-import { PipelineStopped, runPipeline, type StageRecord } from '../methods/pipelines';
+import { PipelineStopped, runPipeline, type StageRecord, type TrainSignals } from '../methods/pipelines';
+import { rosterRemoval, uncertaintyOf, type DocSignals } from '../core/reviewSignals';
+import type { LabeledSentence } from '../model/data';
 import { chooseBackend, type BackendChoice } from './backend';
 
 export type TrainEvent =
@@ -42,6 +44,39 @@ export interface TrainMetrics {
   wallSeconds?: number;
   predictedLayerId?: number;
   resumedFrom?: number;
+}
+
+/**
+ * Per document, the run's signals over its tokens: uncertainty from the final model's marginals on
+ * every sentence, and the method's own signals on the training sentences (null: nothing to store).
+ */
+export function collectSignals(
+  docTokens: readonly number[],
+  all: readonly LabeledSentence[],
+  marginals: readonly Float32Array[] | null,
+  train: readonly LabeledSentence[],
+  sg: TrainSignals | undefined,
+  tags: readonly string[],
+): (DocSignals | null)[] {
+  const out: (DocSignals | null)[] = docTokens.map(() => null);
+  const get = (k: number) => (out[k] ??= {});
+  const K = tags.length;
+  if (marginals)
+    all.forEach((s, i) => {
+      const d = get(s.doc);
+      (d.uncertainty ??= new Float32Array(docTokens[s.doc])).set(uncertaintyOf(marginals[i], K), s.offset);
+    });
+  train.forEach((s, i) => {
+    const n = docTokens[s.doc];
+    const removed = sg?.rosterRemoved?.[i];
+    if (removed && removed.some((x) => x)) (get(s.doc).rosterRemoved ??= new Uint8Array(n)).set(removed, s.offset);
+    if (sg?.oValue?.[i]) (get(s.doc).oValue ??= new Float32Array(n).fill(NaN)).set(sg.oValue[i], s.offset);
+    const pu = sg?.puRemoved?.[i];
+    if (pu && pu.some((x) => x)) (get(s.doc).puRemoved ??= new Uint8Array(n)).set(pu, s.offset);
+    const c = sg?.completion?.[i];
+    if (c) for (const [t, tag] of Object.entries(c)) (get(s.doc).completion ??= {})[s.offset + Number(t)] = tags[tag];
+  });
+  return out;
 }
 
 /** Stops the loop between steps: 'stop' keeps the best model so far, 'cancel' discards the run. */
@@ -157,12 +192,14 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     const device = (tf.backend() as unknown as { device?: { lost?: Promise<unknown> } }).device;
     void device?.lost?.then(() => (lost = true));
     let result;
+    let trainSignals: TrainSignals | undefined;
     try {
       if (cfg.pipeline.kind !== 'single') {
         // Multi-stage methods run start to end (no checkpoints between stages yet).
         try {
           const r = await runPipeline(cfg.pipeline, cfg, feat, { train, dev }, { ...hooks, onCheckpoint: undefined, onStage: (stage: string) => emit({ kind: 'stage', stage }) });
           Object.assign(metrics, { stages: r.stages, calibration: r.calibration, confidences: r.confidences, detection: r.detection });
+          trainSignals = r.signals;
           result = { tagger: r.tagger, bestEpoch: 0, tokensPerSecond: r.tokensPerSecond, stopped: 'done' as 'done' | 'cancelled' };
         } catch (e) {
           if (!(e instanceof PipelineStopped)) throw e;
@@ -199,12 +236,21 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       tokensPerSecond: result.tokensPerSecond,
       wallSeconds: (performance.now() - t0) / 1000,
     });
+    emit({ kind: 'stage', stage: 'recording review signals' });
+    const marginals = await predictMarginals(result.tagger, feat, all);
+    if (cfg.method.name === 'roster' && !trainSignals?.rosterRemoved) {
+      // A single-stage RoSTER run: the final model's threshold, judged over the training data.
+      const tau = Number((cfg.method as { tau?: number }).tau ?? 0.7);
+      if (tau > 0) trainSignals = { ...trainSignals, rosterRemoved: rosterRemoval(train.map((x) => x.tags), await predictProbs(result.tagger, feat, train), train.map((x) => !!x.weak), tags.length, tau) };
+    }
+    const signals = collectSignals(docs.map((d) => d.offsets.length >> 1), all, marginals, train, trainSignals, tags);
     const weights = await result.tagger.getWeights();
     result.tagger.dispose();
-    await db.transaction('rw', [db.layers, db.annotations, db.models, db.runs], async () => {
+    await db.transaction('rw', [db.layers, db.annotations, db.models, db.runs, db.signals], async () => {
       const lid = await db.layers.add({ projectId, kind: 'predicted', name: `run ${runId}`, createdAt: Date.now() });
       await db.annotations.bulkAdd(docIds.map((docId, k) => ({ layerId: lid, docId, spans: predicted[k], oMode: 'complete' as const })));
       await db.models.where('runId').equals(runId).delete();
+      await db.signals.bulkPut(signals.flatMap((sg, k) => (sg ? [{ runId, docId: docIds[k], ...sg }] : [])));
       await db.models.add({ runId, kind: 'final', state: { tags, weights, chars: [...feat.chars], oov: [...feat.oov] }, createdAt: Date.now() });
       metrics.predictedLayerId = lid;
       await db.runs.update(runId, { status: 'done', metrics, finishedAt: Date.now() });

@@ -9,6 +9,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { History, labelSpan, markReviewed, removeAt, type EditState } from '../../core/annotate';
+import type { EditorAnnotation } from '../../core/progress';
 import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
 import { goldLayer, saveAnnotation } from '../../db/repo';
@@ -64,7 +65,9 @@ const SentenceRow = memo(
 
 export function AnnotatePage() {
   const projectId = useProjectId();
-  const docId = Number(useParams<{ docId: string }>().docId);
+  const params = useParams<{ docId: string; token?: string }>();
+  const docId = Number(params.docId);
+  const startToken = params.token === undefined ? 0 : Number(params.token) || 0;
   const project = useProject(projectId);
   const [doc, setDoc] = useState<DocumentRow | null>(null);
   const [layers, setLayers] = useState<LayerRow[]>([]);
@@ -79,6 +82,8 @@ export function AnnotatePage() {
   const [error, setError] = useState<string | null>(null);
   const history = useRef<History | null>(null);
   const target = useRef<number | null>(null);
+  /** What the editor keeps beside spans: when sentences were reviewed, and rejected suggestions. */
+  const extra = useRef<{ reviewedAt: Record<number, number>; rejected: string[] }>({ reviewedAt: {}, rejected: [] });
   const box = useRef<HTMLDivElement>(null);
 
   // Loaded once per document and annotator (not live: the editor's own writes must not reset it).
@@ -93,6 +98,9 @@ export function AnnotatePage() {
       target.current = tid;
       const initial = { spans: own?.spans ?? [], oTokens: own?.oTokens ?? [] };
       history.current = new History(initial);
+      extra.current = { reviewedAt: { ...(own as EditorAnnotation | undefined)?.reviewedAt }, rejected: [...((own as EditorAnnotation | undefined)?.rejected ?? [])] };
+      setDismissed(new Set(extra.current.rejected));
+      setCursor(Math.min(startToken, Math.max(0, (d?.offsets.length ?? 0) / 2 - 1)));
       setDoc(d && d.projectId === projectId ? d : null);
       setLayers(await db.layers.where('projectId').equals(projectId).sortBy('id'));
       setState(initial);
@@ -102,7 +110,13 @@ export function AnnotatePage() {
     return () => {
       stop = true;
     };
-  }, [docId, projectId, annotator]);
+  }, [docId, projectId, annotator, startToken]);
+
+  // Opened at a token (from the review queue): bring it into view once the document is drawn.
+  useEffect(() => {
+    if (!doc || !startToken) return;
+    requestAnimationFrame(() => box.current?.querySelector(`[data-t="${startToken}"]`)?.scrollIntoView({ block: 'center' }));
+  }, [doc, startToken]);
 
   useEffect(() => {
     if (sourceId === null) return setSuggested([]);
@@ -138,13 +152,13 @@ export function AnnotatePage() {
     (next: EditState) => {
       if (!history.current || target.current === null) return;
       setState(history.current.apply(next));
-      saveAnnotation(db, target.current, docId, next.spans, next.oTokens).catch((e) => setError(`not saved: ${(e as Error).message}`));
+      saveAnnotation(db, target.current, docId, next.spans, next.oTokens, extra.current).catch((e) => setError(`not saved: ${(e as Error).message}`));
     },
     [docId],
   );
   const restore = (s: EditState) => {
     setState(s);
-    if (target.current !== null) saveAnnotation(db, target.current, docId, s.spans, s.oTokens).catch((e) => setError(`not saved: ${(e as Error).message}`));
+    if (target.current !== null) saveAnnotation(db, target.current, docId, s.spans, s.oTokens, extra.current).catch((e) => setError(`not saved: ${(e as Error).message}`));
   };
 
   const onKey = (e: React.KeyboardEvent) => {
@@ -175,6 +189,8 @@ export function AnnotatePage() {
       setCursor(Math.min(n - 1, current.end));
     } else if (k === 'x' && current) {
       setDismissed(new Set([...dismissed, key(current)]));
+      extra.current.rejected = [...extra.current.rejected, key(current)];
+      restore(history.current.state);
       setCursor(Math.min(n - 1, current.end));
     } else if (k === ' ' && current) {
       const next = suggestions.find((s) => s.start > current.start);
@@ -187,6 +203,7 @@ export function AnnotatePage() {
       setAnchor(null);
     } else if (k === 'r') {
       const [a, b] = sentences[sentenceOf(cursor)];
+      extra.current.reviewedAt = { ...extra.current.reviewedAt, [a]: Date.now() };
       commit(markReviewed(history.current.state, a, b));
     } else if (k === '?') setHelp(!help);
     else handled = false;

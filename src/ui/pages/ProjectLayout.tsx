@@ -54,7 +54,7 @@ export function ProjectLayout() {
         <Route path="/train" component={TrainPage} />
         <Route path="/compare" component={ComparePage} />
         <Route path="/distribution" component={DistributionPage} />
-        <Route path="/annotate/:docId" component={AnnotatePage} />
+        <Route path="/annotate/:docId/:token?" component={AnnotatePage} />
         <Route path="/review" component={ReviewPage} />
       </Switch>
     </section>

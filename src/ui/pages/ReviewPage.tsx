@@ -1,50 +1,70 @@
 /**
- * A review queue: sentences ranked by how much a weak layer and a run's predictions disagree on
- * their tokens (a token counts when the two give it different labels, O included), each entry
- * saying why it is there and opening the annotation editor. The other noise signals of the issue
- * (RoSTER's removed tokens, PU's lowest O-values, NEEDLE's completions) are not queued yet.
+ * The review queue and annotation progress. The queue ranks sentences by one noise signal of a
+ * chosen run (weak-vs-run disagreement, model uncertainty, RoSTER's removed weak labels, the PU
+ * step's lowest O-values, NEEDLE's completions), each entry saying which tokens put it there and
+ * opening the editor at that sentence. Below it: reviewed counts per split and type, review speed,
+ * and the agreement of two annotators' gold layers.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import type { Span } from '../../core/types';
+import { agreementOf, progressOf, reviewSpeed, type EditorAnnotation } from '../../core/progress';
+import { rankSentences, SIGNAL_TITLES, SIGNALS, type DocSignals, type SignalKind } from '../../core/reviewSignals';
 import { sentenceRanges, tokenTexts } from '../../core/types';
 import { db } from '../../db/instance';
-import { layerAnnotations } from '../../db/repo';
+import { layerAnnotations, runSignals } from '../../db/repo';
+import type { RunRow } from '../../db/schema';
 import { useProjectId } from '../hooks';
 
-/** Per token, the label a span set gives it ('O' outside spans). */
-function tokenLabels(spans: readonly Span[], n: number): string[] {
-  const out = new Array<string>(n).fill('O');
-  for (const s of spans) for (let t = s.start; t < s.end && t < n; t++) out[t] = s.label;
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+
+function runLabel(r: RunRow): string {
+  const c = r.config as { method?: { name?: string }; pipeline?: { kind?: string } };
+  const pipe = c.pipeline?.kind && c.pipeline.kind !== 'single' ? ` · ${c.pipeline.kind}` : '';
+  return `run ${r.id} (${c.method?.name ?? '?'}${pipe})`;
+}
+
+/** Which signals a run's rows carry. */
+function available(rows: readonly DocSignals[], hasRun: boolean): Set<SignalKind> {
+  const out = new Set<SignalKind>();
+  if (hasRun) out.add('disagreement');
+  for (const r of rows) {
+    if (r.uncertainty) out.add('uncertainty');
+    if (r.rosterRemoved) out.add('roster');
+    if (r.puRemoved) out.add('pu');
+    if (r.completion) out.add('needle');
+  }
   return out;
 }
 
 export function ReviewPage() {
   const projectId = useProjectId();
   const layers = useLiveQuery(() => db.layers.where('projectId').equals(projectId).sortBy('id'), [projectId]);
+  const runs = useLiveQuery(() => db.runs.where('projectId').equals(projectId).filter((r) => r.kind === 'train' && r.status === 'done').sortBy('id'), [projectId]);
   const [weakId, setWeakId] = useState<number | null>(null);
-  const [predId, setPredId] = useState<number | null>(null);
+  const [runId, setRunId] = useState<number | null>(null);
+  const [signalChoice, setSignal] = useState<SignalKind | null>(null);
   const weak = weakId ?? layers?.find((l) => l.role === 'aggregate')?.id ?? null;
-  const pred = predId ?? [...(layers ?? [])].reverse().find((l) => l.kind === 'predicted')?.id ?? null;
-  const queue = useLiveQuery(async () => {
-    if (weak === null || pred === null) return [];
+  const run = runs?.find((r) => r.id === runId) ?? runs?.at(-1) ?? null;
+  const predLayer = (run?.metrics as { predictedLayerId?: number } | undefined)?.predictedLayerId ?? null;
+
+  const data = useLiveQuery(async () => {
+    if (weak === null) return null;
     const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
     const ids = docs.map((d) => d.id!);
-    const [w, p] = await Promise.all([layerAnnotations(db, weak, ids), layerAnnotations(db, pred, ids)]);
-    const out: { docId: number; name: string; sentence: number; count: number; examples: string[] }[] = [];
-    docs.forEach((d, k) => {
-      const n = d.offsets.length >> 1;
-      const [lw, lp] = [tokenLabels(w[k].spans, n), tokenLabels(p[k].spans, n)];
-      const words = tokenTexts(d);
-      sentenceRanges(d).forEach(([a, b], si) => {
-        const diff: string[] = [];
-        for (let t = a; t < b; t++) if (lw[t] !== lp[t] && lw[t] !== '?') diff.push(`${words[t]} (weak ${lw[t]}, run ${lp[t]})`);
-        if (diff.length) out.push({ docId: d.id!, name: d.name, sentence: si + 1, count: diff.length, examples: diff.slice(0, 4) });
-      });
-    });
-    return out.sort((x, y) => y.count - x.count || x.docId - y.docId || x.sentence - y.sentence);
-  }, [projectId, weak, pred]);
+    const [w, p, sig] = await Promise.all([
+      layerAnnotations(db, weak, ids),
+      predLayer === null ? Promise.resolve(null) : layerAnnotations(db, predLayer, ids),
+      run ? runSignals(db, run.id!).toArray() : Promise.resolve([]),
+    ]);
+    const byDoc = new Map(sig.map((s) => [s.docId, s]));
+    return {
+      docs: docs.map((d, k) => ({ docId: d.id!, name: d.name, words: tokenTexts(d), sentences: sentenceRanges(d), weak: w[k].spans, predicted: p?.[k].spans, signals: byDoc.get(d.id!) })),
+      have: available(sig, predLayer !== null),
+    };
+  }, [projectId, weak, predLayer, run?.id]);
+  const signal: SignalKind = signalChoice ?? (data?.have.has('disagreement') ? 'disagreement' : ([...(data?.have ?? [])][0] ?? 'disagreement'));
+  const queue = data ? rankSentences(data.docs, signal) : [];
 
   return (
     <div className="stack">
@@ -60,30 +80,138 @@ export function ReviewPage() {
           </select>
         </label>
         <label>
-          against{' '}
-          <select aria-label="Review run layer" value={pred ?? ''} onChange={(e) => setPredId(Number(e.target.value))}>
-            {(layers ?? []).filter((l) => l.kind === 'predicted').map((l) => (
-              <option key={l.id} value={l.id}>
-                {l.name}
+          Run{' '}
+          <select aria-label="Review run" value={run?.id ?? ''} onChange={(e) => setRunId(Number(e.target.value))}>
+            {(runs ?? []).map((r) => (
+              <option key={r.id} value={r.id}>
+                {runLabel(r)}
               </option>
             ))}
           </select>
         </label>
-        <span className="muted">sentences where they disagree on the most tokens first</span>
+        <label>
+          Signal{' '}
+          <select aria-label="Review signal" value={signal} onChange={(e) => setSignal(e.target.value as SignalKind)}>
+            {SIGNALS.map((s) => (
+              <option key={s} value={s} disabled={!data?.have.has(s)}>
+                {SIGNAL_TITLES[s]}
+                {data?.have.has(s) ? '' : ' (not in this run)'}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
-      {pred === null && <p className="muted">Train a run first: the queue compares its predictions with the weak labels.</p>}
+      {!run && <p className="muted">Train a run first: the queue reads what its method learned about the weak labels.</p>}
+      <p className="muted" data-testid="review-summary">
+        {queue.length} sentences queued: {SIGNAL_TITLES[signal]}
+        {signal === 'uncertainty' ? ' (by the most uncertain token)' : signal === 'pu' ? ' (by the lowest O-value removed)' : ' (by how many tokens)'}
+      </p>
       <ol data-testid="review-queue">
-        {(queue ?? []).slice(0, 200).map((q) => (
-          <li key={`${q.docId}:${q.sentence}`} data-doc={q.docId} data-count={q.count}>
-            <Link href={`/annotate/${q.docId}`}>
+        {queue.slice(0, 200).map((q) => (
+          <li key={`${q.docId}:${q.sentence}`} data-doc={q.docId} data-sentence={q.sentence} data-count={q.count} data-score={q.score}>
+            <Link href={`/annotate/${q.docId}/${q.from}`}>
               {q.name}, sentence {q.sentence}
             </Link>{' '}
             <span className="muted">
-              — {q.count} tokens where the weak labels and the run disagree: {q.examples.join('; ')}
+              — {q.count} {q.count === 1 ? 'token' : 'tokens'}: {q.reasons.join('; ')}
             </span>
           </li>
         ))}
       </ol>
+      <ProgressPanel projectId={projectId} />
     </div>
+  );
+}
+
+function ProgressPanel({ projectId }: { projectId: number }) {
+  const golds = useLiveQuery(() => db.layers.where('[projectId+kind]').equals([projectId, 'gold']).sortBy('id'), [projectId]);
+  const [aId, setA] = useState<number | null>(null);
+  const [bId, setB] = useState<number | null>(null);
+  const a = aId ?? golds?.[0]?.id ?? null;
+  const b = bId ?? golds?.find((g) => g.id !== a)?.id ?? null;
+  const stats = useLiveQuery(async () => {
+    if (a === null) return null;
+    const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
+    const pdocs = docs.map((d) => ({ split: d.split, sentences: sentenceRanges(d) }));
+    const ids = docs.map((d) => d.id!);
+    const rows = async (l: number) => (await db.annotations.bulkGet(ids.map((id) => [l, id] as [number, number]))) as (EditorAnnotation | undefined)[];
+    const annA = await rows(a);
+    const progress = progressOf(pdocs, annA);
+    const speed = reviewSpeed(annA.flatMap((x) => Object.values(x?.reviewedAt ?? {})));
+    const agreement = b !== null && b !== a ? agreementOf(pdocs, annA, await rows(b)) : null;
+    return { progress, speed, agreement };
+  }, [projectId, a, b]);
+  if (!golds?.length) return <p className="muted">No gold layer yet: annotate a document to start one.</p>;
+  const name = (id: number | null) => golds.find((g) => g.id === id)?.name ?? '';
+  return (
+    <section className="stack" data-testid="progress">
+      <h3>Annotation progress</h3>
+      <label>
+        Annotator{' '}
+        <select aria-label="Progress annotator" value={a ?? ''} onChange={(e) => setA(Number(e.target.value))}>
+          {golds.map((g) => (
+            <option key={g.id} value={g.id}>
+              {g.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      {stats && (
+        <>
+          <table className="grid" data-testid="progress-splits">
+            <thead>
+              <tr>
+                <th>split</th>
+                <th>sentences reviewed</th>
+                <th>tokens reviewed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {Object.entries(stats.progress.bySplit).map(([split, r]) => (
+                <tr key={split} data-split={split}>
+                  <td>{split}</td>
+                  <td>
+                    {r.reviewed} / {r.sentences} ({pct(r.reviewed / Math.max(1, r.sentences))})
+                  </td>
+                  <td>
+                    {r.reviewedTokens} / {r.tokens}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="muted" data-testid="progress-types">
+            Spans in reviewed sentences: {Object.entries(stats.progress.byType).map(([t, n]) => `${t} ${n}`).join(' · ') || 'none'}
+          </p>
+          <p className="muted" data-testid="progress-speed">
+            {stats.speed.reviews} sentences marked reviewed in the editor
+            {stats.speed.perHour !== null ? `; ${stats.speed.perHour.toFixed(0)} an hour over ${stats.speed.activeMinutes.toFixed(1)} active minutes (pauses over 5 minutes left out)` : ''}
+          </p>
+        </>
+      )}
+      {golds.length > 1 && (
+        <div className="stack">
+          <label>
+            Agreement with{' '}
+            <select aria-label="Agreement annotator" value={b ?? ''} onChange={(e) => setB(Number(e.target.value))}>
+              {golds
+                .filter((g) => g.id !== a)
+                .map((g) => (
+                  <option key={g.id} value={g.id}>
+                    {g.name}
+                  </option>
+                ))}
+            </select>
+          </label>
+          {stats?.agreement && (
+            <p data-testid="agreement" data-kappa={stats.agreement.kappa} data-f1={stats.agreement.spanF1}>
+              {name(a)} and {name(b)} on the {stats.agreement.sentences} sentences both reviewed ({stats.agreement.tokens} tokens): Cohen's κ{' '}
+              <strong>{Number.isFinite(stats.agreement.kappa) ? stats.agreement.kappa.toFixed(3) : '—'}</strong> (observed {pct(stats.agreement.observed || 0)}, by chance{' '}
+              {pct(stats.agreement.expected || 0)}), span F1 <strong>{pct(stats.agreement.spanF1)}</strong>
+            </p>
+          )}
+        </div>
+      )}
+    </section>
   );
 }

@@ -1,0 +1,195 @@
+/**
+ * Training the decoupled model (paper 004) in its two stages: pre-training of the mention encoder
+ * on a dictionary and of the context encoder on distantly labeled sentences (each optional: the
+ * ablations), then unified training on the human-labeled sentences with early stopping on dev
+ * span F1. Runs the same in Node and in the training worker.
+ */
+import { scoreSpans, type SpanScores } from '../core/metrics';
+import { mulberry32 } from '../core/random';
+import type { Pipeline, RunConfig } from '../core/runConfig';
+import { tagsToSpans } from '../core/tagScheme';
+import type { Span } from '../core/types';
+import type { LabeledSentence } from '../model/data';
+import { candidates, DecoupledModel, passesFilter, phraseIndex, type PhraseIndex, type RegionExample } from '../model/decoupled';
+import type { Featurizer } from '../model/features';
+import * as tf from '../model/tf';
+import type { StageRecord } from './pipelines';
+
+export type DecoupledPipeline = Extract<Pipeline, { kind: 'decoupled' }>;
+
+export interface DecoupledData {
+  /** Human-labeled sentences (tags in the featurizer's tag set). */
+  human: readonly LabeledSentence[];
+  dev: readonly LabeledSentence[];
+  /** Typed dictionary entries (mention pre-training, and candidates). */
+  dictionary?: readonly { words: readonly string[]; type: string }[];
+  /** Distantly labeled sentences (context pre-training); spans of unknown type are skipped. */
+  distant?: readonly { words: readonly string[]; spans: readonly Span[] }[];
+}
+
+export interface DecoupledHooks {
+  control?: () => 'go' | 'stop' | 'cancel';
+  onStage?: (stage: string) => void;
+  onEpoch?: (e: { stage: string; epoch: number; loss: number; devF1?: number }) => void;
+}
+
+export interface DecoupledResult {
+  model: DecoupledModel;
+  dict: PhraseIndex | undefined;
+  dev: SpanScores | null;
+  stages: StageRecord[];
+  seconds: number;
+  tokensPerSecond: number;
+  stopped?: 'cancelled';
+}
+
+/** The spans of a sentence's tag ids. */
+export const spansOfTags = (tags: readonly number[], tagNames: readonly string[]): Span[] => tagsToSpans(tags.map((t) => tagNames[t]));
+
+/** Entity types of a tag set, in order: the classes are O then these. */
+export function classesOf(tagNames: readonly string[]): string[] {
+  return ['O', ...[...new Set(tagNames.filter((t) => t !== 'O').map((t) => t.slice(2)))]];
+}
+
+/**
+ * O examples for mention pre-training: n-grams (1–3 tokens) of the text that pass the cheap
+ * filter and that no dictionary entry is, drawn at random without repeats.
+ */
+export function nonEntityPhrases(sentences: readonly { words: readonly string[] }[], dict: PhraseIndex, count: number, seed: number): string[][] {
+  const rand = mulberry32(seed);
+  const out: string[][] = [];
+  const seen = new Set<string>();
+  for (let tries = 0; out.length < count && tries < count * 20 && sentences.length; tries++) {
+    const s = sentences[Math.floor(rand() * sentences.length)].words;
+    if (!s.length) continue;
+    const len = 1 + Math.floor(rand() * Math.min(3, s.length));
+    const a = Math.floor(rand() * (s.length - len + 1));
+    const words = s.slice(a, a + len);
+    const key = words.join(' ').toLowerCase();
+    if (seen.has(key) || dict.phrases.has(key) || !passesFilter(s, a, a + len)) continue;
+    seen.add(key);
+    out.push([...words]);
+  }
+  return out;
+}
+
+/** A sentence's candidates that are no entity, `k` of them drawn at random. */
+function sampleNegatives(words: readonly string[], entities: readonly Span[], maxLength: number, dict: PhraseIndex | undefined, k: number, rand: () => number): [number, number][] {
+  const ents = new Set(entities.map((e) => `${e.start}:${e.end}`));
+  const pool = candidates(words, maxLength, dict).filter(([a, b]) => !ents.has(`${a}:${b}`));
+  for (let i = pool.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [pool[i], pool[j]] = [pool[j], pool[i]];
+  }
+  return pool.slice(0, k);
+}
+
+export async function predictDecoupled(model: DecoupledModel, sentences: readonly { words: readonly string[] }[], p: DecoupledPipeline, dict: PhraseIndex | undefined, proposals?: readonly (readonly Span[])[]): Promise<Span[][]> {
+  return model.predict(sentences, sentences.map((s, k) => candidates(s.words, p.maxLength, dict, proposals?.[k])));
+}
+
+export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: Featurizer, data: DecoupledData, hooks: DecoupledHooks = {}): Promise<DecoupledResult> {
+  const t0 = performance.now();
+  const classes = classesOf(feat.tags);
+  const cls = new Map(classes.map((c, k) => [c, k]));
+  const model = new DecoupledModel(cfg.model, feat, classes, { alpha: p.alpha, beta: p.beta, shared: p.shared, vocab: p.contextPretrain.vocab }, cfg.train.seed);
+  const t = cfg.train;
+  const stages: StageRecord[] = [];
+  const dictEntries = (data.dictionary ?? []).filter((e) => cls.has(e.type) && e.words.length);
+  const dict = dictEntries.length ? phraseIndex(dictEntries.map((e) => ({ words: e.words, label: cls.get(e.type)! }))) : undefined;
+  let step = 0;
+  const stopped = () => (hooks.control?.() ?? 'go') !== 'go';
+
+  const pretrain = async (name: string, epochs: number, which: 'mention' | 'context', examples: RegionExample[], loss: (b: readonly RegionExample[], step: number) => tf.Scalar) => {
+    if (!epochs || !examples.length) return;
+    hooks.onStage?.(name);
+    const s0 = performance.now();
+    const optimizer = tf.train.adam(t.lr);
+    const vars = model.encoderVars(which);
+    const history: StageRecord['history'] = [];
+    for (let epoch = 1; epoch <= epochs; epoch++) {
+      const r = await model.fit(examples, loss, vars, { optimizer, batchSize: t.batchSize, clip: t.clip, seed: t.seed * 7_919 + epoch * 31 + (which === 'mention' ? 1 : 2), step, control: hooks.control });
+      step += r.steps;
+      if (r.stopped) break;
+      history.push({ epoch, loss: r.loss, devF1: 0 });
+      hooks.onEpoch?.({ stage: name, epoch, loss: r.loss });
+    }
+    optimizer.dispose();
+    stages.push({ stage: name, devF1: 0, epochs: history.length, seconds: (performance.now() - s0) / 1000, trainSentences: examples.length, history });
+  };
+
+  // Stage 1a: the mention encoder learns what entities of each type look like from the dictionary.
+  if (p.mentionPretrain.epochs > 0 && dict) {
+    const text = [...data.human, ...(data.distant ?? [])];
+    const o = nonEntityPhrases(text, dict, Math.round(p.mentionPretrain.oRatio * dictEntries.length), t.seed * 13 + 5);
+    const examples: RegionExample[] = [
+      ...dictEntries.map((e) => ({ words: e.words, start: 0, end: e.words.length, label: cls.get(e.type)! })),
+      ...o.map((words) => ({ words, start: 0, end: words.length, label: 0 })),
+    ];
+    await pretrain('mention pre-training (dictionary)', p.mentionPretrain.epochs, 'mention', examples, (b, s) => model.mentionPretrainLoss(b, s));
+  }
+  // Stage 1b: the context encoder learns where entities occur, from the distant labels.
+  if (p.contextPretrain.epochs > 0 && data.distant?.length && !stopped()) {
+    const rand = mulberry32(t.seed * 17 + 3);
+    const sents = data.distant.slice(0, p.contextPretrain.maxSentences);
+    model.setVocab(sents.map((s) => s.words));
+    const examples: RegionExample[] = [];
+    for (const s of sents) {
+      const typed = s.spans.filter((x) => cls.has(x.label));
+      for (const x of typed) examples.push({ words: s.words, start: x.start, end: x.end, label: cls.get(x.label)! });
+      // O regions: candidates that overlap no labeled span (of any type, unknown included).
+      const k = Math.max(1, Math.round(p.contextPretrain.oRatio * typed.length));
+      const free = candidates(s.words, p.maxLength).filter(([a, b]) => s.spans.every((x) => b <= x.start || x.end <= a));
+      for (let i = 0; i < k && free.length; i++) {
+        const [a, b] = free.splice(Math.floor(rand() * free.length), 1)[0];
+        examples.push({ words: s.words, start: a, end: b, label: 0 });
+      }
+    }
+    await pretrain('context pre-training (distant labels: masked words + type)', p.contextPretrain.epochs, 'context', examples, (b, s) => model.contextPretrainLoss(b, s));
+  }
+  if (stopped() && hooks.control?.() === 'cancel') return { model, dict, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
+
+  // Stage 2: unified training on the human labels, the model chosen on dev span F1.
+  hooks.onStage?.('unified training (human labels)');
+  const u0 = performance.now();
+  const human = data.human.map((s) => ({ words: s.words, entities: spansOfTags(s.tags, feat.tags) }));
+  const devGold = data.dev.map((s) => spansOfTags(s.tags, feat.tags));
+  const optimizer = tf.train.adam(t.lr);
+  const vars = model.encoderVars('both');
+  let best = -1;
+  let bestDev: SpanScores | null = null;
+  let bestWeights = await model.getWeights();
+  let stale = 0;
+  let tokens = 0;
+  let trainMs = 0;
+  const history: NonNullable<StageRecord['history']> = [];
+  for (let epoch = 1; epoch <= t.epochs; epoch++) {
+    const rand = mulberry32(t.seed * 1_000_003 + epoch);
+    const examples: RegionExample[] = [];
+    for (const s of human) {
+      for (const e of s.entities) examples.push({ words: s.words, start: e.start, end: e.end, label: cls.get(e.label) ?? 0 });
+      for (const [a, b] of sampleNegatives(s.words, s.entities, p.maxLength, dict, p.negatives, rand)) examples.push({ words: s.words, start: a, end: b, label: 0 });
+    }
+    const e0 = performance.now();
+    const r = await model.fit(examples, (b, s) => model.unifiedLosses(b, true, s).total, vars, { optimizer, batchSize: t.batchSize, clip: t.clip, seed: t.seed * 7_919 + epoch, step, control: hooks.control });
+    trainMs += performance.now() - e0;
+    tokens += r.tokens;
+    step += r.steps;
+    if (r.stopped) break;
+    const dev = scoreSpans(devGold, await predictDecoupled(model, data.dev, p, dict));
+    history.push({ epoch, loss: r.loss, devF1: dev.overall.f1 });
+    hooks.onEpoch?.({ stage: 'unified', epoch, loss: r.loss, devF1: dev.overall.f1 });
+    if (dev.overall.f1 > best) {
+      best = dev.overall.f1;
+      bestDev = dev;
+      bestWeights = await model.getWeights();
+      stale = 0;
+    } else if (++stale >= t.patience) break;
+  }
+  optimizer.dispose();
+  model.setWeights(bestWeights);
+  stages.push({ stage: 'unified training (human labels)', devF1: Math.max(best, 0), epochs: history.length, seconds: (performance.now() - u0) / 1000, trainSentences: human.length, history });
+  const cancelled = hooks.control?.() === 'cancel';
+  return { model, dict, dev: bestDev, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: tokens / Math.max(trainMs / 1000, 1e-9), ...(cancelled ? { stopped: 'cancelled' as const } : {}) };
+}
+

@@ -1,0 +1,93 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { scoreSpans } from '../core/metrics';
+import { parseRunConfig } from '../core/runConfig';
+import { bioTags } from './data';
+import { candidates, decodeRegions, decoupledFeaturizerWords, DecoupledModel, MASK, maskedContext, passesFilter, phraseIndex } from './decoupled';
+import { buildFeaturizer } from './features';
+import { nonEntityPhrases, predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
+import * as tf from './tf';
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+// People are "dr X", places are "in Y": the mention tells the name, the context tells the type.
+const people = ['smith', 'jones', 'brown', 'lee'];
+const places = ['paris', 'rome', 'oslo', 'lima'];
+const tags = bioTags(['LOC', 'PER']);
+const sentence = (k: number) => {
+  const per = k % 2 === 0;
+  const name = (per ? people : places)[Math.floor(k / 2) % 4];
+  const words = per ? ['yesterday', 'dr', name, 'spoke', 'here'] : ['we', 'flew', 'to', name, 'today'];
+  const at = per ? 2 : 3;
+  return { words, tags: words.map((_, t) => (t === at ? (per ? 3 : 1) : 0)), doc: k, offset: 0 };
+};
+const human = Array.from({ length: 32 }, (_, k) => sentence(k));
+const vocab = [...new Set([...human.flatMap((s) => s.words), MASK.toLowerCase()])];
+const glove = { dims: 4, index: new Map(vocab.map((w, k) => [w, k])), vectors: Float32Array.from({ length: vocab.length * 4 }, (_, i) => Math.sin(i * 1.7)) };
+const feat = buildFeaturizer({ ...glove, index: new Map([...glove.index].filter(([w]) => w !== '[mask]')) }, decoupledFeaturizerWords(human.map((s) => s.words)), tags);
+const cfg = parseRunConfig({ data: { kind: 'files', train: { conll: '-' }, dev: { conll: '-' } }, model: { hidden: 8, charDim: 4, charFilters: 4, dropout: 0 }, train: { epochs: 12, batchSize: 16, lr: 0.03, patience: 20, seed: 2 } });
+
+describe('decoupled mention / context model (paper 004)', () => {
+  it('replaces the whole region by one [MASK], and no mention token reaches the context encoder', () => {
+    expect(maskedContext(['a', 'b', 'c', 'd'], 1, 3)).toEqual({ words: ['a', MASK, 'd'], at: 1 });
+    expect(() => maskedContext(['a'], 0, 2)).toThrow(/not inside/);
+    const model = new DecoupledModel(cfg.model, feat, ['O', 'LOC', 'PER'], { alpha: 0.5, beta: 0.5, shared: true, vocab: 10 }, 1);
+    const hc = (mention: string[]) =>
+      tf.tidy(() => model.contextVectors([{ words: ['we', 'flew', 'to', ...mention, 'today'], start: 3, end: 3 + mention.length, label: 0 }], false, 0).arraySync()[0]);
+    const hm = (mention: string[]) => tf.tidy(() => model.mentionVectors([{ words: ['we', 'flew', 'to', ...mention, 'today'], start: 3, end: 3 + mention.length, label: 0 }], false, 0).arraySync()[0]);
+    // Different mentions, even of different lengths, give the same context vector...
+    expect(hc(['paris'])).toEqual(hc(['smith', 'jones', 'lee']));
+    // ...while the context does not reach the mention vector, and the mention does.
+    expect(tf.tidy(() => model.mentionVectors([{ words: ['x', 'paris', 'y'], start: 1, end: 2, label: 0 }], false, 0).arraySync()[0])).toEqual(hm(['paris']));
+    expect(hm(['paris'])).not.toEqual(hm(['rome']));
+    model.dispose();
+  });
+
+  it('combines the losses as L = L_g + α·L_m + β·L_c on a tiny example', async () => {
+    const model = new DecoupledModel(cfg.model, feat, ['O', 'LOC', 'PER'], { alpha: 0.3, beta: 0.7, shared: false, vocab: 10 }, 4);
+    const regions = [
+      { words: human[0].words, start: 2, end: 3, label: 2 },
+      { words: human[1].words, start: 3, end: 4, label: 1 },
+      { words: human[1].words, start: 0, end: 1, label: 0 },
+    ];
+    const l = tf.tidy(() => {
+      const r = model.unifiedLosses(regions, false, 0);
+      return [r.total, r.g, r.m, r.c].map((x) => x.arraySync() as number);
+    });
+    expect(l[0]).toBeCloseTo(l[1] + 0.3 * l[2] + 0.7 * l[3], 5);
+    // L_g is the cross entropy of the global classifier's probabilities.
+    const p = await model.classify(regions);
+    const ce = -regions.reduce((a, r, i) => a + Math.log(p[i * 3 + r.label]), 0) / regions.length;
+    expect(l[1]).toBeCloseTo(ce, 5);
+    model.dispose();
+  });
+
+  it('proposes filtered candidates and dictionary matches, and decodes non-overlapping regions', () => {
+    const words = ['the', 'New', 'York', 'Times', ',', 'said', 'of'];
+    expect(passesFilter(words, 1, 4)).toBe(true);
+    expect(passesFilter(words, 0, 2)).toBe(false); // stop word at the edge
+    expect(passesFilter(words, 3, 5)).toBe(false); // punctuation at the edge
+    const dict = phraseIndex([{ words: ['the', 'new', 'york', 'times', ',', 'said'], label: 1 }]);
+    const c = candidates(words, 2, dict);
+    expect(c).toContainEqual([0, 6]);
+    expect(c).toContainEqual([1, 3]);
+    expect(c).not.toContainEqual([1, 4]); // longer than 2 and not in the dictionary
+    expect(decodeRegions([{ start: 0, end: 2, label: 1, p: 0.6 }, { start: 1, end: 3, label: 2, p: 0.9 }, { start: 3, end: 4, label: 0, p: 0.99 }, { start: 3, end: 4, label: 1, p: 0.5 }])).toEqual([
+      { start: 1, end: 3, label: 2, p: 0.9 },
+      { start: 3, end: 4, label: 1, p: 0.5 },
+    ]);
+    expect(nonEntityPhrases([{ words }], dict, 50, 1).every((w) => !dict.phrases.has(w.join(' ').toLowerCase()))).toBe(true);
+  });
+
+  it('pre-trains both encoders and learns the toy task end to end', async () => {
+    const p = { kind: 'decoupled' as const, alpha: 0.5, beta: 0.5, shared: true, maxLength: 2, negatives: 2, mentionPretrain: { epochs: 2, oRatio: 1 }, contextPretrain: { epochs: 2, vocab: 20, oRatio: 1 } };
+    const dictionary = [...people.map((w) => ({ words: [w], type: 'PER' })), ...places.map((w) => ({ words: [w], type: 'LOC' }))];
+    const distant = human.map((s) => ({ words: s.words, spans: spansOfTags(s.tags, tags) }));
+    const r = await runDecoupled(p, cfg, feat, { human, dev: human.slice(0, 8), dictionary, distant });
+    expect(r.stages.map((s) => s.stage)).toEqual(['mention pre-training (dictionary)', 'context pre-training (distant labels: masked words + type)', 'unified training (human labels)']);
+    const pred = await predictDecoupled(r.model, human, p, r.dict);
+    expect(scoreSpans(human.map((s) => spansOfTags(s.tags, tags)), pred).overall.f1).toBeGreaterThan(0.9);
+    r.model.dispose();
+  }, 60_000);
+});
