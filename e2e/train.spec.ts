@@ -192,3 +192,55 @@ test('WebGPU runs in headless Chromium on SwiftShader and gets the WASM loss', a
   expect(gpu.stepLosses.length).toBe(wasm.stepLosses.length);
   gpu.stepLosses.forEach((l, i) => expect(Math.abs(l - wasm.stepLosses[i]) / wasm.stepLosses[i], `step ${i + 1}`).toBeLessThan(1e-3));
 });
+
+test('the decoupled mention/context model trains in the worker on strong sentences, pre-trained on the gazetteer and the weak layer', async ({ page, outside: _ }) => {
+  test.setTimeout(400_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  // Strong labels for 40 train documents: an annotator's layer (here a copy of the weak aggregate).
+  await page.evaluate(async () => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const all = <T,>(store: string) => new Promise<T[]>((r) => { const g = db.transaction(store).objectStore(store).getAll(); g.onsuccess = () => r(g.result as T[]); });
+    const layers = await all<{ id: number; projectId: number; role?: string }>('layers');
+    const agg = layers.find((l) => l.role === 'aggregate')!;
+    const docs = (await all<{ id: number; split: string }>('documents')).filter((d) => d.split === 'train').slice(0, 40);
+    const anns = await all<{ layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }>('annotations');
+    const tx = db.transaction(['layers', 'annotations'], 'readwrite');
+    const add = tx.objectStore('layers').add({ projectId: agg.projectId, kind: 'gold', name: 'alice', createdAt: Date.now() });
+    const id = await new Promise<number>((r) => (add.onsuccess = () => r(add.result as number)));
+    for (const d of docs) {
+      const spans = (anns.find((a) => a.layerId === agg.id && a.docId === d.id)?.spans ?? []).filter((s) => s.label !== '?');
+      tx.objectStore('annotations').put({ layerId: id, docId: d.id, spans, oMode: 'complete' });
+    }
+    await new Promise((r) => (tx.oncomplete = r));
+  });
+  await page.reload();
+  await page.getByRole('link', { name: 'Train' }).click();
+  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
+  await page.getByLabel('Strong layer').selectOption({ label: 'alice' });
+  await page.getByLabel('Method').selectOption({ label: 'Decoupled mention/context model: gazetteer + weak-layer pre-training, then strong labels (paper 004)' });
+  await page.getByLabel('Hidden units').fill('8');
+  await page.getByLabel('Epochs').fill('2');
+  await page.getByLabel('Backend').selectOption('wasm');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 300_000 });
+  const id = Number(await latestRun(page).first().textContent());
+  const { metrics } = await runMetrics(page, id);
+  const m = metrics as unknown as { stages: { stage: string; trainSentences: number }[]; trainSentences: number; test: { overall: { tp: number; fp: number; fn: number } } };
+  expect(m.stages.map((s) => s.stage)).toEqual(['mention pre-training (dictionary)', 'context pre-training (distant labels: masked words + type)', 'unified training (human labels)']);
+  expect(m.trainSentences).toBe(40);
+  // The stored test scores are those of the predicted layer against gold.
+  const goldId = await page.evaluate(async () => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const layers = await new Promise<{ id: number; kind: string; name: string }[]>((r) => { const g = db.transaction('layers').objectStore('layers').getAll(); g.onsuccess = () => r(g.result); });
+    return layers.find((l) => l.kind === 'gold' && l.name === 'gold')!.id;
+  });
+  const [gold, pred] = await testSpans(page, [goldId, metrics.predictedLayerId]);
+  const key = (s: Span) => `${s.start}:${s.end}:${s.label}`;
+  const tp = gold.reduce((a, g, k) => a + g.filter((s) => pred[k].some((p) => key(p) === key(s))).length, 0);
+  expect(m.test.overall.tp).toBe(tp);
+  expect(m.test.overall.fp).toBe(pred.flat().length - tp);
+  expect(m.test.overall.fn).toBe(gold.flat().length - tp);
+});

@@ -23,4 +23,11 @@ export const METHOD_CATALOG: CatalogEntry[] = [
   { id: 'ns-weighted', title: 'Negative sampling, adaptive weighted (span head)', method: { name: 'negative-sampling', sampling: 'weighted' }, head: 'span' },
   { id: 'pu', title: 'PU learning + negative sampling (removes low O-values, then samples O)', method: { name: 'pu' }, pipeline: { kind: 'pu' } },
   { id: 'roster', title: 'RoSTER: noise-robust models, ensemble, self-training', method: { name: 'roster' }, pipeline: { kind: 'roster' }, head: 'twopart' },
+  {
+    id: 'decoupled',
+    title: 'Decoupled mention/context model: gazetteer + weak-layer pre-training, then strong labels (paper 004)',
+    method: { name: 'supervised' },
+    pipeline: { kind: 'decoupled', mentionPretrain: { epochs: 3 }, contextPretrain: { epochs: 2 } },
+  },
+  { id: 'decoupled-plain', title: 'Decoupled mention/context model, no pre-training (paper 004)', method: { name: 'supervised' }, pipeline: { kind: 'decoupled' } },
 ];

@@ -41,6 +41,10 @@ describe('decoupled mention / context model (paper 004)', () => {
     // ...while the context does not reach the mention vector, and the mention does.
     expect(tf.tidy(() => model.mentionVectors([{ words: ['x', 'paris', 'y'], start: 1, end: 2, label: 0 }], false, 0).arraySync()[0])).toEqual(hm(['paris']));
     expect(hm(['paris'])).not.toEqual(hm(['rome']));
+    // The fast inference path (one pass per sentence, one LSTM step per region) gives the same h_c.
+    const regions = [human[0], human[1], human[5]].flatMap((s) => [[0, 1], [1, 3], [2, 3], [4, 5], [0, 5]].map(([a, b]) => ({ words: s.words, start: a, end: b, label: 0 })));
+    const [slow, fast] = tf.tidy(() => [model.contextVectors(regions, false, 0).arraySync(), model.contextVectorsFast(regions).arraySync()]);
+    fast.forEach((row, i) => row.forEach((v, j) => expect(v).toBeCloseTo(slow[i][j], 5)));
     model.dispose();
   });
 

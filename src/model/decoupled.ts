@@ -173,6 +173,25 @@ export class DecoupledModel {
     return tf.sum(tf.mul(h, tf.expandDims(tf.tensor2d(at, [batch.B, batch.T]), 2)), 1) as tf.Tensor2D;
   }
 
+  /**
+   * The same h_c as contextVectors, at inference, from one encoder pass per distinct sentence
+   * plus one LSTM step per region (the BiLSTM's state at the [MASK] depends on the left tokens
+   * forward and the right tokens backward only); other encoders fall back to contextVectors.
+   */
+  contextVectorsFast(regions: readonly RegionExample[], training = false, step = 0): tf.Tensor2D {
+    if (this.cfg.encoder !== 'bilstm') return this.contextVectors(regions, training, step);
+    const sentences: (readonly string[])[] = [];
+    const index = new Map<readonly string[], number>();
+    const triples = regions.map((r) => {
+      let k = index.get(r.words);
+      if (k === undefined) index.set(r.words, (k = sentences.push(r.words) - 1));
+      return [k, r.start, r.end] as const;
+    });
+    const batch = batchTensors(makeBatch(this.feat, sentences.map((words) => ({ words }))), this.context.dims);
+    const token = batchTensors(makeBatch(this.feat, [{ words: [MASK] }]), this.context.dims);
+    return this.context.insertedStates(batch, token, triples, training, step);
+  }
+
   private ce(logits: tf.Tensor2D, labels: readonly number[]): tf.Scalar {
     const target = tf.oneHot(tf.tensor1d(labels as number[], 'int32'), logits.shape[1]);
     return tf.neg(tf.mean(tf.sum(tf.mul(tf.logSoftmax(logits), target), 1))) as tf.Scalar;
@@ -182,7 +201,7 @@ export class DecoupledModel {
   unifiedLosses(regions: readonly RegionExample[], training: boolean, step: number): { total: tf.Scalar; g: tf.Scalar; m: tf.Scalar; c: tf.Scalar } {
     const C = this.classes.length;
     const hm = this.mentionVectors(regions, training, step);
-    const hc = this.contextVectors(regions, training, step);
+    const hc = this.contextVectorsFast(regions, training, step);
     const labels = regions.map((r) => r.label);
     const g = this.ce(this.head('global', tf.concat([hm, hc], 1) as tf.Tensor2D, C, 1), labels);
     const m = this.ce(this.head('mention', hm, C, 2), labels);
@@ -201,7 +220,7 @@ export class DecoupledModel {
    */
   contextPretrainLoss(regions: readonly RegionExample[], step: number): tf.Scalar {
     if (!this.lmVocab) throw new Error('context pre-training needs a vocabulary: call setVocab first');
-    const hc = this.contextVectors(regions, true, step);
+    const hc = this.contextVectorsFast(regions, true, step);
     const type = this.ce(this.head('context-pre', hc, this.classes.length, 5), regions.map((r) => r.label));
     const V = this.lmVocab.words.length;
     const bag = new Float32Array(regions.length * V);
@@ -219,7 +238,7 @@ export class DecoupledModel {
 
   /** Class probabilities [N, C] of the global classifier. */
   async classify(regions: readonly RegionExample[]): Promise<Float32Array> {
-    const p = tf.tidy(() => tf.softmax(this.head('global', tf.concat([this.mentionVectors(regions, false, 0), this.contextVectors(regions, false, 0)], 1) as tf.Tensor2D, this.classes.length, 1)));
+    const p = tf.tidy(() => tf.softmax(this.head('global', tf.concat([this.mentionVectors(regions, false, 0), this.contextVectorsFast(regions)], 1) as tf.Tensor2D, this.classes.length, 1)));
     const data = (await p.data()) as Float32Array;
     p.dispose();
     return data;
@@ -229,8 +248,8 @@ export class DecoupledModel {
   async predict(sentences: readonly { words: readonly string[] }[], cands: readonly (readonly [number, number][])[], batchSize = 256, onProgress?: (done: number) => void): Promise<Span[][]> {
     const flat: (RegionExample & { s: number })[] = [];
     sentences.forEach((x, s) => cands[s].forEach(([start, end]) => flat.push({ words: x.words, start, end, label: 0, s })));
-    // Batches of similar sentence length pad less.
-    flat.sort((a, b) => a.words.length - b.words.length || a.end - a.start - (b.end - b.start));
+    // Batches of similar sentence length pad less; a sentence's regions stay together (one encoder pass each).
+    flat.sort((a, b) => a.words.length - b.words.length || a.s - b.s || a.end - a.start - (b.end - b.start));
     const C = this.classes.length;
     const scored: { start: number; end: number; label: number; p: number }[][] = sentences.map(() => []);
     for (let i = 0; i < flat.length; i += batchSize) {
@@ -258,7 +277,10 @@ export class DecoupledModel {
     o: { optimizer: tf.Optimizer; batchSize: number; clip: number; seed: number; step: number; control?: () => 'go' | 'stop' | 'cancel' },
   ): Promise<{ loss: number; steps: number; tokens: number; stopped: boolean }> {
     const rand = mulberry32(o.seed);
-    const order = examples.map((e, k) => [e.words.length + 3 * rand(), k] as const).sort((a, b) => a[0] - b[0]).map(([, k]) => k);
+    // Regions of one sentence share a batch where they can (one encoder pass reads them all).
+    const jitter = new Map<readonly string[], number>();
+    const key = (e: RegionExample) => jitter.get(e.words) ?? (jitter.set(e.words, e.words.length + 3 * rand()), jitter.get(e.words)!);
+    const order = examples.map((e, k) => [key(e), k] as const).sort((a, b) => a[0] - b[0]).map(([, k]) => k);
     const batches: number[][] = [];
     for (let i = 0; i < order.length; i += o.batchSize) batches.push(order.slice(i, i + o.batchSize));
     for (let i = batches.length - 1; i > 0; i--) {

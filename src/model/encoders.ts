@@ -21,30 +21,75 @@ export function param(params: Params, name: string, init: () => tf.Tensor): tf.V
  * where the mask is 0 the state is carried unchanged, so the backward direction starts each row
  * at its own last token without reversing sequences.
  */
-function lstmDirection(params: Params, prefix: string, x: tf.Tensor3D, mask: tf.Tensor2D, H: number, reverse: boolean, seed: number): tf.Tensor3D {
-  const [B, T, D] = x.shape;
+function lstmWeights(params: Params, prefix: string, D: number, H: number, seed: number) {
   const wx = param(params, `${prefix}/wx`, () => tf.randomUniform([D, 4 * H], -Math.sqrt(6 / (D + 4 * H)), Math.sqrt(6 / (D + 4 * H)), 'float32', seed));
   const wh = param(params, `${prefix}/wh`, () => tf.randomUniform([H, 4 * H], -Math.sqrt(6 / (5 * H)), Math.sqrt(6 / (5 * H)), 'float32', seed + 1));
   // Forget-gate bias 1 (Jozefowicz et al. 2015).
   const b = param(params, `${prefix}/b`, () => tf.concat([tf.zeros([H]), tf.ones([H]), tf.zeros([2 * H])]));
+  return { wx, wh, b };
+}
+
+/** One LSTM cell update from the input projection xw (bias included) and the state (h, c). */
+function lstmCell(xw: tf.Tensor2D, h: tf.Tensor2D, c: tf.Tensor2D, wh: tf.Variable): { h: tf.Tensor2D; c: tf.Tensor2D } {
+  const z = tf.add(xw, dense(h, wh)) as tf.Tensor2D;
+  const [i, f, g, o] = tf.split(z, 4, 1) as tf.Tensor2D[];
+  const cNew = tf.add(tf.mul(tf.sigmoid(f), c), tf.mul(tf.sigmoid(i), tf.tanh(g))) as tf.Tensor2D;
+  return { h: tf.mul(tf.sigmoid(o), tf.tanh(cNew)) as tf.Tensor2D, c: cNew };
+}
+
+function lstmRun(params: Params, prefix: string, x: tf.Tensor3D, mask: tf.Tensor2D, H: number, reverse: boolean, seed: number, cells: boolean): { h: tf.Tensor3D; c: tf.Tensor3D | null } {
+  const [B, T, D] = x.shape;
+  const { wx, wh, b } = lstmWeights(params, prefix, D, H, seed);
   const xw = tf.add(dense(x, wx), b) as tf.Tensor3D;
   const steps = timeSteps(xw);
   const masks = timeSteps(tf.expandDims(mask, 2) as tf.Tensor3D);
   let h: tf.Tensor2D = tf.zeros([B, H]);
   let c: tf.Tensor2D = tf.zeros([B, H]);
   const out: tf.Tensor2D[] = new Array(T);
+  const outC: tf.Tensor2D[] = new Array(T);
   for (let k = 0; k < T; k++) {
     const t = reverse ? T - 1 - k : k;
-    const z = tf.add(steps[t], dense(h, wh)) as tf.Tensor2D;
-    const [i, f, g, o] = tf.split(z, 4, 1) as tf.Tensor2D[];
-    const cNew = tf.add(tf.mul(tf.sigmoid(f), c), tf.mul(tf.sigmoid(i), tf.tanh(g))) as tf.Tensor2D;
-    const hNew = tf.mul(tf.sigmoid(o), tf.tanh(cNew)) as tf.Tensor2D;
+    const next = lstmCell(steps[t], h, c, wh);
     const m = masks[t];
-    c = tf.add(tf.mul(m, cNew), tf.mul(tf.sub(1, m), c)) as tf.Tensor2D;
-    h = tf.add(tf.mul(m, hNew), tf.mul(tf.sub(1, m), h)) as tf.Tensor2D;
+    c = tf.add(tf.mul(m, next.c), tf.mul(tf.sub(1, m), c)) as tf.Tensor2D;
+    h = tf.add(tf.mul(m, next.h), tf.mul(tf.sub(1, m), h)) as tf.Tensor2D;
     out[t] = tf.mul(h, m) as tf.Tensor2D;
+    if (cells) outC[t] = tf.mul(c, m) as tf.Tensor2D;
   }
-  return tf.stack(out, 1) as tf.Tensor3D;
+  return { h: tf.stack(out, 1) as tf.Tensor3D, c: cells ? (tf.stack(outC, 1) as tf.Tensor3D) : null };
+}
+
+function lstmDirection(params: Params, prefix: string, x: tf.Tensor3D, mask: tf.Tensor2D, H: number, reverse: boolean, seed: number): tf.Tensor3D {
+  return lstmRun(params, prefix, x, mask, H, reverse, seed, false).h;
+}
+
+/**
+ * The BiLSTM's state at a token put in place of a region, for many regions of the same
+ * sentences at once (inference only). The forward state there depends only on the tokens left of
+ * the region and the new token, the backward state only on those right of it, so one pass over
+ * each sentence plus one cell update per region gives exactly what encoding each edited sentence
+ * would. regions: [sentence, start, end) triples; x: [B, T, D] inputs of the unedited sentences;
+ * token: [1, D] the inserted token's input. Returns [R, 2H].
+ */
+export function bilstmInsertedStates(params: Params, x: tf.Tensor3D, mask: tf.Tensor2D, H: number, seed: number, token: tf.Tensor2D, regions: readonly (readonly [number, number, number])[]): tf.Tensor2D {
+  const [B, T, D] = x.shape;
+  const R = regions.length;
+  const side = (prefix: string, reverse: boolean, s: number) => {
+    const run = lstmRun(params, prefix, x, mask, H, reverse, s, true);
+    const { wx, wh, b } = lstmWeights(params, prefix, D, H, s);
+    // The state before the inserted token: after token start − 1 (forward), or after token end (backward).
+    const sel = new Float32Array(R * B * T);
+    regions.forEach(([sent, start, end], r) => {
+      const t = reverse ? end : start - 1;
+      if (t >= 0 && t < T) sel[r * B * T + sent * T + t] = 1;
+    });
+    const pick = tf.tensor2d(sel, [R, B * T]);
+    const h0 = tf.matMul(pick, tf.reshape(run.h, [B * T, H])) as tf.Tensor2D;
+    const c0 = tf.matMul(pick, tf.reshape(run.c!, [B * T, H])) as tf.Tensor2D;
+    const xw = tf.tile(tf.add(tf.matMul(token, wx), b), [R, 1]) as tf.Tensor2D;
+    return lstmCell(xw, h0, c0, wh).h;
+  };
+  return tf.concat([side('lstm/fw', false, seed), side('lstm/bw', true, seed + 7)], 1) as tf.Tensor2D;
 }
 
 export function bilstm(params: Params, x: tf.Tensor3D, mask: tf.Tensor2D, H: number, seed: number): tf.Tensor3D {

@@ -1,7 +1,7 @@
 import type { ModelConfig } from '../core/runConfig';
 import type { CrfParams } from './crf';
 import { viterbi } from './crf';
-import { charCnn, bilstm, idcnn, param, type Params } from './encoders';
+import { bilstmInsertedStates, charCnn, bilstm, idcnn, param, type Params } from './encoders';
 import type { BatchArrays } from './features';
 import { MAX_CHARS } from './features';
 import { dense, matMulFast } from './ops';
@@ -135,6 +135,27 @@ export class Tagger {
 
   /** Token states [B, T, H] from the features and the encoder (dropout applied when training). */
   encode(b: BatchTensors, training: boolean, step: number): tf.Tensor3D {
+    const { cfg, params, seed } = this;
+    const x = this.inputs(b, training, step);
+    const h = cfg.encoder === 'bilstm' ? bilstm(params, x, b.mask, cfg.hidden, seed + 11) : idcnn(params, x, b.mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11);
+    return training && cfg.dropout > 0 ? (tf.dropout(h, cfg.dropout, undefined, seed * 7919 + step * 13 + 2) as tf.Tensor3D) : h;
+  }
+
+  /**
+   * BiLSTM states at one token put in place of each region [start, end) of the batch's sentences,
+   * without re-encoding each edited sentence (see bilstmInsertedStates); inference only.
+   */
+  insertedStates(b: BatchTensors, token: BatchTensors, regions: readonly (readonly [number, number, number])[], training = false, step = 0): tf.Tensor2D {
+    const { cfg } = this;
+    if (cfg.encoder !== 'bilstm') throw new Error('inserted-token states need the BiLSTM encoder');
+    const x = this.inputs(b, training, step);
+    const tx = tf.reshape(this.inputs(token, training, step + 7_777), [1, -1]) as tf.Tensor2D;
+    const h = bilstmInsertedStates(this.params, x, b.mask, cfg.hidden, this.seed + 11, tx, regions);
+    return training && cfg.dropout > 0 ? (tf.dropout(h, cfg.dropout, undefined, this.seed * 7919 + step * 13 + 2) as tf.Tensor2D) : h;
+  }
+
+  /** Per-token inputs [B, T, D]: word vector, casing, trainable out-of-GloVe vector, character CNN. */
+  inputs(b: BatchTensors, training: boolean, step: number): tf.Tensor3D {
     const { cfg, dims, params, seed } = this;
     const [B, T] = b.mask.shape;
     let words: tf.Tensor = b.words;
@@ -145,11 +166,9 @@ export class Tagger {
       words = tf.add(words, tf.pad(placed, [[0, 0], [0, 0], [0, 8]]));
     }
     const chars = tf.reshape(charCnn(params, b.chars, dims.chars, cfg.charDim, cfg.charFilters, seed + 5), [B, T, cfg.charFilters]);
-    let x = tf.concat([words, chars], 2) as tf.Tensor3D;
+    const x = tf.concat([words, chars], 2) as tf.Tensor3D;
     const drop = (t: tf.Tensor3D, k: number) => (training && cfg.dropout > 0 ? (tf.dropout(t, cfg.dropout, undefined, seed * 7919 + step * 13 + k) as tf.Tensor3D) : t);
-    x = drop(x, 1);
-    let h = cfg.encoder === 'bilstm' ? bilstm(params, x, b.mask, cfg.hidden, seed + 11) : idcnn(params, x, b.mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11);
-    return drop(h, 2);
+    return drop(x, 1);
   }
 
   /** The CRF's parameters as arrays, read once per decoding pass (reads are asynchronous on WebGPU). */

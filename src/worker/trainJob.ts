@@ -13,6 +13,11 @@ import { crfKernelActive } from '../model/crf';
 import { PipelineStopped, runPipeline, type StageRecord, type TrainSignals } from '../methods/pipelines';
 import { rosterRemoval, uncertaintyOf, type DocSignals } from '../core/reviewSignals';
 import type { LabeledSentence } from '../model/data';
+import { decoupledFeaturizerWords } from '../model/decoupled';
+import { predictDecoupled, runDecoupled, spansOfTags, type DecoupledPipeline } from '../methods/decoupled';
+import type { DocumentRow } from '../db/schema';
+import type { Annotation, ParsedDoc } from '../core/types';
+import type { Featurizer } from '../model/features';
 import { chooseBackend, type BackendChoice } from './backend';
 
 export type TrainEvent =
@@ -148,7 +153,8 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
 
     emit({ kind: 'stage', stage: 'loading word vectors' });
     const emb = await projectEmbeddings(db, projectId, docs.flatMap((d) => tokenTexts(d)), fetchGlove);
-    const feat = buildFeaturizer(emb, train.map((s) => s.words), tags);
+    const decoupled = cfg.pipeline.kind === 'decoupled';
+    const feat = buildFeaturizer(emb, decoupled ? decoupledFeaturizerWords(train.map((s) => s.words)) : train.map((s) => s.words), tags);
 
     const choice = await chooseBackend(cfg.backend);
     metrics.backend = choice.backend;
@@ -162,6 +168,9 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     emit({ kind: 'backend', choice: { ...choice, reason: metrics.backendReason } });
     await db.runs.update(runId, { status: 'running', metrics });
 
+    if (cfg.pipeline.kind === 'decoupled') {
+      return await trainDecoupled(db, runId, cfg, cfg.pipeline, { projectId, docs, parsed, train, dev, tags, feat, goldAnns, devIdx, testIdx }, metrics, t0, emit);
+    }
     const saved = await db.models.where('runId').equals(runId).filter((m) => m.kind === 'checkpoint').first();
     let resume = saved?.state as Checkpoint | undefined;
     if (resume) metrics.resumedFrom = resume.epoch;
@@ -260,4 +269,77 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     await db.runs.update(runId, { status: 'failed', error: (e as Error).message, metrics, finishedAt: Date.now() });
     throw e;
   }
+}
+
+/**
+ * The decoupled model's run (paper 004): the project's typed gazetteer entries pre-train the
+ * mention encoder, the weak sentences the context encoder, the strong sentences train the whole;
+ * every sentence's candidates (short filtered spans, gazetteer matches, the weak layer's spans)
+ * are then classified into the predicted layer.
+ */
+async function trainDecoupled(
+  db: StudioDB,
+  runId: number,
+  cfg: RunConfig,
+  pipeline: DecoupledPipeline,
+  d: { projectId: number; docs: DocumentRow[]; parsed: ParsedDoc[]; train: LabeledSentence[]; dev: LabeledSentence[]; tags: string[]; feat: Featurizer; goldAnns: Annotation[]; devIdx: number[]; testIdx: number[] },
+  metrics: TrainMetrics,
+  t0: number,
+  emit: (e: TrainEvent) => void,
+): Promise<TrainMetrics> {
+  const human = d.train.filter((s) => !s.weak);
+  if (!human.length) throw new Error('the decoupled model trains on strong labels: choose a gold training layer, or a strong layer beside the weak one');
+  const distantSents = d.train.filter((s) => s.weak);
+  const gazetteers = await db.gazetteers.where('projectId').equals(d.projectId).primaryKeys();
+  const entries = await db.gazetteerEntries.where('gazetteerId').anyOf(gazetteers).toArray();
+  const dictionary = entries.filter((e) => e.type !== null).map((e) => ({ words: e.phrase.split(' '), type: e.type! }));
+  let epochs = 0;
+  const r = await runDecoupled(pipeline, cfg, d.feat, { human, dev: d.dev, dictionary, distant: distantSents.map((s) => ({ words: s.words, spans: spansOfTags(s.tags, d.tags) })) }, {
+    control: () => control,
+    onStage: (stage) => emit({ kind: 'stage', stage }),
+    onEpoch: (e) => {
+      if (e.devF1 === undefined) return emit({ kind: 'stage', stage: `${e.stage}: epoch ${e.epoch}, loss ${e.loss.toFixed(4)}` });
+      metrics.history.push({ epoch: ++epochs, loss: e.loss, devF1: e.devF1, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0 });
+      emit({ kind: 'epoch', epoch: epochs, loss: e.loss, devF1: e.devF1, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, best: false });
+      void db.runs.update(runId, { metrics });
+    },
+  });
+  metrics.stages = r.stages;
+  if (r.stopped === 'cancelled') {
+    r.model.dispose();
+    await db.runs.update(runId, { status: 'cancelled', metrics, finishedAt: Date.now() });
+    return metrics;
+  }
+  emit({ kind: 'stage', stage: 'predicting' });
+  const all = toSentences(d.parsed, d.docs.map(() => undefined), d.tags);
+  // The weak layer's spans are candidates too (they are what the gazetteers and rules proposed).
+  const weakSpans = all.map(() => [] as { start: number; end: number; label: string }[]);
+  const byKey = new Map(all.map((s, k) => [`${s.doc}:${s.offset}`, k]));
+  for (const s of distantSents) {
+    const k = byKey.get(`${s.doc}:${s.offset}`);
+    if (k !== undefined) weakSpans[k] = spansOfTags(s.tags, d.tags);
+  }
+  const spans = await predictDecoupled(r.model, all, pipeline, r.dict, weakSpans);
+  const predicted: { start: number; end: number; label: string }[][] = d.docs.map(() => []);
+  all.forEach((s, k) => predicted[s.doc].push(...spans[k].map((x) => ({ ...x, start: x.start + s.offset, end: x.end + s.offset }))));
+  const score = (ks: number[]) => scoreSpans(ks.map((k) => d.goldAnns[k].spans), ks.map((k) => predicted[k]));
+  Object.assign(metrics, {
+    bestEpoch: metrics.history.reduce((b, h) => (h.devF1 > (metrics.history[b - 1]?.devF1 ?? -1) ? h.epoch : b), 0),
+    dev: score(d.devIdx),
+    test: d.testIdx.length ? score(d.testIdx) : undefined,
+    trainSentences: human.length,
+    tokensPerSecond: r.tokensPerSecond,
+    wallSeconds: (performance.now() - t0) / 1000,
+  });
+  const weights = await r.model.getWeights();
+  r.model.dispose();
+  await db.transaction('rw', [db.layers, db.annotations, db.models, db.runs], async () => {
+    const lid = await db.layers.add({ projectId: d.projectId, kind: 'predicted', name: `run ${runId}`, createdAt: Date.now() });
+    await db.annotations.bulkAdd(d.docs.map((doc, k) => ({ layerId: lid, docId: doc.id!, spans: predicted[k], oMode: 'complete' as const })));
+    await db.models.where('runId').equals(runId).delete();
+    await db.models.add({ runId, kind: 'final', state: { kind: 'decoupled', classes: r.model.classes, weights, chars: [...d.feat.chars], oov: [...d.feat.oov] }, createdAt: Date.now() });
+    metrics.predictedLayerId = lid;
+    await db.runs.update(runId, { status: 'done', metrics, finishedAt: Date.now() });
+  });
+  return metrics;
 }
