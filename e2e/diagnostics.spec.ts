@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { labelDistribution } from '../src/core/metrics';
 import { tokenCount } from '../src/core/types';
 import { demoCorpora, expect, makeWeakLabels, openDemo, test } from './fixtures';
@@ -68,4 +69,117 @@ test('experiment records import into the run comparison, all or nothing', async 
     const rec = r.test.tp / Math.max(r.test.tp + r.test.fn, 1);
     await expect(row.locator('td').nth(8)).toHaveText((p + rec ? (200 * p * rec) / (p + rec) : 0).toFixed(1));
   }
+});
+
+/** Trains one run from the training page on the weak aggregate and returns its id once done. */
+async function trainRun(page: import('@playwright/test').Page, method: string, epochs = 2) {
+  await page.getByRole('link', { name: 'Train' }).click();
+  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
+  await page.getByLabel('Method').selectOption({ label: method });
+  await page.getByLabel('Hidden units').fill('8');
+  await page.getByLabel('Epochs').fill(String(epochs));
+  await page.getByLabel('Backend').selectOption('wasm');
+  const before = await page.getByTestId('runs-table').locator('tbody tr').count();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  const row = page.getByTestId('runs-table').locator('tbody tr').first().locator('td');
+  await expect(page.getByTestId('runs-table').locator('tbody tr')).toHaveCount(before + 1);
+  await expect(row.nth(1)).toHaveText('done', { timeout: 300_000 });
+  return Number(await row.first().textContent());
+}
+
+type Dumped = { signals: { runId: number; docId: number; oValue?: Float32Array; rosterRemoved?: Uint8Array }[]; anns: { layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }[]; runs: { id: number; config: { data: { layerId: number; goldLayerId: number } }; metrics: { sampling?: { cells: { start: number; end: number; p: number }[] }[] } }[] };
+const dumpAll = (page: import('@playwright/test').Page) =>
+  page.evaluate(async () => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const all = <T,>(s: string) => new Promise<T[]>((r) => { const g = db.transaction(s).objectStore(s).getAll(); g.onsuccess = () => r(g.result as T[]); });
+    return { signals: await all('signals'), anns: await all('annotations'), runs: await all('runs') };
+  }) as Promise<Dumped>;
+
+const labelsOf = (spans: { start: number; end: number; label: string }[], n: number) => {
+  const out = new Array<string>(n).fill('O');
+  for (const s of spans) for (let t = s.start; t < s.end && t < n; t++) out[t] = s.label;
+  return out;
+};
+
+test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat map show the stored run data; charts export', async ({ page, outside: _ }) => {
+  test.setTimeout(600_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  const pu = await trainRun(page, 'PU learning + negative sampling (removes low O-values, then samples O)');
+  const roster = await trainRun(page, 'RoSTER noise-robust stage only (GCE + removal)', 3);
+  const ns = await trainRun(page, 'Negative sampling, adaptive weighted (span head)');
+  // Gold labels for the train documents (the demo has none there): a copy of the weak labels with
+  // every third document's spans dropped, so that some weak-O tokens are gold entities... and the
+  // reverse: gold entities where the weak layer says O come from the next document's weak spans.
+  let d = await dumpAll(page);
+  const cfg = d.runs.find((r) => r.id === pu)!.config.data;
+  const puSignals = d.signals.filter((s) => s.runId === pu && s.oValue);
+  await page.evaluate(
+    async ({ gold, rows }) => {
+      const req = indexedDB.open('ner-studio');
+      const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+      const tx = db.transaction('annotations', 'readwrite');
+      for (const r of rows) tx.objectStore('annotations').put({ layerId: gold, docId: r.docId, spans: r.spans, oMode: 'complete' });
+      await new Promise((r) => (tx.oncomplete = r));
+    },
+    {
+      gold: cfg.goldLayerId,
+      // Gold marks the first token of each document as an entity, plus the weak spans.
+      rows: puSignals.map((s) => ({ docId: s.docId, spans: [{ start: 0, end: 1, label: 'Chemical' }, ...(d.anns.find((a) => a.layerId === cfg.layerId && a.docId === s.docId)?.spans ?? []).filter((x) => x.start > 0 && x.label !== '?')] })),
+    },
+  );
+  d = await dumpAll(page);
+  await page.getByRole('link', { name: 'Compare runs' }).click();
+  await page.getByLabel(`compare run ${pu}`).check();
+  await expect(page.getByTestId(`ovalues-${pu}`)).toBeVisible();
+  await page.getByLabel('PU lambda').fill('0.2');
+  // Expected from the stored O-values and the gold layer.
+  const tokens = puSignals
+    .flatMap((s) => {
+      const gold = d.anns.find((a) => a.layerId === cfg.goldLayerId && a.docId === s.docId)!;
+      const g = labelsOf(gold.spans, s.oValue!.length);
+      return [...s.oValue!].map((o, t) => ({ o, gold: g[t], docId: s.docId, t })).filter((x) => Number.isFinite(x.o));
+    })
+    .sort((a, b) => a.o - b.o || a.docId - b.docId || a.t - b.t);
+  const k = Math.ceil(0.2 * tokens.length);
+  const removed = tokens.slice(0, k);
+  const hit = removed.filter((x) => x.gold !== 'O').length;
+  const cut = page.getByTestId(`ovalues-cut-${pu}`);
+  await expect(cut).toHaveAttribute('data-removed', String(k));
+  expect(Number(await cut.getAttribute('data-precision'))).toBeCloseTo(hit / k, 9);
+  expect(Number(await cut.getAttribute('data-recall'))).toBeCloseTo(hit / tokens.filter((x) => x.gold !== 'O').length, 9);
+  await expect(page.getByTestId(`ovalues-list-${pu}`).locator('li').first()).toContainText(`O-value ${removed[0].o.toFixed(3)}`);
+  // The chart exports as PNG (uPlot's canvas).
+  const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Export run-${pu}-o-values as PNG` }).click()]);
+  expect(readFileSync((await png.path())!).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+  await page.getByTestId(`ovalues-${pu}`).screenshot({ path: 'docs/o-values.png' });
+
+  // RoSTER: removed weak labels by type, as stored.
+  await page.getByLabel(`compare run ${pu}`).uncheck();
+  await page.getByLabel(`compare run ${roster}`).check();
+  const rosterRows = d.signals.filter((s) => s.runId === roster && s.rosterRemoved);
+  const rcfg = d.runs.find((r) => r.id === roster)!.config.data;
+  const byLabel = new Map<string, number>();
+  for (const s of rosterRows) {
+    const w = labelsOf(d.anns.find((a) => a.layerId === rcfg.layerId && a.docId === s.docId)?.spans ?? [], s.rosterRemoved!.length);
+    s.rosterRemoved!.forEach((x, t) => x && byLabel.set(w[t], (byLabel.get(w[t]) ?? 0) + 1));
+  }
+  expect(byLabel.size).toBeGreaterThan(0);
+  for (const [label, n] of byLabel) await expect(page.getByTestId(`removed-${roster}`).locator(`tr[data-label="${label}"] td`).nth(1)).toHaveText(String(n));
+  await page.getByTestId(`removed-${roster}`).screenshot({ path: 'docs/roster-removed.png' });
+
+  // Negative sampling: the heat map's cells are the stored distribution (they sum to 1).
+  await page.getByLabel(`compare run ${roster}`).uncheck();
+  await page.getByLabel(`compare run ${ns}`).check();
+  const maps = d.runs.find((r) => r.id === ns)!.metrics.sampling!;
+  expect(maps.length).toBeGreaterThan(0);
+  const cells = page.getByTestId(`sampling-${ns}`).locator('rect[data-span]');
+  await expect(cells).toHaveCount(maps[0].cells.length);
+  const shown = await cells.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-p'))));
+  expect(shown.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+  shown.forEach((p, i) => expect(p).toBeCloseTo(maps[0].cells[i].p, 6));
+  const [svg] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Export run-${ns}-sampling as SVG` }).click()]);
+  expect(readFileSync((await svg.path())!, 'utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  await page.getByTestId(`sampling-${ns}`).screenshot({ path: 'docs/sampling-heatmap.png' });
 });

@@ -121,3 +121,53 @@ registerMethod({
     return spanCrossEntropy(emissions, labels, weights);
   },
 });
+
+export interface SamplingMap {
+  /** Index of the sentence in the list given. */
+  sentence: number;
+  words: string[];
+  /** Per unlabeled span the probability of one draw picking it; labeled spans are always in the loss. */
+  cells: { start: number; end: number; p: number }[];
+  labeled: { start: number; end: number }[];
+}
+
+/**
+ * The sampling distribution over the unlabeled spans (i, j) of a few sentences, as the method
+ * would draw at `epoch` of `epochs` with the given model as the oracle: softmax(r / T) for the
+ * weighted sampler, uniform otherwise (the diagnostics' heat map).
+ */
+export async function samplingMaps(
+  tagger: import('../model/tagger').Tagger,
+  feat: import('../model/features').Featurizer,
+  sentences: readonly { words: string[]; tags: number[] }[],
+  config: z.infer<typeof negativeSamplingSchema>,
+  epoch: number,
+  epochs: number,
+): Promise<SamplingMap[]> {
+  if (!sentences.length) return [];
+  const { makeBatch } = await import('../model/features');
+  const batch = makeBatch(feat, sentences);
+  const L = tagger.cfg.spanMaxLength;
+  const { S, starts, ends } = spanSlots(batch.T, L);
+  const C = spanClasses(tagger.dims);
+  const { labels, valid } = spanTargets(batch.tags, batch.lengths, batch.T, L);
+  const t = tf.tidy(() => tf.softmax(tagger.emissions(batchTensors(batch, tagger.dims), false, 0)));
+  const probs = (await t.data()) as Float32Array;
+  t.dispose();
+  const T = temperature(epochs, epoch);
+  return sentences.map((s, b) => {
+    const cand: number[] = [];
+    const labeled: { start: number; end: number }[] = [];
+    for (let k = 0; k < S; k++) {
+      const i = b * S + k;
+      if (!valid[i]) continue;
+      if (labels[i] > 0) labeled.push({ start: starts[k], end: ends[k] });
+      else cand.push(k);
+    }
+    const scores = cand.map((k) => (config.sampling === 'weighted' ? weightedScore(probs.subarray((b * S + k) * C, (b * S + k + 1) * C), config.mu, T).score : 0));
+    const m = Math.max(...scores, 0);
+    const e = scores.map((x) => Math.exp(x - m));
+    const z = e.reduce((a, x) => a + x, 0) || 1;
+    return { sentence: b, words: s.words, cells: cand.map((k, j) => ({ start: starts[k], end: ends[k], p: e[j] / z })), labeled };
+  });
+}

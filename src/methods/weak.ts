@@ -13,6 +13,8 @@ import { stopGradient } from '../model/ops';
 import * as tf from '../model/tf';
 import { gce, klTokens, noiseAwareCrf, tokenNll, weightedMean } from './losses';
 import { registerMethod, type LossContext } from './registry';
+import { rosterRemoval } from '../core/reviewSignals';
+import { batchTensors } from '../model/tagger';
 
 /** Log probabilities per token for the token heads (softmax scores, or twopart's own log probabilities). */
 function tokenLogProbs(ctx: LossContext<unknown>): tf.Tensor3D {
@@ -117,6 +119,40 @@ registerMethod({
   name: 'roster',
   title: 'RoSTER noise-robust training: GCE, noisy-label removal, weak O dropping',
   schema: rosterSchema,
+  /**
+   * Statistics only (the loss makes the removal itself): every 10th step once removal is on, the
+   * share of the batch's weak tokens of each tag that the threshold removes, judged by the model
+   * without dropout, for the diagnostics' removal-over-time view (keys removed:<tag id>).
+   */
+  async prepare({ tagger, batch, config, epoch, step }) {
+    if (config.tau <= 0 || epoch < config.removeFromEpoch || step % 10 !== 0) return { data: null };
+    const K = tagger.dims.tags;
+    const lp = tf.tidy(() => {
+      const em = tagger.emissions(batchTensors(batch, tagger.dims), false, 0);
+      return tagger.cfg.head === 'twopart' ? tf.exp(em) : tf.softmax(em);
+    });
+    const probs = (await lp.data()) as Float32Array;
+    lp.dispose();
+    const rows: number[][] = [];
+    const pr: Float32Array[] = [];
+    const weak: boolean[] = [];
+    batch.lengths.forEach((n, b) => {
+      rows.push(Array.from(batch.tags.subarray(b * batch.T, b * batch.T + n)));
+      pr.push(probs.subarray(b * batch.T * K, (b * batch.T + n) * K));
+      weak.push(batch.weak[b] > 0);
+    });
+    const removed = rosterRemoval(rows, pr, weak, K, config.tau);
+    const total = new Array<number>(K).fill(0);
+    const gone = new Array<number>(K).fill(0);
+    rows.forEach((ts, s) => ts.forEach((y, t) => {
+      if (!weak[s] || y < 0) return;
+      total[y]++;
+      if (removed[s]![t]) gone[y]++;
+    }));
+    const stats: Record<string, number> = {};
+    total.forEach((n, y) => n && (stats[`removed:${y}`] = gone[y] / n));
+    return { data: null, stats };
+  },
   loss(ctx) {
     const { batch, tensors, tagger, config, epoch, rand } = ctx;
     const K = tagger.dims.tags;

@@ -14,6 +14,7 @@ import { PipelineStopped, runPipeline, type StageRecord, type TrainSignals } fro
 import { rosterRemoval, uncertaintyOf, type DocSignals } from '../core/reviewSignals';
 import type { LabeledSentence } from '../model/data';
 import { decoupledFeaturizerWords } from '../model/decoupled';
+import { negativeSamplingSchema, samplingMaps, type SamplingMap } from '../methods/negativeSampling';
 import { predictDecoupled, runDecoupled, spansOfTags, type DecoupledPipeline } from '../methods/decoupled';
 import type { DocumentRow } from '../db/schema';
 import type { Annotation, ParsedDoc } from '../core/types';
@@ -49,6 +50,10 @@ export interface TrainMetrics {
   wallSeconds?: number;
   predictedLayerId?: number;
   resumedFrom?: number;
+  /** The model's tag set (method statistics keyed by tag id read their names here). */
+  tags?: string[];
+  /** Negative sampling: the final sampling distribution over the spans of a few training sentences. */
+  sampling?: (SamplingMap & { doc: number; offset: number })[];
 }
 
 /**
@@ -146,6 +151,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     if (missing.length) throw new Error(`label sets differ between layers: the gold layer has ${missing.join(', ')}, which the training layer never labels`);
     // RoSTER's two-part head trains on IO tags (Appendix C); every other head on BIO.
     const tags = cfg.model.head === 'twopart' ? ioTags([...trainTypes].sort()) : bioTags([...trainTypes].sort());
+    metrics.tags = tags;
     const parsed = docs.map(toParsedDoc);
     const sub = (ks: number[], anns: typeof trainAnns) => toSentences(ks.map((k) => parsed[k]), ks.map((k) => anns[k]), tags).map((s) => ({ ...s, doc: ks[s.doc] }));
     const train = sub(trainIdx, trainAnns).map((x) => ({ ...x, weak: weakDoc[x.doc] }));
@@ -251,6 +257,12 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       // A single-stage RoSTER run: the final model's threshold, judged over the training data.
       const tau = Number((cfg.method as { tau?: number }).tau ?? 0.7);
       if (tau > 0) trainSignals = { ...trainSignals, rosterRemoved: rosterRemoval(train.map((x) => x.tags), await predictProbs(result.tagger, feat, train), train.map((x) => !!x.weak), tags.length, tau) };
+    }
+    if (cfg.method.name === 'negative-sampling') {
+      // The heat map's data: the last epoch's sampling distribution on the first short sentences.
+      const few = train.filter((x) => x.words.length <= 40).slice(0, 20);
+      const maps = await samplingMaps(result.tagger, feat, few, negativeSamplingSchema.parse(cfg.method), cfg.train.epochs, cfg.train.epochs);
+      metrics.sampling = maps.map((m, k) => ({ ...m, doc: docIds[few[k].doc], offset: few[k].offset }));
     }
     const signals = collectSignals(docs.map((d) => d.offsets.length >> 1), all, marginals, train, trainSignals, tags);
     const weights = await result.tagger.getWeights();

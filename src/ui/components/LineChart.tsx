@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { ExportButtons } from './ChartExport';
 
 interface Props {
   title: string;
@@ -38,5 +39,10 @@ export function LineChart({ title, x, series, xLabel, height = 220, testId }: Pr
   useEffect(() => {
     plot.current?.setData([x, ...series.map((s) => s.values)] as uPlot.AlignedData);
   }, [x, series]);
-  return <div ref={el} className="chart" data-testid={testId} />;
+  return (
+    <div className="chart-box">
+      <div ref={el} className="chart" data-testid={testId} />
+      <ExportButtons target={el} name={title.replace(/[^\w]+/g, '-').toLowerCase()} />
+    </div>
+  );
 }

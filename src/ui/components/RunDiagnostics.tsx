@@ -14,7 +14,9 @@ export function RunDiagnostics({ runId, metrics }: { runId: number; metrics: Tra
   const perEpoch = useMemo(() => {
     const rows = [...(metrics.stages ?? []).flatMap((s) => (s.history ?? []).map((h) => ({ ...h, stage: s.stage }))), ...(metrics.stages ? [] : metrics.history.map((h) => ({ ...h, stage: '' })))].filter((h) => h.methodStats);
     const keys = [...new Set(rows.flatMap((h) => Object.keys(h.methodStats!)))];
-    return { rows, keys };
+    // RoSTER's removal shares are keyed by tag id: name them.
+    const label = (key: string) => key.replace(/^removed:(\d+)$/, (_, k: string) => `removed ${metrics.tags?.[Number(k)] ?? `tag ${k}`}`);
+    return { rows, keys, label };
   }, [metrics]);
   const confHist = useMemo(() => {
     if (!metrics.confidences?.length) return null;
@@ -68,7 +70,7 @@ export function RunDiagnostics({ runId, metrics }: { runId: number; metrics: Tra
         <LineChart
           title="Method statistics by epoch"
           x={perEpoch.rows.map((_, k) => k + 1)}
-          series={perEpoch.keys.map((key, k) => ({ label: key, color: COLORS[k % COLORS.length], values: perEpoch.rows.map((h) => h.methodStats![key] ?? null) }))}
+          series={perEpoch.keys.map((key, k) => ({ label: perEpoch.label(key), color: COLORS[k % COLORS.length], values: perEpoch.rows.map((h) => h.methodStats![key] ?? null) }))}
           xLabel="epoch (all stages in order)"
           testId={`method-stats-${runId}`}
         />

@@ -14,6 +14,7 @@ import { db } from '../../db/instance';
 import type { RunRow } from '../../db/schema';
 import { LineChart } from '../components/LineChart';
 import { RunDiagnostics } from '../components/RunDiagnostics';
+import { SignalDiagnostics } from '../components/SignalDiagnostics';
 import { SpanText } from '../components/SpanText';
 import type { TrainMetrics } from '../../worker/trainJob';
 import { download, pct, readText, toCsv, useProjectId, useTypeColors } from '../hooks';
@@ -289,7 +290,10 @@ export function ComparePage() {
             </tbody>
           </table>
           {picked.map((r) => (
-            <RunDiagnostics key={r.id} runId={r.id} metrics={r.metrics} />
+            <div key={r.id} className="stack">
+              <RunDiagnostics runId={r.id} metrics={r.metrics} />
+              <SignalDiagnostics runId={r.id} metrics={r.metrics} />
+            </div>
           ))}
         </>
       )}

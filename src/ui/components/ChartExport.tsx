@@ -1,0 +1,60 @@
+/**
+ * Export a chart as PNG or SVG, in the browser (nothing leaves the machine): uPlot draws on a
+ * canvas, exported as PNG; an SVG chart is exported as the SVG itself or rasterized to PNG.
+ */
+import type { RefObject } from 'react';
+
+function download(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function svgText(svg: SVGSVGElement): string {
+  const copy = svg.cloneNode(true) as SVGSVGElement;
+  copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  return new XMLSerializer().serializeToString(copy);
+}
+
+export async function exportChart(box: HTMLElement, name: string, format: 'png' | 'svg'): Promise<void> {
+  const svg = box.querySelector('svg');
+  const canvas = box.querySelector('canvas');
+  if (format === 'svg') {
+    if (!svg) throw new Error('this chart is drawn on a canvas: export it as PNG');
+    return download(`${name}.svg`, new Blob([svgText(svg)], { type: 'image/svg+xml' }));
+  }
+  if (canvas) return new Promise((r) => canvas.toBlob((b) => (b && download(`${name}.png`, b), r())));
+  if (!svg) throw new Error('nothing to export');
+  const { width, height } = svg.getBoundingClientRect();
+  const img = new Image();
+  img.src = URL.createObjectURL(new Blob([svgText(svg)], { type: 'image/svg+xml' }));
+  await img.decode();
+  const c = document.createElement('canvas');
+  c.width = Math.ceil(width * 2);
+  c.height = Math.ceil(height * 2);
+  const ctx = c.getContext('2d')!;
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, c.width, c.height);
+  ctx.drawImage(img, 0, 0, c.width, c.height);
+  URL.revokeObjectURL(img.src);
+  return new Promise((r) => c.toBlob((b) => (b && download(`${name}.png`, b), r())));
+}
+
+export function ExportButtons({ target, name, svg = false }: { target: RefObject<HTMLElement | null>; name: string; svg?: boolean }) {
+  const go = (f: 'png' | 'svg') => target.current && void exportChart(target.current, name, f);
+  return (
+    <span className="row export">
+      <button type="button" className="link" onClick={() => go('png')} aria-label={`Export ${name} as PNG`}>
+        PNG
+      </button>
+      {svg && (
+        <button type="button" className="link" onClick={() => go('svg')} aria-label={`Export ${name} as SVG`}>
+          SVG
+        </button>
+      )}
+    </span>
+  );
+}

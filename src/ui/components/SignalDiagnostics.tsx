@@ -1,0 +1,258 @@
+/**
+ * A run's per-token records, drawn from its stored signals: the PU step's O-values as a histogram
+ * with a draggable λ cut-off (the tokens under it, and the precision and recall of the unlabeled
+ * entities it finds where the run's gold layer labels those documents, as in paper 003's
+ * Figure 3); the weak labels RoSTER's threshold removed, by type, with their weak and gold
+ * labels; and negative sampling's distribution over the spans (i, j) of a sentence as a heat map.
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import { Link } from 'wouter';
+import { tokenLabels } from '../../core/reviewSignals';
+import { tokenTexts } from '../../core/types';
+import { db } from '../../db/instance';
+import { runSignals } from '../../db/repo';
+import type { TrainMetrics } from '../../worker/trainJob';
+import { ExportButtons } from './ChartExport';
+
+interface Token {
+  docId: number;
+  t: number;
+  word: string;
+  o: number;
+  weak: string;
+  /** The gold label where the gold layer annotates the document, else null. */
+  gold: string | null;
+}
+
+/** The ⌈λ·m⌉ smallest O-values, and how well they find the gold entities among the O-tagged tokens. */
+export function cutOff(sorted: readonly Token[], lambda: number) {
+  const k = Math.ceil(lambda * sorted.length);
+  const removed = sorted.slice(0, k);
+  const known = sorted.filter((x) => x.gold !== null);
+  const hidden = known.filter((x) => x.gold !== 'O').length;
+  const removedKnown = removed.filter((x) => x.gold !== null);
+  const hit = removedKnown.filter((x) => x.gold !== 'O').length;
+  return {
+    removed,
+    threshold: k ? removed[k - 1].o : -Infinity,
+    gold: known.length > 0,
+    precision: removedKnown.length ? hit / removedKnown.length : 0,
+    recall: hidden ? hit / hidden : 0,
+    hidden,
+  };
+}
+
+export function SignalDiagnostics({ runId, metrics }: { runId: number; metrics: TrainMetrics }) {
+  const data = useLiveQuery(async () => {
+    const run = await db.runs.get(runId);
+    const rows = await runSignals(db, runId).toArray();
+    if (!run || !rows.some((r) => r.oValue || r.rosterRemoved)) return null;
+    const cfg = run.config as { data?: { layerId?: number; goldLayerId?: number }; pipeline?: { lambda?: number } };
+    const docs = await db.documents.bulkGet(rows.map((r) => r.docId));
+    const get = (layer: number | undefined) => (layer === undefined ? Promise.resolve(rows.map(() => undefined)) : db.annotations.bulkGet(rows.map((r) => [layer, r.docId] as [number, number])));
+    const [weak, gold] = await Promise.all([get(cfg.data?.layerId), get(cfg.data?.goldLayerId)]);
+    const oTokens: Token[] = [];
+    const removed: Token[] = [];
+    rows.forEach((r, k) => {
+      const d = docs[k];
+      if (!d) return;
+      const words = tokenTexts(d);
+      const wl = tokenLabels(weak[k]?.spans ?? [], words.length);
+      const gl = gold[k] ? tokenLabels(gold[k]!.spans, words.length) : null;
+      const tok = (t: number, o = NaN): Token => ({ docId: r.docId, t, word: words[t], o, weak: wl[t], gold: gl ? gl[t] : null });
+      r.oValue?.forEach((o, t) => Number.isFinite(o) && oTokens.push(tok(t, o)));
+      r.rosterRemoved?.forEach((x, t) => x && removed.push(tok(t)));
+    });
+    oTokens.sort((a, b) => a.o - b.o || a.docId - b.docId || a.t - b.t);
+    return { oTokens, removed, lambda: cfg.pipeline?.lambda ?? 0.1 };
+  }, [runId]);
+  if (!data && !metrics.sampling?.length) return null;
+  return (
+    <section className="stack" data-testid={`signals-${runId}`}>
+      {data && data.oTokens.length > 0 && <OValues runId={runId} tokens={data.oTokens} initial={data.lambda} />}
+      {data && data.removed.length > 0 && <Removed runId={runId} tokens={data.removed} />}
+      {metrics.sampling?.length ? <SamplingHeatMap runId={runId} maps={metrics.sampling} /> : null}
+    </section>
+  );
+}
+
+function OValues({ runId, tokens, initial }: { runId: number; tokens: Token[]; initial: number }) {
+  const [lambda, setLambda] = useState(initial);
+  const cut = useMemo(() => cutOff(tokens, lambda), [tokens, lambda]);
+  const el = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const threshold = useRef(cut.threshold);
+  threshold.current = cut.threshold;
+  const hist = useMemo(() => {
+    const lo = tokens[0].o;
+    const hi = tokens[tokens.length - 1].o;
+    const n = 40;
+    const w = (hi - lo) / n || 1;
+    const all = new Array<number>(n).fill(0);
+    const ent = new Array<number>(n).fill(0);
+    for (const x of tokens) {
+      const b = Math.min(n - 1, Math.floor((x.o - lo) / w));
+      all[b]++;
+      if (x.gold !== null && x.gold !== 'O') ent[b]++;
+    }
+    return { x: all.map((_, b) => lo + (b + 0.5) * w), all, ent };
+  }, [tokens]);
+  useEffect(() => {
+    if (!el.current) return;
+    const bars = uPlot.paths.bars!({ size: [0.9, 60] });
+    plot.current = new uPlot(
+      {
+        title: 'O-values of weak-O tokens (PU step); the line is the λ cut-off',
+        width: Math.max(300, el.current.clientWidth || 520),
+        height: 220,
+        scales: { x: { time: false } },
+        axes: [{ label: 'O-value' }, { label: 'tokens' }],
+        series: [{ label: 'O-value' }, { label: 'O-tagged tokens', fill: '#2456c755', stroke: '#2456c7', paths: bars, points: { show: false } }, { label: 'gold entities among them', fill: '#c0392b88', stroke: '#c0392b', paths: bars, points: { show: false } }],
+        hooks: {
+          draw: [
+            (u) => {
+              if (!Number.isFinite(threshold.current)) return;
+              const x = u.valToPos(threshold.current, 'x', true);
+              const ctx = u.ctx;
+              ctx.save();
+              ctx.strokeStyle = '#111';
+              ctx.lineWidth = 2;
+              ctx.beginPath();
+              ctx.moveTo(x, u.bbox.top);
+              ctx.lineTo(x, u.bbox.top + u.bbox.height);
+              ctx.stroke();
+              ctx.restore();
+            },
+          ],
+        },
+      },
+      [hist.x, hist.all, hist.ent] as uPlot.AlignedData,
+      el.current,
+    );
+    return () => plot.current?.destroy();
+  }, [hist]);
+  useEffect(() => plot.current?.redraw(false), [cut.threshold]);
+  return (
+    <div className="stack" data-testid={`ovalues-${runId}`}>
+      <div className="chart-box">
+        <div ref={el} className="chart" />
+        <ExportButtons target={el} name={`run-${runId}-o-values`} />
+      </div>
+      <label>
+        λ{' '}
+        <input type="range" min={0} max={0.5} step={0.005} value={lambda} aria-label="PU lambda" onChange={(e) => setLambda(Number(e.target.value))} />{' '}
+        <span data-testid={`ovalues-cut-${runId}`} data-removed={cut.removed.length} data-precision={cut.precision} data-recall={cut.recall}>
+          λ = {lambda.toFixed(3)}: the {cut.removed.length} of {tokens.length} weak-O tokens with O-value ≤ {Number.isFinite(cut.threshold) ? cut.threshold.toFixed(3) : '—'}
+          {cut.gold ? ` find the gold entities with precision ${(100 * cut.precision).toFixed(1)} % and recall ${(100 * cut.recall).toFixed(1)} % (${cut.hidden} gold-entity tokens among them)` : ' (no gold labels for these documents: precision and recall unknown)'}
+        </span>
+      </label>
+      <ol className="compact" data-testid={`ovalues-list-${runId}`}>
+        {cut.removed.slice(0, 50).map((x) => (
+          <li key={`${x.docId}:${x.t}`}>
+            <Link href={`/annotate/${x.docId}/${x.t}`}>{x.word}</Link> <span className="muted">O-value {x.o.toFixed(3)}{x.gold !== null ? `, gold ${x.gold}` : ''}</span>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+function Removed({ runId, tokens }: { runId: number; tokens: Token[] }) {
+  const byType = useMemo(() => {
+    const m = new Map<string, { n: number; wrong: number; gold: number }>();
+    for (const x of tokens) {
+      const r = m.get(x.weak) ?? { n: 0, wrong: 0, gold: 0 };
+      r.n++;
+      if (x.gold !== null) (r.gold++, x.gold !== x.weak && r.wrong++);
+      m.set(x.weak, r);
+    }
+    return [...m].sort((a, b) => b[1].n - a[1].n);
+  }, [tokens]);
+  return (
+    <div className="stack" data-testid={`removed-${runId}`}>
+      <h4>Weak labels RoSTER's threshold removed (judged by the first noise-robust model)</h4>
+      <table className="grid">
+        <thead>
+          <tr>
+            <th>weak label</th>
+            <th>removed tokens</th>
+            <th>with gold</th>
+            <th>gold disagrees</th>
+          </tr>
+        </thead>
+        <tbody>
+          {byType.map(([label, r]) => (
+            <tr key={label} data-label={label}>
+              <td>{label}</td>
+              <td className="num">{r.n}</td>
+              <td className="num">{r.gold}</td>
+              <td className="num">{r.wrong}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ol className="compact">
+        {tokens.slice(0, 50).map((x) => (
+          <li key={`${x.docId}:${x.t}`}>
+            <Link href={`/annotate/${x.docId}/${x.t}`}>{x.word}</Link> <span className="muted">weak {x.weak}{x.gold !== null ? `, gold ${x.gold}` : ''}</span>
+          </li>
+        ))}
+      </ol>
+      <p className="muted">Removal over time, by tag: the "removed" series of the method statistics above.</p>
+    </div>
+  );
+}
+
+function SamplingHeatMap({ runId, maps }: { runId: number; maps: NonNullable<TrainMetrics['sampling']> }) {
+  const [k, setK] = useState(0);
+  const box = useRef<HTMLDivElement>(null);
+  const m = maps[Math.min(k, maps.length - 1)];
+  const n = m.words.length;
+  const cell = 22;
+  const pad = 90;
+  const max = Math.max(...m.cells.map((c) => c.p), 1e-12);
+  return (
+    <div className="stack" data-testid={`sampling-${runId}`}>
+      <h4>Negative sampling: probability of each unlabeled span (i, j) in one draw, last epoch</h4>
+      <label>
+        Sentence{' '}
+        <select aria-label="Sampling sentence" value={k} onChange={(e) => setK(Number(e.target.value))}>
+          {maps.map((x, i) => (
+            <option key={i} value={i}>
+              {x.words.slice(0, 8).join(' ')}…
+            </option>
+          ))}
+        </select>{' '}
+        <Link href={`/annotate/${m.doc}/${m.offset}`}>open in the editor</Link>
+      </label>
+      <div ref={box} className="chart-box">
+        <svg width={pad + n * cell + 10} height={pad + n * cell + 10} role="img" aria-label="sampling heat map" fontSize="11" fontFamily="sans-serif">
+          {m.words.map((w, i) => (
+            <g key={i}>
+              <text x={pad - 4} y={pad + i * cell + cell * 0.7} textAnchor="end">
+                {w.slice(0, 12)}
+              </text>
+              <text transform={`translate(${pad + i * cell + cell * 0.7}, ${pad - 4}) rotate(-60)`}>{w.slice(0, 12)}</text>
+            </g>
+          ))}
+          {m.cells.map((c) => (
+            <rect key={`${c.start}:${c.end}`} data-span={`${c.start}:${c.end}`} data-p={c.p} x={pad + (c.end - 1) * cell} y={pad + c.start * cell} width={cell - 1} height={cell - 1} fill={`rgba(192, 57, 43, ${(0.08 + 0.92 * (c.p / max)).toFixed(3)})`}>
+              <title>
+                {`span ${c.start}–${c.end - 1} “${m.words.slice(c.start, c.end).join(' ')}”: p = ${c.p.toFixed(4)}`}
+              </title>
+            </rect>
+          ))}
+          {m.labeled.map((c) => (
+            <rect key={`l${c.start}:${c.end}`} x={pad + (c.end - 1) * cell} y={pad + c.start * cell} width={cell - 1} height={cell - 1} fill="none" stroke="#1e6b32" strokeWidth="2">
+              <title>{`labeled span ${c.start}–${c.end - 1}: always in the loss`}</title>
+            </rect>
+          ))}
+        </svg>
+        <ExportButtons target={box} name={`run-${runId}-sampling`} svg />
+      </div>
+      <p className="muted">Rows: first token i; columns: last token j; green outlines: labeled spans (always in the loss). Hover a cell for its probability.</p>
+    </div>
+  );
+}
