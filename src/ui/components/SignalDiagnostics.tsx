@@ -26,21 +26,30 @@ interface Token {
   gold: string | null;
 }
 
+/** Running counts over tokens sorted by O-value: with gold, and gold entities, up to each rank. */
+export function cutOffIndex(sorted: readonly Token[]) {
+  const known = new Uint32Array(sorted.length + 1);
+  const hits = new Uint32Array(sorted.length + 1);
+  sorted.forEach((x, i) => {
+    known[i + 1] = known[i] + (x.gold !== null ? 1 : 0);
+    hits[i + 1] = hits[i] + (x.gold !== null && x.gold !== 'O' ? 1 : 0);
+  });
+  return { sorted, known, hits };
+}
+
 /** The ⌈λ·m⌉ smallest O-values, and how well they find the gold entities among the O-tagged tokens. */
-export function cutOff(sorted: readonly Token[], lambda: number) {
-  const k = Math.ceil(lambda * sorted.length);
-  const removed = sorted.slice(0, k);
-  const known = sorted.filter((x) => x.gold !== null);
-  const hidden = known.filter((x) => x.gold !== 'O').length;
-  const removedKnown = removed.filter((x) => x.gold !== null);
-  const hit = removedKnown.filter((x) => x.gold !== 'O').length;
+export function cutOff(ix: ReturnType<typeof cutOffIndex>, lambda: number) {
+  const { sorted, known, hits } = ix;
+  const m = sorted.length;
+  const k = Math.ceil(lambda * m);
   return {
-    removed,
-    threshold: k ? removed[k - 1].o : -Infinity,
-    gold: known.length > 0,
-    precision: removedKnown.length ? hit / removedKnown.length : 0,
-    recall: hidden ? hit / hidden : 0,
-    hidden,
+    count: k,
+    first: sorted.slice(0, Math.min(k, 50)),
+    threshold: k ? sorted[k - 1].o : -Infinity,
+    gold: known[m] > 0,
+    precision: known[k] ? hits[k] / known[k] : 0,
+    recall: hits[m] ? hits[k] / hits[m] : 0,
+    hidden: hits[m],
   };
 }
 
@@ -80,7 +89,8 @@ export function SignalDiagnostics({ runId, metrics }: { runId: number; metrics: 
 
 function OValues({ runId, tokens, initial }: { runId: number; tokens: Token[]; initial: number }) {
   const [lambda, setLambda] = useState(initial);
-  const cut = useMemo(() => cutOff(tokens, lambda), [tokens, lambda]);
+  const index = useMemo(() => cutOffIndex(tokens), [tokens]);
+  const cut = useMemo(() => cutOff(index, lambda), [index, lambda]);
   const el = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const threshold = useRef(cut.threshold);
@@ -143,13 +153,13 @@ function OValues({ runId, tokens, initial }: { runId: number; tokens: Token[]; i
       <label>
         λ{' '}
         <input type="range" min={0} max={0.5} step={0.005} value={lambda} aria-label="PU lambda" onChange={(e) => setLambda(Number(e.target.value))} />{' '}
-        <span data-testid={`ovalues-cut-${runId}`} data-removed={cut.removed.length} data-precision={cut.precision} data-recall={cut.recall}>
-          λ = {lambda.toFixed(3)}: the {cut.removed.length} of {tokens.length} weak-O tokens with O-value ≤ {Number.isFinite(cut.threshold) ? cut.threshold.toFixed(3) : '—'}
+        <span data-testid={`ovalues-cut-${runId}`} data-removed={cut.count} data-precision={cut.precision} data-recall={cut.recall}>
+          λ = {lambda.toFixed(3)}: the {cut.count} of {tokens.length} weak-O tokens with O-value ≤ {Number.isFinite(cut.threshold) ? cut.threshold.toFixed(3) : '—'}
           {cut.gold ? ` find the gold entities with precision ${(100 * cut.precision).toFixed(1)} % and recall ${(100 * cut.recall).toFixed(1)} % (${cut.hidden} gold-entity tokens among them)` : ' (no gold labels for these documents: precision and recall unknown)'}
         </span>
       </label>
       <ol className="compact" data-testid={`ovalues-list-${runId}`}>
-        {cut.removed.slice(0, 50).map((x) => (
+        {cut.first.map((x) => (
           <li key={`${x.docId}:${x.t}`}>
             <Link href={`/annotate/${x.docId}/${x.t}`}>{x.word}</Link> <span className="muted">O-value {x.o.toFixed(3)}{x.gold !== null ? `, gold ${x.gold}` : ''}</span>
           </li>
