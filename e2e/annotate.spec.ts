@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { labelSpan, removeAt } from '../src/core/annotate';
 import type { Span } from '../src/core/types';
@@ -223,4 +224,10 @@ test("two annotators' agreement equals the hand-computed kappa and span F1, and 
   await expect(page.getByTestId('progress-splits').locator('tr[data-split="train"]')).toContainText('1 / ');
   await expect(page.getByTestId('progress-types')).toContainText('X 1 · Y 1');
   await expect(page.getByTestId('progress-speed')).toContainText('1 sentences marked reviewed');
+  // The table exports as CSV, cell for cell.
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export annotation-progress as CSV' }).click()]);
+  const lines = readFileSync((await csv.path())!, 'utf8').trim().split('\n');
+  expect(lines[0]).toBe('split,sentences reviewed,tokens reviewed');
+  const shown = await page.getByTestId('progress-splits').locator('tbody tr').allInnerTexts();
+  expect(lines.slice(1).map((l) => l.replace(/"/g, ''))).toEqual(shown.map((r) => r.split('\t').join(',')));
 });

@@ -24,8 +24,8 @@ export function readText(file: File): Promise<{ file: string; text: string }> {
   return file.text().then((text) => ({ file: file.name, text }));
 }
 
-export function download(name: string, text: string, type = 'text/plain'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+export function download(name: string, content: string | Blob, type = 'text/plain'): void {
+  const url = URL.createObjectURL(typeof content === 'string' ? new Blob([content], { type }) : content);
   const a = document.createElement('a');
   a.href = url;
   a.download = name;

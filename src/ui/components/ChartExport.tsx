@@ -3,15 +3,7 @@
  * canvas, exported as PNG; an SVG chart is exported as the SVG itself or rasterized to PNG.
  */
 import type { RefObject } from 'react';
-
-function download(name: string, blob: Blob): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+import { download, toCsv } from '../hooks';
 
 function svgText(svg: SVGSVGElement): string {
   const copy = svg.cloneNode(true) as SVGSVGElement;
@@ -56,5 +48,22 @@ export function ExportButtons({ target, name, svg = false }: { target: RefObject
         </button>
       )}
     </span>
+  );
+}
+
+/** A table's cells as CSV, as shown (for tables whose rows are what the view computed). */
+export function tableCsv(table: HTMLTableElement): string {
+  return toCsv([...table.rows].map((r) => [...r.cells].map((c) => (c.textContent ?? '').trim())));
+}
+
+export function CsvButton({ target, name }: { target: RefObject<HTMLElement | null>; name: string }) {
+  const go = () => {
+    const table = target.current?.matches('table') ? (target.current as HTMLTableElement) : target.current?.querySelector('table');
+    if (table) download(`${name}.csv`, new Blob([tableCsv(table)], { type: 'text/csv' }));
+  };
+  return (
+    <button type="button" className="link" onClick={go} aria-label={`Export ${name} as CSV`}>
+      CSV
+    </button>
   );
 }

@@ -4,7 +4,8 @@
  * method statistics (negative sampling's missampling rate and sampled uncertainty, PU's O-values
  * of true-O and hidden-entity tokens); PU's unlabeled-entity detection by λ.
  */
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
+import { CsvButton } from './ChartExport';
 import type { TrainMetrics } from '../../worker/trainJob';
 import { LineChart } from './LineChart';
 
@@ -18,6 +19,8 @@ export function RunDiagnostics({ runId, metrics }: { runId: number; metrics: Tra
     const label = (key: string) => key.replace(/^removed:(\d+)$/, (_, k: string) => `removed ${metrics.tags?.[Number(k)] ?? `tag ${k}`}`);
     return { rows, keys, label };
   }, [metrics]);
+  const calRef = useRef<HTMLDivElement>(null);
+  const detRef = useRef<HTMLDivElement>(null);
   const confHist = useMemo(() => {
     if (!metrics.confidences?.length) return null;
     const bins = Array.from({ length: 10 }, () => 0);
@@ -37,6 +40,8 @@ export function RunDiagnostics({ runId, metrics }: { runId: number; metrics: Tra
             xLabel="bin"
             testId={`calibration-chart-${runId}`}
           />
+          <div ref={calRef}>
+          <CsvButton target={calRef} name={`run-${runId}-calibration`} />
           <table className="grid" data-testid={`calibration-${runId}`}>
             <thead>
               <tr>
@@ -59,6 +64,7 @@ export function RunDiagnostics({ runId, metrics }: { runId: number; metrics: Tra
               ))}
             </tbody>
           </table>
+          </div>
         </>
       )}
       {confHist && (
@@ -76,6 +82,8 @@ export function RunDiagnostics({ runId, metrics }: { runId: number; metrics: Tra
         />
       )}
       {metrics.detection && (
+        <div ref={detRef}>
+        <CsvButton target={detRef} name={`run-${runId}-detection`} />
         <table className="grid" data-testid={`detection-${runId}`}>
           <thead>
             <tr>
@@ -96,6 +104,7 @@ export function RunDiagnostics({ runId, metrics }: { runId: number; metrics: Tra
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </section>
   );

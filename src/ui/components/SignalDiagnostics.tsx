@@ -14,7 +14,7 @@ import { tokenTexts } from '../../core/types';
 import { db } from '../../db/instance';
 import { runSignals } from '../../db/repo';
 import type { TrainMetrics } from '../../worker/trainJob';
-import { ExportButtons } from './ChartExport';
+import { CsvButton, ExportButtons } from './ChartExport';
 
 interface Token {
   docId: number;
@@ -170,6 +170,7 @@ function OValues({ runId, tokens, initial }: { runId: number; tokens: Token[]; i
 }
 
 function Removed({ runId, tokens }: { runId: number; tokens: Token[] }) {
+  const ref = useRef<HTMLDivElement>(null);
   const byType = useMemo(() => {
     const m = new Map<string, { n: number; wrong: number; gold: number }>();
     for (const x of tokens) {
@@ -181,8 +182,9 @@ function Removed({ runId, tokens }: { runId: number; tokens: Token[] }) {
     return [...m].sort((a, b) => b[1].n - a[1].n);
   }, [tokens]);
   return (
-    <div className="stack" data-testid={`removed-${runId}`}>
+    <div className="stack" data-testid={`removed-${runId}`} ref={ref}>
       <h4>Weak labels RoSTER's threshold removed (judged by the first noise-robust model)</h4>
+      <CsvButton target={ref} name={`run-${runId}-roster-removed`} />
       <table className="grid">
         <thead>
           <tr>

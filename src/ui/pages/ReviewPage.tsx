@@ -6,7 +6,8 @@
  * and the agreement of two annotators' gold layers.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { CsvButton } from '../components/ChartExport';
 import { Link } from 'wouter';
 import { agreementOf, progressOf, reviewSpeed, type EditorAnnotation } from '../../core/progress';
 import { rankSentences, SIGNAL_TITLES, SIGNALS, type DocSignals, type SignalKind } from '../../core/reviewSignals';
@@ -125,6 +126,7 @@ export function ReviewPage() {
 
 function ProgressPanel({ projectId }: { projectId: number }) {
   const golds = useLiveQuery(() => db.layers.where('[projectId+kind]').equals([projectId, 'gold']).sortBy('id'), [projectId]);
+  const tableRef = useRef<HTMLDivElement>(null);
   const [aId, setA] = useState<number | null>(null);
   const [bId, setB] = useState<number | null>(null);
   const a = aId ?? golds?.[0]?.id ?? null;
@@ -158,6 +160,8 @@ function ProgressPanel({ projectId }: { projectId: number }) {
       </label>
       {stats && (
         <>
+          <div ref={tableRef}>
+          <CsvButton target={tableRef} name="annotation-progress" />
           <table className="grid" data-testid="progress-splits">
             <thead>
               <tr>
@@ -180,6 +184,7 @@ function ProgressPanel({ projectId }: { projectId: number }) {
               ))}
             </tbody>
           </table>
+          </div>
           <p className="muted" data-testid="progress-types">
             Spans in reviewed sentences: {Object.entries(stats.progress.byType).map(([t, n]) => `${t} ${n}`).join(' · ') || 'none'}
           </p>
