@@ -87,7 +87,7 @@ async function trainRun(page: import('@playwright/test').Page, method: string, e
   return Number(await row.first().textContent());
 }
 
-type Dumped = { signals: { runId: number; docId: number; oValue?: Float32Array; rosterRemoved?: Uint8Array }[]; anns: { layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }[]; runs: { id: number; config: { data: { layerId: number; goldLayerId: number } }; metrics: { sampling?: { cells: { start: number; end: number; p: number }[] }[] } }[] };
+type Dumped = { signals: { runId: number; docId: number; oValue?: Float32Array; oValueEpochs?: Float32Array[]; rosterRemoved?: Uint8Array }[]; anns: { layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }[]; runs: { id: number; config: { data: { layerId: number; goldLayerId: number } }; metrics: { sampling?: { cells: { start: number; end: number; p: number }[] }[] } }[] };
 const dumpAll = (page: import('@playwright/test').Page) =>
   page.evaluate(async () => {
     const req = indexedDB.open('ner-studio');
@@ -150,6 +150,15 @@ test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat
   expect(Number(await cut.getAttribute('data-precision'))).toBeCloseTo(hit / k, 9);
   expect(Number(await cut.getAttribute('data-recall'))).toBeCloseTo(hit / tokens.filter((x) => x.gold !== 'O').length, 9);
   await expect(page.getByTestId(`ovalues-list-${pu}`).locator('li').first()).toContainText(`O-value ${removed[0].o.toFixed(3)}`);
+  // The histogram at a chosen exploratory epoch: the first epoch's stored O-values.
+  expect(puSignals[0].oValueEpochs).toHaveLength(2);
+  await page.getByLabel('O-value epoch').selectOption({ label: 'exploratory epoch 1' });
+  await page.getByLabel('PU lambda').fill('0.3');
+  const first = puSignals.flatMap((s) => [...s.oValueEpochs![0]].filter((o) => Number.isFinite(o))).sort((a, b) => a - b);
+  await expect(cut).toHaveAttribute('data-removed', String(Math.ceil(0.3 * first.length)));
+  await expect(cut).toContainText(`O-value ≤ ${first[Math.ceil(0.3 * first.length) - 1].toFixed(3)}`);
+  await page.getByLabel('O-value epoch').selectOption({ label: 'the model the PU step cut with' });
+  await page.getByLabel('PU lambda').fill('0.2');
   // The chart exports as PNG (uPlot's canvas).
   const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Export run-${pu}-o-values as PNG` }).click()]);
   expect(readFileSync((await png.path())!).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');

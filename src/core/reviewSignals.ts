@@ -15,8 +15,10 @@ export interface DocSignals {
   uncertainty?: Float32Array;
   /** 1 where RoSTER's threshold removes the weak label. */
   rosterRemoved?: Uint8Array;
-  /** PU O-values of weak-O tokens (NaN elsewhere). */
+  /** PU O-values of weak-O tokens (NaN elsewhere), from the model the PU step cut with. */
   oValue?: Float32Array;
+  /** The same after each exploratory epoch. */
+  oValueEpochs?: Float32Array[];
   /** 1 where the PU step removed the token from the loss as a likely unlabeled entity. */
   puRemoved?: Uint8Array;
   /** Token → the tag weak label completion gave a weak-O token (entity tags only). */

@@ -86,6 +86,8 @@ export interface PipelineResult {
 export interface TrainSignals {
   rosterRemoved?: (Uint8Array | null)[];
   oValue?: Float32Array[];
+  /** Per sentence, its O-values after each exploratory epoch. */
+  oValueEpochs?: Float32Array[][];
   puRemoved?: Uint8Array[];
   /** Per sentence, token → the entity tag weak label completion gave a weak-O token. */
   completion?: (Record<number, number> | null)[];
@@ -172,8 +174,8 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
   const stages: StageRecord[] = [];
   let tokens = 0;
   let trainMs = 0;
-  const stage = async (name: string, c: RunConfig, train: LabeledSentence[], init?: Awaited<ReturnType<Tagger['getWeights']>>) => {
-    const r = await trainTagger(c, feat, { train, dev: data.dev }, hooks, undefined, init);
+  const stage = async (name: string, c: RunConfig, train: LabeledSentence[], init?: Awaited<ReturnType<Tagger['getWeights']>>, extra: Pick<TrainHooks, 'afterEpoch'> = {}) => {
+    const r = await trainTagger(c, feat, { train, dev: data.dev }, { ...hooks, ...extra }, undefined, init);
     if (r.stopped === 'cancelled' || r.stopped === 'stopped') {
       r.tagger.dispose();
       throw new PipelineStopped(r.stopped, name);
@@ -204,13 +206,18 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
   if (pipeline.kind === 'single') return finish(await stage(cfg.method.name, cfg, data.train));
 
   if (pipeline.kind === 'pu') {
-    const explore = await stage('exploratory training', withMethod({ ...cfg, train: { ...cfg.train, epochs: pipeline.explore, patience: pipeline.explore + 1 } }, { name: 'pu', gamma: 1 }), data.train);
+    const K = feat.tags.length;
+    // The O-values after every exploratory epoch (the diagnostics let one choose the epoch to cut at).
+    const oValueEpochs: Float32Array[][] = [];
+    const oValuesOf = (em: readonly Float32Array[]) => data.train.map((s, i) => Float32Array.from(s.tags, (tag, t) => (tag === 0 ? em[i][t * K] : NaN)));
+    const afterEpoch = async (tagger: Tagger) => void oValueEpochs.push(oValuesOf(await predictEmissions(tagger, feat, data.train)));
+    const explore = await stage('exploratory training', withMethod({ ...cfg, train: { ...cfg.train, epochs: pipeline.explore, patience: pipeline.explore + 1 } }, { name: 'pu', gamma: 1 }), data.train, undefined, { afterEpoch });
     const emissions = await predictEmissions(explore.tagger, feat, data.train);
     explore.tagger.dispose();
-    const K = feat.tags.length;
     const { exclude, detection } = puRemoval(data.train, emissions, K, pipeline.lambda);
     const signals: TrainSignals = {
-      oValue: data.train.map((s, i) => Float32Array.from(s.tags, (tag, t) => (tag === 0 ? emissions[i][t * K] : NaN))),
+      oValue: oValuesOf(emissions),
+      oValueEpochs: data.train.map((_, i) => oValueEpochs.map((e) => e[i])),
       puRemoved: data.train.map((s, i) => {
         const r = new Uint8Array(s.words.length);
         for (const t of exclude[i]) r[t] = 1;

@@ -55,6 +55,8 @@ export interface TrainHooks {
   /** Progress of a multi-stage method's stages that do not go through this loop (a language model). */
   onStage?: (message: string) => void;
   onEpoch?: (e: EpochEvent) => void | Promise<void>;
+  /** After each epoch, with the model as it is then (before any best-weights restore): a method's per-epoch records. */
+  afterEpoch?: (tagger: Tagger, e: EpochEvent) => Promise<void>;
   /** Polled between steps; return 'cancel' to stop and discard, 'stop' to stop and keep the best. */
   control?: () => 'go' | 'stop' | 'cancel' | Promise<'go' | 'stop' | 'cancel'>;
 }
@@ -280,6 +282,7 @@ export async function trainTagger(
     const ev: EpochEvent = { epoch, loss: lossSum / data.train.length, dev, seconds, tokensPerSecond: epochTokens / seconds, best: improved, ...(Object.keys(methodStats).length ? { methodStats } : {}) };
     history.push(ev);
     await hooks.onEpoch?.(ev);
+    await hooks.afterEpoch?.(tagger, ev);
     if (hooks.onCheckpoint) {
       const opt = await optimizer.getWeights();
       const optimizerState = await Promise.all(opt.map(async (w) => ({ name: w.name, shape: w.tensor.shape, data: new Float32Array(await w.tensor.data()) })));

@@ -81,6 +81,7 @@ export function collectSignals(
     const removed = sg?.rosterRemoved?.[i];
     if (removed && removed.some((x) => x)) (get(s.doc).rosterRemoved ??= new Uint8Array(n)).set(removed, s.offset);
     if (sg?.oValue?.[i]) (get(s.doc).oValue ??= new Float32Array(n).fill(NaN)).set(sg.oValue[i], s.offset);
+    sg?.oValueEpochs?.[i]?.forEach((o, e) => ((get(s.doc).oValueEpochs ??= [])[e] ??= new Float32Array(n).fill(NaN)).set(o, s.offset));
     const pu = sg?.puRemoved?.[i];
     if (pu && pu.some((x) => x)) (get(s.doc).puRemoved ??= new Uint8Array(n)).set(pu, s.offset);
     const c = sg?.completion?.[i];

@@ -62,25 +62,51 @@ export function SignalDiagnostics({ runId, metrics }: { runId: number; metrics: 
     const docs = await db.documents.bulkGet(rows.map((r) => r.docId));
     const get = (layer: number | undefined) => (layer === undefined ? Promise.resolve(rows.map(() => undefined)) : db.annotations.bulkGet(rows.map((r) => [layer, r.docId] as [number, number])));
     const [weak, gold] = await Promise.all([get(cfg.data?.layerId), get(cfg.data?.goldLayerId)]);
-    const oTokens: Token[] = [];
     const removed: Token[] = [];
+    const perDoc: { docId: number; words: string[]; weak: string[]; gold: string[] | null; oValue?: Float32Array; epochs?: Float32Array[] }[] = [];
     rows.forEach((r, k) => {
       const d = docs[k];
       if (!d) return;
       const words = tokenTexts(d);
       const wl = tokenLabels(weak[k]?.spans ?? [], words.length);
       const gl = gold[k] ? tokenLabels(gold[k]!.spans, words.length) : null;
-      const tok = (t: number, o = NaN): Token => ({ docId: r.docId, t, word: words[t], o, weak: wl[t], gold: gl ? gl[t] : null });
-      r.oValue?.forEach((o, t) => Number.isFinite(o) && oTokens.push(tok(t, o)));
-      r.rosterRemoved?.forEach((x, t) => x && removed.push(tok(t)));
+      perDoc.push({ docId: r.docId, words, weak: wl, gold: gl, oValue: r.oValue, epochs: r.oValueEpochs });
+      r.rosterRemoved?.forEach((x, t) => x && removed.push({ docId: r.docId, t, word: words[t], o: NaN, weak: wl[t], gold: gl ? gl[t] : null }));
     });
-    oTokens.sort((a, b) => a.o - b.o || a.docId - b.docId || a.t - b.t);
-    return { oTokens, removed, lambda: cfg.pipeline?.lambda ?? 0.1 };
+    const epochs = Math.max(0, ...perDoc.map((d) => d.epochs?.length ?? 0));
+    return { perDoc, removed, epochs, lambda: cfg.pipeline?.lambda ?? 0.1 };
   }, [runId]);
+  // O-tagged tokens by O-value, from the model the PU step cut with (epoch -1) or after an exploratory epoch.
+  const [epoch, setEpoch] = useState(-1);
+  const oTokens = useMemo(() => {
+    const out: Token[] = [];
+    for (const d of data?.perDoc ?? []) {
+      const o = epoch < 0 ? d.oValue : d.epochs?.[epoch];
+      o?.forEach((v, t) => Number.isFinite(v) && out.push({ docId: d.docId, t, word: d.words[t], o: v, weak: d.weak[t], gold: d.gold ? d.gold[t] : null }));
+    }
+    return out.sort((a, b) => a.o - b.o || a.docId - b.docId || a.t - b.t);
+  }, [data, epoch]);
   if (!data && !metrics.sampling?.length) return null;
   return (
     <section className="stack" data-testid={`signals-${runId}`}>
-      {data && data.oTokens.length > 0 && <OValues runId={runId} tokens={data.oTokens} initial={data.lambda} />}
+      {data && oTokens.length > 0 && (
+        <>
+          {data.epochs > 0 && (
+            <label>
+              O-values of{' '}
+              <select aria-label="O-value epoch" value={epoch} onChange={(e) => setEpoch(Number(e.target.value))}>
+                <option value={-1}>the model the PU step cut with</option>
+                {Array.from({ length: data.epochs }, (_, e) => (
+                  <option key={e} value={e}>
+                    exploratory epoch {e + 1}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <OValues key={epoch} runId={runId} tokens={oTokens} initial={data.lambda} />
+        </>
+      )}
       {data && data.removed.length > 0 && <Removed runId={runId} tokens={data.removed} />}
       {metrics.sampling?.length ? <SamplingHeatMap runId={runId} maps={metrics.sampling} /> : null}
     </section>
