@@ -89,6 +89,23 @@ test('the noise-aware methods run from the training page: RoSTER\'s loss on its 
   for (const [k, b] of m.calibration.entries()) await expect(rows.nth(k).locator('td').nth(3)).toHaveText((100 * b.accuracy).toFixed(1));
   await expect(page.getByTestId(`confidences-${rosterId + 1}`)).toContainText(`the ${m.confidences.length} weak sentences`);
   await page.getByTestId(`diagnostics-${rosterId + 1}`).screenshot({ path: 'docs/needle-calibration.png' });
+
+  // The label distribution shows NEEDLE's pseudo-labels and its completed ("corrected") weak labels, as stored.
+  const stored = await page.evaluate(async (runId) => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const all = <T,>(s: string) => new Promise<T[]>((r) => { const g = db.transaction(s).objectStore(s).getAll(); g.onsuccess = () => r(g.result as T[]); });
+    const train = new Set((await all<{ id: number; split: string }>('documents')).filter((d) => d.split === 'train').map((d) => d.id));
+    const rows = (await all<{ runId: number; docId: number; pseudo?: unknown[]; completion?: Record<string, string> }>('signals')).filter((r) => r.runId === runId && train.has(r.docId) && r.pseudo);
+    return { docs: rows.length, pseudoSpans: rows.reduce((a, r) => a + r.pseudo!.length, 0), completed: rows.reduce((a, r) => a + Object.keys(r.completion ?? {}).length, 0) };
+  }, rosterId + 1);
+  expect(stored.docs).toBeGreaterThan(0);
+  await page.getByRole('link', { name: 'Label distribution' }).click();
+  await page.getByLabel('Distribution split').selectOption('train');
+  const pseudoRow = page.locator(`[data-testid="distribution-table"] tr[data-layer="pseudo-labels: run ${rosterId + 1}"] td`);
+  await expect(pseudoRow.nth(1)).toHaveText(String(stored.docs));
+  await expect(pseudoRow.nth(2)).toHaveText(String(stored.pseudoSpans));
+  await expect(page.locator(`[data-testid="distribution-table"] tr[data-layer="corrected: run ${rosterId + 1} (weak + completion)"]`)).toHaveCount(stored.completed ? 1 : 0);
 });
 
 test('compares runs: scores per type, mean ± std over seeds, curves, errors by kind, and a diff of two runs', async ({ page, outside: _ }) => {

@@ -23,6 +23,8 @@ export interface DocSignals {
   puRemoved?: Uint8Array;
   /** Token → the tag weak label completion gave a weak-O token (entity tags only). */
   completion?: Record<number, string>;
+  /** Spans of the initial model's predictions on weak sentences (SST's pseudo-labels, NEEDLE's completion source). */
+  pseudo?: Span[];
 }
 
 export const SIGNALS = ['disagreement', 'uncertainty', 'roster', 'pu', 'needle'] as const;

@@ -91,6 +91,8 @@ export interface TrainSignals {
   puRemoved?: Uint8Array[];
   /** Per sentence, token → the entity tag weak label completion gave a weak-O token. */
   completion?: (Record<number, number> | null)[];
+  /** Per sentence, the initial model's tag ids on the weak sentences (SST's pseudo-labels; NEEDLE completes from them). */
+  pseudo?: (number[] | null)[];
 }
 
 /**
@@ -294,21 +296,27 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
   const devPred = pipeline.kind === 'needle' && pipeline.nal ? await predict(initial.tagger, feat, data.dev) : null;
   initial.tagger.dispose();
 
+  const weakIndex = new Map(weak.map((s, k) => [s, k]));
+  const pseudoSignal = data.train.map((s) => {
+    const k = weakIndex.get(s);
+    return k === undefined ? null : paths[k];
+  });
   if (pipeline.kind === 'sst') {
     const pseudo = weak.map((s, k) => ({ ...s, tags: paths[k] }));
-    return finish(await stage('self-training', withMethod(cfg, { name: 'wsl' }), [...strong, ...pseudo], initWeights));
+    return finish(await stage('self-training', withMethod(cfg, { name: 'wsl' }), [...strong, ...pseudo], initWeights), { signals: { pseudo: pseudoSignal } });
   }
 
   // NEEDLE Stage II.
   let completed = weak;
   let confidences: number[] | undefined;
   let calibration: PipelineResult['calibration'];
-  let signals: TrainSignals | undefined;
+  let signals: TrainSignals = { pseudo: pseudoSignal };
   if (pipeline.wlc) {
     completed = weak.map((s, k) => ({ ...s, tags: s.tags.map((t, i) => (t === 0 ? paths[k][i] : t)) }));
     // Where completion gave a weak-O token an entity tag: the review queue's NEEDLE signal.
     const byTrain = new Map(weak.map((s, k) => [s, k]));
     signals = {
+      ...signals,
       completion: data.train.map((s) => {
         const k = byTrain.get(s);
         if (k === undefined) return null;

@@ -12,6 +12,7 @@ import { predict, predictMarginals, predictProbs, trainTagger, type Checkpoint, 
 import { crfKernelActive } from '../model/crf';
 import { PipelineStopped, runPipeline, type StageRecord, type TrainSignals } from '../methods/pipelines';
 import { rosterRemoval, uncertaintyOf, type DocSignals } from '../core/reviewSignals';
+import { tagsToSpans } from '../core/tagScheme';
 import type { LabeledSentence } from '../model/data';
 import { decoupledFeaturizerWords } from '../model/decoupled';
 import { negativeSamplingSchema, samplingMaps, type SamplingMap } from '../methods/negativeSampling';
@@ -84,6 +85,8 @@ export function collectSignals(
     sg?.oValueEpochs?.[i]?.forEach((o, e) => ((get(s.doc).oValueEpochs ??= [])[e] ??= new Float32Array(n).fill(NaN)).set(o, s.offset));
     const pu = sg?.puRemoved?.[i];
     if (pu && pu.some((x) => x)) (get(s.doc).puRemoved ??= new Uint8Array(n)).set(pu, s.offset);
+    const ps = sg?.pseudo?.[i];
+    if (ps) (get(s.doc).pseudo ??= []).push(...tagsToSpans(ps.map((t) => tags[t]), s.offset));
     const c = sg?.completion?.[i];
     if (c) for (const [t, tag] of Object.entries(c)) (get(s.doc).completion ??= {})[s.offset + Number(t)] = tags[tag];
   });

@@ -7,6 +7,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { labelDistribution, type LabelDistribution } from '../../core/metrics';
+import { spansToTags, tagsToSpans } from '../../core/tagScheme';
 import { tokenCount, UNKNOWN_TYPE } from '../../core/types';
 import { db } from '../../db/instance';
 import { layerAnnotations } from '../../db/repo';
@@ -32,6 +33,26 @@ export function DistributionPage() {
       // Only the documents this layer annotates count (a gold layer may cover dev and test only).
       const keep = present.map((p, k) => (p ? k : -1)).filter((k) => k >= 0);
       rows.push({ id: l.id!, label: `${l.kind}: ${l.name}`, dist: labelDistribution(keep.map((k) => anns[k].spans), keep.map((k) => counts[k])), annotated: keep.length });
+    }
+    // What multi-stage runs made of the weak labels: the initial model's pseudo-labels (SST,
+    // NEEDLE) and the weak labels after NEEDLE's completion (its "corrected" labels).
+    const runs = await db.runs.where('projectId').equals(projectId).filter((r) => r.kind === 'train' && r.status === 'done').sortBy('id');
+    for (const run of runs) {
+      const sig = await db.signals.bulkGet(ids.map((d) => [run.id!, d] as [number, number]));
+      const withPseudo = ids.map((_, k) => k).filter((k) => sig[k]?.pseudo);
+      if (!withPseudo.length) continue;
+      const at = (ks: number[]) => ks.map((k) => counts[k]);
+      rows.push({ id: -run.id!, label: `pseudo-labels: run ${run.id}`, dist: labelDistribution(withPseudo.map((k) => sig[k]!.pseudo!), at(withPseudo)), annotated: withPseudo.length });
+      const withCompletion = withPseudo.filter((k) => sig[k]!.completion);
+      const weakLayer = (run.config as { data?: { layerId?: number } }).data?.layerId;
+      if (!withCompletion.length || weakLayer === undefined) continue;
+      const weakAnns = await layerAnnotations(db, weakLayer, withCompletion.map((k) => ids[k]));
+      const corrected = withCompletion.map((k, j) => {
+        const tags = spansToTags(weakAnns[j].spans.filter((x) => x.label !== UNKNOWN_TYPE), 0, counts[k], 'BIO');
+        for (const [t, tag] of Object.entries(sig[k]!.completion!)) if (tags[Number(t)] === 'O') tags[Number(t)] = tag;
+        return tagsToSpans(tags);
+      });
+      rows.push({ id: -run.id! - 0.5, label: `corrected: run ${run.id} (weak + completion)`, dist: labelDistribution(corrected, at(withCompletion)), annotated: withCompletion.length });
     }
     return rows;
   }, [projectId, split]);
