@@ -106,15 +106,17 @@ test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat
   test.setTimeout(600_000);
   await openDemo(page);
   await makeWeakLabels(page);
-  const pu = await trainRun(page, 'PU learning + negative sampling (removes low O-values, then samples O)');
-  const roster = await trainRun(page, 'RoSTER noise-robust stage only (GCE + removal)', 3);
-  const ns = await trainRun(page, 'Negative sampling, adaptive weighted (span head)');
-  // Gold labels for the train documents (the demo has none there): a copy of the weak labels with
-  // every third document's spans dropped, so that some weak-O tokens are gold entities... and the
-  // reverse: gold entities where the weak layer says O come from the next document's weak spans.
+  // Gold labels for the train documents (the demo has none there): the weak spans plus the first
+  // token of each document as an entity, so that some weak-O tokens are gold entities (hidden).
   let d = await dumpAll(page);
-  const cfg = d.runs.find((r) => r.id === pu)!.config.data;
-  const puSignals = d.signals.filter((s) => s.runId === pu && s.oValue);
+  const agg = await page.evaluate(async () => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const all = <T,>(s: string) => new Promise<T[]>((r) => { const g = db.transaction(s).objectStore(s).getAll(); g.onsuccess = () => r(g.result as T[]); });
+    const layers = await all<{ id: number; kind: string; name: string; role?: string }>('layers');
+    const train = (await all<{ id: number; split: string }>('documents')).filter((x) => x.split === 'train').map((x) => x.id);
+    return { weak: layers.find((l) => l.role === 'aggregate')!.id, gold: layers.find((l) => l.kind === 'gold' && l.name === 'gold')!.id, train };
+  });
   await page.evaluate(
     async ({ gold, rows }) => {
       const req = indexedDB.open('ner-studio');
@@ -124,12 +126,23 @@ test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat
       await new Promise((r) => (tx.oncomplete = r));
     },
     {
-      gold: cfg.goldLayerId,
-      // Gold marks the first token of each document as an entity, plus the weak spans.
-      rows: puSignals.map((s) => ({ docId: s.docId, spans: [{ start: 0, end: 1, label: 'Chemical' }, ...(d.anns.find((a) => a.layerId === cfg.layerId && a.docId === s.docId)?.spans ?? []).filter((x) => x.start > 0 && x.label !== '?')] })),
+      gold: agg.gold,
+      rows: agg.train.map((docId) => ({ docId, spans: [{ start: 0, end: 1, label: 'Chemical' }, ...(d.anns.find((a) => a.layerId === agg.weak && a.docId === docId)?.spans ?? []).filter((x) => x.start > 0 && x.label !== '?')] })),
     },
   );
+  await page.reload();
+  const pu = await trainRun(page, 'PU learning + negative sampling (removes low O-values, then samples O)');
+  const roster = await trainRun(page, 'RoSTER noise-robust stage only (GCE + removal)', 3);
+  const ns = await trainRun(page, 'Negative sampling, adaptive weighted (span head)');
   d = await dumpAll(page);
+  const cfg = d.runs.find((r) => r.id === pu)!.config.data;
+  const puSignals = d.signals.filter((s) => s.runId === pu && s.oValue);
+  // Where gold labels the weak documents, the runs record O-values of true O against hidden
+  // entities (PU) and the missampling rate (negative sampling) per epoch.
+  const statsOf = (id: number) => (d.runs.find((r) => r.id === id)!.metrics as unknown as { stages?: { history?: { methodStats?: Record<string, number> }[] }[]; history: { methodStats?: Record<string, number> }[] });
+  const puStats = statsOf(pu).stages!.flatMap((x) => x.history ?? []).map((h) => h.methodStats ?? {});
+  expect(puStats.some((m) => m.oValueHidden !== undefined && m.oValueTrueO !== undefined)).toBe(true);
+  expect(statsOf(ns).history.every((h) => h.methodStats?.missamplingRate !== undefined)).toBe(true);
   await page.getByRole('link', { name: 'Compare runs' }).click();
   await page.getByLabel(`compare run ${pu}`).check();
   await expect(page.getByTestId(`ovalues-${pu}`)).toBeVisible();

@@ -158,7 +158,20 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     metrics.tags = tags;
     const parsed = docs.map(toParsedDoc);
     const sub = (ks: number[], anns: typeof trainAnns) => toSentences(ks.map((k) => parsed[k]), ks.map((k) => anns[k]), tags).map((s) => ({ ...s, doc: ks[s.doc] }));
-    const train = sub(trainIdx, trainAnns).map((x) => ({ ...x, weak: weakDoc[x.doc] }));
+    // Where the gold layer also labels a weak training document, its entities that the weak labels
+    // miss are the "hidden" ones the diagnostics tell apart from true O (PU's O-values per epoch,
+    // negative sampling's missampling rate), as synthetic masking does in the experiments.
+    const goldRows = await db.annotations.bulkGet(docIds.map((d) => [goldLayerId, d] as [number, number]));
+    let goldTrain: ReturnType<typeof sub> | null = null;
+    try {
+      goldTrain = sub(trainIdx, goldAnns);
+    } catch {
+      goldTrain = null; // the gold layer has a type the training layer never labels: no hidden entities
+    }
+    const train = sub(trainIdx, trainAnns).map((x, k) => {
+      const hidden = goldTrain && weakDoc[x.doc] && goldRows[x.doc] && goldRows[x.doc]!.oMode === 'complete' ? goldTrain[k].tags.map((g, t) => (x.tags[t] === 0 ? g : 0)) : undefined;
+      return { ...x, weak: weakDoc[x.doc], ...(hidden ? { hidden } : {}) };
+    });
     const dev = sub(devIdx, goldAnns);
 
     emit({ kind: 'stage', stage: 'loading word vectors' });
