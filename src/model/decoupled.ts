@@ -323,7 +323,7 @@ export class DecoupledModel {
     const set = (prefix: string, params: Params) => {
       for (const [k, v] of params) {
         const src = w[`${prefix}:${k}`];
-        if (src) v.assign(tf.tensor(src.data, src.shape));
+        if (src) tf.tidy(() => v.assign(tf.tensor(src.data, src.shape)));
       }
     };
     set('head', this.params);

@@ -205,7 +205,7 @@ export class Tagger {
     for (const [k, v] of this.params) {
       const src = w[k];
       if (!src) throw new Error(`checkpoint has no weights for ${k}`);
-      v.assign(tf.tensor(src.data, src.shape));
+      tf.tidy(() => v.assign(tf.tensor(src.data, src.shape)));
     }
   }
 
