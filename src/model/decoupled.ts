@@ -21,6 +21,7 @@ import { buildLmVocab, type LmVocab } from './lm';
 import { featureDims, makeBatch, type Featurizer } from './features';
 import { applyClipped, dense } from './ops';
 import { batchTensors, Tagger, type TaggerConfig } from './tagger';
+import { chunkByBudget, MAX_BATCH_TOKENS } from './train';
 import * as tf from './tf';
 
 export const MASK = '[MASK]';
@@ -281,8 +282,7 @@ export class DecoupledModel {
     const jitter = new Map<readonly string[], number>();
     const key = (e: RegionExample) => jitter.get(e.words) ?? (jitter.set(e.words, e.words.length + 3 * rand()), jitter.get(e.words)!);
     const order = examples.map((e, k) => [key(e), k] as const).sort((a, b) => a[0] - b[0]).map(([, k]) => k);
-    const batches: number[][] = [];
-    for (let i = 0; i < order.length; i += o.batchSize) batches.push(order.slice(i, i + o.batchSize));
+    const batches = chunkByBudget(order, (k) => examples[k].words.length, o.batchSize, MAX_BATCH_TOKENS);
     for (let i = batches.length - 1; i > 0; i--) {
       const j = Math.floor(rand() * (i + 1));
       [batches[i], batches[j]] = [batches[j], batches[i]];

@@ -75,11 +75,38 @@ export interface TrainResult {
 }
 
 
+/**
+ * Padded tokens (sentences × longest) a training batch may hold. The BiLSTM's tape over a long
+ * batch outgrew the WASM heap: 16 BC5CDR sentences of ~200 tokens (3,400 padded tokens) aborted
+ * the backend; CoNLL's 32-sentence batches change only where sentences pass 75 tokens.
+ */
+export const MAX_BATCH_TOKENS = 2_400;
+/** The same for prediction (no tape, but a batch's intermediates live until its scope ends). */
+export const MAX_SCORE_TOKENS = 4_096;
+
+/** Consecutive runs of `order` of at most `size` items and at most `maxTokens` padded tokens. */
+export function chunkByBudget(order: readonly number[], lengthOf: (k: number) => number, size: number, maxTokens: number): number[][] {
+  const out: number[][] = [];
+  let cur: number[] = [];
+  let longest = 0;
+  for (const k of order) {
+    const n = Math.max(longest, lengthOf(k));
+    if (cur.length && (cur.length >= size || (cur.length + 1) * n > maxTokens)) {
+      out.push(cur);
+      cur = [];
+      longest = 0;
+    }
+    cur.push(k);
+    longest = Math.max(longest, lengthOf(k));
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
+
 /** Length-bucketed batches: sentences sorted by length with a little noise, then shuffled as batches. */
 export function makeBatches(sentences: readonly LabeledSentence[], batchSize: number, rand: () => number): number[][] {
   const order = sentences.map((s, k) => [s.words.length + 2 * rand(), k] as const).sort((a, b) => a[0] - b[0]).map(([, k]) => k);
-  const batches: number[][] = [];
-  for (let i = 0; i < order.length; i += batchSize) batches.push(order.slice(i, i + batchSize));
+  const batches = chunkByBudget(order, (k) => sentences[k].words.length, batchSize, MAX_BATCH_TOKENS);
   for (let i = batches.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [batches[i], batches[j]] = [batches[j], batches[i]];
@@ -103,8 +130,7 @@ async function scoreBatches(
   batchSize = 64,
 ): Promise<void> {
   const order = sentences.map((_, k) => k).sort((a, b) => sentences[a].words.length - sentences[b].words.length);
-  for (let i = 0; i < order.length; i += batchSize) {
-    const idx = order.slice(i, i + batchSize);
+  for (const idx of chunkByBudget(order, (k) => sentences[k].words.length, batchSize, MAX_SCORE_TOKENS)) {
     const batch = makeBatch(feat, idx.map((k) => sentences[k]));
     const out = tf.tidy(() => transform(tagger.emissions(batchTensors(batch, tagger.dims), false, 0)));
     const data = (await out.data()) as Float32Array;
