@@ -7,7 +7,8 @@ import { download, toCsv } from '../hooks';
 
 function svgText(svg: SVGSVGElement): string {
   const copy = svg.cloneNode(true) as SVGSVGElement;
-  copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  // The element's own namespace, so the file opens as SVG outside the page.
+  copy.setAttribute('xmlns', svg.namespaceURI ?? '');
   return new XMLSerializer().serializeToString(copy);
 }
 
