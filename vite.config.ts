@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
+import { wasmThreadsPlugin } from './scripts/wasmThreads';
 
 // Cross-origin isolation lets the WASM backend use threads (SharedArrayBuffer).
 const isolation = {
@@ -39,9 +40,12 @@ function precacheManifest(): Plugin {
 
 export default defineConfig({
   base: './',
-  plugins: [react(), precacheManifest()],
+  plugins: [react(), precacheManifest(), wasmThreadsPlugin()],
   server: { headers: isolation },
   preview: { headers: isolation },
-  worker: { format: 'es' },
+  // The training worker loads TensorFlow.js's WASM backend: its threaded build needs the patch in
+  // every bundle it lands in (worker build, dev pre-bundling).
+  worker: { format: 'es', plugins: () => [wasmThreadsPlugin()] },
+  optimizeDeps: { rolldownOptions: { plugins: [wasmThreadsPlugin()] } },
   build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 2000 },
 });

@@ -39,12 +39,20 @@ export async function useBrowserBackend(name: string): Promise<string> {
     await import('@tensorflow/tfjs-backend-webgpu');
     (await import('../src/model/crfWebgpu')).registerCrfWebgpuKernels();
   }
-  if (name === 'wasm') {
+  // 'wasm' is the single-threaded SIMD build; 'wasm-threads' the threaded one (needs cross-origin isolation).
+  if (name === 'wasm' || name === 'wasm-threads') {
     const wasm = await import('@tensorflow/tfjs-backend-wasm');
-    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+    tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', name === 'wasm-threads');
+    if (name === 'wasm-threads') wasm.setThreadsCount(navigator.hardwareConcurrency);
+    console.log('hc', navigator.hardwareConcurrency, 'coi', self.crossOriginIsolated, typeof SharedArrayBuffer);
     wasm.setWasmPaths('/bench-wasm/');
   }
-  if (!(await tf.setBackend(name))) throw new Error(`backend ${name} did not start`);
+  const backend = name === 'wasm-threads' ? 'wasm' : name;
+  if (!(await tf.setBackend(backend))) throw new Error(`backend ${name} did not start`);
   await tf.ready();
+  if (name === 'wasm-threads') {
+    const wasm = await import('@tensorflow/tfjs-backend-wasm');
+    return `wasm, ${wasm.getThreadsCount()} threads${self.crossOriginIsolated ? '' : ' (not cross-origin isolated)'}`;
+  }
   return tf.getBackend();
 }

@@ -3,7 +3,7 @@
  * (the CLI), headless Chromium on WASM, WebGPU (SwiftShader here: a software adapter), WebGL and
  * the plain CPU backend, and the same architecture in PyTorch on the same CPU
  * (bench/torch_tagger.py, Debian's python3-torch). Needs ../shared/data and public/glove.
- *   npx tsx bench/train-throughput.ts [--sentences 320] [--epochs 2] [--skip-browser]
+ *   npx tsx bench/train-throughput.ts [--sentences 320] [--epochs 2] [--skip-browser] [--where torch,node,browser] [--backends wasm,wasm-threads,webgpu,webgl,cpu]
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -14,10 +14,11 @@ import { useWasmBackend } from '../src/cli/train';
 import { bioTags, toSentences } from '../src/model/data';
 import { trimGlove } from '../src/model/embeddings';
 import { readGloveAsset } from '../src/model/gloveNode';
+import { esbuildWasmThreads } from '../scripts/wasmThreads';
 import { withStudio } from './browser';
 import { runThroughput, type ThroughputInput } from './train-throughput-core';
 
-const { values } = parseArgs({ options: { sentences: { type: 'string', default: '320' }, epochs: { type: 'string', default: '2' }, 'skip-browser': { type: 'boolean' }, backends: { type: 'string', default: 'wasm,webgpu,webgl,cpu' } } });
+const { values } = parseArgs({ options: { sentences: { type: 'string', default: '320' }, epochs: { type: 'string', default: '2' }, 'skip-browser': { type: 'boolean' }, where: { type: 'string', default: 'torch,node,browser' }, backends: { type: 'string', default: 'wasm,webgpu,webgl,cpu' } } });
 const DATA = '../shared/data/conll03-distant/';
 const corpus = parseCorpusImport({
   format: 'lines',
@@ -48,7 +49,8 @@ const machine = { cpu: execFileSync('sh', ['-c', "grep -m1 'model name' /proc/cp
 // PyTorch first (its own process), on the same sentence lengths.
 mkdirSync('bench/out', { recursive: true });
 writeFileSync('bench/out/throughput-shapes.json', JSON.stringify({ lengths: sentences.map((s) => s.words.length), charLengths: sentences.map((s) => s.words.map((w) => Math.min(16, [...w].length))), tags: tags.length, word: emb.dims + 8, chars: 100, epochs: Number(values.epochs), models }));
-for (const threads of [1, machine.cores]) {
+const where = values.where!.split(',');
+for (const threads of where.includes('torch') ? [1, machine.cores] : []) {
   try {
     const out = execFileSync('/usr/bin/python3', ['bench/torch_tagger.py', 'bench/out/throughput-shapes.json', String(threads)], { encoding: 'utf8' });
     for (const line of out.trim().split('\n')) rows.push({ where: `PyTorch ${threads} thread${threads > 1 ? 's' : ''}`, ...JSON.parse(line) });
@@ -59,21 +61,27 @@ for (const threads of [1, machine.cores]) {
 }
 
 const nodeBackend = await useWasmBackend();
-for (const m of models) {
+for (const m of where.includes('node') ? models : []) {
   rows.push({ where: `Node ${process.version} (${nodeBackend})`, ...(await runThroughput({ ...base, ...m } as ThroughputInput)) });
   console.error(JSON.stringify(rows[rows.length - 1]));
 }
 
-if (!values['skip-browser']) {
-  const bundle = await build({ entryPoints: ['bench/train-throughput-core.ts'], bundle: true, format: 'iife', globalName: 'tp', write: false, platform: 'browser', logLevel: 'silent' });
+if (!values['skip-browser'] && where.includes('browser')) {
+  const bundle = await build({ entryPoints: ['bench/train-throughput-core.ts'], bundle: true, format: 'iife', globalName: 'tp', write: false, platform: 'browser', logLevel: 'silent', plugins: [esbuildWasmThreads] });
+  // Cross-origin isolation, so that SharedArrayBuffer (WASM threads) is available.
+  const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
   await withStudio(
     async (browser) => {
       for (const backend of values.backends!.split(',')) {
         for (const m of models) {
           const page = await browser.newPage();
-          await page.route('**/tp.html', (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><title>throughput</title>' }));
-          await page.route('**/tp.js', (r) => r.fulfill({ contentType: 'text/javascript', body: bundle.outputFiles[0].text }));
-          await page.route('**/bench-wasm/*.wasm', (r) => r.fulfill({ contentType: 'application/wasm', body: readFileSync(`node_modules/@tensorflow/tfjs-backend-wasm/dist/${new URL(r.request().url()).pathname.split('/').pop()}`) }));
+          await page.route('**/tp.html', (r) => r.fulfill({ headers, contentType: 'text/html', body: '<!doctype html><title>throughput</title>' }));
+          await page.route('**/tp.js', (r) => r.fulfill({ headers, contentType: 'text/javascript', body: bundle.outputFiles[0].text }));
+          await page.route('**/bench-wasm/*.wasm', (r) => r.fulfill({ headers, contentType: 'application/wasm', body: readFileSync(`node_modules/@tensorflow/tfjs-backend-wasm/dist/${new URL(r.request().url()).pathname.split('/').pop()}`) }));
+          page.on('request', (q) => { if (q.url().endsWith('.wasm')) console.error('fetch', q.url()); });
+          page.on('console', (m) => console.error('page:', m.text()));
+          page.on('pageerror', (e) => console.error('pageerror:', e.message));
+          page.on('worker', (w) => { console.error('worker', w.url().slice(0, 60)); });
           await page.goto('http://127.0.0.1:4179/tp.html');
           await page.addScriptTag({ url: '/tp.js' });
           try {

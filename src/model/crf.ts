@@ -1,4 +1,4 @@
-import { timeSteps } from './ops';
+import { logSumExpOver, timeSteps } from './ops';
 import * as tf from './tf';
 
 /**
@@ -16,7 +16,7 @@ export interface CrfParams {
 export const NEG = -1e4;
 
 function logSumExp(x: tf.Tensor, axis: number): tf.Tensor {
-  return tf.logSumExp(x, axis);
+  return logSumExpOver(x, axis);
 }
 
 /** Kernel names of the fused forward algorithm and its gradient; crfWebgpu.ts registers them for webgpu. */

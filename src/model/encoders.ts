@@ -1,4 +1,4 @@
-import { dense, shift, timeSteps } from './ops';
+import { dense, maxOver, shiftConv, timeSteps } from './ops';
 import * as tf from './tf';
 
 /** A model's variables by their own names; TensorFlow.js names are prefixed to stay unique. */
@@ -98,16 +98,16 @@ export function bilstm(params: Params, x: tf.Tensor3D, mask: tf.Tensor2D, H: num
 
 /**
  * Iterated dilated CNN (Strubell et al. 2017): a block of width-3 convolutions with dilations
- * 1, 2, 4, 1, applied `iterations` times with shared weights. Each convolution is built from
- * shifted slices and one matrix product, since TensorFlow.js has no gradient for dilated
- * convolution on any backend.
+ * 1, 2, 4, 1, applied `iterations` times with shared weights. Each convolution is one matrix
+ * product over shifted copies with a hand-written gradient (shiftConv), since TensorFlow.js has
+ * no gradient for dilated convolution on any backend.
  */
 export function idcnn(params: Params, x: tf.Tensor3D, mask: tf.Tensor2D, F: number, iterations: number, dropout: number, training: boolean, seed: number): tf.Tensor3D {
   const D = x.shape[2];
   const m3 = tf.expandDims(mask, 2);
   const inW = param(params, 'idcnn/in/w', () => tf.randomUniform([3 * D, F], -Math.sqrt(6 / (3 * D + F)), Math.sqrt(6 / (3 * D + F)), 'float32', seed));
   const inB = param(params, 'idcnn/in/b', () => tf.zeros([F]));
-  const conv = (h: tf.Tensor3D, w: tf.Variable, b: tf.Variable, d: number) => tf.relu(dense(tf.concat([shift(h, d), h, shift(h, -d)], 2), w, b)) as tf.Tensor3D;
+  const conv = (h: tf.Tensor3D, w: tf.Variable, b: tf.Variable, d: number) => tf.relu(shiftConv(h, w as tf.Tensor as tf.Tensor2D, b as tf.Tensor as tf.Tensor1D, d)) as tf.Tensor3D;
   let h = tf.mul(conv(x, inW, inB, 1), m3) as tf.Tensor3D;
   const dilations = [1, 2, 4, 1];
   const outs: tf.Tensor3D[] = [];
@@ -134,8 +134,8 @@ export function charCnn(params: Params, chars: tf.Tensor2D, nChars: number, dim:
   const b = param(params, 'char/conv/b', () => tf.zeros([filters]));
   const oneHot = tf.cast(tf.oneHot(tf.reshape(chars, [-1]), nChars), 'float32');
   const e = tf.reshape(dense(oneHot, emb), [N, L, dim]) as tf.Tensor3D;
-  const c = tf.tanh(dense(tf.concat([shift(e, 1), e, shift(e, -1)], 2), w, b));
+  const c = tf.tanh(shiftConv(e, w as tf.Tensor as tf.Tensor2D, b as tf.Tensor as tf.Tensor1D, 1));
   // Padding characters (id 0) must not win the max.
   const pad = tf.expandDims(tf.cast(tf.equal(chars, 0), 'float32'), 2);
-  return tf.max(tf.sub(c, tf.mul(pad, 10)), 1) as tf.Tensor2D;
+  return maxOver(tf.sub(c, tf.mul(pad, 10)), 1) as tf.Tensor2D;
 }

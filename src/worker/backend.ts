@@ -39,9 +39,12 @@ async function tryBackend(name: BackendName): Promise<boolean> {
         import('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url'),
         import('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-threaded-simd.wasm?url'),
       ]);
-      // The threaded build's pthread workers fail to start inside a module worker as Vite bundles
-      // it ("e is not defined"), so the single-threaded SIMD build runs until that is solved.
-      tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+      // Threads need SharedArrayBuffer, which a cross-origin isolated page has (the studio's
+      // server sends COOP/COEP). The bundles carry a patch that lets the threaded build start
+      // and use every logical core (scripts/wasmThreads.ts).
+      const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
+      if (!isolated) tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+      else wasm.setThreadsCount(Math.max(1, navigator.hardwareConcurrency || 1));
       wasm.setWasmPaths({ 'tfjs-backend-wasm.wasm': plain.default, 'tfjs-backend-wasm-simd.wasm': simd.default, 'tfjs-backend-wasm-threaded-simd.wasm': threaded.default });
     }
     return await tf.setBackend(name);
@@ -66,9 +69,9 @@ export async function chooseBackend(pref: 'auto' | BackendName): Promise<Backend
       if (name === 'webgpu') reason = `WebGPU on ${gpu.label}${gpu.software ? ' (a software adapter: correct, not fast)' : ''}`;
       else if (name === 'wasm') {
         const simd = tf.env().getBool('WASM_HAS_SIMD_SUPPORT');
-        const threads = tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT');
+        const threads = tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT') ? (await import('@tensorflow/tfjs-backend-wasm')).getThreadsCount() : 1;
         const why = pref === 'auto' ? (gpu.adapter ? `the GPU adapter is a software one (${gpu.label})` : gpu.label) : pref === 'wasm' ? 'chosen' : `${pref} was not available`;
-        reason = `WASM${simd ? ' with SIMD' : ''}${threads ? ' and threads' : ''}: ${why}`;
+        reason = `WASM${simd ? ' with SIMD' : ''}${threads > 1 ? ` and ${threads} threads` : ', one thread'}: ${why}`;
       } else reason = `${name}: ${pref === name ? 'chosen' : 'WASM was not available'}`;
       return { backend: name, reason, softwareGpu: gpu.software };
     }

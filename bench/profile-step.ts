@@ -1,0 +1,76 @@
+/**
+ * Where a training step's time goes, by TensorFlow.js kernel, on the WASM backend in Node: a few
+ * steps of the shared loop's step (forward, tape, gradient, clipped Adam) inside tf.profile.
+ *   npx tsx bench/profile-step.ts [--encoder idcnn|bilstm] [--hidden 300] [--steps 8] [--shapes]
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import '../src/methods';
+import { getMethod } from '../src/methods';
+import { parseCorpusImport } from '../src/core/formats/importSpec';
+import { parseRunConfig } from '../src/core/runConfig';
+import { mulberry32 } from '../src/core/random';
+import { useWasmBackend } from '../src/cli/train';
+import { bioTags, toSentences } from '../src/model/data';
+import { trimGlove } from '../src/model/embeddings';
+import { buildFeaturizer, featureDims, makeBatch } from '../src/model/features';
+import { readGloveAsset } from '../src/model/gloveNode';
+import { applyClipped } from '../src/model/ops';
+import { batchTensors, Tagger } from '../src/model/tagger';
+import * as tf from '../src/model/tf';
+import { makeBatches } from '../src/model/train';
+
+const { values } = parseArgs({ options: { encoder: { type: 'string', default: 'idcnn' }, hidden: { type: 'string', default: '300' }, steps: { type: 'string', default: '8' }, shapes: { type: 'boolean' }, top: { type: 'string', default: '30' } } });
+const DATA = '../shared/data/conll03-distant/';
+const corpus = parseCorpusImport({
+  format: 'lines',
+  split: 'train',
+  scheme: 'BIO',
+  files: [{ file: 'train_text.txt', text: readFileSync(DATA + 'train_text.txt', 'utf8') }],
+  labels: [{ file: 'train_label_true.txt', text: readFileSync(DATA + 'train_label_true.txt', 'utf8'), kind: 'gold', name: 'gold' }],
+});
+const tags = bioTags(corpus.types);
+const sentences = toSentences(corpus.docs, corpus.layers[0].annotations, tags).filter((s) => s.words.length >= 5).slice(0, 320);
+await useWasmBackend();
+const feat = buildFeaturizer(trimGlove(readGloveAsset(), sentences.flatMap((s) => s.words)), sentences.map((s) => s.words), tags);
+const cfg = parseRunConfig({
+  data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
+  model: { encoder: values.encoder, hidden: Number(values.hidden), head: 'crf', dropout: 0.5 },
+  train: { epochs: 1, batchSize: 32, lr: 0.002, seed: 1 },
+});
+const method = getMethod('supervised');
+const methodConfig = method.schema.parse(cfg.method);
+const tagger = new Tagger(cfg.model, featureDims(feat), 1);
+const optimizer = tf.train.adam(0.002);
+const vars = [...tagger.params.values()];
+const batches = makeBatches(sentences, 32, mulberry32(1)).slice(0, Number(values.steps));
+const step = async (k: number) => {
+  const batch = makeBatch(feat, batches[k].map((i) => sentences[i]), batches[k]);
+  const { value, grads } = tf.variableGrads(() => tf.tidy(() => {
+    const tensors = batchTensors(batch, tagger.dims);
+    return method.loss({ tagger, batch, tensors, emissions: tagger.emissions(tensors, true, k), config: methodConfig, epoch: 1, step: k, rand: Math.random });
+  }), vars);
+  applyClipped(optimizer, vars, grads, 5);
+  await value.data();
+  value.dispose();
+  tf.dispose(Object.values(grads));
+  return batch.lengths.reduce((a, b) => a + b, 0);
+};
+for (let k = 0; k < batches.length; k++) await step(k); // warm-up
+let tokens = 0;
+const t0 = performance.now();
+const prof = await tf.profile(async () => {
+  for (let k = 0; k < batches.length; k++) tokens += await step(k);
+});
+const wall = performance.now() - t0;
+const byKernel = new Map<string, { ms: number; n: number }>();
+for (const kr of prof.kernels) {
+  const key = values.shapes ? `${kr.name} ${JSON.stringify(kr.inputShapes)}` : kr.name;
+  const e = byKernel.get(key) ?? { ms: 0, n: 0 };
+  e.ms += Number(kr.kernelTimeMs) || 0;
+  e.n++;
+  byKernel.set(key, e);
+}
+const total = [...byKernel.values()].reduce((a, e) => a + e.ms, 0);
+console.log(`${values.encoder} ${values.hidden}: ${tokens} tokens in ${wall.toFixed(0)} ms under the profiler; kernels ${total.toFixed(0)} ms`);
+for (const [k, e] of [...byKernel].sort((a, b) => b[1].ms - a[1].ms).slice(0, Number(values.top))) console.log(`${((100 * e.ms) / total).toFixed(1).padStart(5)}%  ${e.ms.toFixed(1).padStart(8)} ms  ${String(e.n).padStart(6)}x  ${k}`);

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { logSumExpOver, maxOver, shift, shiftConv } from './ops';
+import * as tf from './tf';
+
+const close = (a: tf.Tensor, b: tf.Tensor) => {
+  const [x, y] = [a.dataSync(), b.dataSync()];
+  expect(x.length).toBe(y.length);
+  x.forEach((v, k) => expect(v).toBeCloseTo(y[k], 5));
+};
+
+describe('reductions with hand-written gradients', () => {
+  const x = tf.randomNormal([3, 5, 4], 0, 1, 'float32', 7);
+  const w = tf.randomNormal([3, 4], 0, 1, 'float32', 8);
+
+  it('maxOver gives tf.max and its gradient, ties included', () => {
+    close(maxOver(x, 1), tf.max(x, 1));
+    close(tf.grad((v) => tf.sum(tf.mul(maxOver(v, 1), w)))(x), tf.grad((v) => tf.sum(tf.mul(tf.max(v, 1), w)))(x));
+    // Channel 0 is 2, 1, 2, 0 (tied at steps 0 and 2); channel 1 is 5, 5, 0, 5.
+    const tied = tf.tensor3d([2, 5, 1, 5, 2, 0, 0, 5], [1, 4, 2]);
+    const g = tf.grad((v) => tf.sum(maxOver(v, 1)))(tied);
+    expect(Array.from(g.dataSync())).toEqual([1, 1, 0, 1, 1, 0, 0, 1]);
+    close(g, tf.grad((v) => tf.sum(tf.max(v, 1)))(tied));
+  });
+
+  it('logSumExpOver gives tf.logSumExp and its gradient on any axis', () => {
+    for (const axis of [0, 1, 2, -1]) {
+      close(logSumExpOver(x, axis), tf.logSumExp(x, axis));
+      const u = tf.randomNormal(tf.logSumExp(x, axis).shape, 0, 1, 'float32', axis + 10);
+      close(tf.grad((v) => tf.sum(tf.mul(logSumExpOver(v, axis), u)))(x), tf.grad((v) => tf.sum(tf.mul(tf.logSumExp(v, axis), u)))(x));
+    }
+  });
+});
+
+describe('shiftConv', () => {
+  it('equals the concat-and-product convolution and its autodiff gradient, for each dilation', () => {
+    const x = tf.randomNormal([2, 7, 3], 0, 1, 'float32', 1);
+    const w = tf.randomNormal([9, 4], 0, 1, 'float32', 2);
+    const b = tf.randomNormal([4], 0, 1, 'float32', 3);
+    const u = tf.randomNormal([2, 7, 4], 0, 1, 'float32', 4);
+    for (const d of [1, 2, 4, 8]) {
+      const ref = (xi: tf.Tensor3D, wi: tf.Tensor2D, bi: tf.Tensor1D) => tf.add(tf.matMul(tf.reshape(tf.concat([shift(xi, d), xi, shift(xi, -d)], 2), [14, 9]), wi), bi).reshape([2, 7, 4]);
+      close(shiftConv(x as tf.Tensor3D, w as tf.Tensor2D, b as tf.Tensor1D, d), ref(x as tf.Tensor3D, w as tf.Tensor2D, b as tf.Tensor1D));
+      const loss = (conv: typeof ref) => (xi: tf.Tensor, wi: tf.Tensor, bi: tf.Tensor) => tf.sum(tf.mul(tf.tanh(conv(xi as tf.Tensor3D, wi as tf.Tensor2D, bi as tf.Tensor1D)), u));
+      const got = tf.grads(loss((xi, wi, bi) => shiftConv(xi, wi, bi, d)))([x, w, b]);
+      const want = tf.grads(loss(ref))([x, w, b]);
+      got.forEach((g, k) => close(g, want[k]));
+    }
+  });
+});
