@@ -1,6 +1,9 @@
 /**
  * One matrix product (800x900 by 900x300, an ID-CNN layer of a batch) on TensorFlow.js WASM, plain
- * and with transposeB (what its default matMul gradient uses), and in PyTorch on one thread.
+ * and with transposeB (what its default matMul gradient uses), and in PyTorch on one thread: the
+ * product (Debian's build uses a generic BLAS for it) and the same layer as the dilated Conv1d that
+ * bench/torch_tagger.py's ID-CNN runs (oneDNN). The FLOP rate of the WASM product bounds what
+ * an ID-CNN, which is almost all such products, can reach against PyTorch's convolution.
  *   npx tsx bench/matmul.ts
  */
 import '@tensorflow/tfjs-backend-wasm';
@@ -36,6 +39,17 @@ a = torch.randn(${m}, ${k}); b = torch.randn(${k}, ${n})
 for _ in range(3): a @ b
 t = time.perf_counter()
 for _ in range(10): a @ b
+ms = (time.perf_counter() - t) / 10 * 1000
+print(f"{ms:.1f} ms, {2 * ${m * k * n} / ms / 1e6:.1f} GFLOP/s")`]).toString().trim();
+// The same FLOPs as a dilated convolution: 32 sentences of 25 tokens, 300 channels in and out, width 3.
+rows['torch 1 thread Conv1d (oneDNN)'] = execFileSync('/usr/bin/python3', ['-c', `
+import torch, time
+torch.set_num_threads(1)
+x = torch.randn(32, ${k / 3}, 25); conv = torch.nn.Conv1d(${k / 3}, ${n}, 3, padding=2, dilation=2)
+with torch.no_grad():
+  for _ in range(3): conv(x)
+  t = time.perf_counter()
+  for _ in range(10): conv(x)
 ms = (time.perf_counter() - t) / 10 * 1000
 print(f"{ms:.1f} ms, {2 * ${m * k * n} / ms / 1e6:.1f} GFLOP/s")`]).toString().trim();
 console.log(JSON.stringify(rows));
