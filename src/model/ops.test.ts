@@ -47,3 +47,30 @@ describe('shiftConv', () => {
     }
   });
 });
+
+describe('the WASM slice kernels', () => {
+  it('cut what the CPU backend cuts: slices (contiguous, strided, empty), unstack and split on every axis', async () => {
+    await import('@tensorflow/tfjs-backend-wasm');
+    const { registerWasmSlice } = await import('./wasmSlice');
+    registerWasmSlice();
+    const cases = (x: tf.Tensor) => [
+      tf.slice(x, [1, 0, 0], [2, 4, 5]),
+      tf.slice(x, [0, 1, 2], [3, 2, 3]),
+      tf.slice(x, [2, 3, 4], [1, 1, 1]),
+      tf.slice(x, [0, 0, 0], [3, 0, 5]),
+      tf.slice(tf.reshape(x, [12, 5]), [3, 1], [6, 2]),
+      tf.slice(tf.reshape(x, [60]), [7], [20]),
+      ...[0, 1, 2].flatMap((a) => tf.unstack(x, a)),
+      ...tf.split(x, [1, 3, 1], 2),
+      ...tf.split(x, 3, 0),
+      ...tf.split(tf.cast(x, 'int32'), 2, 1),
+    ];
+    const values = Array.from({ length: 60 }, (_, k) => k * 1.5 - 7);
+    await tf.setBackend('cpu');
+    const want = cases(tf.tensor3d(values, [3, 4, 5])).map((t) => ({ shape: t.shape, data: Array.from(t.dataSync()) }));
+    await tf.setBackend('wasm');
+    const got = cases(tf.tensor3d(values, [3, 4, 5])).map((t) => ({ shape: t.shape, data: Array.from(t.dataSync()) }));
+    await tf.setBackend('cpu');
+    expect(got).toEqual(want);
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * A Slice kernel for TensorFlow.js's WASM backend that reads its input in place.
+ *
+ * The package's own Slice (tfjs-backend-wasm 4.22) starts with `backend.readSync(x)`, which copies
+ * the whole input out of the WASM heap, so every slice costs the size of what it is cut from, not
+ * of what it cuts: 52 one-step slices of a [52, 32, 400] sequence took 138 ms here, 2.6 ms each
+ * for 12,800 numbers. The recurrent encoder's time steps, the convolutions' shifts and every
+ * split (SplitV and Unpack are built on Slice) paid that, quadratically in sentence length. This
+ * kernel views the input in the heap instead, copying only the slice. Registering it replaces
+ * the package's Slice, Unpack and SplitV for the 'wasm' backend (the registry is global and keyed
+ * by name); the string dtype keeps the package's Slice.
+ */
+import { backend_util, getKernel, registerKernel, slice_util, unregisterKernel, util, type KernelConfig, type TensorInfo } from '@tensorflow/tfjs-core';
+
+interface WasmBackendLike {
+  makeOutput(shape: number[], dtype: string): TensorInfo;
+  typedArrayFromHeap(t: TensorInfo): Float32Array | Int32Array | Uint8Array;
+}
+
+/** Copies the slice of `x` (shape, strides) at `begin` of `size` into `out`, row by innermost row. */
+export function stridedCopy(x: ArrayLike<number> & { subarray(a: number, b: number): ArrayLike<number> }, shape: readonly number[], begin: readonly number[], size: readonly number[], out: { set(a: ArrayLike<number>, offset: number): void }): void {
+  const rank = shape.length;
+  const strides = util.computeStrides(shape as number[]);
+  const inner = size[rank - 1];
+  const rows = size.slice(0, -1).reduce((a, b) => a * b, 1);
+  const idx = new Array(Math.max(rank - 1, 0)).fill(0);
+  for (let r = 0; r < rows; r++) {
+    let offset = begin[rank - 1];
+    for (let d = 0; d < rank - 1; d++) offset += (begin[d] + idx[d]) * strides[d];
+    out.set(x.subarray(offset, offset + inner), r * inner);
+    for (let d = rank - 2; d >= 0; d--) {
+      if (++idx[d] < size[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+let originalSlice: KernelConfig | undefined;
+
+type Args = { inputs: Record<string, TensorInfo>; attrs: Record<string, unknown>; backend: WasmBackendLike };
+
+/** The slice of x at begin of size, read in place (parsed begin and size). */
+function sliceInPlace(x: TensorInfo, begin: number[], size: number[], backend: WasmBackendLike): TensorInfo {
+  // The output first: allocating may grow (and so replace) the heap, which would detach a view of x.
+  const out = backend.makeOutput(size, x.dtype);
+  if (util.sizeFromShape(size) === 0) return out;
+  const xVals = backend.typedArrayFromHeap(x);
+  const outVals = backend.typedArrayFromHeap(out);
+  if (slice_util.isSliceContinous(x.shape, begin, size)) {
+    const offset = slice_util.computeFlatOffset(begin, util.computeStrides(x.shape));
+    outVals.set(xVals.subarray(offset, offset + util.sizeFromShape(size)));
+  } else stridedCopy(xVals, x.shape, begin, size, outVals);
+  return out;
+}
+
+const kernels: KernelConfig[] = [
+  {
+    kernelName: 'Slice',
+    backendName: 'wasm',
+    kernelFunc: (args) => {
+      const { inputs, attrs, backend } = args as unknown as Args;
+      const { x } = inputs;
+      if (x.dtype === 'string') return originalSlice!.kernelFunc(args);
+      const [begin, size] = slice_util.parseSliceParams(x as never, attrs.begin as number[], attrs.size as number[]);
+      return sliceInPlace(x, begin, size, backend);
+    },
+  },
+  {
+    // The package's Unpack and SplitV call its own Slice directly, so they are replaced too.
+    kernelName: 'Unpack',
+    backendName: 'wasm',
+    kernelFunc: (args) => {
+      const { inputs, attrs, backend } = args as unknown as Args;
+      const { value } = inputs;
+      const axis = (attrs.axis as number) < 0 ? (attrs.axis as number) + value.shape.length : (attrs.axis as number);
+      const outShape = value.shape.filter((_, d) => d !== axis);
+      const begin = value.shape.map(() => 0);
+      const size = value.shape.slice();
+      size[axis] = 1;
+      return Array.from({ length: value.shape[axis] }, (_, i) => {
+        begin[axis] = i;
+        const { dataId, dtype } = sliceInPlace(value, begin, size, backend);
+        return { dataId, dtype, shape: outShape };
+      });
+    },
+  },
+  {
+    kernelName: 'SplitV',
+    backendName: 'wasm',
+    kernelFunc: (args) => {
+      const { inputs, attrs, backend } = args as unknown as Args;
+      const { x } = inputs;
+      const axis = util.parseAxisParam(attrs.axis as number, x.shape)[0];
+      const sizes = backend_util.prepareSplitSize(x as never, attrs.numOrSizeSplits as number[], axis);
+      const begin = x.shape.map(() => 0);
+      return sizes.map((s) => {
+        const size = x.shape.slice();
+        size[axis] = s;
+        const out = sliceInPlace(x, begin.slice(), size, backend);
+        begin[axis] += s;
+        return out;
+      });
+    },
+  },
+];
+
+/** Replaces the WASM backend's Slice, Unpack and SplitV with the in-place versions (idempotent). */
+export function registerWasmSlice(): void {
+  const current = getKernel('Slice', 'wasm');
+  if (!current || current.kernelFunc === kernels[0].kernelFunc) return;
+  originalSlice = current;
+  for (const k of kernels) {
+    if (getKernel(k.kernelName, 'wasm')) unregisterKernel(k.kernelName, 'wasm');
+    registerKernel(k);
+  }
+}
