@@ -3,15 +3,12 @@
  * steps of the shared loop's step (forward, tape, gradient, clipped Adam) inside tf.profile.
  *   npx tsx bench/profile-step.ts [--encoder idcnn|bilstm] [--hidden 300] [--steps 8] [--shapes]
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import '../src/methods';
 import { getMethod } from '../src/methods';
-import { parseCorpusImport } from '../src/core/formats/importSpec';
 import { parseRunConfig } from '../src/core/runConfig';
 import { mulberry32 } from '../src/core/random';
 import { useWasmBackend } from '../src/cli/train';
-import { bioTags, toSentences } from '../src/model/data';
 import { trimGlove } from '../src/model/embeddings';
 import { buildFeaturizer, featureDims, makeBatch } from '../src/model/features';
 import { readGloveAsset } from '../src/model/gloveNode';
@@ -19,18 +16,10 @@ import { applyClipped } from '../src/model/ops';
 import { batchTensors, Tagger } from '../src/model/tagger';
 import * as tf from '../src/model/tf';
 import { makeBatches } from '../src/model/train';
+import { conll03TrainSentences } from './conll03';
 
 const { values } = parseArgs({ options: { encoder: { type: 'string', default: 'idcnn' }, hidden: { type: 'string', default: '300' }, steps: { type: 'string', default: '8' }, shapes: { type: 'boolean' }, top: { type: 'string', default: '30' } } });
-const DATA = '../shared/data/conll03-distant/';
-const corpus = parseCorpusImport({
-  format: 'lines',
-  split: 'train',
-  scheme: 'BIO',
-  files: [{ file: 'train_text.txt', text: readFileSync(DATA + 'train_text.txt', 'utf8') }],
-  labels: [{ file: 'train_label_true.txt', text: readFileSync(DATA + 'train_label_true.txt', 'utf8'), kind: 'gold', name: 'gold' }],
-});
-const tags = bioTags(corpus.types);
-const sentences = toSentences(corpus.docs, corpus.layers[0].annotations, tags).filter((s) => s.words.length >= 5).slice(0, 320);
+const { tags, sentences } = conll03TrainSentences(320);
 await useWasmBackend();
 const feat = buildFeaturizer(trimGlove(readGloveAsset(), sentences.flatMap((s) => s.words)), sentences.map((s) => s.words), tags);
 const cfg = parseRunConfig({

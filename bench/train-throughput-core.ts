@@ -45,7 +45,6 @@ export async function useBrowserBackend(name: string): Promise<string> {
     (await import('../src/model/wasmSlice')).registerWasmSlice();
     tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', name === 'wasm-threads');
     if (name === 'wasm-threads') wasm.setThreadsCount(navigator.hardwareConcurrency);
-    console.log('hc', navigator.hardwareConcurrency, 'coi', self.crossOriginIsolated, typeof SharedArrayBuffer);
     wasm.setWasmPaths('/bench-wasm/');
   }
   const backend = name === 'wasm-threads' ? 'wasm' : name;

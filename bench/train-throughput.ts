@@ -9,30 +9,18 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { parseCorpusImport } from '../src/core/formats/importSpec';
 import { useWasmBackend } from '../src/cli/train';
-import { bioTags, toSentences } from '../src/model/data';
 import { trimGlove } from '../src/model/embeddings';
 import { readGloveAsset } from '../src/model/gloveNode';
 import { esbuildWasmThreads } from '../scripts/wasmThreads';
 import { withStudio } from './browser';
+import { conll03TrainSentences } from './conll03';
 import { runThroughput, type ThroughputInput } from './train-throughput-core';
 
 const { values } = parseArgs({ options: { sentences: { type: 'string', default: '320' }, epochs: { type: 'string', default: '2' }, 'skip-browser': { type: 'boolean' }, where: { type: 'string', default: 'torch,node,browser' }, backends: { type: 'string', default: 'wasm,webgpu,webgl,cpu' } } });
-const DATA = '../shared/data/conll03-distant/';
-const corpus = parseCorpusImport({
-  format: 'lines',
-  split: 'train',
-  scheme: 'BIO',
-  files: [{ file: 'train_text.txt', text: readFileSync(DATA + 'train_text.txt', 'utf8') }],
-  labels: [{ file: 'train_label_true.txt', text: readFileSync(DATA + 'train_label_true.txt', 'utf8'), kind: 'gold', name: 'gold' }],
-});
-const tags = bioTags(corpus.types);
-// Sentences of 5 or more tokens (the CoNLL-2003 headlines and "-DOCSTART-" lines are short).
-const sentences = toSentences(corpus.docs, corpus.layers[0].annotations, tags)
-  .filter((s) => s.words.length >= 5)
-  .slice(0, Number(values.sentences))
-  .map(({ words, tags: t }) => ({ words, tags: t }));
+const train = conll03TrainSentences(Number(values.sentences));
+const tags = train.tags;
+const sentences = train.sentences.map(({ words, tags: t }) => ({ words, tags: t }));
 const emb = trimGlove(readGloveAsset(), sentences.flatMap((s) => s.words));
 const words = [...emb.index.entries()].sort((a, b) => a[1] - b[1]).map(([w]) => w);
 const models = [
@@ -78,10 +66,7 @@ if (!values['skip-browser'] && where.includes('browser')) {
           await page.route('**/tp.html', (r) => r.fulfill({ headers, contentType: 'text/html', body: '<!doctype html><title>throughput</title>' }));
           await page.route('**/tp.js', (r) => r.fulfill({ headers, contentType: 'text/javascript', body: bundle.outputFiles[0].text }));
           await page.route('**/bench-wasm/*.wasm', (r) => r.fulfill({ headers, contentType: 'application/wasm', body: readFileSync(`node_modules/@tensorflow/tfjs-backend-wasm/dist/${new URL(r.request().url()).pathname.split('/').pop()}`) }));
-          page.on('request', (q) => { if (q.url().endsWith('.wasm')) console.error('fetch', q.url()); });
-          page.on('console', (m) => console.error('page:', m.text()));
           page.on('pageerror', (e) => console.error('pageerror:', e.message));
-          page.on('worker', (w) => { console.error('worker', w.url().slice(0, 60)); });
           await page.goto('http://127.0.0.1:4179/tp.html');
           await page.addScriptTag({ url: '/tp.js' });
           try {

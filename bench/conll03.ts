@@ -1,0 +1,25 @@
+/**
+ * CoNLL-2003 training sentences with their gold tags, as the throughput and profiling benchmarks
+ * use them: sentences of 5 or more tokens (the headlines and "-DOCSTART-" lines are short), the
+ * first `count`. Reads ../shared/data.
+ */
+import { readFileSync } from 'node:fs';
+import { parseCorpusImport } from '../src/core/formats/importSpec';
+import { bioTags, toSentences, type LabeledSentence } from '../src/model/data';
+
+const DATA = '../shared/data/conll03-distant/';
+
+export function conll03TrainSentences(count: number): { tags: string[]; sentences: LabeledSentence[] } {
+  const corpus = parseCorpusImport({
+    format: 'lines',
+    split: 'train',
+    scheme: 'BIO',
+    files: [{ file: 'train_text.txt', text: readFileSync(DATA + 'train_text.txt', 'utf8') }],
+    labels: [{ file: 'train_label_true.txt', text: readFileSync(DATA + 'train_label_true.txt', 'utf8'), kind: 'gold', name: 'gold' }],
+  });
+  const tags = bioTags(corpus.types);
+  const sentences = toSentences(corpus.docs, corpus.layers[0].annotations, tags)
+    .filter((s) => s.words.length >= 5)
+    .slice(0, count);
+  return { tags, sentences };
+}
