@@ -15,10 +15,6 @@ export interface CrfParams {
 /** A large negative number standing for log 0 that keeps gradients finite. */
 export const NEG = -1e4;
 
-function logSumExp(x: tf.Tensor, axis: number): tf.Tensor {
-  return logSumExpOver(x, axis);
-}
-
 /** Kernel names of the fused forward algorithm and its gradient; crfWebgpu.ts registers them for webgpu. */
 export const CRF_FORWARD = 'StudioCrfForward';
 export const CRF_BACKWARD = 'StudioCrfBackward';
@@ -81,10 +77,10 @@ export function crfLogZ(emissions: tf.Tensor3D, mask: tf.Tensor2D, p: CrfParams,
     const trans = tf.expandDims(p.transitions, 0);
     for (let t = 1; t < T; t++) {
       // alpha'[b, j] = logsumexp_i(alpha[b, i] + trans[i, j]) + em[b, t, j]
-      const next = tf.add(logSumExp(tf.add(tf.expandDims(alpha, 2), trans), 1), steps[t]) as tf.Tensor2D;
+      const next = tf.add(logSumExpOver(tf.add(tf.expandDims(alpha, 2), trans), 1), steps[t]) as tf.Tensor2D;
       alpha = tf.add(tf.mul(masks[t], next), tf.mul(tf.sub(1, masks[t]), alpha)) as tf.Tensor2D;
     }
-    return logSumExp(tf.add(alpha, p.end), 1) as tf.Tensor1D;
+    return logSumExpOver(tf.add(alpha, p.end), 1) as tf.Tensor1D;
   });
 }
 

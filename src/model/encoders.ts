@@ -1,4 +1,4 @@
-import { dense, maxOver, shiftConv } from './ops';
+import { dense, maxOver, opPer, shiftConv } from './ops';
 import * as tf from './tf';
 
 /** A model's variables by their own names; TensorFlow.js names are prefixed to stay unique. */
@@ -29,12 +29,16 @@ function lstmWeights(params: Params, prefix: string, D: number, H: number, seed:
   return { wx, wh, b };
 }
 
-/** One LSTM cell update from the input projection xw (bias included) and the state (h, c). */
-function lstmCell(xw: tf.Tensor2D, h: tf.Tensor2D, c: tf.Tensor2D, wh: tf.Variable): { h: tf.Tensor2D; c: tf.Tensor2D } {
-  const z = tf.add(xw, dense(h, wh)) as tf.Tensor2D;
-  const [i, f, g, o] = tf.split(z, 4, 1) as tf.Tensor2D[];
-  const cNew = tf.add(tf.mul(tf.sigmoid(f), c), tf.mul(tf.sigmoid(i), tf.tanh(g))) as tf.Tensor2D;
-  return { h: tf.mul(tf.sigmoid(o), tf.tanh(cNew)) as tf.Tensor2D, c: cNew };
+/**
+ * One LSTM cell update from the input projection xw (bias included) and the state (h, c): the new
+ * state and the activated gates [i, f, g, o] (which backpropagation through time needs).
+ */
+function lstmCell(xw: tf.Tensor2D, h: tf.Tensor2D, c: tf.Tensor2D, wh: tf.Tensor2D): { h: tf.Tensor2D; c: tf.Tensor2D; gates: tf.Tensor2D[] } {
+  const [zi, zf, zg, zo] = tf.split(tf.add(xw, dense(h, wh)), 4, 1);
+  const gates = [tf.sigmoid(zi), tf.sigmoid(zf), tf.tanh(zg), tf.sigmoid(zo)] as tf.Tensor2D[];
+  const [i, f, g, o] = gates;
+  const cNew = tf.add(tf.mul(f, c), tf.mul(i, g)) as tf.Tensor2D;
+  return { h: tf.mul(o, tf.tanh(cNew)) as tf.Tensor2D, c: cNew, gates };
 }
 
 /**
@@ -56,14 +60,12 @@ function lstmScan(xw: tf.Tensor3D, masks: tf.Tensor3D, wh: tf.Tensor2D, reverse:
   const hs: tf.Tensor2D[] = new Array(T);
   for (let k = 0; k < T; k++) {
     const t = reverse ? T - 1 - k : k;
-    const [zi, zf, zg, zo] = tf.split(tf.add(steps[t], tf.matMul(h, wh)), 4, 1);
-    const [i, f, g, o] = [tf.sigmoid(zi), tf.sigmoid(zf), tf.tanh(zg), tf.sigmoid(zo)];
+    const next = lstmCell(steps[t], h, c, wh);
     const m = ms[t];
-    const cNew = tf.add(tf.mul(f, c), tf.mul(i, g));
     // Where the mask is 0 the state is carried unchanged.
-    c = tf.add(c, tf.mul(m, tf.sub(cNew, c))) as tf.Tensor2D;
-    h = tf.add(h, tf.mul(m, tf.sub(tf.mul(o, tf.tanh(cNew)), h))) as tf.Tensor2D;
-    gates[t] = tf.concat([i, f, g, o], 1) as tf.Tensor2D;
+    c = tf.add(c, tf.mul(m, tf.sub(next.c, c))) as tf.Tensor2D;
+    h = tf.add(h, tf.mul(m, tf.sub(next.h, h))) as tf.Tensor2D;
+    gates[t] = tf.concat(next.gates, 1) as tf.Tensor2D;
     cs[t] = c;
     hs[t] = h;
   }
@@ -79,64 +81,60 @@ const timeMajor = (x: tf.Tensor3D) => tf.transpose(x, [1, 0, 2]) as tf.Tensor3D;
  * gradient over all steps), instead of TensorFlow.js taping some 20 small ops per step and
  * padding each step's slice gradient back to the whole sequence.
  */
-const lstmOps = new Map<boolean, (xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D) => tf.Tensor3D>();
-export function lstmOp(reverse: boolean): (xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D) => tf.Tensor3D {
-  let op = lstmOps.get(reverse);
-  if (op) return op;
-  op = tf.customGrad(((xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D, save: tf.GradSaveFunc) => {
-    const masks = timeMajor(mask);
-    const run = lstmScan(timeMajor(xw), masks, wh, reverse);
-    save([run.gates, run.c, run.h, masks, wh]);
-    return {
-      value: timeMajor(tf.mul(run.h, masks) as tf.Tensor3D),
-      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-        const [gates, cAll, hAll, mAll, w] = saved as [tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.Tensor2D];
-        const [T, B, H4] = gates.shape;
-        const H = H4 / 4;
-        const dys = tf.unstack(timeMajor(dy as tf.Tensor3D)) as tf.Tensor2D[];
-        const g4 = tf.unstack(gates) as tf.Tensor2D[];
-        const cs = tf.unstack(cAll) as tf.Tensor2D[];
-        const ms = tf.unstack(mAll) as tf.Tensor2D[];
-        const wT = tf.transpose(w);
-        const zero = tf.zeros([B, H]) as tf.Tensor2D;
-        let dh: tf.Tensor2D = zero;
-        let dc: tf.Tensor2D = zero;
-        const dz: tf.Tensor2D[] = new Array(T);
-        // Against the recurrence: the last step it took first.
-        for (let k = T - 1; k >= 0; k--) {
-          const t = reverse ? T - 1 - k : k;
-          const prev = reverse ? t + 1 : t - 1;
-          const m = ms[t];
-          const cPrev = k > 0 ? cs[prev] : zero;
-          const [i, f, g, o] = tf.split(g4[t], 4, 1) as tf.Tensor2D[];
-          // out_t = h_t·m; h_t = h_prev + m·(h_new − h_prev), and likewise c_t.
-          const dhT = tf.add(dh, tf.mul(dys[t], m));
-          const dhNew = tf.mul(m, dhT);
-          // Where m = 1, c_t is the new cell state; where m = 0 every term below is zero.
-          const tc = tf.tanh(cs[t]);
-          const dcNew = tf.add(tf.mul(m, dc), tf.mul(tf.mul(dhNew, o), tf.sub(1, tf.square(tc))));
-          const dzi = tf.mul(tf.mul(dcNew, g), tf.mul(i, tf.sub(1, i)));
-          const dzf = tf.mul(tf.mul(dcNew, cPrev), tf.mul(f, tf.sub(1, f)));
-          const dzg = tf.mul(tf.mul(dcNew, i), tf.sub(1, tf.square(g)));
-          const dzo = tf.mul(tf.mul(dhNew, tc), tf.mul(o, tf.sub(1, o)));
-          dz[t] = tf.concat([dzi, dzf, dzg, dzo], 1) as tf.Tensor2D;
-          const keep = tf.sub(1, m);
-          dh = tf.add(tf.mul(keep, dhT), tf.matMul(dz[t], wT)) as tf.Tensor2D;
-          dc = tf.add(tf.mul(keep, dc), tf.mul(dcNew, f)) as tf.Tensor2D;
-        }
-        const dzAll = tf.stack(dz) as tf.Tensor3D;
-        // dWh = Σ_t h_prev(t)ᵀ dz_t over every step and sequence at once; h_prev is the state one
-        // step earlier in the recurrence (zero before its first step).
-        const first = tf.zeros([1, B, H]);
-        const hPrev = T === 1 ? first : reverse ? tf.concat([tf.slice(hAll, [1, 0, 0], [T - 1, B, H]), first], 0) : tf.concat([first, tf.slice(hAll, [0, 0, 0], [T - 1, B, H])], 0);
-        const dWh = tf.matMul(tf.transpose(tf.reshape(hPrev, [T * B, H])), tf.reshape(dzAll, [T * B, H4]));
-        return [timeMajor(dzAll), tf.zerosLike(mask), dWh];
-      },
-    };
-  }) as never) as (xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D) => tf.Tensor3D;
-  lstmOps.set(reverse, op);
-  return op;
-}
+export const lstmOp = opPer(
+  (reverse: boolean) =>
+    tf.customGrad(((xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D, save: tf.GradSaveFunc) => {
+      const masks = timeMajor(mask);
+      const run = lstmScan(timeMajor(xw), masks, wh, reverse);
+      save([run.gates, run.c, run.h, masks, wh]);
+      return {
+        value: timeMajor(tf.mul(run.h, masks) as tf.Tensor3D),
+        gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+          const [gates, cAll, hAll, mAll, w] = saved as [tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.Tensor2D];
+          const [T, B, H4] = gates.shape;
+          const H = H4 / 4;
+          const dys = tf.unstack(timeMajor(dy as tf.Tensor3D)) as tf.Tensor2D[];
+          const g4 = tf.unstack(gates) as tf.Tensor2D[];
+          const cs = tf.unstack(cAll) as tf.Tensor2D[];
+          const ms = tf.unstack(mAll) as tf.Tensor2D[];
+          const wT = tf.transpose(w);
+          const zero = tf.zeros([B, H]) as tf.Tensor2D;
+          let dh: tf.Tensor2D = zero;
+          let dc: tf.Tensor2D = zero;
+          const dz: tf.Tensor2D[] = new Array(T);
+          // Against the recurrence: the last step it took first.
+          for (let k = T - 1; k >= 0; k--) {
+            const t = reverse ? T - 1 - k : k;
+            const prev = reverse ? t + 1 : t - 1;
+            const m = ms[t];
+            const cPrev = k > 0 ? cs[prev] : zero;
+            const [i, f, g, o] = tf.split(g4[t], 4, 1) as tf.Tensor2D[];
+            // out_t = h_t·m; h_t = h_prev + m·(h_new − h_prev), and likewise c_t.
+            const dhT = tf.add(dh, tf.mul(dys[t], m));
+            const dhNew = tf.mul(m, dhT);
+            // Where m = 1, c_t is the new cell state; where m = 0 every term below is zero.
+            const tc = tf.tanh(cs[t]);
+            const dcNew = tf.add(tf.mul(m, dc), tf.mul(tf.mul(dhNew, o), tf.sub(1, tf.square(tc))));
+            const dzi = tf.mul(tf.mul(dcNew, g), tf.mul(i, tf.sub(1, i)));
+            const dzf = tf.mul(tf.mul(dcNew, cPrev), tf.mul(f, tf.sub(1, f)));
+            const dzg = tf.mul(tf.mul(dcNew, i), tf.sub(1, tf.square(g)));
+            const dzo = tf.mul(tf.mul(dhNew, tc), tf.mul(o, tf.sub(1, o)));
+            dz[t] = tf.concat([dzi, dzf, dzg, dzo], 1) as tf.Tensor2D;
+            const keep = tf.sub(1, m);
+            dh = tf.add(tf.mul(keep, dhT), tf.matMul(dz[t], wT)) as tf.Tensor2D;
+            dc = tf.add(tf.mul(keep, dc), tf.mul(dcNew, f)) as tf.Tensor2D;
+          }
+          const dzAll = tf.stack(dz) as tf.Tensor3D;
+          // dWh = Σ_t h_prev(t)ᵀ dz_t over every step and sequence at once; h_prev is the state one
+          // step earlier in the recurrence (zero before its first step).
+          const first = tf.zeros([1, B, H]);
+          const hPrev = T === 1 ? first : reverse ? tf.concat([tf.slice(hAll, [1, 0, 0], [T - 1, B, H]), first], 0) : tf.concat([first, tf.slice(hAll, [0, 0, 0], [T - 1, B, H])], 0);
+          const dWh = tf.matMul(tf.transpose(tf.reshape(hPrev, [T * B, H])), tf.reshape(dzAll, [T * B, H4]));
+          return [timeMajor(dzAll), tf.zerosLike(mask), dWh];
+        },
+      };
+    }) as never) as (xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D) => tf.Tensor3D,
+);
 
 function lstmRun(params: Params, prefix: string, x: tf.Tensor3D, mask: tf.Tensor2D, H: number, reverse: boolean, seed: number, cells: boolean): { h: tf.Tensor3D; c: tf.Tensor3D | null } {
   const D = x.shape[2];
@@ -178,7 +176,7 @@ export function bilstmInsertedStates(params: Params, x: tf.Tensor3D, mask: tf.Te
     const h0 = tf.matMul(pick, tf.reshape(run.h, [B * T, H])) as tf.Tensor2D;
     const c0 = tf.matMul(pick, tf.reshape(run.c!, [B * T, H])) as tf.Tensor2D;
     const xw = tf.tile(tf.add(tf.matMul(token, wx), b), [R, 1]) as tf.Tensor2D;
-    return lstmCell(xw, h0, c0, wh).h;
+    return lstmCell(xw, h0, c0, wh as tf.Tensor as tf.Tensor2D).h;
   };
   return tf.concat([side('lstm/fw', false, seed), side('lstm/bw', true, seed + 7)], 1) as tf.Tensor2D;
 }

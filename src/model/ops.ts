@@ -92,18 +92,24 @@ export function applyClipped(optimizer: tf.Optimizer, vars: readonly tf.Variable
 /*
  * Reductions with hand-written gradients. TensorFlow.js differentiates max (and so logSumExp,
  * which subtracts the max) through equal(x, max) broadcast over the reduced axis, and on WASM a
- * broadcasting comparison takes a slow path: 117 ms for the character CNN's [1664, 16, 30] max
- * against 7 ms for the mask below, about 6 % of an ID-CNN training step (bench/profile-step.ts).
+ * broadcasting comparison takes a slow path: 241 ms for the character CNN's [1664, 16, 30] max
+ * against 7 ms for the mask below (bench/wasm-kernels.ts).
  */
-const maxGrads = new Map<number, (x: tf.Tensor) => tf.Tensor>();
-const lseGrads = new Map<number, (x: tf.Tensor) => tf.Tensor>();
+/** One custom-gradient op per value of a static parameter (an axis, a dilation, a direction), built on first use. */
+export function opPer<K, F>(build: (key: K) => F): (key: K) => F {
+  const ops = new Map<K, F>();
+  return (key) => {
+    let f = ops.get(key);
+    if (!f) ops.set(key, (f = build(key)));
+    return f;
+  };
+}
 
-/** max over `axis` (the axis dropped); the gradient goes to every position equal to the max. */
-export function maxOver(x: tf.Tensor, axis: number): tf.Tensor {
-  const a = axis < 0 ? x.rank + axis : axis;
-  let f = maxGrads.get(a);
-  if (!f) {
-    f = tf.customGrad(((v: tf.Tensor, save: tf.GradSaveFunc) => {
+type Unary = (x: tf.Tensor) => tf.Tensor;
+
+const maxOp = opPer(
+  (a: number) =>
+    tf.customGrad(((v: tf.Tensor, save: tf.GradSaveFunc) => {
       const m = tf.max(v, a, true);
       save([v, m]);
       return {
@@ -111,18 +117,12 @@ export function maxOver(x: tf.Tensor, axis: number): tf.Tensor {
         // m - v >= 0, and sign() is exactly 0 where v is the max: the mask without a comparison.
         gradFunc: (dy: tf.Tensor, [sv, sm]: tf.Tensor[]) => tf.mul(tf.sub(1, tf.sign(tf.sub(sm, sv))), tf.expandDims(dy, a)),
       };
-    }) as never) as (x: tf.Tensor) => tf.Tensor;
-    maxGrads.set(a, f);
-  }
-  return f(x);
-}
+    }) as never) as Unary,
+);
 
-/** log Σ exp over `axis` (the axis dropped); its gradient is the softmax, with no path through the max. */
-export function logSumExpOver(x: tf.Tensor, axis: number): tf.Tensor {
-  const a = axis < 0 ? x.rank + axis : axis;
-  let f = lseGrads.get(a);
-  if (!f) {
-    f = tf.customGrad(((v: tf.Tensor, save: tf.GradSaveFunc) => {
+const logSumExpOp = opPer(
+  (a: number) =>
+    tf.customGrad(((v: tf.Tensor, save: tf.GradSaveFunc) => {
       const m = tf.max(v, a, true);
       const y = tf.add(m, tf.log(tf.sum(tf.exp(tf.sub(v, m)), a, true)));
       save([v, y]);
@@ -130,13 +130,18 @@ export function logSumExpOver(x: tf.Tensor, axis: number): tf.Tensor {
         value: tf.squeeze(y, [a]),
         gradFunc: (dy: tf.Tensor, [sv, sy]: tf.Tensor[]) => tf.mul(tf.exp(tf.sub(sv, sy)), tf.expandDims(dy, a)),
       };
-    }) as never) as (x: tf.Tensor) => tf.Tensor;
-    lseGrads.set(a, f);
-  }
-  return f(x);
+    }) as never) as Unary,
+);
+
+/** max over `axis` (the axis dropped); the gradient goes to every position equal to the max. */
+export function maxOver(x: tf.Tensor, axis: number): tf.Tensor {
+  return maxOp(axis < 0 ? x.rank + axis : axis)(x);
 }
 
-const convs = new Map<number, (x: tf.Tensor3D, w: tf.Tensor2D, b: tf.Tensor1D) => tf.Tensor3D>();
+/** log Σ exp over `axis` (the axis dropped); its gradient is the softmax, with no path through the max. */
+export function logSumExpOver(x: tf.Tensor, axis: number): tf.Tensor {
+  return logSumExpOp(axis < 0 ? x.rank + axis : axis)(x);
+}
 
 /**
  * A width-3 convolution over time with dilation d, as one matrix product over the shifted
@@ -147,9 +152,12 @@ const convs = new Map<number, (x: tf.Tensor3D, w: tf.Tensor2D, b: tf.Tensor1D) =
  * dx = [dy(t+d); dy(t); dy(t−d)] · [W₀ᵀ; W₁ᵀ; W₂ᵀ], one product with no split.
  */
 export function shiftConv(x: tf.Tensor3D, w: tf.Tensor2D, b: tf.Tensor1D, d: number): tf.Tensor3D {
-  let f = convs.get(d);
-  if (!f) {
-    f = tf.customGrad(((xi: tf.Tensor3D, wi: tf.Tensor2D, bi: tf.Tensor1D, save: tf.GradSaveFunc) => {
+  return convOp(d)(x, w, b);
+}
+
+const convOp = opPer(
+  (d: number) =>
+    tf.customGrad(((xi: tf.Tensor3D, wi: tf.Tensor2D, bi: tf.Tensor1D, save: tf.GradSaveFunc) => {
       const [B, T, D] = xi.shape;
       const F = wi.shape[1];
       const cat = tf.reshape(tf.concat([shift(xi, d), xi, shift(xi, -d)], 2), [B * T, 3 * D]) as tf.Tensor2D;
@@ -167,8 +175,5 @@ export function shiftConv(x: tf.Tensor3D, w: tf.Tensor2D, b: tf.Tensor1D, d: num
           return [dx, dw, tf.sum(dy2, 0)];
         },
       };
-    }) as never) as (x: tf.Tensor3D, w: tf.Tensor2D, b: tf.Tensor1D) => tf.Tensor3D;
-    convs.set(d, f);
-  }
-  return f(x, w, b);
-}
+    }) as never) as (x: tf.Tensor3D, w: tf.Tensor2D, b: tf.Tensor1D) => tf.Tensor3D,
+);

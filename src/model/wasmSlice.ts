@@ -3,8 +3,8 @@
  *
  * The package's own Slice (tfjs-backend-wasm 4.22) starts with `backend.readSync(x)`, which copies
  * the whole input out of the WASM heap, so every slice costs the size of what it is cut from, not
- * of what it cuts: 52 one-step slices of a [52, 32, 400] sequence took 138 ms here, 2.6 ms each
- * for 12,800 numbers. The recurrent encoder's time steps, the convolutions' shifts and every
+ * of what it cuts: 52 one-step slices of a [52, 32, 400] sequence took 109 ms here against 1.3 ms
+ * in place (bench/wasm-kernels.ts). The recurrent encoder's time steps, the convolutions' shifts and every
  * split (SplitV and Unpack are built on Slice) paid that, quadratically in sentence length. This
  * kernel views the input in the heap instead, copying only the slice. Registering it replaces
  * the package's Slice, Unpack and SplitV for the 'wasm' backend (the registry is global and keyed
