@@ -45,6 +45,14 @@ describe('decoupled mention / context model (paper 004)', () => {
     const regions = [human[0], human[1], human[5]].flatMap((s) => [[0, 1], [1, 3], [2, 3], [4, 5], [0, 5]].map(([a, b]) => ({ words: s.words, start: a, end: b, label: 0 })));
     const [slow, fast] = tf.tidy(() => [model.contextVectors(regions, false, 0).arraySync(), model.contextVectorsFast(regions).arraySync()]);
     fast.forEach((row, i) => row.forEach((v, j) => expect(v).toBeCloseTo(slow[i][j], 5)));
+    // Training takes the fast path too: the encoder's gradients are the slow path's.
+    const vars = model.encoderVars('context');
+    const u = tf.randomNormal([regions.length, 2 * cfg.model.hidden], 0, 1, 'float32', 9);
+    const gradsOf = (f: () => tf.Tensor2D) => tf.tidy(() => Object.values(tf.variableGrads(() => tf.sum(tf.mul(tf.tanh(f()), u)) as tf.Scalar, vars).grads).map((g) => g.arraySync()));
+    const gSlow = gradsOf(() => model.contextVectors(regions, false, 0));
+    const gFast = gradsOf(() => model.contextVectorsFast(regions));
+    expect(gFast.length).toBe(gSlow.length);
+    gFast.forEach((g, k) => (g as number[] | number[][]).flat().forEach((v, j) => expect(v).toBeCloseTo((gSlow[k] as number[] | number[][]).flat()[j], 4)));
     model.dispose();
   });
 

@@ -76,24 +76,32 @@ const timeMajor = (x: tf.Tensor3D) => tf.transpose(x, [1, 0, 2]) as tf.Tensor3D;
 
 /**
  * One LSTM direction as a single differentiable op: xw [B, T, 4H], mask [B, T, 1], wh [H, 4H] →
- * outputs [B, T, H] (zero at padding). The gradient is backpropagation through time written out
- * (the gates' and states' derivatives step by step, then one product for the recurrent weights'
- * gradient over all steps), instead of TensorFlow.js taping some 20 small ops per step and
- * padding each step's slice gradient back to the whole sequence.
+ * outputs [B, T, H] (zero at padding), or with `cells` [B, T, 2H]: the outputs, then the cell
+ * states (zero at padding; a custom-gradient op has one output tensor). The gradient is
+ * backpropagation through time written out (the gates' and states' derivatives step by step,
+ * then one product for the recurrent weights' gradient over all steps), instead of TensorFlow.js
+ * taping some 20 small ops per step and padding each step's slice gradient back to the whole
+ * sequence.
  */
-export const lstmOp = opPer(
-  (reverse: boolean) =>
-    tf.customGrad(((xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D, save: tf.GradSaveFunc) => {
+const lstmOps = opPer(
+  (key: string) => {
+    const reverse = key.startsWith('reverse');
+    const cells = key.endsWith('cells');
+    return tf.customGrad(((xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D, save: tf.GradSaveFunc) => {
       const masks = timeMajor(mask);
       const run = lstmScan(timeMajor(xw), masks, wh, reverse);
       save([run.gates, run.c, run.h, masks, wh]);
+      const h = tf.mul(run.h, masks) as tf.Tensor3D;
       return {
-        value: timeMajor(tf.mul(run.h, masks) as tf.Tensor3D),
+        value: timeMajor(cells ? (tf.concat([h, tf.mul(run.c, masks)], 2) as tf.Tensor3D) : h),
         gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
           const [gates, cAll, hAll, mAll, w] = saved as [tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.Tensor2D];
           const [T, B, H4] = gates.shape;
           const H = H4 / 4;
-          const dys = tf.unstack(timeMajor(dy as tf.Tensor3D)) as tf.Tensor2D[];
+          const dyT = timeMajor(dy as tf.Tensor3D);
+          const dys = tf.unstack(cells ? tf.slice(dyT, [0, 0, 0], [T, B, H]) : dyT) as tf.Tensor2D[];
+          // Gradients reaching the cell states from outside (zero at padding, like the outputs).
+          const dcs = cells ? (tf.unstack(tf.mul(tf.slice(dyT, [0, 0, H], [T, B, H]), mAll)) as tf.Tensor2D[]) : null;
           const g4 = tf.unstack(gates) as tf.Tensor2D[];
           const cs = tf.unstack(cAll) as tf.Tensor2D[];
           const ms = tf.unstack(mAll) as tf.Tensor2D[];
@@ -109,6 +117,7 @@ export const lstmOp = opPer(
             const m = ms[t];
             const cPrev = k > 0 ? cs[prev] : zero;
             const [i, f, g, o] = tf.split(g4[t], 4, 1) as tf.Tensor2D[];
+            if (dcs) dc = tf.add(dc, dcs[t]) as tf.Tensor2D;
             // out_t = h_t·m; h_t = h_prev + m·(h_new − h_prev), and likewise c_t.
             const dhT = tf.add(dh, tf.mul(dys[t], m));
             const dhNew = tf.mul(m, dhT);
@@ -133,8 +142,11 @@ export const lstmOp = opPer(
           return [timeMajor(dzAll), tf.zerosLike(mask), dWh];
         },
       };
-    }) as never) as (xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D) => tf.Tensor3D,
+    }) as never) as (xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D) => tf.Tensor3D;
+  },
 );
+
+export const lstmOp = (reverse: boolean, cells = false) => lstmOps(`${reverse ? 'reverse' : 'forward'}${cells ? '/cells' : ''}`);
 
 function lstmRun(params: Params, prefix: string, x: tf.Tensor3D, mask: tf.Tensor2D, H: number, reverse: boolean, seed: number, cells: boolean): { h: tf.Tensor3D; c: tf.Tensor3D | null } {
   const D = x.shape[2];
@@ -142,10 +154,9 @@ function lstmRun(params: Params, prefix: string, x: tf.Tensor3D, mask: tf.Tensor
   const xw = tf.add(dense(x, wx), b) as tf.Tensor3D;
   const m3 = tf.expandDims(mask, 2) as tf.Tensor3D;
   if (!cells) return { h: lstmOp(reverse)(xw, m3, wh as tf.Tensor as tf.Tensor2D), c: null };
-  // The cell states too (inference only: bilstmInsertedStates), from the same recurrence.
-  const masks = timeMajor(m3);
-  const run = lstmScan(timeMajor(xw), masks, wh as tf.Tensor as tf.Tensor2D, reverse);
-  return { h: timeMajor(tf.mul(run.h, masks) as tf.Tensor3D), c: timeMajor(tf.mul(run.c, masks) as tf.Tensor3D) };
+  // The cell states too (bilstmInsertedStates), from the same op.
+  const [h, c] = tf.split(lstmOp(reverse, true)(xw, m3, wh as tf.Tensor as tf.Tensor2D), 2, 2) as tf.Tensor3D[];
+  return { h, c };
 }
 
 function lstmDirection(params: Params, prefix: string, x: tf.Tensor3D, mask: tf.Tensor2D, H: number, reverse: boolean, seed: number): tf.Tensor3D {
@@ -154,7 +165,7 @@ function lstmDirection(params: Params, prefix: string, x: tf.Tensor3D, mask: tf.
 
 /**
  * The BiLSTM's state at a token put in place of a region, for many regions of the same
- * sentences at once (inference only). The forward state there depends only on the tokens left of
+ * sentences at once (training and inference). The forward state there depends only on the tokens left of
  * the region and the new token, the backward state only on those right of it, so one pass over
  * each sentence plus one cell update per region gives exactly what encoding each edited sentence
  * would. regions: [sentence, start, end) triples; x: [B, T, D] inputs of the unedited sentences;
@@ -175,7 +186,8 @@ export function bilstmInsertedStates(params: Params, x: tf.Tensor3D, mask: tf.Te
     const pick = tf.tensor2d(sel, [R, B * T]);
     const h0 = tf.matMul(pick, tf.reshape(run.h, [B * T, H])) as tf.Tensor2D;
     const c0 = tf.matMul(pick, tf.reshape(run.c!, [B * T, H])) as tf.Tensor2D;
-    const xw = tf.tile(tf.add(tf.matMul(token, wx), b), [R, 1]) as tf.Tensor2D;
+    // [1, 4H], broadcast over the regions by the cell's sum (WASM's Tile takes 15 ms for [256, 400]).
+    const xw = tf.add(tf.matMul(token, wx), b) as tf.Tensor2D;
     return lstmCell(xw, h0, c0, wh as tf.Tensor as tf.Tensor2D).h;
   };
   return tf.concat([side('lstm/fw', false, seed), side('lstm/bw', true, seed + 7)], 1) as tf.Tensor2D;
