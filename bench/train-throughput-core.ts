@@ -42,7 +42,7 @@ export async function useBrowserBackend(name: string): Promise<string> {
   // 'wasm' is the single-threaded SIMD build; 'wasm-threads' the threaded one (needs cross-origin isolation).
   if (name === 'wasm' || name === 'wasm-threads') {
     const wasm = await import('@tensorflow/tfjs-backend-wasm');
-    (await import('../src/model/wasmSlice')).registerWasmSlice();
+    (await import('../src/model/wasmKernels')).registerWasmKernels();
     tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', name === 'wasm-threads');
     if (name === 'wasm-threads') wasm.setThreadsCount(navigator.hardwareConcurrency);
     wasm.setWasmPaths('/bench-wasm/');

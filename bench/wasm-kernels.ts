@@ -1,11 +1,11 @@
 /**
- * The WASM kernel costs behind src/model/wasmSlice.ts and the hand-written max gradient
+ * The WASM kernel costs behind src/model/wasmKernels.ts and the hand-written max gradient
  * (src/model/ops.ts), in Node on TensorFlow.js WASM: the package's Slice / Unpack / SplitV against
  * the studio's in-place ones on a [52, 32, 400] sequence, and the max gradient's broadcasting
  * `equal` mask against the `sign` mask on a character-CNN batch [1664, 16, 30]. Median of 10.
  *   npx tsx bench/wasm-kernels.ts
  */
-import { registerWasmSlice } from '../src/model/wasmSlice';
+import { registerWasmKernels } from '../src/model/wasmKernels';
 import * as tf from '../src/model/tf';
 import { median } from './browser';
 
@@ -31,7 +31,7 @@ const slicing = () => ({
   'split in 4 on the last axis': time(() => tf.split(x, 4, 2)),
 });
 const rows: Record<string, unknown> = { "package's kernels (ms)": slicing() };
-registerWasmSlice();
+registerWasmKernels();
 rows["studio's in-place kernels (ms)"] = slicing();
 const c = tf.randomNormal([1664, 16, 30]);
 const m = tf.max(c, 1, true);

@@ -12,7 +12,7 @@ import { tagsToSpans } from '../core/tagScheme';
 import { readCorpus } from './readCorpus';
 import { readGloveAsset } from '../model/gloveNode';
 import * as tf from '../model/tf';
-import { registerWasmSlice } from '../model/wasmSlice';
+import { registerWasmKernels } from '../model/wasmKernels';
 import { evaluate, predict, trainTagger } from '../model/train';
 import { roundScores } from './roundScores';
 
@@ -26,7 +26,7 @@ function readSplit(s: FileSplit, scheme: string): ParsedCorpus {
 
 export async function useWasmBackend(): Promise<string> {
   await import('@tensorflow/tfjs-backend-wasm');
-  registerWasmSlice();
+  registerWasmKernels();
   
   if (!(await tf.setBackend('wasm'))) await tf.setBackend('cpu');
   await tf.ready();

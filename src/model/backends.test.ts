@@ -1,10 +1,10 @@
 import '@tensorflow/tfjs-backend-wasm';
 import { describe, expect, it } from 'vitest';
 import { modelGrads, relativeGaps } from './gradCheck';
-import { registerWasmSlice } from './wasmSlice';
+import { registerWasmKernels } from './wasmKernels';
 
-// The studio's own Slice / Unpack / SplitV kernels for WASM (src/model/wasmSlice.ts) take part.
-registerWasmSlice();
+// The studio's own Slice / Unpack / SplitV kernels for WASM (src/model/wasmKernels.ts) take part.
+registerWasmKernels();
 
 // The WASM backend (what the CLI and most browsers train on) against the CPU backend: the same
 // weights and batch give the same gradient for every variable. The WebGPU side of this check runs

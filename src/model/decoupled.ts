@@ -20,7 +20,7 @@ import { param, type Params } from './encoders';
 import { buildLmVocab, type LmVocab } from './lm';
 import { featureDims, makeBatch, type Featurizer } from './features';
 import { applyClipped, dense } from './ops';
-import { batchTensors, Tagger, type TaggerConfig } from './tagger';
+import { batchTensors, Tagger, type BatchTensors, type TaggerConfig } from './tagger';
 import { chunkByBudget, MAX_BATCH_TOKENS } from './train';
 import * as tf from './tf';
 
@@ -181,6 +181,12 @@ export class DecoupledModel {
    */
   contextVectorsFast(regions: readonly RegionExample[], training = false, step = 0): tf.Tensor2D {
     if (this.cfg.encoder !== 'bilstm') return this.contextVectors(regions, training, step);
+    const { batch, triples } = this.sentenceBatch(regions);
+    return this.context.insertedStates(batch, this.maskToken(), triples, training, step);
+  }
+
+  /** The distinct sentences of the regions as one batch, and each region as [sentence, start, end). */
+  private sentenceBatch(regions: readonly RegionExample[]): { batch: BatchTensors; triples: (readonly [number, number, number])[] } {
     const sentences: (readonly string[])[] = [];
     const index = new Map<readonly string[], number>();
     const triples = regions.map((r) => {
@@ -188,9 +194,39 @@ export class DecoupledModel {
       if (k === undefined) index.set(r.words, (k = sentences.push(r.words) - 1));
       return [k, r.start, r.end] as const;
     });
-    const batch = batchTensors(makeBatch(this.feat, sentences.map((words) => ({ words }))), this.context.dims);
-    const token = batchTensors(makeBatch(this.feat, [{ words: [MASK] }]), this.context.dims);
-    return this.context.insertedStates(batch, token, triples, training, step);
+    return { batch: batchTensors(makeBatch(this.feat, sentences.map((words) => ({ words }))), this.context.dims), triples };
+  }
+
+  private maskToken(): BatchTensors {
+    return batchTensors(makeBatch(this.feat, [{ words: [MASK] }]), this.context.dims);
+  }
+
+  /**
+   * h_m and h_c at inference from one input pass per distinct sentence: a token's inputs (word
+   * vector, casing, characters) do not depend on its neighbours, so the mention encoder's inputs
+   * are gathered from the sentences' rather than recomputed for every region (each token is in
+   * several candidate regions). Equal to mentionVectors and contextVectorsFast without dropout.
+   */
+  private inferenceVectors(regions: readonly RegionExample[]): { hm: tf.Tensor2D; hc: tf.Tensor2D } {
+    const { batch, triples } = this.sentenceBatch(regions);
+    const [B, T] = batch.mask.shape;
+    const xc = this.context.inputs(batch, false, 0);
+    const xm = this.opts.shared ? xc : this.mention.inputs(batch, false, 0);
+    const L = Math.max(1, ...regions.map((r) => r.end - r.start));
+    const R = regions.length;
+    const rows = new Int32Array(R * L);
+    const mask = new Float32Array(R * L);
+    triples.forEach(([k, a, b], r) => {
+      for (let j = 0; j < b - a; j++) (rows[r * L + j] = k * T + a + j), (mask[r * L + j] = 1);
+    });
+    const D = xm.shape[2];
+    const xr = tf.reshape(tf.gather(tf.reshape(xm, [B * T, D]), tf.tensor1d(rows, 'int32')), [R, L, D]) as tf.Tensor3D;
+    const m = tf.tensor2d(mask, [R, L]);
+    const h = this.mention.encodeInputs(xr, m, false, 0);
+    const m3 = tf.expandDims(m, 2);
+    const hm = tf.div(tf.sum(tf.mul(h, m3), 1), tf.sum(m3, 1)) as tf.Tensor2D;
+    const hc = this.context.insertedStates(batch, this.maskToken(), triples, false, 0, xc);
+    return { hm, hc };
   }
 
   private ce(logits: tf.Tensor2D, labels: readonly number[]): tf.Scalar {
@@ -239,7 +275,10 @@ export class DecoupledModel {
 
   /** Class probabilities [N, C] of the global classifier. */
   async classify(regions: readonly RegionExample[]): Promise<Float32Array> {
-    const p = tf.tidy(() => tf.softmax(this.head('global', tf.concat([this.mentionVectors(regions, false, 0), this.contextVectorsFast(regions)], 1) as tf.Tensor2D, this.classes.length, 1)));
+    const p = tf.tidy(() => {
+      const { hm, hc } = this.cfg.encoder === 'bilstm' ? this.inferenceVectors(regions) : { hm: this.mentionVectors(regions, false, 0), hc: this.contextVectors(regions, false, 0) };
+      return tf.softmax(this.head('global', tf.concat([hm, hc], 1) as tf.Tensor2D, this.classes.length, 1));
+    });
     const data = (await p.data()) as Float32Array;
     p.dispose();
     return data;

@@ -48,11 +48,11 @@ describe('shiftConv', () => {
   });
 });
 
-describe('the WASM slice kernels', () => {
+describe('the studio\'s WASM kernels', () => {
   it('cut what the CPU backend cuts: slices (contiguous, strided, empty), unstack and split on every axis', async () => {
     await import('@tensorflow/tfjs-backend-wasm');
-    const { registerWasmSlice } = await import('./wasmSlice');
-    registerWasmSlice();
+    const { registerWasmKernels } = await import('./wasmKernels');
+    registerWasmKernels();
     const cases = (x: tf.Tensor) => [
       tf.slice(x, [1, 0, 0], [2, 4, 5]),
       tf.slice(x, [0, 1, 2], [3, 2, 3]),
@@ -72,5 +72,16 @@ describe('the WASM slice kernels', () => {
     const got = cases(tf.tensor3d(values, [3, 4, 5])).map((t) => ({ shape: t.shape, data: Array.from(t.dataSync()) }));
     await tf.setBackend('cpu');
     expect(got).toEqual(want);
+  });
+
+  it('take tanh through the sigmoid to float precision, saturated ends and empty tensors included', async () => {
+    await import('@tensorflow/tfjs-backend-wasm');
+    (await import('./wasmKernels')).registerWasmKernels();
+    const values = [...Array.from({ length: 20_001 }, (_, k) => (k - 10_000) / 500), -1e-6, 3e-8, 50, -50, 1e4, -1e4];
+    await tf.setBackend('wasm');
+    const got = tf.tanh(tf.tensor1d(values)).dataSync();
+    expect(tf.tanh(tf.zeros([0, 3])).shape).toEqual([0, 3]);
+    await tf.setBackend('cpu');
+    values.forEach((v, k) => expect(Math.abs(got[k] - Math.tanh(v))).toBeLessThan(3e-7));
   });
 });

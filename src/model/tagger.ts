@@ -135,20 +135,24 @@ export class Tagger {
 
   /** Token states [B, T, H] from the features and the encoder (dropout applied when training). */
   encode(b: BatchTensors, training: boolean, step: number): tf.Tensor3D {
+    return this.encodeInputs(this.inputs(b, training, step), b.mask, training, step);
+  }
+
+  /** Token states [B, T, H] from per-token inputs [B, T, D] (see `inputs`) and a mask [B, T]. */
+  encodeInputs(x: tf.Tensor3D, mask: tf.Tensor2D, training: boolean, step: number): tf.Tensor3D {
     const { cfg, params, seed } = this;
-    const x = this.inputs(b, training, step);
-    const h = cfg.encoder === 'bilstm' ? bilstm(params, x, b.mask, cfg.hidden, seed + 11) : idcnn(params, x, b.mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11);
+    const h = cfg.encoder === 'bilstm' ? bilstm(params, x, mask, cfg.hidden, seed + 11) : idcnn(params, x, mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11);
     return training && cfg.dropout > 0 ? (tf.dropout(h, cfg.dropout, undefined, seed * 7919 + step * 13 + 2) as tf.Tensor3D) : h;
   }
 
   /**
    * BiLSTM states at one token put in place of each region [start, end) of the batch's sentences,
-   * without re-encoding each edited sentence (see bilstmInsertedStates); inference only.
+   * without re-encoding each edited sentence (see bilstmInsertedStates). `x`: the batch's inputs,
+   * where the caller has them already.
    */
-  insertedStates(b: BatchTensors, token: BatchTensors, regions: readonly (readonly [number, number, number])[], training = false, step = 0): tf.Tensor2D {
+  insertedStates(b: BatchTensors, token: BatchTensors, regions: readonly (readonly [number, number, number])[], training = false, step = 0, x = this.inputs(b, training, step)): tf.Tensor2D {
     const { cfg } = this;
     if (cfg.encoder !== 'bilstm') throw new Error('inserted-token states need the BiLSTM encoder');
-    const x = this.inputs(b, training, step);
     const tx = tf.reshape(this.inputs(token, training, step + 7_777), [1, -1]) as tf.Tensor2D;
     const h = bilstmInsertedStates(this.params, x, b.mask, cfg.hidden, this.seed + 11, tx, regions);
     return training && cfg.dropout > 0 ? (tf.dropout(h, cfg.dropout, undefined, this.seed * 7919 + step * 13 + 2) as tf.Tensor2D) : h;

@@ -34,7 +34,7 @@ async function tryBackend(name: BackendName): Promise<boolean> {
     }
     if (name === 'wasm') {
       const wasm = await import('@tensorflow/tfjs-backend-wasm');
-      (await import('../model/wasmSlice')).registerWasmSlice();
+      (await import('../model/wasmKernels')).registerWasmKernels();
       const [plain, simd, threaded] = await Promise.all([
         import('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm?url'),
         import('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm?url'),
