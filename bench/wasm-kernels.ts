@@ -2,10 +2,14 @@
  * The WASM kernel costs behind src/model/wasmKernels.ts and the hand-written max gradient
  * (src/model/ops.ts), in Node on TensorFlow.js WASM: the package's Slice / Unpack / SplitV against
  * the studio's in-place ones on a [52, 32, 400] sequence, and the max gradient's broadcasting
- * `equal` mask against the `sign` mask on a character-CNN batch [1664, 16, 30]. Median of 10.
+ * `equal` mask against the `sign` mask on a character-CNN batch [1664, 16, 30], Tanh against the
+ * studio's through Sigmoid, and one LSTM direction's forward and backward pass over a [32, 40]
+ * batch with the composed step ops against the studio's one-kernel steps. Median of 10.
  *   npx tsx bench/wasm-kernels.ts
  */
-import { registerWasmKernels } from '../src/model/wasmKernels';
+import { getKernel, unregisterKernel } from '@tensorflow/tfjs-core';
+import { lstmOp } from '../src/model/encoders';
+import { LSTM_STEP, LSTM_STEP_GRAD, registerWasmKernels } from '../src/model/wasmKernels';
 import * as tf from '../src/model/tf';
 import { median } from './browser';
 
@@ -30,9 +34,22 @@ const slicing = () => ({
   unstack: time(() => tf.unstack(x)),
   'split in 4 on the last axis': time(() => tf.split(x, 4, 2)),
 });
-const rows: Record<string, unknown> = { "package's kernels (ms)": slicing() };
+const tanhInputs = [[256, 100], [32, 100], [1664, 16, 30]].map((shape) => tf.randomNormal(shape, 0, 2, 'float32', 1));
+const tanhs = () => Object.fromEntries(tanhInputs.map((t) => [JSON.stringify(t.shape), time(() => tf.tanh(t))]));
+const rows: Record<string, unknown> = { "package's kernels (ms)": slicing(), "package's Tanh (ms)": tanhs() };
 registerWasmKernels();
 rows["studio's in-place kernels (ms)"] = slicing();
+rows["studio's Tanh (ms)"] = tanhs();
+// One LSTM direction, forward and backward, B = 32, T = 40, H = 100, lengths 20-40.
+const [B, T, H] = [32, 40, 100];
+const xw = tf.randomNormal([B, T, 4 * H], 0, 1, 'float32', 2);
+const wh = tf.randomNormal([H, 4 * H], 0, 0.1, 'float32', 3);
+const mask = tf.tensor3d(Array.from({ length: B * T }, (_, p) => (p % T < 20 + (Math.floor(p / T) % 21) ? 1 : 0)), [B, T, 1]);
+const lstm = () => time(() => tf.grads((a: tf.Tensor, w: tf.Tensor) => tf.sum(lstmOp(false)(a as tf.Tensor3D, mask, w as tf.Tensor2D)))([xw, wh]));
+const oneKernel = lstm();
+const steps = [getKernel(LSTM_STEP, 'wasm')!, getKernel(LSTM_STEP_GRAD, 'wasm')!];
+steps.forEach((k) => unregisterKernel(k.kernelName, 'wasm'));
+rows['LSTM direction forward + backward, [32, 40, 100] (ms)'] = { 'composed step ops': lstm(), 'one-kernel steps (studio)': oneKernel };
 const c = tf.randomNormal([1664, 16, 30]);
 const m = tf.max(c, 1, true);
 rows['max gradient mask (ms)'] = {

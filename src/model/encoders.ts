@@ -1,4 +1,6 @@
+import { getKernel } from '@tensorflow/tfjs-core';
 import { dense, maxOver, opPer, shiftConv } from './ops';
+import { LSTM_STEP, LSTM_STEP_GRAD } from './wasmKernels';
 import * as tf from './tf';
 
 /** A model's variables by their own names; TensorFlow.js names are prefixed to stay unique. */
@@ -58,19 +60,28 @@ function lstmScan(xw: tf.Tensor3D, masks: tf.Tensor3D, wh: tf.Tensor2D, reverse:
   const gates: tf.Tensor2D[] = new Array(T);
   const cs: tf.Tensor2D[] = new Array(T);
   const hs: tf.Tensor2D[] = new Array(T);
+  const fused = hasKernel(LSTM_STEP);
   for (let k = 0; k < T; k++) {
     const t = reverse ? T - 1 - k : k;
-    const next = lstmCell(steps[t], h, c, wh);
     const m = ms[t];
-    // Where the mask is 0 the state is carried unchanged.
-    c = tf.add(c, tf.mul(m, tf.sub(next.c, c))) as tf.Tensor2D;
-    h = tf.add(h, tf.mul(m, tf.sub(next.h, h))) as tf.Tensor2D;
-    gates[t] = tf.concat(next.gates, 1) as tf.Tensor2D;
+    if (fused) {
+      // The same step as one kernel (src/model/wasmKernels.ts).
+      [gates[t], c, h] = tf.engine().runKernel(LSTM_STEP, { xw: steps[t], hw: dense(h, wh), c, h, m }) as tf.Tensor2D[];
+    } else {
+      const next = lstmCell(steps[t], h, c, wh);
+      // Where the mask is 0 the state is carried unchanged.
+      c = tf.add(c, tf.mul(m, tf.sub(next.c, c))) as tf.Tensor2D;
+      h = tf.add(h, tf.mul(m, tf.sub(next.h, h))) as tf.Tensor2D;
+      gates[t] = tf.concat(next.gates, 1) as tf.Tensor2D;
+    }
     cs[t] = c;
     hs[t] = h;
   }
   return { gates: tf.stack(gates) as tf.Tensor3D, c: tf.stack(cs) as tf.Tensor3D, h: tf.stack(hs) as tf.Tensor3D };
 }
+
+/** Whether the current backend has a kernel of that name (the studio's own are registered for WASM only). */
+const hasKernel = (name: string) => getKernel(name, tf.getBackend()) !== undefined;
 
 const timeMajor = (x: tf.Tensor3D) => tf.transpose(x, [1, 0, 2]) as tf.Tensor3D;
 
@@ -107,6 +118,7 @@ const lstmOps = opPer(
           const ms = tf.unstack(mAll) as tf.Tensor2D[];
           const wT = tf.transpose(w);
           const zero = tf.zeros([B, H]) as tf.Tensor2D;
+          const fused = hasKernel(LSTM_STEP_GRAD);
           let dh: tf.Tensor2D = zero;
           let dc: tf.Tensor2D = zero;
           const dz: tf.Tensor2D[] = new Array(T);
@@ -116,8 +128,15 @@ const lstmOps = opPer(
             const prev = reverse ? t + 1 : t - 1;
             const m = ms[t];
             const cPrev = k > 0 ? cs[prev] : zero;
-            const [i, f, g, o] = tf.split(g4[t], 4, 1) as tf.Tensor2D[];
             if (dcs) dc = tf.add(dc, dcs[t]) as tf.Tensor2D;
+            if (fused) {
+              const [dzt, dhKeep, dcNext] = tf.engine().runKernel(LSTM_STEP_GRAD, { dh, dc, dy: dys[t], gates: g4[t], c: cs[t], cPrev, m }) as tf.Tensor2D[];
+              dz[t] = dzt;
+              dh = tf.add(dhKeep, tf.matMul(dzt, wT)) as tf.Tensor2D;
+              dc = dcNext;
+              continue;
+            }
+            const [i, f, g, o] = tf.split(g4[t], 4, 1) as tf.Tensor2D[];
             // out_t = h_t·m; h_t = h_prev + m·(h_new − h_prev), and likewise c_t.
             const dhT = tf.add(dh, tf.mul(dys[t], m));
             const dhNew = tf.mul(m, dhT);
