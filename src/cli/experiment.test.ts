@@ -52,6 +52,9 @@ describe('experiment verb', () => {
     // The supervised baseline learns from the 36 strong sentences (30 % of 120) only.
     expect(records.find((r) => r.key === "30% gold/supervised/1")!.stages[0].trainSentences).toBe(36);
     expect(log.some((l) => /30% gold\/WSL\/1: training \(120 sentences, 84 weak\)/.test(l))).toBe(true);
+    // --report reads the records and runs nothing.
+    const reported = await runExperiment(join(dir, 'exp.json'), { report: true, log: () => {} });
+    expect(reported).toMatchObject({ ran: 0, recorded: records.length, backend: null });
     const again = await runExperiment(join(dir, 'exp.json'), { log: () => {} });
     expect(again.ran).toBe(0);
     expect(again.recorded).toBe(records.length);

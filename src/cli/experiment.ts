@@ -289,7 +289,12 @@ export function readRecords(file: string): RunRecord[] {
   return existsSync(file) ? parseRunRecords(file, readFileSync(file, 'utf8')) : [];
 }
 
-export async function runExperiment(configFile: string, opts: { only?: string[]; log?: (s: string) => void } = {}): Promise<Record<string, unknown>> {
+/**
+ * Runs what the records lack of an experiment (settings × methods × seeds), recording each run as
+ * it finishes, and prints the results table. `report`: print the table of what is recorded, run
+ * nothing (no backend, no data loaded).
+ */
+export async function runExperiment(configFile: string, opts: { only?: string[]; report?: boolean; log?: (s: string) => void } = {}): Promise<Record<string, unknown>> {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(configFile, 'utf8'));
@@ -303,6 +308,7 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
   }
   const exp = parsed.data;
   const log = opts.log ?? ((s: string) => void process.stderr.write(`${s}\n`));
+  if (opts.report) return report(exp, null, 0);
   const backend = await useWasmBackend();
   mkdirSync(dirname(exp.records) || '.', { recursive: true });
   const done = new Set(readRecords(exp.records).map((r) => r.key));
@@ -385,8 +391,12 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
       }
     }
   }
+  return report(exp, backend, ran);
+}
+
+/** Prints the Markdown table of the recorded runs; the summary with each cell's F1 per seed. */
+function report(exp: Experiment, backend: string | null, ran: number): Record<string, unknown> {
   const records = readRecords(exp.records);
-  const table = resultsTable(exp, records);
-  process.stdout.write(`${table}\n`);
+  process.stdout.write(`${resultsTable(exp, records)}\n`);
   return { experiment: exp.name, backend, ran, recorded: records.length, records: exp.records, table: exp.methods.map((m) => ({ label: m.label, ...Object.fromEntries(exp.settings.map((s) => [s.name, records.filter((r) => r.setting === s.name && r.label === m.label).map((r) => r.test.f1)])) })) };
 }
