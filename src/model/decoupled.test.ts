@@ -75,17 +75,22 @@ describe('decoupled mention / context model (paper 004)', () => {
     model.dispose();
   });
 
-  it('classifies from one input pass per sentence exactly as from each region\'s own (shared and separate encoders)', async () => {
-    for (const shared of [true, false]) {
+  it('classifies from one input pass per sentence exactly as from each region\'s own (shared and separate encoders, CPU and WASM)', async () => {
+    await import('@tensorflow/tfjs-backend-wasm');
+    (await import('./wasmKernels')).registerWasmKernels();
+    for (const [backend, shared] of [['cpu', true], ['cpu', false], ['wasm', true], ['wasm', false]] as const) {
+      await tf.setBackend(backend);
       const model = new DecoupledModel(cfg.model, feat, ['O', 'LOC', 'PER'], { alpha: 0.5, beta: 0.5, shared, vocab: 10 }, 5);
-      // Overlapping regions of different lengths, from sentences of different lengths, one at a sentence's end.
-      const regions = [human[0], human[3], human[1]].flatMap((s) => [[0, 1], [1, 3], [0, 4], [s.words.length - 2, s.words.length]].map(([a, b]) => ({ words: s.words, start: a, end: b, label: (a % 3) as 0 | 1 | 2 })));
+      // Overlapping regions of different lengths sharing starts and ends, from sentences of different
+      // lengths, at a sentence's end, and one long enough to make the others' runs padded.
+      const regions = [human[0], human[3], human[1]].flatMap((s) => [[0, 1], [1, 3], [0, 4], [1, 4], [0, 3], [s.words.length - 2, s.words.length], [1, s.words.length]].map(([a, b]) => ({ words: s.words, start: a, end: b, label: (a % 3) as 0 | 1 | 2 })));
       // unifiedLosses reads each region's own mention batch; its L_g is the CE of the fast path's probabilities.
       const g = tf.tidy(() => model.unifiedLosses(regions, false, 0).g.arraySync() as number);
       const p = await model.classify(regions);
       expect(-regions.reduce((a, r, i) => a + Math.log(p[i * 3 + r.label]), 0) / regions.length).toBeCloseTo(g, 5);
       model.dispose();
     }
+    await tf.setBackend('cpu');
   });
 
   it('proposes filtered candidates and dictionary matches, and decodes non-overlapping regions', () => {

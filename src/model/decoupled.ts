@@ -203,28 +203,53 @@ export class DecoupledModel {
 
   /**
    * h_m and h_c at inference from one input pass per distinct sentence: a token's inputs (word
-   * vector, casing, characters) do not depend on its neighbours, so the mention encoder's inputs
-   * are gathered from the sentences' rather than recomputed for every region (each token is in
-   * several candidate regions). Equal to mentionVectors and contextVectorsFast without dropout.
+   * vector, casing, characters) do not depend on its neighbours. And the mention encoder runs once
+   * per region start forward and once per region end backward, not once per region: its forward
+   * state at a token of [a, b) depends on the tokens from a on only, its backward state on those up
+   * to b − 1 only, so one forward run from a serves every region starting at a (by prefix sums of
+   * its states) and one backward run ending at b every region ending at b. Equal to mentionVectors
+   * and contextVectorsFast without dropout (BiLSTM encoders).
    */
   private inferenceVectors(regions: readonly RegionExample[]): { hm: tf.Tensor2D; hc: tf.Tensor2D } {
     const { batch, triples } = this.sentenceBatch(regions);
     const [B, T] = batch.mask.shape;
     const xc = this.context.inputs(batch, false, 0);
     const xm = this.opts.shared ? xc : this.mention.inputs(batch, false, 0);
+    const lengths = new Int32Array(B);
+    triples.forEach(([k], r) => (lengths[k] = regions[r].words.length));
     const L = Math.max(1, ...regions.map((r) => r.end - r.start));
-    const R = regions.length;
-    const rows = new Int32Array(R * L);
-    const mask = new Float32Array(R * L);
-    triples.forEach(([k, a, b], r) => {
-      for (let j = 0; j < b - a; j++) (rows[r * L + j] = k * T + a + j), (mask[r * L + j] = 1);
-    });
     const D = xm.shape[2];
-    const xr = tf.reshape(tf.gather(tf.reshape(xm, [B * T, D]), tf.tensor1d(rows, 'int32')), [R, L, D]) as tf.Tensor3D;
-    const m = tf.tensor2d(mask, [R, L]);
-    const h = this.mention.encodeInputs(xr, m, false, 0);
-    const m3 = tf.expandDims(m, 2);
-    const hm = tf.div(tf.sum(tf.mul(h, m3), 1), tf.sum(m3, 1)) as tf.Tensor2D;
+    const flat = tf.reshape(xm, [B * T, D]);
+    // Rows of at most L tokens: from each region start on (forward), up to each region end (backward).
+    const side = (reverse: boolean) => {
+      const rows = new Map<number, number>();
+      const rowOf = triples.map(([k, a, b]) => {
+        const key = k * (T + 1) + (reverse ? b : a);
+        if (!rows.has(key)) rows.set(key, rows.size);
+        return rows.get(key)!;
+      });
+      const R = rows.size;
+      const idx = new Int32Array(R * L);
+      const mask = new Float32Array(R * L);
+      const first = new Int32Array(R);
+      for (const [key, row] of rows) {
+        const k = Math.floor(key / (T + 1));
+        const at = key % (T + 1);
+        const from = reverse ? Math.max(0, at - L) : at;
+        const to = reverse ? at : Math.min(lengths[k], at + L);
+        first[row] = from;
+        for (let t = from; t < to; t++) (idx[row * L + t - from] = k * T + t), (mask[row * L + t - from] = 1);
+      }
+      const x = tf.reshape(tf.gather(flat, tf.tensor1d(idx, 'int32')), [R, L, D]) as tf.Tensor3D;
+      const h = this.mention.directionStates(x, tf.tensor2d(mask, [R, L]), reverse);
+      // Prefix sums of the states from the run's start: from the left forward, from the right backward.
+      const sums = tf.reshape(tf.cumsum(h, 1, false, reverse), [R * L, -1]);
+      const pick = new Int32Array(triples.length);
+      triples.forEach(([, a, b], r) => (pick[r] = rowOf[r] * L + (reverse ? a - first[rowOf[r]] : b - 1 - a)));
+      return tf.gather(sums, tf.tensor1d(pick, 'int32')) as tf.Tensor2D;
+    };
+    const n = tf.tensor2d(triples.map(([, a, b]) => b - a), [triples.length, 1]);
+    const hm = tf.div(tf.concat([side(false), side(true)], 1), n) as tf.Tensor2D;
     const hc = this.context.insertedStates(batch, this.maskToken(), triples, false, 0, xc);
     return { hm, hc };
   }

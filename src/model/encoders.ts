@@ -213,7 +213,12 @@ export function bilstmInsertedStates(params: Params, x: tf.Tensor3D, mask: tf.Te
 }
 
 export function bilstm(params: Params, x: tf.Tensor3D, mask: tf.Tensor2D, H: number, seed: number): tf.Tensor3D {
-  return tf.concat([lstmDirection(params, 'lstm/fw', x, mask, H, false, seed), lstmDirection(params, 'lstm/bw', x, mask, H, true, seed + 7)], 2) as tf.Tensor3D;
+  return tf.concat([bilstmDirection(params, x, mask, H, seed, false), bilstmDirection(params, x, mask, H, seed, true)], 2) as tf.Tensor3D;
+}
+
+/** One direction of `bilstm` (the same weights): its forward or its backward states [B, T, H]. */
+export function bilstmDirection(params: Params, x: tf.Tensor3D, mask: tf.Tensor2D, H: number, seed: number, reverse: boolean): tf.Tensor3D {
+  return reverse ? lstmDirection(params, 'lstm/bw', x, mask, H, true, seed + 7) : lstmDirection(params, 'lstm/fw', x, mask, H, false, seed);
 }
 
 /**

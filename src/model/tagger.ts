@@ -1,7 +1,7 @@
 import type { ModelConfig } from '../core/runConfig';
 import type { CrfParams } from './crf';
 import { viterbi } from './crf';
-import { bilstmInsertedStates, charCnn, bilstm, idcnn, param, type Params } from './encoders';
+import { bilstmDirection, bilstmInsertedStates, charCnn, bilstm, idcnn, param, type Params } from './encoders';
 import type { BatchArrays } from './features';
 import { MAX_CHARS } from './features';
 import { dense, matMulFast } from './ops';
@@ -136,6 +136,12 @@ export class Tagger {
   /** Token states [B, T, H] from the features and the encoder (dropout applied when training). */
   encode(b: BatchTensors, training: boolean, step: number): tf.Tensor3D {
     return this.encodeInputs(this.inputs(b, training, step), b.mask, training, step);
+  }
+
+  /** One direction of the BiLSTM's states [B, T, hidden] from per-token inputs, at inference. */
+  directionStates(x: tf.Tensor3D, mask: tf.Tensor2D, reverse: boolean): tf.Tensor3D {
+    if (this.cfg.encoder !== 'bilstm') throw new Error('direction states need the BiLSTM encoder');
+    return bilstmDirection(this.params, x, mask, this.cfg.hidden, this.seed + 11, reverse);
   }
 
   /** Token states [B, T, H] from per-token inputs [B, T, D] (see `inputs`) and a mask [B, T]. */
