@@ -1,7 +1,7 @@
 /**
  * Where a training step's time goes, by TensorFlow.js kernel, on the WASM backend in Node: a few
  * steps of the shared loop's step (forward, tape, gradient, clipped Adam) inside tf.profile.
- *   npx tsx bench/profile-step.ts [--encoder idcnn|bilstm] [--hidden 300] [--steps 8] [--shapes]
+ *   npx tsx bench/profile-step.ts [--encoder idcnn|bilstm] [--hidden 300] [--head crf|softmax|span] [--steps 8] [--shapes]
  */
 import { parseArgs } from 'node:util';
 import '../src/methods';
@@ -18,13 +18,13 @@ import * as tf from '../src/model/tf';
 import { makeBatches } from '../src/model/train';
 import { conll03TrainSentences } from './conll03';
 
-const { values } = parseArgs({ options: { encoder: { type: 'string', default: 'idcnn' }, hidden: { type: 'string', default: '300' }, steps: { type: 'string', default: '8' }, shapes: { type: 'boolean' }, top: { type: 'string', default: '30' } } });
+const { values } = parseArgs({ options: { encoder: { type: 'string', default: 'idcnn' }, hidden: { type: 'string', default: '300' }, head: { type: 'string', default: 'crf' }, steps: { type: 'string', default: '8' }, shapes: { type: 'boolean' }, top: { type: 'string', default: '30' } } });
 const { tags, sentences } = conll03TrainSentences(320);
 await useWasmBackend();
 const feat = buildFeaturizer(trimGlove(readGloveAsset(), sentences.flatMap((s) => s.words)), sentences.map((s) => s.words), tags);
 const cfg = parseRunConfig({
   data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
-  model: { encoder: values.encoder, hidden: Number(values.hidden), head: 'crf', dropout: 0.5 },
+  model: { encoder: values.encoder, hidden: Number(values.hidden), head: values.head, dropout: 0.5 },
   train: { epochs: 1, batchSize: 32, lr: 0.002, seed: 1 },
 });
 const method = getMethod('supervised');
@@ -61,5 +61,5 @@ for (const kr of prof.kernels) {
   byKernel.set(key, e);
 }
 const total = [...byKernel.values()].reduce((a, e) => a + e.ms, 0);
-console.log(`${values.encoder} ${values.hidden}: ${tokens} tokens in ${wall.toFixed(0)} ms under the profiler; kernels ${total.toFixed(0)} ms`);
+console.log(`${values.encoder} ${values.hidden} ${values.head}: ${tokens} tokens in ${wall.toFixed(0)} ms under the profiler; kernels ${total.toFixed(0)} ms`);
 for (const [k, e] of [...byKernel].sort((a, b) => b[1].ms - a[1].ms).slice(0, Number(values.top))) console.log(`${((100 * e.ms) / total).toFixed(1).padStart(5)}%  ${e.ms.toFixed(1).padStart(8)} ms  ${String(e.n).padStart(6)}x  ${k}`);

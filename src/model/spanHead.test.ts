@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bioEntities, decodeSpans, spanCrossEntropy, spanFeatures, spanSlots, spanTargets } from './spanHead';
+import type { Params } from './encoders';
+import { dense } from './ops';
+import { bioEntities, decodeSpans, spanCrossEntropy, spanFeatures, spanLogits, spanSlots, spanTargets } from './spanHead';
 import * as tf from './tf';
 
 beforeAll(async () => {
@@ -29,6 +31,25 @@ describe('span classifier head', () => {
         x[b][s].forEach((v, k) => expect(v).toBeCloseTo(want[k], 5));
       }
     }
+  });
+
+  it('scores spans as the MLP on those representations would, values and gradients', () => {
+    const [B, T, H, L, hidden, C] = [2, 5, 3, 3, 4, 3];
+    const h = tf.tensor3d(Array.from({ length: B * T * H }, (_, k) => Math.cos(k * 0.7)), [B, T, H]);
+    const params: Params = new Map();
+    const u = tf.randomNormal([B, spanSlots(T, L).S, C], 0, 1, 'float32', 3);
+    const loss = (f: (x: tf.Tensor3D) => tf.Tensor) => (x: tf.Tensor) => tf.sum(tf.mul(f(x as tf.Tensor3D), u));
+    const fast = (x: tf.Tensor3D) => spanLogits(params, x, L, hidden, C, 7);
+    const got = fast(h);
+    // The reference: the MLP on the [B, S, 4H] representations, with the same weights.
+    const [w1, b1, w2, b2] = ['span/w1', 'span/b1', 'span/w2', 'span/b2'].map((k) => params.get(k)!);
+    const ref = (x: tf.Tensor3D) => dense(tf.relu(dense(spanFeatures(x, L), w1, b1)), w2, b2);
+    const close = (a: tf.Tensor, b: tf.Tensor) => a.dataSync().forEach((v, k) => expect(v).toBeCloseTo(b.dataSync()[k], 5));
+    close(got, ref(h));
+    close(tf.grad(loss(fast))(h), tf.grad(loss(ref))(h));
+    const wrt = (f: (x: tf.Tensor3D) => tf.Tensor) => tf.variableGrads(() => loss(f)(h) as tf.Scalar, [w1, b1]).grads;
+    const [g, r] = [wrt(fast), wrt(ref)];
+    for (const k of Object.keys(r)) close(g[k], r[k]);
   });
 
   it('reads gold spans from BIO tag ids and counts entities longer than L', () => {
