@@ -8,8 +8,8 @@
  *   npx tsx bench/wasm-kernels.ts
  */
 import { getKernel, unregisterKernel } from '@tensorflow/tfjs-core';
-import { lstmOp } from '../src/model/encoders';
-import { LSTM_STEP, LSTM_STEP_GRAD, registerWasmKernels } from '../src/model/wasmKernels';
+import { LSTM_STEP, LSTM_STEP_GRAD, lstmOp } from '../src/model/encoders';
+import { registerWasmKernels } from '../src/model/wasmKernels';
 import * as tf from '../src/model/tf';
 import { median } from './browser';
 

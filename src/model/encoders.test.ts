@@ -1,6 +1,6 @@
 import { getKernel } from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
-import { lstmOp } from './encoders';
+import { LSTM_STEP, lstmOp } from './encoders';
 import * as tf from './tf';
 
 /** The LSTM direction as plain taped ops (the studio's previous implementation), for reference. */
@@ -57,7 +57,7 @@ describe('the fused LSTM direction', () => {
 
   it('gives them on WASM with the one-kernel LSTM steps too', async () => {
     await import('@tensorflow/tfjs-backend-wasm');
-    const { registerWasmKernels, LSTM_STEP } = await import('./wasmKernels');
+    const { registerWasmKernels } = await import('./wasmKernels');
     registerWasmKernels();
     await tf.setBackend('wasm');
     try {

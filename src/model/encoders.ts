@@ -1,6 +1,5 @@
 import { getKernel } from '@tensorflow/tfjs-core';
 import { dense, maxOver, opPer, shiftConv } from './ops';
-import { LSTM_STEP, LSTM_STEP_GRAD } from './wasmKernels';
 import * as tf from './tf';
 
 /** A model's variables by their own names; TensorFlow.js names are prefixed to stay unique. */
@@ -79,6 +78,14 @@ function lstmScan(xw: tf.Tensor3D, masks: tf.Tensor3D, wh: tf.Tensor2D, reverse:
   }
   return { gates: tf.stack(gates) as tf.Tensor3D, c: tf.stack(cs) as tf.Tensor3D, h: tf.stack(hs) as tf.Tensor3D };
 }
+
+/**
+ * Kernel names of one LSTM time step (inputs xw, hw: the input and recurrent projections [B, 4H];
+ * c, h: the state [B, H]; m: the mask [B, 1]; outputs the activated gates [B, 4H] and the carried
+ * c, h) and of its backward step; lstmWasm.ts registers them for WASM.
+ */
+export const LSTM_STEP = 'StudioLstmStep';
+export const LSTM_STEP_GRAD = 'StudioLstmStepGrad';
 
 /** Whether the current backend has a kernel of that name (the studio's own are registered for WASM only). */
 const hasKernel = (name: string) => getKernel(name, tf.getBackend()) !== undefined;
