@@ -15,6 +15,7 @@ import { buildFeaturizer } from '../src/model/features';
 import { readGloveAsset } from '../src/model/gloveNode';
 import * as tf from '../src/model/tf';
 import { conll03TrainSentences } from './conll03';
+import { printKernelProfile } from './kernelProfile';
 
 const { values } = parseArgs({ options: { sentences: { type: 'string', default: '200' }, steps: { type: 'string', default: '16' }, top: { type: 'string', default: '25' }, shapes: { type: 'boolean' } } });
 const { tags, sentences } = conll03TrainSentences(Number(values.sentences));
@@ -45,22 +46,6 @@ const vars = model.encoderVars('both');
 const fit = (n: number) => model.fit(examples.slice(0, n), (b, s) => model.unifiedLosses(b, true, s).total, vars, { optimizer, batchSize: 32, clip: 5, seed: 1, step: 0 });
 const steps = Number(values.steps);
 await fit(32 * 2); // warm-up, and the heads exist after it
-const profiled = async (name: string, f: () => Promise<unknown>) => {
-  const t0 = performance.now();
-  const prof = await tf.profile(async () => void (await f()));
-  const wall = performance.now() - t0;
-  const byKernel = new Map<string, { ms: number; n: number }>();
-  for (const kr of prof.kernels) {
-    const key = values.shapes ? `${kr.name} ${JSON.stringify(kr.inputShapes)}` : kr.name;
-    const e = byKernel.get(key) ?? { ms: 0, n: 0 };
-    e.ms += Number(kr.kernelTimeMs) || 0;
-    e.n++;
-    byKernel.set(key, e);
-  }
-  const total = [...byKernel.values()].reduce((a, e) => a + e.ms, 0);
-  console.log(`\n${name}: ${wall.toFixed(0)} ms under the profiler, kernels ${total.toFixed(0)} ms, ${prof.kernels.length} kernel calls`);
-  for (const [k, e] of [...byKernel].sort((a, b) => b[1].ms - a[1].ms).slice(0, Number(values.top))) console.log(`${((100 * e.ms) / total).toFixed(1).padStart(5)}%  ${e.ms.toFixed(1).padStart(8)} ms  ${String(e.n).padStart(6)}x  ${k}`);
-};
 const n = Math.min(examples.length, 32 * steps);
 let t0 = performance.now();
 await fit(n);
@@ -70,5 +55,6 @@ const regions = cands.reduce((a, c) => a + c.length, 0);
 t0 = performance.now();
 await model.predict(sentences, cands);
 console.log(`prediction: ${sentences.length} sentences, ${regions} candidate regions in ${(performance.now() - t0).toFixed(0)} ms`);
-await profiled('unified training', () => fit(n));
-await profiled('prediction', () => model.predict(sentences, cands));
+const opts = { shapes: values.shapes, top: Number(values.top) };
+await printKernelProfile('\nunified training', () => fit(n), opts);
+await printKernelProfile('\nprediction', () => model.predict(sentences, cands), opts);

@@ -17,6 +17,7 @@ import { batchTensors, Tagger } from '../src/model/tagger';
 import * as tf from '../src/model/tf';
 import { makeBatches } from '../src/model/train';
 import { conll03TrainSentences } from './conll03';
+import { printKernelProfile } from './kernelProfile';
 
 const { values } = parseArgs({ options: { encoder: { type: 'string', default: 'idcnn' }, hidden: { type: 'string', default: '300' }, head: { type: 'string', default: 'crf' }, steps: { type: 'string', default: '8' }, shapes: { type: 'boolean' }, top: { type: 'string', default: '30' } } });
 const { tags, sentences } = conll03TrainSentences(320);
@@ -47,19 +48,7 @@ const step = async (k: number) => {
 };
 for (let k = 0; k < batches.length; k++) await step(k); // warm-up
 let tokens = 0;
-const t0 = performance.now();
-const prof = await tf.profile(async () => {
+await printKernelProfile(`${values.encoder} ${values.hidden} ${values.head}, ${batches.length} steps`, async () => {
   for (let k = 0; k < batches.length; k++) tokens += await step(k);
-});
-const wall = performance.now() - t0;
-const byKernel = new Map<string, { ms: number; n: number }>();
-for (const kr of prof.kernels) {
-  const key = values.shapes ? `${kr.name} ${JSON.stringify(kr.inputShapes)}` : kr.name;
-  const e = byKernel.get(key) ?? { ms: 0, n: 0 };
-  e.ms += Number(kr.kernelTimeMs) || 0;
-  e.n++;
-  byKernel.set(key, e);
-}
-const total = [...byKernel.values()].reduce((a, e) => a + e.ms, 0);
-console.log(`${values.encoder} ${values.hidden} ${values.head}: ${tokens} tokens in ${wall.toFixed(0)} ms under the profiler; kernels ${total.toFixed(0)} ms`);
-for (const [k, e] of [...byKernel].sort((a, b) => b[1].ms - a[1].ms).slice(0, Number(values.top))) console.log(`${((100 * e.ms) / total).toFixed(1).padStart(5)}%  ${e.ms.toFixed(1).padStart(8)} ms  ${String(e.n).padStart(6)}x  ${k}`);
+}, { shapes: values.shapes, top: Number(values.top) });
+console.log(`${tokens} tokens`);
