@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conllHead } from './testData';
-import { readRecords, runExperiment } from './experiment';
+import { parseShard, readRecords, runExperiment, runKeys } from './experiment';
 
 const head = conllHead;
 
@@ -52,6 +52,17 @@ describe('experiment verb', () => {
     // The supervised baseline learns from the 36 strong sentences (30 % of 120) only.
     expect(records.find((r) => r.key === "30% gold/supervised/1")!.stages[0].trainSentences).toBe(36);
     expect(log.some((l) => /30% gold\/WSL\/1: training \(120 sentences, 84 weak\)/.test(l))).toBe(true);
+    // Shards: fixed, disjoint shares of every run, together all of them.
+    const keys = runKeys(exp as never);
+    expect(keys).toEqual([...['30% gold/weak labels/0'], ...[1, 2].map((k) => `30% gold/supervised/${k}`), ...[1, 2].map((k) => `30% gold/WSL/${k}`), ...[1, 2].map((k) => `30% gold/RoSTER (noise-robust)/${k}`), ...[1, 2].map((k) => `distant/WSL/${k}`), ...[1, 2].map((k) => `distant/RoSTER (noise-robust)/${k}`)]);
+    expect(parseShard('2/3')).toEqual({ k: 2, n: 3 });
+    for (const bad of ['0/2', '3/2', '1', 'a/b']) expect(() => parseShard(bad)).toThrow(/--shard .*K\/N/);
+    const weakOnly = { ...exp, methods: [{ ...exp.methods[0], settings: ['30% gold', 'again'] }], settings: [exp.settings[0], { ...exp.settings[0], name: 'again' }], records: join(dir, 'weak.jsonl') };
+    writeFileSync(join(dir, 'weak.json'), JSON.stringify(weakOnly));
+    await runExperiment(join(dir, 'weak.json'), { shard: { k: 2, n: 2 }, log: () => {} });
+    expect(readRecords(weakOnly.records).map((r) => r.key)).toEqual(['again/weak labels/0']);
+    await runExperiment(join(dir, 'weak.json'), { shard: { k: 1, n: 2 }, log: () => {} });
+    expect(readRecords(weakOnly.records).map((r) => r.key)).toEqual(['again/weak labels/0', '30% gold/weak labels/0']);
     // --report reads the records and runs nothing.
     const reported = await runExperiment(join(dir, 'exp.json'), { report: true, log: () => {} });
     expect(reported).toMatchObject({ ran: 0, recorded: records.length, backend: null });

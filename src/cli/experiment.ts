@@ -289,12 +289,29 @@ export function readRecords(file: string): RunRecord[] {
   return existsSync(file) ? parseRunRecords(file, readFileSync(file, 'utf8')) : [];
 }
 
+/** Every run of an experiment by key (setting/method/seed), in the order they run; the weak labels' rows have seed 0. */
+export function runKeys(exp: Experiment): string[] {
+  return exp.settings.flatMap((s) =>
+    exp.methods.filter((m) => !m.settings || m.settings.includes(s.name)).flatMap((m) => (m.method.name === 'weak-labels' ? [0] : exp.seeds).map((seed) => `${s.name}/${m.label}/${seed}`)),
+  );
+}
+
+/** `K/N`: the K-th of N shares of an experiment's runs, by their place in runKeys. */
+export function parseShard(text: string): { k: number; n: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  const [k, n] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  if (!m || n < 1 || k < 1 || k > n) throw new Error(`experiment: --shard ${text}: expected K/N with 1 <= K <= N, e.g. 1/2`);
+  return { k, n };
+}
+
 /**
  * Runs what the records lack of an experiment (settings × methods × seeds), recording each run as
  * it finishes, and prints the results table. `report`: print the table of what is recorded, run
- * nothing (no backend, no data loaded).
+ * nothing (no backend, no data loaded). `shard`: run only the K-th of N fixed shares of the runs,
+ * so that N processes (one per core) build one table; each appends its records to the same file
+ * with one write per record.
  */
-export async function runExperiment(configFile: string, opts: { only?: string[]; report?: boolean; log?: (s: string) => void } = {}): Promise<Record<string, unknown>> {
+export async function runExperiment(configFile: string, opts: { only?: string[]; report?: boolean; shard?: { k: number; n: number }; log?: (s: string) => void } = {}): Promise<Record<string, unknown>> {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(configFile, 'utf8'));
@@ -311,11 +328,14 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
   if (opts.report) return report(exp, null, 0);
   const backend = await useWasmBackend();
   mkdirSync(dirname(exp.records) || '.', { recursive: true });
-  const done = new Set(readRecords(exp.records).map((r) => r.key));
+  const recorded = new Set(readRecords(exp.records).map((r) => r.key));
+  // Runs of another shard count as done here.
+  const shard = opts.shard;
+  const done = shard ? new Set([...recorded, ...runKeys(exp).filter((_, i) => i % shard.n !== shard.k - 1)]) : recorded;
   const glove = readGloveAsset();
   let ran = 0;
   for (const setting of exp.settings) {
-    const todo = exp.methods.filter((m) => (!m.settings || m.settings.includes(setting.name)) && exp.seeds.some((seed) => !done.has(`${setting.name}/${m.label}/${seed}`)));
+    const todo = exp.methods.filter((m) => (!m.settings || m.settings.includes(setting.name)) && (m.method.name === 'weak-labels' ? [0] : exp.seeds).some((seed) => !done.has(`${setting.name}/${m.label}/${seed}`)));
     if (!todo.length || (opts.only && !opts.only.includes(setting.name))) continue;
     log(`setting ${setting.name}: loading`);
     const data = loadSetting(setting);
