@@ -376,11 +376,12 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
         if (m.pipeline.kind === 'decoupled') {
           const toSpans = (ss: readonly LabeledSentence[]) => ss.map((x) => spansOfTags(x.tags, tags));
           const distant = sents.train.filter((x) => x.weak);
+          const distantSpans = toSpans(distant);
           const d = await runDecoupled(m.pipeline, cfg, feat, {
             human: sents.train.filter((x) => !x.weak),
             dev: sents.dev,
             dictionary: data.dictionary,
-            distant: distant.map((x, k) => ({ words: x.words, spans: toSpans(distant)[k] })),
+            distant: distant.map((x, k) => ({ words: x.words, spans: distantSpans[k] })),
           }, { onEpoch: (e) => log(`${key}: ${e.stage} epoch ${e.epoch}: loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(2)}` : ''}`) });
           test = scoreSpans(toSpans(sents.test), await predictDecoupled(d.model, sents.test, m.pipeline, d.dict));
           d.model.dispose();
