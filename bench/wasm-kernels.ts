@@ -3,7 +3,7 @@
  * (src/model/ops.ts), in Node on TensorFlow.js WASM: the package's Slice / Unpack / SplitV against
  * the studio's in-place ones on a [52, 32, 400] sequence, and the max gradient's broadcasting
  * `equal` mask against the `sign` mask on a character-CNN batch [1664, 16, 30], Tanh against the
- * studio's through Sigmoid, and one LSTM direction's forward and backward pass over a [32, 40]
+ * studio's through Sigmoid, Tile against broadcasting, and one LSTM direction's forward and backward pass over a [32, 40]
  * batch with the composed step ops against the studio's one-kernel steps. Median of 10.
  *   npx tsx bench/wasm-kernels.ts
  */
@@ -40,6 +40,10 @@ const rows: Record<string, unknown> = { "package's kernels (ms)": slicing(), "pa
 registerWasmKernels();
 rows["studio's in-place kernels (ms)"] = slicing();
 rows["studio's Tanh (ms)"] = tanhs();
+// One [1, 400] row for each of 256 regions: the package's Tile against a broadcasting add.
+const row = tf.randomNormal([1, 400], 0, 1, 'float32', 4);
+const states = tf.randomNormal([256, 400], 0, 1, 'float32', 5);
+rows['one row to 256 regions (ms)'] = { "Tile, then add (the package's Tile)": time(() => tf.add(tf.tile(row, [256, 1]), states)), 'broadcasting add (studio)': time(() => tf.add(row, states)) };
 // One LSTM direction, forward and backward, B = 32, T = 40, H = 100, lengths 20-40.
 const [B, T, H] = [32, 40, 100];
 const xw = tf.randomNormal([B, T, 4 * H], 0, 1, 'float32', 2);

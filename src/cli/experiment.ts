@@ -289,11 +289,12 @@ export function readRecords(file: string): RunRecord[] {
   return existsSync(file) ? parseRunRecords(file, readFileSync(file, 'utf8')) : [];
 }
 
-/** Every run of an experiment by key (setting/method/seed), in the order they run; the weak labels' rows have seed 0. */
+/** The seeds a method runs with: the weak labels themselves are scored once, as seed 0. */
+const seedsOf = (exp: Experiment, m: Experiment['methods'][number]): number[] => (m.method.name === 'weak-labels' ? [0] : exp.seeds);
+
+/** Every run of an experiment by key (setting/method/seed), in the order they run. */
 export function runKeys(exp: Experiment): string[] {
-  return exp.settings.flatMap((s) =>
-    exp.methods.filter((m) => !m.settings || m.settings.includes(s.name)).flatMap((m) => (m.method.name === 'weak-labels' ? [0] : exp.seeds).map((seed) => `${s.name}/${m.label}/${seed}`)),
-  );
+  return exp.settings.flatMap((s) => exp.methods.filter((m) => !m.settings || m.settings.includes(s.name)).flatMap((m) => seedsOf(exp, m).map((seed) => `${s.name}/${m.label}/${seed}`)));
 }
 
 /** `K/N`: the K-th of N shares of an experiment's runs, by their place in runKeys. */
@@ -335,7 +336,7 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
   const glove = readGloveAsset();
   let ran = 0;
   for (const setting of exp.settings) {
-    const todo = exp.methods.filter((m) => (!m.settings || m.settings.includes(setting.name)) && (m.method.name === 'weak-labels' ? [0] : exp.seeds).some((seed) => !done.has(`${setting.name}/${m.label}/${seed}`)));
+    const todo = exp.methods.filter((m) => (!m.settings || m.settings.includes(setting.name)) && seedsOf(exp, m).some((seed) => !done.has(`${setting.name}/${m.label}/${seed}`)));
     if (!todo.length || (opts.only && !opts.only.includes(setting.name))) continue;
     log(`setting ${setting.name}: loading`);
     const data = loadSetting(setting);

@@ -186,7 +186,7 @@ export class DecoupledModel {
   }
 
   /** The distinct sentences of the regions as one batch, and each region as [sentence, start, end). */
-  private sentenceBatch(regions: readonly RegionExample[]): { batch: BatchTensors; triples: (readonly [number, number, number])[] } {
+  private sentenceBatch(regions: readonly RegionExample[]): { sentences: (readonly string[])[]; batch: BatchTensors; triples: (readonly [number, number, number])[] } {
     const sentences: (readonly string[])[] = [];
     const index = new Map<readonly string[], number>();
     const triples = regions.map((r) => {
@@ -194,7 +194,7 @@ export class DecoupledModel {
       if (k === undefined) index.set(r.words, (k = sentences.push(r.words) - 1));
       return [k, r.start, r.end] as const;
     });
-    return { batch: batchTensors(makeBatch(this.feat, sentences.map((words) => ({ words }))), this.context.dims), triples };
+    return { sentences, batch: batchTensors(makeBatch(this.feat, sentences.map((words) => ({ words }))), this.context.dims), triples };
   }
 
   private maskToken(): BatchTensors {
@@ -211,12 +211,10 @@ export class DecoupledModel {
    * and contextVectorsFast without dropout (BiLSTM encoders).
    */
   private inferenceVectors(regions: readonly RegionExample[]): { hm: tf.Tensor2D; hc: tf.Tensor2D } {
-    const { batch, triples } = this.sentenceBatch(regions);
+    const { sentences, batch, triples } = this.sentenceBatch(regions);
     const [B, T] = batch.mask.shape;
     const xc = this.context.inputs(batch, false, 0);
     const xm = this.opts.shared ? xc : this.mention.inputs(batch, false, 0);
-    const lengths = new Int32Array(B);
-    triples.forEach(([k], r) => (lengths[k] = regions[r].words.length));
     const L = Math.max(1, ...regions.map((r) => r.end - r.start));
     const D = xm.shape[2];
     const flat = tf.reshape(xm, [B * T, D]);
@@ -236,7 +234,7 @@ export class DecoupledModel {
         const k = Math.floor(key / (T + 1));
         const at = key % (T + 1);
         const from = reverse ? Math.max(0, at - L) : at;
-        const to = reverse ? at : Math.min(lengths[k], at + L);
+        const to = reverse ? at : Math.min(sentences[k].length, at + L);
         first[row] = from;
         for (let t = from; t < to; t++) (idx[row * L + t - from] = k * T + t), (mask[row * L + t - from] = 1);
       }

@@ -212,7 +212,7 @@ export function bilstmInsertedStates(params: Params, x: tf.Tensor3D, mask: tf.Te
     const pick = tf.tensor2d(sel, [R, B * T]);
     const h0 = tf.matMul(pick, tf.reshape(run.h, [B * T, H])) as tf.Tensor2D;
     const c0 = tf.matMul(pick, tf.reshape(run.c!, [B * T, H])) as tf.Tensor2D;
-    // [1, 4H], broadcast over the regions by the cell's sum (WASM's Tile takes 15 ms for [256, 400]).
+    // [1, 4H], broadcast over the regions by the cell's sum (WASM's Tile is slow: bench/wasm-kernels.ts).
     const xw = tf.add(tf.matMul(token, wx), b) as tf.Tensor2D;
     return lstmCell(xw, h0, c0, wh as tf.Tensor as tf.Tensor2D).h;
   };

@@ -4,8 +4,8 @@
  * update, masking) as one kernel, and its backward step as another. The composed ops are some 15
  * kernels a step forward and 25 backward on tensors of a few thousand numbers, each with the
  * engine's fixed cost. JavaScript on the WASM heap, with every sigmoid and tanh done by XNNPACK's
- * vectorized sigmoid in place (tanh(x) = 2σ(2x) − 1): V8's Math.exp and Math.tanh cost 40-65 ns
- * a number here.
+ * vectorized sigmoid in place (tanh(x) = 2σ(2x) − 1): a first version computing them with V8's
+ * Math.exp and Math.tanh was slower per step than that.
  */
 import type { KernelConfig } from '@tensorflow/tfjs-core';
 import { LSTM_STEP, LSTM_STEP_GRAD } from './encoders';

@@ -135,20 +135,16 @@ export class Tagger {
 
   /** Token states [B, T, H] from the features and the encoder (dropout applied when training). */
   encode(b: BatchTensors, training: boolean, step: number): tf.Tensor3D {
-    return this.encodeInputs(this.inputs(b, training, step), b.mask, training, step);
+    const { cfg, params, seed } = this;
+    const x = this.inputs(b, training, step);
+    const h = cfg.encoder === 'bilstm' ? bilstm(params, x, b.mask, cfg.hidden, seed + 11) : idcnn(params, x, b.mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11);
+    return training && cfg.dropout > 0 ? (tf.dropout(h, cfg.dropout, undefined, seed * 7919 + step * 13 + 2) as tf.Tensor3D) : h;
   }
 
   /** One direction of the BiLSTM's states [B, T, hidden] from per-token inputs, at inference. */
   directionStates(x: tf.Tensor3D, mask: tf.Tensor2D, reverse: boolean): tf.Tensor3D {
     if (this.cfg.encoder !== 'bilstm') throw new Error('direction states need the BiLSTM encoder');
     return bilstmDirection(this.params, x, mask, this.cfg.hidden, this.seed + 11, reverse);
-  }
-
-  /** Token states [B, T, H] from per-token inputs [B, T, D] (see `inputs`) and a mask [B, T]. */
-  encodeInputs(x: tf.Tensor3D, mask: tf.Tensor2D, training: boolean, step: number): tf.Tensor3D {
-    const { cfg, params, seed } = this;
-    const h = cfg.encoder === 'bilstm' ? bilstm(params, x, mask, cfg.hidden, seed + 11) : idcnn(params, x, mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11);
-    return training && cfg.dropout > 0 ? (tf.dropout(h, cfg.dropout, undefined, seed * 7919 + step * 13 + 2) as tf.Tensor3D) : h;
   }
 
   /**
