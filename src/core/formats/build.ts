@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import { InputError } from '../errors';
 import type { ParsedDoc, Split } from '../types';
 
 /** A document from pre-tokenized sentences: tokens joined by one space, sentences by a newline. */
@@ -31,5 +33,30 @@ export function docFromSentences(name: string, sentences: readonly (readonly str
 export function lines(text: string): string[] {
   const out = text.split(/\r?\n/);
   if (out.length && out[out.length - 1] === '') out.pop();
+  return out;
+}
+
+/**
+ * The records of a JSON-lines file, each parsed and validated by schema, with its line number;
+ * blank lines skipped. Bad JSON or a record the schema rejects is an InputError at its line.
+ */
+export function jsonLines<T>(text: string, file: string, schema: z.ZodType<T>): { record: T; line: number }[] {
+  const out: { record: T; line: number }[] = [];
+  lines(text).forEach((raw, i) => {
+    const where = { file, line: i + 1 };
+    if (!raw.trim()) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch (e) {
+      throw new InputError(where, `invalid JSON (${(e as Error).message})`);
+    }
+    const r = schema.safeParse(json);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      throw new InputError(where, `${issue.path.join('.') || 'record'}: ${issue.message}`);
+    }
+    out.push({ record: r.data, line: i + 1 });
+  });
   return out;
 }

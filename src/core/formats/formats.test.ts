@@ -128,5 +128,7 @@ describe('gazetteers', () => {
     expect(g.patterns).toHaveLength(1);
     expect(g.patterns[0].line).toBe(2);
     expectError(() => parsePatternsJsonl('{"pattern": "x"}\n', 'p.jsonl'), /p\.jsonl, line 1: label/);
+    expectError(() => parsePatternsJsonl('{"label": "A", "pattern": "x"}\n\n{oops\n', 'p.jsonl'), /p\.jsonl, line 3: invalid JSON/);
+    expect(parsePatternsJsonl('{"label": "A", "pattern": "x"}\n\n{"label": "B", "pattern": [{"lower": "y"}]}\n', 'p.jsonl').patterns[0].line).toBe(3);
   });
 });

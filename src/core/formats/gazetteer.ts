@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InputError } from '../errors';
 import type { TokenPattern } from '../weak/tokenPattern';
 import { tokenPatternSchema } from '../weak/tokenPattern';
-import { lines } from './build';
+import { jsonLines, lines } from './build';
 
 /** A gazetteer entry: a phrase (tokens separated by spaces) and its type, or null when untyped. */
 export interface GazetteerEntry {
@@ -54,28 +54,15 @@ const patternLine = z.object({ label: z.string().min(1), pattern: z.union([z.str
 export function parsePatternsJsonl(text: string, file: string): ParsedGazetteer {
   const entries: GazetteerEntry[] = [];
   const patterns: ParsedGazetteer['patterns'] = [];
-  lines(text).forEach((raw, i) => {
-    const where = { file, line: i + 1 };
-    if (!raw.trim()) return;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch (e) {
-      throw new InputError(where, `invalid JSON (${(e as Error).message})`);
-    }
-    const r = patternLine.safeParse(json);
-    if (!r.success) {
-      const issue = r.error.issues[0];
-      throw new InputError(where, `${issue.path.join('.') || 'record'}: ${issue.message}`);
-    }
-    if (typeof r.data.pattern === 'string') {
-      const phrase = normalizePhrase(r.data.pattern);
-      if (!phrase) throw new InputError(where, 'empty phrase');
-      entries.push({ phrase, type: r.data.label });
+  for (const { record, line } of jsonLines(text, file, patternLine)) {
+    if (typeof record.pattern === 'string') {
+      const phrase = normalizePhrase(record.pattern);
+      if (!phrase) throw new InputError({ file, line }, 'empty phrase');
+      entries.push({ phrase, type: record.label });
     } else {
-      patterns.push({ label: r.data.label, pattern: r.data.pattern, line: i + 1 });
+      patterns.push({ label: record.label, pattern: record.pattern, line });
     }
-  });
+  }
   if (!entries.length && !patterns.length) throw new InputError({ file }, 'no patterns found');
   return { entries, patterns };
 }

@@ -3,7 +3,7 @@ import { InputError } from '../errors';
 import { splitSentences, tokenize } from '../tokenize';
 import type { Annotation, LayerKind, ParsedCorpus, ParsedDoc, Span, Split } from '../types';
 import { tokenCount } from '../types';
-import { lines } from './build';
+import { jsonLines } from './build';
 
 const record = z.object({
   text: z.string(),
@@ -21,21 +21,8 @@ export function parseJsonl(text: string, opt: { file: string; split: Split; laye
   const docs: ParsedDoc[] = [];
   const annotations: Annotation[] = [];
   const types = new Set<string>();
-  lines(text).forEach((raw, idx) => {
-    const where = { file: opt.file, line: idx + 1 };
-    if (!raw.trim()) return;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch (e) {
-      throw new InputError(where, `invalid JSON (${(e as Error).message})`);
-    }
-    const parsed = record.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new InputError(where, `${issue.path.join('.') || 'record'}: ${issue.message}`);
-    }
-    const rec = parsed.data;
+  for (const { record: rec, line } of jsonLines(text, opt.file, record)) {
+    const where = { file: opt.file, line };
     for (const s of rec.spans) {
       if (s.end > rec.text.length || s.start >= s.end) throw new InputError(where, `span ${s.start}-${s.end} is outside the text (length ${rec.text.length}) or empty`);
     }
@@ -62,7 +49,7 @@ export function parseJsonl(text: string, opt: { file: string; split: Split; laye
     }
     docs.push({ name: typeof rec.meta?.name === 'string' ? rec.meta.name : `${opt.file}#${docs.length + 1}`, text: rec.text, offsets, sentenceStarts: splitSentences(rec.text, offsets), split: opt.split });
     annotations.push({ spans, oMode: 'complete' });
-  });
+  }
   if (!docs.length) throw new InputError({ file: opt.file }, 'no records found');
   return { docs, layers: [{ ...opt.layer, annotations }], types: [...types].sort() };
 }
