@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts } from '../core/types';
 import { decoupledFeaturizerWords } from '../model/decoupled';
-import { predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
+import { disposeDecoupled, predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
 import { parseRunRecords, type RunRecord } from '../core/runRecord';
 import { modelSchema, parseRunConfig, trainSchema } from '../core/runConfig';
 import { mulberry32 } from '../core/random';
@@ -384,8 +384,8 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
             dictionary: data.dictionary,
             distant: distant.map((x, k) => ({ words: x.words, spans: distantSpans[k] })),
           }, { onEpoch: (e) => log(`${key}: ${e.stage} epoch ${e.epoch}: loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(2)}` : ''}`) });
-          test = scoreSpans(toSpans(sents.test), await predictDecoupled(d.model, sents.test, m.pipeline, d.dict));
-          d.model.dispose();
+          test = scoreSpans(toSpans(sents.test), await predictDecoupled(d, sents.test, m.pipeline));
+          disposeDecoupled(d);
           r = d;
         } else {
           const p = await runPipeline(m.pipeline, cfg, feat, { train: sents.train as LabeledSentence[], dev: sents.dev });

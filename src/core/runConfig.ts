@@ -142,6 +142,11 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
       shared: z.boolean().default(true),
       /** Candidate regions: spans up to this many tokens that pass the cheap filter, plus dictionary matches. */
       maxLength: z.number().int().min(1).max(10).default(4),
+      /**
+       * Spans a token-level tagger proposes join the candidates at prediction (longer entities than
+       * maxLength among them): the run's model, supervised on the human labels, is trained first.
+       */
+      proposer: z.boolean().default(false),
       /** O regions drawn anew each epoch per human-labeled sentence, from its candidates that are not entities. */
       negatives: z.number().int().min(0).default(4),
       /** Mention pre-training on dictionary entries (epochs 0: off); O examples per entry. */

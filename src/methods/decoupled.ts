@@ -12,7 +12,9 @@ import type { Span } from '../core/types';
 import type { LabeledSentence } from '../model/data';
 import { candidates, DecoupledModel, passesFilter, phraseIndex, type PhraseIndex, type RegionExample } from '../model/decoupled';
 import type { Featurizer } from '../model/features';
+import type { Tagger } from '../model/tagger';
 import * as tf from '../model/tf';
+import { predict, trainTagger } from '../model/train';
 import type { StageRecord } from './pipelines';
 
 export type DecoupledPipeline = Extract<Pipeline, { kind: 'decoupled' }>;
@@ -36,6 +38,8 @@ export interface DecoupledHooks {
 export interface DecoupledResult {
   model: DecoupledModel;
   dict: PhraseIndex | undefined;
+  /** The token-level tagger whose predicted spans are candidates too (pipeline.proposer), or null. */
+  proposer: Tagger | null;
   dev: SpanScores | null;
   stages: StageRecord[];
   seconds: number;
@@ -84,8 +88,31 @@ function sampleNegatives(words: readonly string[], entities: readonly Span[], ma
   return pool.slice(0, k);
 }
 
-export async function predictDecoupled(model: DecoupledModel, sentences: readonly { words: readonly string[] }[], p: DecoupledPipeline, dict: PhraseIndex | undefined, proposals?: readonly (readonly Span[])[]): Promise<Span[][]> {
-  return model.predict(sentences, sentences.map((s, k) => candidates(s.words, p.maxLength, dict, proposals?.[k])));
+/**
+ * Spans of sentences: every candidate (short filtered spans, dictionary matches, the proposer's
+ * spans, and any `proposals` of the caller's: a weak layer) classified, the best kept.
+ */
+export async function predictDecoupled(
+  r: Pick<DecoupledResult, 'model' | 'dict' | 'proposer'>,
+  sentences: readonly LabeledSentence[],
+  p: DecoupledPipeline,
+  proposals?: readonly (readonly Span[])[],
+): Promise<Span[][]> {
+  const proposed = r.proposer ? await proposeSpans(r.proposer, r.model.feat, sentences) : null;
+  const extra = (k: number) => [...(proposals?.[k] ?? []), ...(proposed?.[k] ?? [])];
+  return r.model.predict(sentences, sentences.map((s, k) => candidates(s.words, p.maxLength, r.dict, extra(k))));
+}
+
+/** A token tagger's Viterbi spans of each sentence. */
+async function proposeSpans(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<Span[][]> {
+  const { paths } = await predict(tagger, feat, sentences);
+  return paths.map((path) => spansOfTags(path, feat.tags));
+}
+
+/** Frees the model and the proposer. */
+export function disposeDecoupled(r: Pick<DecoupledResult, 'model' | 'proposer'>): void {
+  r.model.dispose();
+  r.proposer?.dispose();
 }
 
 export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: Featurizer, data: DecoupledData, hooks: DecoupledHooks = {}): Promise<DecoupledResult> {
@@ -118,6 +145,20 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
     stages.push({ stage: name, devF1: 0, epochs: history.length, seconds: (performance.now() - s0) / 1000, trainSentences: examples.length, history });
   };
 
+  // Stage 0: a token-level tagger on the human labels, whose spans join the candidates at prediction.
+  let proposer: Tagger | null = null;
+  if (p.proposer) {
+    const name = 'token model (candidate proposals)';
+    hooks.onStage?.(name);
+    const r = await trainTagger({ ...cfg, method: { name: 'supervised' }, pipeline: { kind: 'single' } }, feat, { train: [...data.human], dev: [...data.dev] }, {
+      control: hooks.control,
+      onEpoch: (e) => hooks.onEpoch?.({ stage: name, epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1 }),
+    });
+    proposer = r.tagger;
+    stages.push({ stage: name, devF1: r.bestDev?.overall.f1 ?? 0, epochs: r.history.length, seconds: r.seconds, trainSentences: r.trainSentences, history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1 })) });
+    if (r.stopped === 'cancelled') return { model, dict, proposer, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
+  }
+
   // Stage 1a: the mention encoder learns what entities of each type look like from the dictionary.
   if (p.mentionPretrain.epochs > 0 && dict) {
     const text = [...data.human, ...(data.distant ?? [])];
@@ -147,13 +188,15 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
     }
     await pretrain('context pre-training (distant labels: masked words + type)', p.contextPretrain.epochs, 'context', examples, (b, s) => model.contextPretrainLoss(b, s));
   }
-  if (stopped() && hooks.control?.() === 'cancel') return { model, dict, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
+  if (stopped() && hooks.control?.() === 'cancel') return { model, dict, proposer, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
 
   // Stage 2: unified training on the human labels, the model chosen on dev span F1.
   hooks.onStage?.('unified training (human labels)');
   const u0 = performance.now();
   const human = data.human.map((s) => ({ words: s.words, entities: spansOfTags(s.tags, feat.tags) }));
   const devGold = data.dev.map((s) => spansOfTags(s.tags, feat.tags));
+  // The proposer is fixed by now: its dev spans once.
+  const devProposals = proposer ? await proposeSpans(proposer, feat, data.dev) : undefined;
   const optimizer = tf.train.adam(t.lr);
   const vars = model.encoderVars('both');
   let best = -1;
@@ -176,7 +219,7 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
     tokens += r.tokens;
     step += r.steps;
     if (r.stopped) break;
-    const dev = scoreSpans(devGold, await predictDecoupled(model, data.dev, p, dict));
+    const dev = scoreSpans(devGold, await predictDecoupled({ model, dict, proposer: null }, data.dev, p, devProposals));
     history.push({ epoch, loss: r.loss, devF1: dev.overall.f1 });
     hooks.onEpoch?.({ stage: 'unified', epoch, loss: r.loss, devF1: dev.overall.f1 });
     if (dev.overall.f1 > best) {
@@ -190,6 +233,6 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
   model.setWeights(bestWeights);
   stages.push({ stage: 'unified training (human labels)', devF1: Math.max(best, 0), epochs: history.length, seconds: (performance.now() - u0) / 1000, trainSentences: human.length, history });
   const cancelled = hooks.control?.() === 'cancel';
-  return { model, dict, dev: bestDev, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: tokens / Math.max(trainMs / 1000, 1e-9), ...(cancelled ? { stopped: 'cancelled' as const } : {}) };
+  return { model, dict, proposer, dev: bestDev, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: tokens / Math.max(trainMs / 1000, 1e-9), ...(cancelled ? { stopped: 'cancelled' as const } : {}) };
 }
 

@@ -4,7 +4,7 @@ import { parseRunConfig } from '../core/runConfig';
 import { bioTags } from './data';
 import { candidates, decodeRegions, decoupledFeaturizerWords, DecoupledModel, MASK, maskedContext, passesFilter, phraseIndex } from './decoupled';
 import { buildFeaturizer } from './features';
-import { nonEntityPhrases, predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
+import { disposeDecoupled, nonEntityPhrases, predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
 import * as tf from './tf';
 
 beforeAll(async () => {
@@ -111,13 +111,40 @@ describe('decoupled mention / context model (paper 004)', () => {
   });
 
   it('pre-trains both encoders and learns the toy task end to end', async () => {
-    const p = { kind: 'decoupled' as const, alpha: 0.5, beta: 0.5, shared: true, maxLength: 2, negatives: 2, mentionPretrain: { epochs: 2, oRatio: 1 }, contextPretrain: { epochs: 2, vocab: 20, oRatio: 1 } };
+    const p = { kind: 'decoupled' as const, alpha: 0.5, beta: 0.5, shared: true, maxLength: 2, proposer: false, negatives: 2, mentionPretrain: { epochs: 2, oRatio: 1 }, contextPretrain: { epochs: 2, vocab: 20, oRatio: 1 } };
     const dictionary = [...people.map((w) => ({ words: [w], type: 'PER' })), ...places.map((w) => ({ words: [w], type: 'LOC' }))];
     const distant = human.map((s) => ({ words: s.words, spans: spansOfTags(s.tags, tags) }));
     const r = await runDecoupled(p, cfg, feat, { human, dev: human.slice(0, 8), dictionary, distant });
     expect(r.stages.map((s) => s.stage)).toEqual(['mention pre-training (dictionary)', 'context pre-training (distant labels: masked words + type)', 'unified training (human labels)']);
-    const pred = await predictDecoupled(r.model, human, p, r.dict);
+    const pred = await predictDecoupled(r, human, p);
     expect(scoreSpans(human.map((s) => spansOfTags(s.tags, tags)), pred).overall.f1).toBeGreaterThan(0.9);
-    r.model.dispose();
+    disposeDecoupled(r);
+  }, 60_000);
+
+  it('classifies the spans a token tagger proposes, entities longer than maxLength included', async () => {
+    // Places of three tokens ("port X city"), longer than the candidates' maxLength of 2.
+    const long = Array.from({ length: 24 }, (_, k) => {
+      const s = sentence(k);
+      if (k % 2 === 0) return s;
+      const words = ['we', 'flew', 'to', 'port', places[Math.floor(k / 2) % 4], 'city', 'today'];
+      return { ...s, words, tags: [0, 0, 0, 1, 2, 2, 0] };
+    });
+    const f = buildFeaturizer({ ...glove, index: new Map([...glove.index].filter(([w]) => w !== '[mask]')) }, decoupledFeaturizerWords(long.map((s) => s.words)), tags);
+    const gold = long.map((s) => spansOfTags(s.tags, tags));
+    const p = { kind: 'decoupled' as const, alpha: 0.5, beta: 0.5, shared: true, maxLength: 2, proposer: false, negatives: 2, mentionPretrain: { epochs: 0, oRatio: 1 }, contextPretrain: { epochs: 0, vocab: 20, oRatio: 1 } };
+    const plain = await runDecoupled(p, cfg, f, { human: long, dev: long.slice(0, 8) });
+    const places3 = (pred: { start: number; end: number; label: string }[][]) => pred.flat().filter((x) => x.label === 'LOC' && x.end - x.start === 3).length;
+    expect(places3(await predictDecoupled(plain, long, p))).toBe(0);
+    // The caller's proposals (a weak layer's spans) are candidates too.
+    expect(places3(await predictDecoupled(plain, long, p, gold))).toBeGreaterThan(0);
+    disposeDecoupled(plain);
+    const q = { ...p, proposer: true };
+    const r = await runDecoupled(q, cfg, f, { human: long, dev: long.slice(0, 8) });
+    expect(r.stages.map((s) => s.stage)).toEqual(['token model (candidate proposals)', 'unified training (human labels)']);
+    expect(r.proposer).not.toBeNull();
+    const pred = await predictDecoupled(r, long, q);
+    expect(places3(pred)).toBeGreaterThan(8);
+    expect(scoreSpans(gold, pred).overall.f1).toBeGreaterThan(0.9);
+    disposeDecoupled(r);
   }, 60_000);
 });

@@ -16,7 +16,7 @@ import { tagsToSpans } from '../core/tagScheme';
 import type { LabeledSentence } from '../model/data';
 import { decoupledFeaturizerWords } from '../model/decoupled';
 import { negativeSamplingSchema, samplingMaps, type SamplingMap } from '../methods/negativeSampling';
-import { predictDecoupled, runDecoupled, spansOfTags, type DecoupledPipeline } from '../methods/decoupled';
+import { disposeDecoupled, predictDecoupled, runDecoupled, spansOfTags, type DecoupledPipeline } from '../methods/decoupled';
 import type { DocumentRow } from '../db/schema';
 import type { Annotation, ParsedDoc } from '../core/types';
 import type { Featurizer } from '../model/features';
@@ -335,7 +335,7 @@ async function trainDecoupled(
   });
   metrics.stages = r.stages;
   if (r.stopped === 'cancelled') {
-    r.model.dispose();
+    disposeDecoupled(r);
     await db.runs.update(runId, { status: 'cancelled', metrics, finishedAt: Date.now() });
     return metrics;
   }
@@ -348,7 +348,7 @@ async function trainDecoupled(
     const k = byKey.get(`${s.doc}:${s.offset}`);
     if (k !== undefined) weakSpans[k] = spansOfTags(s.tags, d.tags);
   }
-  const spans = await predictDecoupled(r.model, all, pipeline, r.dict, weakSpans);
+  const spans = await predictDecoupled(r, all, pipeline, weakSpans);
   const predicted: { start: number; end: number; label: string }[][] = d.docs.map(() => []);
   all.forEach((s, k) => predicted[s.doc].push(...spans[k].map((x) => ({ ...x, start: x.start + s.offset, end: x.end + s.offset }))));
   const score = (ks: number[]) => scoreSpans(ks.map((k) => d.goldAnns[k].spans), ks.map((k) => predicted[k]));
@@ -361,7 +361,7 @@ async function trainDecoupled(
     wallSeconds: (performance.now() - t0) / 1000,
   });
   const weights = await r.model.getWeights();
-  r.model.dispose();
+  disposeDecoupled(r);
   await db.transaction('rw', [db.layers, db.annotations, db.models, db.runs], async () => {
     const lid = await db.layers.add({ projectId: d.projectId, kind: 'predicted', name: `run ${runId}`, createdAt: Date.now() });
     await db.annotations.bulkAdd(d.docs.map((doc, k) => ({ layerId: lid, docId: doc.id!, spans: predicted[k], oMode: 'complete' as const })));
