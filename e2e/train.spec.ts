@@ -16,16 +16,26 @@ async function testSpans(page: Page, layerIds: number[]) {
 }
 
 
-async function startRun(page: Page, opts: { epochs: number; backend: string; hidden?: number; method?: string; seed?: number; lr?: number }) {
+async function startRun(page: Page, opts: { epochs: number; backend: string; hidden?: number; method?: string; seed?: number; lr?: number; options?: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void }) {
   await page.getByRole('link', { name: 'Train' }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   if (opts.method) await page.getByLabel('Method').selectOption({ label: opts.method });
+  if (opts.options) await editOptions(page, opts.options);
   if (opts.seed !== undefined) await page.getByLabel('Seed').fill(String(opts.seed));
   if (opts.lr !== undefined) await page.getByLabel('Learning rate').fill(String(opts.lr));
   await page.getByLabel('Hidden units').fill(String(opts.hidden ?? 16));
   await page.getByLabel('Epochs').fill(String(opts.epochs));
   await page.getByLabel('Backend').selectOption(opts.backend);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
+}
+
+/** Edits the method options (the JSON under "Method options") as an object. */
+async function editOptions(page: Page, edit: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void) {
+  await page.getByText('Method options').click();
+  const box = page.getByLabel('Options (JSON)');
+  const o = JSON.parse(await box.inputValue());
+  edit(o);
+  await box.fill(JSON.stringify(o, null, 2));
 }
 
 /** The cells of the newest training run (the table lists newest first). */
@@ -64,11 +74,13 @@ test('the noise-aware methods run from the training page: RoSTER\'s loss on its 
   test.setTimeout(400_000);
   await openDemo(page);
   await makeWeakLabels(page);
-  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8, method: 'RoSTER noise-robust stage only (GCE + removal)' });
+  // The "w/o GCE" ablation, chosen in the method options: q = 0.
+  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8, method: 'RoSTER noise-robust stage only (GCE + removal)', options: (o) => (o.method.q = 0) });
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
   const rosterId = Number(await latestRun(page).first().textContent());
   const roster = await runMetrics(page, rosterId);
   expect((roster as unknown as { config: { model: { head: string }; method: { name: string } } }).config.model.head).toBe('twopart');
+  expect((roster as unknown as { config: { method: Record<string, unknown> } }).config.method).toEqual({ name: 'roster', q: 0, tau: 0.7, removeFromEpoch: 2, dropO: 0.5 });
   expect(roster.metrics.history).toHaveLength(1);
   await page.getByLabel('Method').selectOption({ label: 'NEEDLE: LM pre-training, completion, noise-aware loss, fine-tuning' });
   await page.getByRole('button', { name: 'Train', exact: true }).click();
@@ -109,17 +121,28 @@ test('the noise-aware methods run from the training page: RoSTER\'s loss on its 
   await expect(page.locator(`[data-testid="distribution-table"] tr[data-layer="corrected: run ${rosterId + 1} (weak + completion)"]`)).toHaveCount(stored.completed ? 1 : 0);
 });
 
-test('compares runs: scores per type, mean ± std over seeds, curves, errors by kind, and a diff of two runs', async ({ page, outside: _ }) => {
-  test.setTimeout(400_000);
+test('an experiment from a config file runs its methods × seeds in turn; compares runs: scores per type, mean ± std over seeds, curves, errors by kind, and a diff of two runs', async ({ page, outside: _ }) => {
+  test.setTimeout(500_000);
   await openDemo(page);
   await makeWeakLabels(page);
-  const ids: number[] = [];
-  for (const seed of [1, 2]) {
-    await startRun(page, { epochs: 5, backend: 'wasm', hidden: 16, seed, lr: 0.01 });
-    await expect(page.getByTestId('runs-table').locator('tbody tr')).toHaveCount(seed);
-    await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
-    ids.push(Number(await latestRun(page).first().textContent()));
-  }
+  await page.getByRole('link', { name: 'Train' }).click();
+  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
+  await page.getByLabel('Backend').selectOption('wasm');
+  // An experiment config as the CLI reads it; its file settings are replaced by the project's layers.
+  const config = { name: 'tiny', model: { hidden: 16 }, train: { epochs: 5, lr: 0.01 }, settings: [{ kind: 'distant', name: 'files only the CLI reads' }], methods: [{ label: 'distant labels', method: { name: 'weak-labels' } }, { label: 'WSL, 5 epochs', method: { name: 'wsl' } }], seeds: [1, 2, 3], records: 'tiny.jsonl' };
+  await page.getByLabel('Experiment config').setInputFiles({ name: 'tiny.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(config)) });
+  await expect(page.getByTestId('experiment-file')).toHaveText('tiny.json: tiny');
+  await page.getByLabel('Experiment seeds').fill('1, 2');
+  await page.getByRole('button', { name: 'Run experiment (2 runs)' }).click();
+  await expect(page.getByTestId('experiment-result')).toHaveText('Queued 2 runs; not run here: distant labels (no training: the Weak labels page scores the weak layer).');
+  await expect(page.getByTestId('queue-progress')).toHaveText('experiment: run 1 of 2 · WSL, 5 epochs');
+  await expect(page.getByTestId('runs-table').locator('tbody tr')).toHaveCount(2);
+  await expect(page.getByTestId('runs-table').locator('tbody tr td:nth-child(2)')).toHaveText(['done', 'done'], { timeout: 480_000 });
+  await expect(page.getByTestId('runs-table').locator('tbody tr td:nth-child(3)')).toHaveText(['WSL, 5 epochs', 'WSL, 5 epochs']);
+  const ids = (await page.getByTestId('runs-table').locator('tbody tr td:nth-child(1)').allTextContents()).map(Number).sort((a, b) => a - b);
+  // Started again, the experiment has nothing left to run.
+  await page.getByRole('button', { name: 'Run experiment (2 runs)' }).click();
+  await expect(page.getByTestId('experiment-result')).toHaveText('Queued 0 runs; 2 already done with the same config and seed; not run here: distant labels (no training: the Weak labels page scores the weak layer).');
   const runs = await Promise.all(ids.map((id) => runMetrics(page, id)));
   const f1 = runs.map((r) => r.metrics.test.overall.f1);
   expect(Math.max(...f1), 'the runs learned something, so the comparison has content').toBeGreaterThan(0.2);
@@ -136,6 +159,7 @@ test('compares runs: scores per type, mean ± std over seeds, curves, errors by 
   const mean = (f1[0] + f1[1]) / 2;
   const sd = Math.sqrt(((f1[0] - mean) ** 2 + (f1[1] - mean) ** 2) / 1);
   await expect(page.getByTestId('group-table').locator('tbody tr')).toHaveCount(1);
+  await expect(page.getByTestId('group-table').locator('tbody tr td').first()).toContainText('WSL, 5 epochs');
   await expect(page.getByTestId('group-table').locator('tbody tr td').nth(3)).toHaveText(`${(100 * mean).toFixed(1)} ± ${(100 * sd).toFixed(1)}`);
   // Errors by kind on the test split, against the stored layers.
   for (const id of ids) await page.getByLabel(`compare run ${id}`).check();
@@ -238,6 +262,8 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Strong layer').selectOption({ label: 'alice' });
   await page.getByLabel('Method').selectOption({ label: 'Decoupled mention/context model: gazetteer + weak-layer pre-training, then strong labels (paper 004)' });
+  // A token-level tagger's spans join the candidates (pipeline.proposer).
+  await editOptions(page, (o) => (o.pipeline.proposer = true));
   await page.getByLabel('Hidden units').fill('8');
   await page.getByLabel('Epochs').fill('2');
   await page.getByLabel('Backend').selectOption('wasm');
@@ -246,7 +272,7 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
   const id = Number(await latestRun(page).first().textContent());
   const { metrics } = await runMetrics(page, id);
   const m = metrics as unknown as { stages: { stage: string; trainSentences: number }[]; trainSentences: number; test: { overall: { tp: number; fp: number; fn: number } } };
-  expect(m.stages.map((s) => s.stage)).toEqual(['mention pre-training (dictionary)', 'context pre-training (distant labels: masked words + type)', 'unified training (human labels)']);
+  expect(m.stages.map((s) => s.stage)).toEqual(['token model (candidate proposals)', 'mention pre-training (dictionary)', 'context pre-training (distant labels: masked words + type)', 'unified training (human labels)']);
   expect(m.trainSentences).toBe(40);
   // The stored test scores are those of the predicted layer against gold.
   const goldId = await page.evaluate(async () => {

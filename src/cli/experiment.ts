@@ -8,12 +8,13 @@ import '../methods';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { experimentSchema, splitSchema, type Experiment, type Setting } from '../core/experimentConfig';
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts } from '../core/types';
 import { decoupledFeaturizerWords } from '../model/decoupled';
 import { disposeDecoupled, predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
 import { parseRunRecords, type RunRecord } from '../core/runRecord';
-import { modelSchema, parseRunConfig, trainSchema } from '../core/runConfig';
+import { parseRunConfig } from '../core/runConfig';
 import { mulberry32 } from '../core/random';
 import type { ParsedCorpus } from '../core/types';
 import { bioTags, ioTags, toSentences, type LabeledSentence } from '../model/data';
@@ -21,121 +22,16 @@ import { trimGlove } from '../model/embeddings';
 import { buildFeaturizer } from '../model/features';
 import { readGloveAsset } from '../model/gloveNode';
 import { evaluate } from '../model/train';
-import { pipelineSchema, runPipeline, type StageRecord } from '../methods/pipelines';
+import { runPipeline, type StageRecord } from '../methods/pipelines';
 import { readCorpus, readGazetteer } from './readCorpus';
 import { roundScores } from './roundScores';
 import { useWasmBackend } from './train';
 import { weakLabelCorpus } from './weakLabel';
 
-const split = z.union([z.object({ text: z.string(), labels: z.string() }).strict(), z.object({ conll: z.string() }).strict()]);
-const common = { name: z.string(), dev: split, test: split, limitTrain: z.number().int().positive().optional(), limitDev: z.number().int().positive().optional() };
-
-export const settingSchema = z.discriminatedUnion('kind', [
-  /** Every training sentence with its distant (weak) labels. */
-  z.object({ kind: z.literal('distant'), train: z.object({ text: z.string(), weak: z.string(), gold: z.string().optional() }).strict(), ...common }).strict(),
-  /** A seeded fraction of the training sentences with gold labels, the rest with weak ones (NEEDLE's setting). */
-  z
-    .object({
-      kind: z.literal('mixed'),
-      train: z.object({ text: z.string(), gold: z.string(), weak: z.string() }).strict(),
-      strongFraction: z.number().gt(0).lt(1),
-      splitSeed: z.number().int().default(1),
-      ...common,
-    })
-    .strict(),
-  /**
-   * Synthetic missing annotations (papers 002 and 003): gold labels with each entity turned into O
-   * with probability p, seeded; the hidden entities are remembered for the diagnostics.
-   */
-  z
-    .object({
-      kind: z.literal('masked'),
-      train: z.object({ text: z.string(), gold: z.string() }).strict(),
-      p: z.number().min(0).max(1),
-      maskSeed: z.number().int().default(1),
-      ...common,
-    })
-    .strict(),
-  /** Weak labels made by the weak-labeling engine from gazetteers and rules over raw text. */
-  z
-    .object({
-      kind: z.literal('dictionary'),
-      corpus: z.string(),
-      gazetteers: z.array(z.string()).default([]),
-      untyped: z.array(z.string()).default([]),
-      rules: z.string().optional(),
-      aggregate: z.enum(['priority', 'vote', 'hmm']).default('hmm'),
-      case: z.enum(['sensitive', 'insensitive', 'normalized']).default('insensitive'),
-      ...common,
-    })
-    .strict(),
-  /**
-   * Heterogeneous data (paper 004): human-labeled sentences (a seeded fraction of a gold file, or
-   * a whole CoNLL file), distantly labeled sentences (a label file over text, or raw text labeled
-   * by gazetteers), and a typed dictionary (a TSV file, or the distinct entity strings of the
-   * distant labels with their most frequent type). With holdOut, that share of the human
-   * sentences is the dev set that selects the model (for data whose only labels are a dev set).
-   */
-  z
-    .object({
-      kind: z.literal('heterogeneous'),
-      name: z.string(),
-      human: z.union([z.object({ text: z.string(), gold: z.string() }).strict(), z.object({ conll: z.string() }).strict()]),
-      humanFraction: z.number().gt(0).max(1).default(1),
-      splitSeed: z.number().int().default(1),
-      holdOut: z.number().gt(0).lt(1).optional(),
-      distant: z.union([
-        z.object({ text: z.string(), weak: z.string() }).strict(),
-        z.object({ corpus: z.string(), gazetteers: z.array(z.string()).min(1), case: z.enum(['sensitive', 'insensitive', 'normalized']).default('insensitive') }).strict(),
-      ]),
-      dictionary: z.union([z.literal('distant'), z.object({ file: z.string() }).strict()]),
-      dev: split.optional(),
-      test: split,
-      limitTrain: z.number().int().positive().optional(),
-      limitDev: z.number().int().positive().optional(),
-      limitDistant: z.number().int().positive().optional(),
-    })
-    .strict(),
-]);
-
-export const experimentSchema = z
-  .object({
-    name: z.string(),
-    model: modelSchema.partial().default({}),
-    train: trainSchema.partial().default({}),
-    settings: z.array(settingSchema).min(1),
-    methods: z
-      .array(
-        z
-          .object({
-            label: z.string(),
-            /**
-             * A method, or "weak-labels": no training; the weak labels themselves are scored (a
-             * distant setting against its train gold file, a dictionary setting by labeling the
-             * test text with the same sources), once, as seed 0.
-             */
-            method: z.object({ name: z.string() }).passthrough().default({ name: 'supervised' }),
-            pipeline: pipelineSchema.default({ kind: 'single' }),
-            scheme: z.enum(['BIO', 'IO']).default('BIO'),
-            model: modelSchema.partial().default({}),
-            train: trainSchema.partial().default({}),
-            /** Settings (by name) this method runs in; all when absent. */
-            settings: z.array(z.string()).optional(),
-          })
-          .strict(),
-      )
-      .min(1),
-    seeds: z.array(z.number().int()).min(1).default([1, 2, 3]),
-    /** Where finished runs are recorded (JSONL); relative to the working directory. */
-    records: z.string(),
-  })
-  .strict();
-export type Experiment = z.infer<typeof experimentSchema>;
-type Setting = z.infer<typeof settingSchema>;
-
+export { experimentSchema, type Experiment };
 export type { RunRecord };
 
-const readSplit = (s: z.infer<typeof split>): ParsedCorpus =>
+const readSplit = (s: z.infer<typeof splitSchema>): ParsedCorpus =>
   'conll' in s ? readCorpus(s.conll, { format: 'conll' }) : readCorpus(s.text, { format: 'lines', labels: [{ file: s.labels, kind: 'gold', name: 'gold' }] });
 
 /** A setting's sentences as text plus annotations; tags are made per scheme later. */

@@ -163,6 +163,8 @@ export type Pipeline = z.infer<typeof pipelineSchema>;
 
 export const runConfigSchema = z.object({
   name: z.string().default('run'),
+  /** A method's label in tables (an experiment's): runs of one label and config differ only in the seed. */
+  label: z.string().optional(),
   data: dataSchema,
   model: modelSchema.default(modelSchema.parse({})),
   method: z.object({ name: z.string() }).passthrough().default({ name: 'supervised' }),
@@ -183,4 +185,11 @@ export function parseRunConfig(raw: unknown, where = 'run config'): RunConfig {
     throw new Error(`${where}: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
   }
   return r.data;
+}
+
+/** A run's config without its name and seed: runs with equal keys differ only in the seed. */
+export function runGroupKey(cfg: RunConfig): string {
+  const { name: _name, train, ...rest } = cfg;
+  const { seed: _seed, ...trainRest } = train ?? { seed: 0 };
+  return JSON.stringify({ ...rest, train: trainRest });
 }

@@ -12,17 +12,7 @@ import { batchTensors } from '../model/tagger';
 import { spanCrossEntropy, spanSlots, spanTargets } from '../model/spanHead';
 import * as tf from '../model/tf';
 import { registerMethod } from './registry';
-
-export const negativeSamplingSchema = z
-  .object({
-    name: z.literal('negative-sampling'),
-    /** Negatives per sentence: ⌈λ·n⌉ for a sentence of n tokens. */
-    lambda: z.number().gt(0).max(1).default(0.35),
-    sampling: z.enum(['uniform', 'weighted']).default('uniform'),
-    /** μ ≥ 1 trades a low missampling rate (high μ) against high uncertainty (low μ). */
-    mu: z.number().min(1).default(1),
-  })
-  .strict();
+import { negativeSamplingSchema } from './schemas';
 
 /**
  * k distinct items drawn without replacement with probabilities ∝ exp(score) (Gumbel top-k);

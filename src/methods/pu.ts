@@ -7,7 +7,6 @@
  * which is how the exploratory stage runs. When synthetic masking remembers the hidden entities,
  * the mean O-value of true-O tokens and of hidden-entity tokens is recorded every epoch.
  */
-import { z } from 'zod';
 import { crfPartialNll } from '../model/crf';
 import { tagsOneHot } from '../model/features';
 import { batchTensors } from '../model/tagger';
@@ -15,14 +14,7 @@ import * as tf from '../model/tf';
 import { tokenNll, weightedMean } from './losses';
 import { registerMethod } from './registry';
 import { sampleWithoutReplacement } from './negativeSampling';
-
-export const puSchema = z
-  .object({
-    name: z.literal('pu'),
-    /** Share of a sentence's length sampled from its remaining O tokens as negatives. */
-    gamma: z.number().gt(0).max(1).default(0.35),
-  })
-  .strict();
+import { puSchema } from './schemas';
 
 registerMethod({
   name: 'pu',

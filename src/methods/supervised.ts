@@ -1,16 +1,14 @@
-import { z } from 'zod';
 import { crfNll } from '../model/crf';
 import { tagsOneHot } from '../model/features';
 import { spanCrossEntropy, spanTargets } from '../model/spanHead';
 import * as tf from '../model/tf';
 import { registerMethod } from './registry';
+import { supervisedSchema } from './schemas';
 
 /**
  * Plain supervised learning on one label layer: CRF NLL, token cross-entropy for softmax, or span
  * cross-entropy over every span up to the head's length (unlabeled spans as "no entity").
  */
-export const supervisedSchema = z.object({ name: z.literal('supervised') }).strict();
-
 registerMethod({
   name: 'supervised',
   title: 'Supervised: the strong (gold) sentences only',

@@ -6,13 +6,14 @@
  * completion, confidence estimation, fine-tuning, ensembles, self-training) are in pipelines.ts
  * and train with these losses.
  */
-import { z } from 'zod';
 import { crfNll, crfPartialNll } from '../model/crf';
 import { tagsOneHot } from '../model/features';
 import { stopGradient } from '../model/ops';
 import * as tf from '../model/tf';
 import { gce, klTokens, noiseAwareCrf, tokenNll, weightedMean } from './losses';
 import { registerMethod, type LossContext } from './registry';
+import { distillSchema, noiseAwareSchema, partialWslSchema, rosterSchema, weightedWslSchema, wslSchema } from './schemas';
+
 import { rosterRemoval } from '../core/reviewSignals';
 import { batchTensors } from '../model/tagger';
 
@@ -27,7 +28,7 @@ const perSentence = (v: Float32Array) => tf.expandDims(tf.tensor1d(v), 1);
 registerMethod({
   name: 'wsl',
   title: 'WSL: strong and weak labels, the weak as if gold',
-  schema: z.object({ name: z.literal('wsl') }).strict(),
+  schema: wslSchema,
   loss(ctx) {
     const gold = tagsOneHot(ctx.batch, ctx.tagger.dims.tags);
     if (ctx.tagger.cfg.head === 'crf') return tf.mean(crfNll(ctx.emissions, gold, ctx.tensors.mask, ctx.tagger.crf())) as tf.Scalar;
@@ -39,7 +40,7 @@ registerMethod({
 registerMethod({
   name: 'weighted-wsl',
   title: 'Weighted WSL: the weak sentences\u2019 loss times \u03b3',
-  schema: z.object({ name: z.literal('weighted-wsl'), gamma: z.number().min(0).max(1).default(0.5) }).strict(),
+  schema: weightedWslSchema,
   loss(ctx) {
     const { batch, tensors, tagger, config } = ctx;
     const w = Float32Array.from(batch.weak, (weak) => (weak ? config.gamma : 1));
@@ -64,7 +65,7 @@ function constrainedTokens(ctx: LossContext<unknown>): Float32Array {
 registerMethod({
   name: 'partial-wsl',
   title: 'Partial WSL: weak O tokens left out of the loss',
-  schema: z.object({ name: z.literal('partial-wsl') }).strict(),
+  schema: partialWslSchema,
   loss(ctx) {
     const { batch, tensors, tagger } = ctx;
     const K = tagger.dims.tags;
@@ -84,7 +85,7 @@ registerMethod({
 registerMethod({
   name: 'noise-aware',
   title: 'NEEDLE noise-aware loss: c \u00b7 NLL + (1 \u2212 c) \u00b7 log-unlikelihood on weak sentences',
-  schema: z.object({ name: z.literal('noise-aware') }).strict(),
+  schema: noiseAwareSchema,
   loss(ctx) {
     const { batch, tensors, tagger } = ctx;
     const gold = tagsOneHot(batch, tagger.dims.tags);
@@ -92,20 +93,6 @@ registerMethod({
   },
   heads: ['crf'],
 });
-
-export const rosterSchema = z
-  .object({
-    name: z.literal('roster'),
-    /** GCE's q (0.7 in the paper); 0 turns GCE into cross entropy (the "w/o GCE" ablation). */
-    q: z.number().min(0).max(1).default(0.7),
-    /** Noisy-label removal threshold τ (0.7 in the paper); 0 turns removal off ("w/o NR"). */
-    tau: z.number().min(0).max(1).default(0.7),
-    /** Removal starts at this epoch; before it every token counts ("at first, all tokens"). */
-    removeFromEpoch: z.number().int().positive().default(2),
-    /** Share of weak O tokens left out at random each step (50 % in the paper). */
-    dropO: z.number().min(0).max(1).default(0.5),
-  })
-  .strict();
 
 /**
  * RoSTER's noise-robust training. Per token: GCE on the weak label, weighted by w = 0 for weak O
@@ -191,7 +178,7 @@ registerMethod({
 registerMethod({
   name: 'distill',
   title: 'Distillation: KL to soft targets (RoSTER ensemble and self-training)',
-  schema: z.object({ name: z.literal('distill') }).strict(),
+  schema: distillSchema,
   loss(ctx) {
     const { batch, tensors, tagger } = ctx;
     const K = tagger.dims.tags;

@@ -15,7 +15,8 @@ import { rosterRemoval, uncertaintyOf, type DocSignals } from '../core/reviewSig
 import { tagsToSpans } from '../core/tagScheme';
 import type { LabeledSentence } from '../model/data';
 import { decoupledFeaturizerWords } from '../model/decoupled';
-import { negativeSamplingSchema, samplingMaps, type SamplingMap } from '../methods/negativeSampling';
+import { samplingMaps, type SamplingMap } from '../methods/negativeSampling';
+import { negativeSamplingSchema } from '../methods/schemas';
 import { disposeDecoupled, predictDecoupled, runDecoupled, spansOfTags, type DecoupledPipeline } from '../methods/decoupled';
 import type { DocumentRow } from '../db/schema';
 import type { Annotation, ParsedDoc } from '../core/types';
@@ -327,7 +328,8 @@ async function trainDecoupled(
     control: () => control,
     onStage: (stage) => emit({ kind: 'stage', stage }),
     onEpoch: (e) => {
-      if (e.devF1 === undefined) return emit({ kind: 'stage', stage: `${e.stage}: epoch ${e.epoch}, loss ${e.loss.toFixed(4)}` });
+      // The unified stage's epochs are the run's; the others' (pre-training, the proposer) are progress.
+      if (e.stage !== 'unified' || e.devF1 === undefined) return emit({ kind: 'stage', stage: `${e.stage}: epoch ${e.epoch}, loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(1)}` : ''}` });
       metrics.history.push({ epoch: ++epochs, loss: e.loss, devF1: e.devF1, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0 });
       emit({ kind: 'epoch', epoch: epochs, loss: e.loss, devF1: e.devF1, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, best: false });
       void db.runs.update(runId, { metrics });

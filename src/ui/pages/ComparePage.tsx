@@ -7,7 +7,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo, useState } from 'react';
 import { meanStd, spanErrors, type SpanErrors, type SpanScores } from '../../core/metrics';
-import type { RunConfig } from '../../core/runConfig';
+import { runGroupKey, type RunConfig } from '../../core/runConfig';
 import type { Span } from '../../core/types';
 import { importRunRecords, layerAnnotations } from '../../db/repo';
 import { db } from '../../db/instance';
@@ -40,8 +40,6 @@ function viewOf(r: RunRow): RunView {
   const m = (r.metrics ?? {}) as { dev?: SpanScores; test?: SpanScores; history?: { epoch: number; devF1: number }[]; predictedLayerId?: number };
   const pipeline = cfg.pipeline && cfg.pipeline.kind !== 'single' ? `${cfg.pipeline.kind} · ` : '';
   const imported = (cfg as unknown as { imported?: { file: string; setting: string; label: string; seed: number } }).imported;
-  const { name: _n, train, ...rest } = cfg;
-  const { seed: _s, ...trainRest } = train ?? { seed: 0 };
   if (imported) {
     return {
       id: r.id!,
@@ -60,10 +58,10 @@ function viewOf(r: RunRow): RunView {
     id: r.id!,
     metrics: (r.metrics ?? { history: [] }) as TrainMetrics,
     status: r.status,
-    method: `${pipeline}${cfg.method?.name ?? '?'}`,
+    method: cfg.label ?? `${pipeline}${cfg.method?.name ?? '?'}`,
     model: `${cfg.model?.encoder} ${cfg.model?.hidden} · ${cfg.model?.head}`,
-    seed: train?.seed ?? 0,
-    group: JSON.stringify({ ...rest, train: trainRest }),
+    seed: cfg.train?.seed ?? 0,
+    group: runGroupKey(cfg),
     dev: m.dev?.overall.f1,
     test: m.test,
     history: m.history ?? [],

@@ -4,6 +4,8 @@ import { parseRunConfig, type RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
 import type { RunRow } from '../../db/schema';
 import { METHOD_CATALOG } from '../../methods/catalog';
+import { entryOptionsText, parseOptionsText } from '../../methods/options';
+import { ExperimentPanel } from '../components/ExperimentPanel';
 import type { TrainEvent, TrainMetrics } from '../../worker/trainJob';
 import { TrainJob } from '../../worker/trainClient';
 import { LineChart } from '../components/LineChart';
@@ -16,6 +18,8 @@ interface Live {
   steps: { x: number; loss: number }[];
   epochs: { epoch: number; devF1: number; loss: number }[];
   last?: Extract<TrainEvent, { kind: 'step' }>;
+  /** The k-th of n queued runs (an experiment), with its label. */
+  queue?: { k: number; n: number; label?: string };
 }
 
 function num(v: string, fallback: number): number {
@@ -61,9 +65,8 @@ function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: nu
                   </>
                 )}
               </td>
-              <td>
-                {cfg.pipeline && cfg.pipeline.kind !== 'single' ? `${cfg.pipeline.kind} · ` : ''}
-                {cfg.method?.name}
+              <td title={cfg.label ? `${cfg.pipeline?.kind ?? 'single'} · ${cfg.method?.name}` : undefined}>
+                {cfg.label ?? `${cfg.pipeline && cfg.pipeline.kind !== 'single' ? `${cfg.pipeline.kind} · ` : ''}${cfg.method?.name}`}
               </td>
               <td>
                 {cfg.model?.encoder} {cfg.model?.hidden} · {cfg.model?.head}
@@ -103,19 +106,25 @@ export function TrainPage() {
   const layers = useLiveQuery(() => db.layers.where('projectId').equals(projectId).sortBy('id'), [projectId]);
   const runs = useLiveQuery(() => db.runs.where('projectId').equals(projectId).filter((r) => r.kind === 'train').reverse().sortBy('id'), [projectId]);
   const [form, setForm] = useState({ layer: '', gold: '', strong: '', method: 'wsl', encoder: 'bilstm', hidden: '100', head: 'crf', dropout: '0.5', epochs: '10', batch: '32', lr: '0.002', seed: '1', backend: 'auto' });
+  // The chosen method's options (method and pipeline, every default filled in): the ablations' switches.
+  const [options, setOptions] = useState(() => entryOptionsText(METHOD_CATALOG.find((m) => m.id === 'wsl')!));
   const [live, setLive] = useState<Live | null>(null);
   const [error, setError] = useState<string | null>(null);
   const job = useRef<TrainJob | null>(null);
   const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setForm({ ...form, [k]: e.target.value });
+  const chooseMethod = (e: React.ChangeEvent<HTMLSelectElement>) => {
+    set('method')(e);
+    setOptions(entryOptionsText(METHOD_CATALOG.find((m) => m.id === e.target.value) ?? METHOD_CATALOG[0]));
+  };
   const gold = layers?.filter((l) => l.kind === 'gold') ?? [];
   const layerId = form.layer ? Number(form.layer) : (layers?.find((l) => l.role === 'aggregate')?.id ?? layers?.[0]?.id);
   const goldId = form.gold ? Number(form.gold) : gold[0]?.id;
 
-  const execute = async (runId: number) => {
+  const execute = async (runId: number, queue?: Live['queue']) => {
     setError(null);
     const t = new TrainJob();
     job.current = t;
-    setLive({ runId, steps: [], epochs: [] });
+    setLive({ runId, steps: [], epochs: [], queue });
     let n = 0;
     try {
       await t.run(runId, (e) => {
@@ -135,27 +144,49 @@ export function TrainPage() {
     }
   };
 
+  /** The run settings the form gives (layers, model, training, backend); the method comes apart. */
+  const baseConfig = (): Pick<RunConfig, 'data' | 'model' | 'train' | 'backend'> => {
+    if (layerId === undefined || goldId === undefined) throw new Error('choose a training layer and a gold layer (the dev split is scored on it)');
+    const c = parseRunConfig({
+      data: { kind: 'project', projectId, layerId, goldLayerId: goldId, ...(form.strong ? { strongLayerId: Number(form.strong) } : {}) },
+      model: { encoder: form.encoder, hidden: num(form.hidden, 100), head: form.head, dropout: num(form.dropout, 0.5) },
+      train: { epochs: num(form.epochs, 10), batchSize: num(form.batch, 32), lr: num(form.lr, 0.002), seed: num(form.seed, 1) },
+      backend: form.backend,
+    });
+    return { data: c.data, model: c.model, train: c.train, backend: c.backend };
+  };
+
   const start = async (e: React.FormEvent) => {
     e.preventDefault();
     setError(null);
     try {
-      if (layerId === undefined || goldId === undefined) throw new Error('choose a training layer and a gold layer (the dev split is scored on it)');
       const entry = METHOD_CATALOG.find((m) => m.id === form.method) ?? METHOD_CATALOG[0];
-      const config = parseRunConfig({
-        name: `project ${projectId}`,
-        data: { kind: 'project', projectId, layerId, goldLayerId: goldId, ...(form.strong ? { strongLayerId: Number(form.strong) } : {}) },
-        model: { encoder: form.encoder, hidden: num(form.hidden, 100), head: entry.head ?? form.head, dropout: num(form.dropout, 0.5) },
-        method: entry.method,
-        pipeline: entry.pipeline ?? { kind: 'single' },
-        train: { epochs: num(form.epochs, 10), batchSize: num(form.batch, 32), lr: num(form.lr, 0.002), seed: num(form.seed, 1) },
-        backend: form.backend,
-      });
+      const { method, pipeline } = parseOptionsText(options);
+      const base = baseConfig();
+      const config = parseRunConfig({ ...base, name: `project ${projectId}`, model: { ...base.model, head: entry.head ?? form.head }, method, pipeline });
       const runId = await db.runs.add({ projectId, kind: 'train', config, status: 'queued', createdAt: Date.now() });
       await execute(runId);
     } catch (err) {
       setError((err as Error).message);
     }
   };
+
+  // Queued runs (an experiment's) one after another; cancelling the queue cancels the current run
+  // and marks the ones not started as cancelled.
+  const queueCancelled = useRef(false);
+  const runQueue = async (ids: readonly number[]) => {
+    queueCancelled.current = false;
+    for (const [k, id] of ids.entries()) {
+      if (queueCancelled.current) {
+        await db.runs.where('id').anyOf(ids.slice(k)).modify({ status: 'cancelled', error: 'the experiment was cancelled before this run', finishedAt: Date.now() });
+        break;
+      }
+      const row = await db.runs.get(id);
+      if (row?.status !== 'queued') continue;
+      await execute(id, { k: k + 1, n: ids.length, label: (row.config as RunConfig).label });
+    }
+  };
+  const queued = runs?.filter((r) => r.status === 'queued').map((r) => r.id!).reverse() ?? [];
 
   const stepX = useMemo(() => live?.steps.map((s) => s.x) ?? [], [live?.steps]);
   const stepSeries = useMemo(() => [{ label: 'loss', values: live?.steps.map((s) => s.loss) ?? [], color: '#2456c7' }], [live?.steps]);
@@ -191,7 +222,7 @@ export function TrainPage() {
           </label>
           <label>
             Method{' '}
-            <select aria-label="Method" value={form.method} onChange={set('method')}>
+            <select aria-label="Method" value={form.method} onChange={chooseMethod}>
               {METHOD_CATALOG.map((m) => (
                 <option key={m.id} value={m.id}>
                   {m.title}
@@ -239,7 +270,12 @@ export function TrainPage() {
             Train
           </button>
         </div>
+        <details>
+          <summary>Method options (the ablations: switch a stage or a loss term off here)</summary>
+          <textarea aria-label="Options (JSON)" rows={Math.min(24, options.split('\n').length + 1)} value={options} onChange={(e) => setOptions(e.target.value)} spellCheck={false} />
+        </details>
       </form>
+      <ExperimentPanel baseConfig={baseConfig} runs={runs ?? []} busy={!!live} onQueued={runQueue} onError={setError} />
       {error && (
         <p role="alert" className="error" data-testid="train-error">
           {error}
@@ -252,8 +288,24 @@ export function TrainPage() {
             <span className="muted" data-testid="backend-reason">
               {live.backend ?? 'starting…'}
             </span>
+            {live.queue && (
+              <span data-testid="queue-progress">
+                experiment: run {live.queue.k} of {live.queue.n}
+                {live.queue.label ? ` · ${live.queue.label}` : ''}
+              </span>
+            )}
             <button onClick={() => job.current?.stop()}>Stop (keep best)</button>
             <button onClick={() => job.current?.cancel()}>Cancel</button>
+            {live.queue && (
+              <button
+                onClick={() => {
+                  queueCancelled.current = true;
+                  job.current?.cancel();
+                }}
+              >
+                Cancel experiment
+              </button>
+            )}
           </div>
           <p className="muted" data-testid="train-progress">
             {live.stage ??
@@ -268,6 +320,12 @@ export function TrainPage() {
         </div>
       )}
       <h2>Runs</h2>
+      {queued.length > 0 && !live && (
+        <p className="row">
+          {queued.length} queued {queued.length === 1 ? 'run' : 'runs'} (an experiment stopped by a reload)
+          <button onClick={() => void runQueue(queued)}>Run the queued runs</button>
+        </p>
+      )}
       {runs && runs.length ? <RunsTable runs={runs} busy={!!live} onResume={(id) => void execute(id)} /> : <p className="muted">No training run yet.</p>}
     </div>
   );

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseExperimentMethods, parseSeeds, planExperiment } from './experimentConfig';
+import { parseRunConfig, runGroupKey } from './runConfig';
+
+const base = parseRunConfig({
+  data: { kind: 'project', projectId: 1, layerId: 2, goldLayerId: 3 },
+  model: { encoder: 'bilstm', hidden: 16, head: 'crf' },
+  train: { epochs: 3, lr: 0.01, seed: 9 },
+  backend: 'wasm',
+});
+
+describe('experiments on a project (the training page)', () => {
+  it('plans a committed config: every trained method × seed on the project, each with its options', () => {
+    const file = 'bench/configs/noise-aware-conll03.json';
+    const exp = parseExperimentMethods(readFileSync(file, 'utf8'), file);
+    const { runs, skipped } = planExperiment(exp, base);
+    expect(skipped).toEqual(['distant labels themselves']);
+    expect(runs).toHaveLength((exp.methods.length - 1) * exp.seeds.length);
+    const run = (label: string, seed: number) => runs.find((r) => r.label === label && r.seed === seed)!.config;
+    // The file's model and training options over the form's; the project's data and backend kept.
+    const needle = run('NEEDLE w/o FT', 2);
+    expect(needle.pipeline).toMatchObject({ kind: 'needle', ft: false, wlc: true });
+    expect(needle.train).toMatchObject({ seed: 2, epochs: exp.train.epochs ?? 3 });
+    expect(needle.data).toEqual(base.data);
+    expect(needle.backend).toBe('wasm');
+    expect(needle.label).toBe('NEEDLE w/o FT');
+    expect(run('  w/o GCE', 1).method).toMatchObject({ name: 'roster', q: 0 });
+    expect(run('  w/o GCE', 1).model.head).toBe('twopart');
+    // The seeds of one method form one group (the comparison's mean ± std); methods do not mix.
+    expect(runGroupKey(run('SST', 1))).toBe(runGroupKey(run('SST', 3)));
+    expect(runGroupKey(run('SST', 1))).not.toBe(runGroupKey(run('WSL', 1)));
+  });
+
+  it('says what is wrong with a config or a seed list', () => {
+    expect(() => parseExperimentMethods('{"name": "x"', 'a.json')).toThrow(/a\.json: invalid JSON/);
+    expect(() => parseExperimentMethods('{"name": "x", "methods": [{"label": "a", "pipeline": {"kind": "nope"}}]}', 'a.json')).toThrow(/a\.json: methods\.0\.pipeline/);
+    expect(() => planExperiment({ name: 'x', methods: [{ label: 'bad', method: { name: 'wsl' }, pipeline: { kind: 'single' }, scheme: 'BIO', model: { dropout: 3 }, train: {} }], seeds: [1] }, base)).toThrow(/bad: model\.dropout/);
+    expect(parseSeeds('1, 2,3')).toEqual([1, 2, 3]);
+    expect(parseSeeds('1-3, 7, 2')).toEqual([1, 2, 3, 7]);
+    expect(() => parseSeeds('1, x')).toThrow(/seeds: "x"/);
+    expect(() => parseSeeds(' ')).toThrow(/at least one/);
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * Experiment configs (bench/configs/*.json): settings × methods × seeds. The CLI's `experiment`
+ * verb runs every setting from files; the training page runs an experiment's methods × seeds on a
+ * project's layers (its setting), so both read the same files.
+ */
+import { z } from 'zod';
+import { modelSchema, parseRunConfig, pipelineSchema, trainSchema, type ModelConfig, type RunConfig, type TrainConfig } from './runConfig';
+
+export const splitSchema = z.union([z.object({ text: z.string(), labels: z.string() }).strict(), z.object({ conll: z.string() }).strict()]);
+const common = { name: z.string(), dev: splitSchema, test: splitSchema, limitTrain: z.number().int().positive().optional(), limitDev: z.number().int().positive().optional() };
+
+export const settingSchema = z.discriminatedUnion('kind', [
+  /** Every training sentence with its distant (weak) labels. */
+  z.object({ kind: z.literal('distant'), train: z.object({ text: z.string(), weak: z.string(), gold: z.string().optional() }).strict(), ...common }).strict(),
+  /** A seeded fraction of the training sentences with gold labels, the rest with weak ones (NEEDLE's setting). */
+  z
+    .object({
+      kind: z.literal('mixed'),
+      train: z.object({ text: z.string(), gold: z.string(), weak: z.string() }).strict(),
+      strongFraction: z.number().gt(0).lt(1),
+      splitSeed: z.number().int().default(1),
+      ...common,
+    })
+    .strict(),
+  /**
+   * Synthetic missing annotations (papers 002 and 003): gold labels with each entity turned into O
+   * with probability p, seeded; the hidden entities are remembered for the diagnostics.
+   */
+  z
+    .object({
+      kind: z.literal('masked'),
+      train: z.object({ text: z.string(), gold: z.string() }).strict(),
+      p: z.number().min(0).max(1),
+      maskSeed: z.number().int().default(1),
+      ...common,
+    })
+    .strict(),
+  /** Weak labels made by the weak-labeling engine from gazetteers and rules over raw text. */
+  z
+    .object({
+      kind: z.literal('dictionary'),
+      corpus: z.string(),
+      gazetteers: z.array(z.string()).default([]),
+      untyped: z.array(z.string()).default([]),
+      rules: z.string().optional(),
+      aggregate: z.enum(['priority', 'vote', 'hmm']).default('hmm'),
+      case: z.enum(['sensitive', 'insensitive', 'normalized']).default('insensitive'),
+      ...common,
+    })
+    .strict(),
+  /**
+   * Heterogeneous data (paper 004): human-labeled sentences (a seeded fraction of a gold file, or
+   * a whole CoNLL file), distantly labeled sentences (a label file over text, or raw text labeled
+   * by gazetteers), and a typed dictionary (a TSV file, or the distinct entity strings of the
+   * distant labels with their most frequent type). With holdOut, that share of the human
+   * sentences is the dev set that selects the model (for data whose only labels are a dev set).
+   */
+  z
+    .object({
+      kind: z.literal('heterogeneous'),
+      name: z.string(),
+      human: z.union([z.object({ text: z.string(), gold: z.string() }).strict(), z.object({ conll: z.string() }).strict()]),
+      humanFraction: z.number().gt(0).max(1).default(1),
+      splitSeed: z.number().int().default(1),
+      holdOut: z.number().gt(0).lt(1).optional(),
+      distant: z.union([
+        z.object({ text: z.string(), weak: z.string() }).strict(),
+        z.object({ corpus: z.string(), gazetteers: z.array(z.string()).min(1), case: z.enum(['sensitive', 'insensitive', 'normalized']).default('insensitive') }).strict(),
+      ]),
+      dictionary: z.union([z.literal('distant'), z.object({ file: z.string() }).strict()]),
+      dev: splitSchema.optional(),
+      test: splitSchema,
+      limitTrain: z.number().int().positive().optional(),
+      limitDev: z.number().int().positive().optional(),
+      limitDistant: z.number().int().positive().optional(),
+    })
+    .strict(),
+]);
+
+export const experimentSchema = z
+  .object({
+    name: z.string(),
+    model: modelSchema.partial().default({}),
+    train: trainSchema.partial().default({}),
+    settings: z.array(settingSchema).min(1),
+    methods: z
+      .array(
+        z
+          .object({
+            label: z.string(),
+            /**
+             * A method, or "weak-labels": no training; the weak labels themselves are scored (a
+             * distant setting against its train gold file, a dictionary setting by labeling the
+             * test text with the same sources), once, as seed 0.
+             */
+            method: z.object({ name: z.string() }).passthrough().default({ name: 'supervised' }),
+            pipeline: pipelineSchema.default({ kind: 'single' }),
+            scheme: z.enum(['BIO', 'IO']).default('BIO'),
+            model: modelSchema.partial().default({}),
+            train: trainSchema.partial().default({}),
+            /** Settings (by name) this method runs in; all when absent. */
+            settings: z.array(z.string()).optional(),
+          })
+          .strict(),
+      )
+      .min(1),
+    seeds: z.array(z.number().int()).min(1).default([1, 2, 3]),
+    /** Where finished runs are recorded (JSONL); relative to the working directory. */
+    records: z.string(),
+  })
+  .strict();
+export type Experiment = z.infer<typeof experimentSchema>;
+export type Setting = z.infer<typeof settingSchema>;
+
+/**
+ * What the training page takes from an experiment config: its methods, seeds, and model and
+ * training options; the setting is the project's layers, so settings and records are not read.
+ */
+export const experimentMethodsSchema = experimentSchema.pick({ name: true, model: true, train: true, methods: true, seeds: true }).loose();
+export type ExperimentMethods = z.infer<typeof experimentMethodsSchema>;
+export type ExperimentMethod = ExperimentMethods['methods'][number];
+
+/** An experiment config's methods part, or an error naming the field at fault. */
+export function parseExperimentMethods(text: string, file: string): ExperimentMethods {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${file}: invalid JSON (${(e as Error).message})`);
+  }
+  const r = experimentMethodsSchema.safeParse(raw);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new Error(`${file}: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
+  }
+  return r.data;
+}
+
+/** "1, 2, 3" or "1-5" as seeds. */
+export function parseSeeds(text: string): number[] {
+  const out: number[] = [];
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const range = /^(\d+)\s*-\s*(\d+)$/.exec(part);
+    if (range && Number(range[1]) <= Number(range[2])) for (let k = Number(range[1]); k <= Number(range[2]); k++) out.push(k);
+    else if (/^\d+$/.test(part)) out.push(Number(part));
+    else throw new Error(`seeds: "${part}" is not a whole number or a range like 1-3`);
+  }
+  if (!out.length) throw new Error('seeds: give at least one, e.g. 1, 2, 3');
+  return [...new Set(out)];
+}
+
+export interface PlannedRun {
+  label: string;
+  seed: number;
+  config: RunConfig;
+}
+
+/**
+ * The runs of methods × seeds on one setting: each method's config over the experiment's over the
+ * base (the training page's form), checked as a run config. Methods that train nothing (the weak
+ * labels scored as they are) are returned apart.
+ */
+export function planExperiment(
+  exp: { name: string; model?: Partial<ModelConfig>; train?: Partial<TrainConfig>; methods: readonly ExperimentMethod[]; seeds: readonly number[] },
+  base: Pick<RunConfig, 'data' | 'model' | 'train' | 'backend'>,
+): { runs: PlannedRun[]; skipped: string[] } {
+  const runs: PlannedRun[] = [];
+  const skipped: string[] = [];
+  for (const m of exp.methods) {
+    if (m.method.name === 'weak-labels') {
+      skipped.push(m.label);
+      continue;
+    }
+    for (const seed of exp.seeds) {
+      const config = parseRunConfig(
+        {
+          name: `${exp.name} · ${m.label} · seed ${seed}`,
+          label: m.label,
+          data: base.data,
+          model: { ...base.model, ...exp.model, ...m.model },
+          method: m.method,
+          pipeline: m.pipeline,
+          train: { ...base.train, ...exp.train, ...m.train, seed },
+          backend: base.backend,
+        },
+        m.label,
+      );
+      runs.push({ label: m.label, seed, config });
+    }
+  }
+  return { runs, skipped };
+}

@@ -1,0 +1,39 @@
+/**
+ * A method's options as the training page edits them: { method, pipeline } with every option
+ * filled in from the schemas (so the ablations' switches are in view), and checked before a run
+ * is queued, with errors that name the field. No TensorFlow.js here: it runs on the main thread.
+ */
+import { pipelineSchema, type Pipeline } from '../core/runConfig';
+import type { CatalogEntry } from './catalog';
+import { parseMethodConfig } from './schemas';
+
+export interface MethodOptions {
+  method: { name: string } & Record<string, unknown>;
+  pipeline: Pipeline;
+}
+
+/** A catalog entry's method and pipeline with their defaults, as pretty JSON. */
+export function entryOptionsText(entry: Pick<CatalogEntry, 'method' | 'pipeline'>): string {
+  return JSON.stringify({ method: parseMethodConfig(entry.method), pipeline: pipelineSchema.parse(entry.pipeline ?? { kind: 'single' }) }, null, 2);
+}
+
+/** The options text checked: JSON with method and pipeline, each valid for its schema. */
+export function parseOptionsText(text: string): MethodOptions {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`method options: invalid JSON (${(e as Error).message})`);
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('method options: expected an object with "method" and "pipeline"');
+  const extra = Object.keys(raw).filter((k) => k !== 'method' && k !== 'pipeline');
+  if (extra.length) throw new Error(`method options: unknown key "${extra[0]}" (expected "method" and "pipeline")`);
+  const { method, pipeline = { kind: 'single' } } = raw as { method?: unknown; pipeline?: unknown };
+  const m = parseMethodConfig(method ?? { name: 'supervised' }, 'method options: method');
+  const p = pipelineSchema.safeParse(pipeline);
+  if (!p.success) {
+    const issue = p.error.issues[0];
+    throw new Error(`method options: pipeline${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}`);
+  }
+  return { method: m, pipeline: p.data };
+}

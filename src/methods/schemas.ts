@@ -1,0 +1,77 @@
+/**
+ * Every method's config schema, without its loss: the training page fills in and checks a
+ * method's options on the main thread, where TensorFlow.js is not loaded; the method modules
+ * register their losses with these schemas in the worker and in Node.
+ */
+import { z } from 'zod';
+
+/** Plain supervised learning on the strong (gold) sentences. */
+export const supervisedSchema = z.object({ name: z.literal('supervised') }).strict();
+
+export const wslSchema = z.object({ name: z.literal('wsl') }).strict();
+
+export const weightedWslSchema = z.object({ name: z.literal('weighted-wsl'), gamma: z.number().min(0).max(1).default(0.5) }).strict();
+
+export const partialWslSchema = z.object({ name: z.literal('partial-wsl') }).strict();
+
+export const noiseAwareSchema = z.object({ name: z.literal('noise-aware') }).strict();
+
+export const rosterSchema = z
+  .object({
+    name: z.literal('roster'),
+    /** GCE's q (0.7 in the paper); 0 turns GCE into cross entropy (the "w/o GCE" ablation). */
+    q: z.number().min(0).max(1).default(0.7),
+    /** Noisy-label removal threshold τ (0.7 in the paper); 0 turns removal off ("w/o NR"). */
+    tau: z.number().min(0).max(1).default(0.7),
+    /** Removal starts at this epoch; before it every token counts ("at first, all tokens"). */
+    removeFromEpoch: z.number().int().positive().default(2),
+    /** Share of weak O tokens left out at random each step (50 % in the paper). */
+    dropO: z.number().min(0).max(1).default(0.5),
+  })
+  .strict();
+
+export const distillSchema = z.object({ name: z.literal('distill') }).strict();
+
+export const negativeSamplingSchema = z
+  .object({
+    name: z.literal('negative-sampling'),
+    /** Negatives per sentence: ⌈λ·n⌉ for a sentence of n tokens. */
+    lambda: z.number().gt(0).max(1).default(0.35),
+    sampling: z.enum(['uniform', 'weighted']).default('uniform'),
+    /** μ ≥ 1 trades a low missampling rate (high μ) against high uncertainty (low μ). */
+    mu: z.number().min(1).default(1),
+  })
+  .strict();
+
+export const puSchema = z
+  .object({
+    name: z.literal('pu'),
+    /** Share of a sentence's length sampled from its remaining O tokens as negatives. */
+    gamma: z.number().gt(0).max(1).default(0.35),
+  })
+  .strict();
+
+export const methodSchemas = {
+  supervised: supervisedSchema,
+  wsl: wslSchema,
+  'weighted-wsl': weightedWslSchema,
+  'partial-wsl': partialWslSchema,
+  'noise-aware': noiseAwareSchema,
+  roster: rosterSchema,
+  distill: distillSchema,
+  'negative-sampling': negativeSamplingSchema,
+  pu: puSchema,
+} as const;
+
+/** A method's config with its defaults filled in, or an error naming the field at fault. */
+export function parseMethodConfig(raw: unknown, where = 'method'): { name: string } & Record<string, unknown> {
+  const name = (raw as { name?: unknown } | null)?.name;
+  const schema = typeof name === 'string' ? (methodSchemas as Record<string, z.ZodType<{ name: string }>>)[name] : undefined;
+  if (!schema) throw new Error(`${where}.name: unknown method ${JSON.stringify(name)}; known: ${Object.keys(methodSchemas).join(', ')}`);
+  const r = schema.safeParse(raw);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new Error(`${where}${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}`);
+  }
+  return r.data as { name: string } & Record<string, unknown>;
+}

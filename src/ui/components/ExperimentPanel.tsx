@@ -1,0 +1,145 @@
+/**
+ * An experiment on the training page: methods × seeds on the project's layers (the form's
+ * setting), queued as runs and trained one after another. The methods are the catalog's, or an
+ * experiment config's (bench/configs/*.json: its labels, ablations, model and training options;
+ * its file-based settings are replaced by the project's layers). Runs already done with the same
+ * config and seed are not queued again, so a stopped experiment goes on where it was.
+ */
+import { useState } from 'react';
+import { parseExperimentMethods, parseSeeds, planExperiment, type ExperimentMethod, type ExperimentMethods } from '../../core/experimentConfig';
+import { runGroupKey, type RunConfig } from '../../core/runConfig';
+import { db } from '../../db/instance';
+import type { RunRow } from '../../db/schema';
+import { METHOD_CATALOG } from '../../methods/catalog';
+import { readText, useProjectId } from '../hooks';
+
+const catalogMethods: ExperimentMethod[] = METHOD_CATALOG.map((e) => ({
+  label: e.title,
+  method: e.method,
+  pipeline: (e.pipeline ?? { kind: 'single' }) as ExperimentMethod['pipeline'],
+  scheme: 'BIO' as const,
+  model: e.head ? { head: e.head } : {},
+  train: {},
+}));
+
+export function ExperimentPanel(props: {
+  baseConfig: () => Pick<RunConfig, 'data' | 'model' | 'train' | 'backend'>;
+  runs: readonly RunRow[];
+  busy: boolean;
+  onQueued: (ids: number[]) => Promise<void>;
+  onError: (message: string | null) => void;
+}) {
+  const projectId = useProjectId();
+  const [file, setFile] = useState<(ExperimentMethods & { file: string }) | null>(null);
+  const methods = file ? file.methods : catalogMethods;
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [seeds, setSeeds] = useState('1, 2, 3');
+  const [message, setMessage] = useState<string | null>(null);
+
+  const load = async (f: File) => {
+    props.onError(null);
+    setMessage(null);
+    try {
+      const { file: name, text } = await readText(f);
+      const exp = parseExperimentMethods(text, name);
+      setFile({ ...exp, file: name });
+      setSeeds(exp.seeds.join(', '));
+      setChosen(new Set(exp.methods.filter((m) => m.method.name !== 'weak-labels').map((m) => m.label)));
+    } catch (err) {
+      props.onError((err as Error).message);
+    }
+  };
+
+  const start = async () => {
+    props.onError(null);
+    setMessage(null);
+    try {
+      // Methods that train nothing are planned too, to be said as not run here.
+      const picked = methods.filter((m) => chosen.has(m.label) || m.method.name === 'weak-labels');
+      if (!picked.some((m) => m.method.name !== 'weak-labels')) throw new Error('experiment: choose at least one method');
+      const exp = file ? { ...file, methods: picked, seeds: parseSeeds(seeds) } : { name: 'experiment', methods: picked, seeds: parseSeeds(seeds) };
+      const { runs, skipped } = planExperiment(exp, props.baseConfig());
+      const done = new Set(props.runs.filter((r) => r.status === 'done').map((r) => `${runGroupKey(r.config as RunConfig)}#${(r.config as RunConfig).train?.seed}`));
+      const todo = runs.filter((r) => !done.has(`${runGroupKey(r.config)}#${r.seed}`));
+      const now = Date.now();
+      const ids = (await db.runs.bulkAdd(todo.map((r) => ({ projectId, kind: 'train' as const, config: r.config, status: 'queued' as const, createdAt: now })), { allKeys: true })) as number[];
+      const already = runs.length - todo.length;
+      setMessage(
+        `Queued ${todo.length} ${todo.length === 1 ? 'run' : 'runs'}` +
+          (already ? `; ${already} already done with the same config and seed` : '') +
+          (skipped.length ? `; not run here: ${skipped.join(', ')} (no training: the Weak labels page scores the weak layer)` : '') +
+          '.',
+      );
+      await props.onQueued(ids);
+    } catch (err) {
+      props.onError((err as Error).message);
+    }
+  };
+
+  const toggle = (label: string, on: boolean) => {
+    const next = new Set(chosen);
+    if (on) next.add(label);
+    else next.delete(label);
+    setChosen(next);
+  };
+  let seedCount = 0;
+  try {
+    seedCount = parseSeeds(seeds).length;
+  } catch {
+    // Said when the experiment starts.
+  }
+  const n = methods.filter((m) => chosen.has(m.label) && m.method.name !== 'weak-labels').length * seedCount;
+
+  return (
+    <section className="stack" aria-label="Experiment">
+      <h2>Experiment</h2>
+      <p className="muted">
+        Methods × seeds on the layers chosen above, trained one after another; each run is listed below, and Compare runs shows the runs of one method that differ only in the seed as
+        mean ± std. Load an experiment config (bench/configs/*.json) for its methods, ablations and model; its settings are replaced by this project&apos;s layers.
+      </p>
+      <div className="row">
+        <label>
+          Experiment config{' '}
+          <input type="file" aria-label="Experiment config" accept=".json,application/json" onChange={(e) => {
+              const f = e.target.files?.[0];
+              e.target.value = '';
+              if (f) void load(f);
+            }}
+          />
+        </label>
+        {file && (
+          <>
+            <span data-testid="experiment-file">
+              {file.file}: {file.name}
+            </span>
+            <button className="link" onClick={() => (setFile(null), setChosen(new Set()))}>
+              use the catalog&apos;s methods
+            </button>
+          </>
+        )}
+      </div>
+      <fieldset className="stack" aria-label="Experiment: what to run">
+        <legend>Methods</legend>
+        {methods.map((m) => (
+          <label key={m.label} title={JSON.stringify({ method: m.method, pipeline: m.pipeline, model: m.model, train: m.train })}>
+            <input type="checkbox" disabled={m.method.name === 'weak-labels'} checked={chosen.has(m.label)} onChange={(e) => toggle(m.label, e.target.checked)} /> {m.label}
+            {m.method.name === 'weak-labels' ? <span className="muted"> (no training: see the Weak labels page)</span> : null}
+          </label>
+        ))}
+      </fieldset>
+      <div className="row">
+        <label>
+          seeds <input aria-label="Experiment seeds" value={seeds} onChange={(e) => setSeeds(e.target.value)} />
+        </label>
+        <button onClick={() => void start()} disabled={props.busy || n === 0}>
+          Run experiment ({n} {n === 1 ? 'run' : 'runs'})
+        </button>
+      </div>
+      {message && (
+        <p role="status" data-testid="experiment-result">
+          {message}
+        </p>
+      )}
+    </section>
+  );
+}
