@@ -55,6 +55,9 @@ describe('experiment verb', () => {
     // Shards: fixed, disjoint shares of every run, together all of them.
     const keys = runKeys(exp as never);
     expect(keys).toEqual([...['30% gold/weak labels/0'], ...[1, 2].map((k) => `30% gold/supervised/${k}`), ...[1, 2].map((k) => `30% gold/WSL/${k}`), ...[1, 2].map((k) => `30% gold/RoSTER (noise-robust)/${k}`), ...[1, 2].map((k) => `distant/WSL/${k}`), ...[1, 2].map((k) => `distant/RoSTER (noise-robust)/${k}`)]);
+    // A variant with seeds of its own (one seed is enough for a variant).
+    const variant = { ...exp, methods: [...exp.methods, { label: 'WSL variant', method: { name: 'wsl' }, seeds: [1] }] };
+    expect(runKeys(variant as never)).toEqual([...keys.slice(0, 7), '30% gold/WSL variant/1', ...keys.slice(7), 'distant/WSL variant/1']);
     expect(parseShard('2/3')).toEqual({ k: 2, n: 3 });
     for (const bad of ['0/2', '3/2', '1', 'a/b']) expect(() => parseShard(bad)).toThrow(/--shard .*K\/N/);
     const weakOnly = { ...exp, methods: [{ ...exp.methods[0], settings: ['30% gold', 'again'] }], settings: [exp.settings[0], { ...exp.settings[0], name: 'again' }], records: join(dir, 'weak.jsonl') };

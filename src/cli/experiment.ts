@@ -186,7 +186,7 @@ export function readRecords(file: string): RunRecord[] {
 }
 
 /** The seeds a method runs with: the weak labels themselves are scored once, as seed 0. */
-const seedsOf = (exp: Experiment, m: Experiment['methods'][number]): number[] => (m.method.name === 'weak-labels' ? [0] : exp.seeds);
+const seedsOf = (exp: Experiment, m: Experiment['methods'][number]): number[] => (m.method.name === 'weak-labels' ? [0] : (m.seeds ?? exp.seeds));
 
 /** Every run of an experiment by key (setting/method/seed), in the order they run. */
 export function runKeys(exp: Experiment): string[] {
@@ -253,7 +253,7 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
       const words = [...sents.train, ...sents.dev, ...sents.test].flatMap((s) => s.words);
       const featWords = sents.train.map((s) => s.words);
       const feat = buildFeaturizer(trimGlove(glove, [...words, ...(data.dictionary ?? []).flatMap((e) => e.words)]), m.pipeline.kind === 'decoupled' ? decoupledFeaturizerWords(featWords) : featWords, tags);
-      for (const seed of exp.seeds) {
+      for (const seed of seedsOf(exp, m)) {
         const key = `${setting.name}/${m.label}/${seed}`;
         if (done.has(key)) continue;
         const cfg = parseRunConfig(

@@ -100,6 +100,8 @@ export const experimentSchema = z
             train: trainSchema.partial().default({}),
             /** Settings (by name) this method runs in; all when absent. */
             settings: z.array(z.string()).optional(),
+            /** A variant's own seeds (one is enough for a variant); the experiment's when absent. */
+            seeds: z.array(z.number().int()).min(1).optional(),
           })
           .strict(),
       )
@@ -171,7 +173,7 @@ export function planExperiment(
       skipped.push(m.label);
       continue;
     }
-    for (const seed of exp.seeds) {
+    for (const seed of m.seeds ?? exp.seeds) {
       const config = parseRunConfig(
         {
           name: `${exp.name} · ${m.label} · seed ${seed}`,
