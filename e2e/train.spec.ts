@@ -143,6 +143,9 @@ test('an experiment from a config file runs its methods × seeds in turn; compar
   // Started again, the experiment has nothing left to run.
   await page.getByRole('button', { name: 'Run experiment (2 runs)' }).click();
   await expect(page.getByTestId('experiment-result')).toHaveText('Queued 0 runs; 2 already done with the same config and seed; not run here: distant labels (no training: the Weak labels page scores the weak layer).');
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.getByRole('region', { name: 'Experiment' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'docs/experiment.png' });
   const runs = await Promise.all(ids.map((id) => runMetrics(page, id)));
   const f1 = runs.map((r) => r.metrics.test.overall.f1);
   expect(Math.max(...f1), 'the runs learned something, so the comparison has content').toBeGreaterThan(0.2);
