@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseExperimentMethods, parseSeeds, planExperiment } from './experimentConfig';
 import { parseRunConfig, runGroupKey } from './runConfig';
@@ -32,10 +33,16 @@ describe('experiments on a project (the training page)', () => {
     expect(runGroupKey(run('SST', 1))).not.toBe(runGroupKey(run('WSL', 1)));
   });
 
+  it('plans every committed config on a project', () => {
+    const files = readdirSync('bench/configs').filter((f) => /^(noise-aware|missing-annotations|decoupled)-.*\.json$/.test(f));
+    for (const f of files) expect(planExperiment(parseExperimentMethods(readFileSync(join('bench/configs', f), 'utf8'), f), base).runs.length, f).toBeGreaterThan(0);
+  });
+
   it('says what is wrong with a config or a seed list', () => {
     expect(() => parseExperimentMethods('{"name": "x"', 'a.json')).toThrow(/a\.json: invalid JSON/);
     expect(() => parseExperimentMethods('{"name": "x", "methods": [{"label": "a", "pipeline": {"kind": "nope"}}]}', 'a.json')).toThrow(/a\.json: methods\.0\.pipeline/);
     expect(() => planExperiment({ name: 'x', methods: [{ label: 'bad', method: { name: 'wsl' }, pipeline: { kind: 'single' }, scheme: 'BIO', model: { dropout: 3 }, train: {} }], seeds: [1] }, base)).toThrow(/bad: model\.dropout/);
+    expect(() => planExperiment({ name: 'x', methods: [{ label: 'io', method: { name: 'wsl' }, pipeline: { kind: 'single' }, scheme: 'IO', model: {}, train: {} }], seeds: [1] }, base)).toThrow(/io: scheme IO with the crf head/);
     expect(parseSeeds('1, 2,3')).toEqual([1, 2, 3]);
     expect(parseSeeds('1-3, 7, 2')).toEqual([1, 2, 3, 7]);
     expect(() => parseSeeds('1, x')).toThrow(/seeds: "x"/);

@@ -187,6 +187,8 @@ export function planExperiment(
         },
         m.label,
       );
+      // The training page tags IO with the two-part head (RoSTER's) and BIO with every other.
+      if ((m.scheme === 'IO') !== (config.model.head === 'twopart')) throw new Error(`${m.label}: scheme ${m.scheme} with the ${config.model.head} head: the training page tags IO with the two-part head only, BIO with the others`);
       runs.push({ label: m.label, seed, config });
     }
   }
