@@ -17,7 +17,8 @@ describe('experiments on a project (the training page)', () => {
     const exp = parseExperimentMethods(readFileSync(file, 'utf8'), file);
     const { runs, skipped } = planExperiment(exp, base);
     expect(skipped).toEqual(['distant labels themselves']);
-    expect(runs).toHaveLength((exp.methods.length - 1) * exp.seeds.length);
+    expect(runs).toHaveLength(exp.methods.slice(1).reduce((n, m) => n + (m.seeds ?? exp.seeds).length, 0));
+    expect(runs.filter((r) => r.label.startsWith('NEEDLE, two rounds')).map((r) => [r.seed, (r.config.pipeline as { rounds: number }).rounds])).toEqual([[1, 2]]);
     const run = (label: string, seed: number) => runs.find((r) => r.label === label && r.seed === seed)!.config;
     // The file's model and training options over the form's; the project's data and backend kept.
     const needle = run('NEEDLE w/o FT', 2);

@@ -90,13 +90,19 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
       cap: z.number().min(0).max(1).default(0.95),
       /** Stage I: language-model pre-training of the encoder on the unlabeled text (epochs 0: off). */
       stage1: lmSchema.default({ epochs: 3, vocab: 10000 }),
+      /**
+       * Rounds of Stages II and III (§4.5, "two rounds of Stage II training"): a second round
+       * completes the original weak labels with the model the first ended with, recalibrates,
+       * trains on both again from it and fine-tunes again.
+       */
+      rounds: z.number().int().min(1).max(5).default(1),
     })
     .strict(),
   /**
    * RoSTER (Meng et al. 2021) after its noise-robust loss: K models trained with the config's
    * method (roster) and seeds seed..seed+K−1, a model distilled from their average prediction
-   * (Eq. 6), then rounds of self-training on sharpened soft labels (Eq. 8-9). The augmentation of
-   * Eq. 7 needs a language model the studio does not train yet: rounds use the original text only.
+   * (Eq. 6), then rounds of self-training on sharpened soft labels (Eq. 8-9), each on the original
+   * sentences and on copies augmented by the studio's own language model (Eq. 7).
    */
   z
     .object({

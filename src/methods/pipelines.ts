@@ -306,36 +306,47 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
     return finish(await stage('self-training', withMethod(cfg, { name: 'wsl' }), [...strong, ...pseudo], initWeights), { signals: { pseudo: pseudoSignal } });
   }
 
-  // NEEDLE Stage II.
-  let completed = weak;
-  let confidences: number[] | undefined;
-  let calibration: PipelineResult['calibration'];
-  let signals: TrainSignals = { pseudo: pseudoSignal };
-  if (pipeline.wlc) {
-    completed = weak.map((s, k) => ({ ...s, tags: s.tags.map((t, i) => (t === 0 ? paths[k][i] : t)) }));
-    // Where completion gave a weak-O token an entity tag: the review queue's NEEDLE signal.
-    const byTrain = new Map(weak.map((s, k) => [s, k]));
-    signals = {
-      ...signals,
-      completion: data.train.map((s) => {
-        const k = byTrain.get(s);
-        if (k === undefined) return null;
-        const c: Record<number, number> = {};
-        s.tags.forEach((t, i) => t === 0 && paths[k][i] !== 0 && (c[i] = paths[k][i]));
-        return c;
-      }),
-    };
+  // NEEDLE Stages II and III, `rounds` times: a later round starts from the model the previous one
+  // ended with, which completes the original weak labels anew and is calibrated anew (§4.5).
+  let current = { paths, scores, dev: devPred, weights: initWeights };
+  for (let round = 1; ; round++) {
+    const suffix = round > 1 ? ` (round ${round})` : '';
+    let completed = weak;
+    let confidences: number[] | undefined;
+    let calibration: PipelineResult['calibration'];
+    let signals: TrainSignals = { pseudo: pseudoSignal };
+    if (pipeline.wlc) {
+      completed = weak.map((s, k) => ({ ...s, tags: s.tags.map((t, i) => (t === 0 ? current.paths[k][i] : t)) }));
+      // Where completion gave a weak-O token an entity tag: the review queue's NEEDLE signal.
+      const byTrain = new Map(weak.map((s, k) => [s, k]));
+      signals = {
+        ...signals,
+        completion: data.train.map((s) => {
+          const k = byTrain.get(s);
+          if (k === undefined) return null;
+          const c: Record<number, number> = {};
+          s.tags.forEach((t, i) => t === 0 && current.paths[k][i] !== 0 && (c[i] = current.paths[k][i]));
+          return c;
+        }),
+      };
+    }
+    if (pipeline.nal) {
+      // Calibrate the model's Viterbi scores on dev: sequence accuracy per score bin (Appendix A).
+      const dev = current.dev!;
+      calibration = histogramBins(dev.scores, data.dev.map((s, k) => s.tags.every((t, i) => t === dev.paths[k][i])), pipeline.bins);
+      confidences = completed.map((_, k) => completedConfidence(weak[k].tags, binConfidence(calibration!, current.scores[k]), pipeline.cap));
+      completed = completed.map((s, k) => ({ ...s, confidence: confidences![k] }));
+    }
+    const stage2 = await stage(`${pipeline.nal ? 'noise-aware continual training' : 'continual training (NLL)'}${suffix}`, withMethod(cfg, { name: pipeline.nal ? 'noise-aware' : 'wsl' }), [...strong, ...completed], current.weights);
+    let end = stage2;
+    if (pipeline.ft && strong.length) {
+      const w2 = await stage2.tagger.getWeights();
+      stage2.tagger.dispose();
+      end = await stage(`fine-tuning (strong)${suffix}`, withMethod(cfg, { name: 'supervised' }), strong, w2);
+    }
+    if (round >= pipeline.rounds) return finish(end, { confidences, calibration, signals });
+    const next = await predict(end.tagger, feat, weak);
+    current = { ...next, dev: pipeline.nal ? await predict(end.tagger, feat, data.dev) : null, weights: await end.tagger.getWeights() };
+    end.tagger.dispose();
   }
-  if (pipeline.nal) {
-    // Calibrate the initial model's Viterbi scores on dev: sequence accuracy per score bin.
-    const dev = devPred!;
-    calibration = histogramBins(dev.scores, data.dev.map((s, k) => s.tags.every((t, i) => t === dev.paths[k][i])), pipeline.bins);
-    confidences = completed.map((_, k) => completedConfidence(weak[k].tags, binConfidence(calibration!, scores[k]), pipeline.cap));
-    completed = completed.map((s, k) => ({ ...s, confidence: confidences![k] }));
-  }
-  const stage2 = await stage(pipeline.nal ? 'noise-aware continual training' : 'continual training (NLL)', withMethod(cfg, { name: pipeline.nal ? 'noise-aware' : 'wsl' }), [...strong, ...completed], initWeights);
-  if (!pipeline.ft || !strong.length) return finish(stage2, { confidences, calibration, signals });
-  const w2 = await stage2.tagger.getWeights();
-  stage2.tagger.dispose();
-  return finish(await stage('fine-tuning (strong)', withMethod(cfg, { name: 'supervised' }), strong, w2), { confidences, calibration, signals });
 }

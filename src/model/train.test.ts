@@ -105,6 +105,11 @@ describe('training loop', () => {
     const noFt = await runPipeline(pipelineSchema.parse({ kind: 'needle', nal: false, ft: false, stage1: { epochs: 0, vocab: 2 } }), config(2), feat, { train: mixed, dev });
     expect(noFt.stages.map((s) => s.stage)).toEqual(['initial (supervised)', 'continual training (NLL)']);
     noFt.tagger.dispose();
+    // A second round of Stages II and III starts from the fine-tuned model (NEEDLE §4.5).
+    const twice = await runPipeline(pipelineSchema.parse({ kind: 'needle', rounds: 2, bins: 4, stage1: { epochs: 0, vocab: 2 } }), config(2), feat, { train: mixed, dev });
+    expect(twice.stages.map((s) => s.stage)).toEqual(['initial (supervised)', 'noise-aware continual training', 'fine-tuning (strong)', 'noise-aware continual training (round 2)', 'fine-tuning (strong) (round 2)']);
+    expect(twice.calibration!.reduce((a, b) => a + b.n, 0)).toBe(dev.length);
+    twice.tagger.dispose();
   }, 120_000);
 
   it('trains the span head with uniform and weighted negative sampling, recording missampling and uncertainty', async () => {
