@@ -174,18 +174,26 @@ export function TrainPage() {
   // Queued runs (an experiment's) one after another; cancelling the queue cancels the current run
   // and marks the ones not started as cancelled.
   const queueCancelled = useRef(false);
+  // Between two runs of a queue nothing is live: this keeps a second queue from starting then.
+  const [queueBusy, setQueueBusy] = useState(false);
   const runQueue = async (ids: readonly number[]) => {
     queueCancelled.current = false;
-    for (const [k, id] of ids.entries()) {
-      if (queueCancelled.current) {
-        await db.runs.where('id').anyOf(ids.slice(k)).modify({ status: 'cancelled', error: 'the experiment was cancelled before this run', finishedAt: Date.now() });
-        break;
+    setQueueBusy(true);
+    try {
+      for (const [k, id] of ids.entries()) {
+        if (queueCancelled.current) {
+          await db.runs.where('id').anyOf(ids.slice(k)).modify({ status: 'cancelled', error: 'the experiment was cancelled before this run', finishedAt: Date.now() });
+          break;
+        }
+        const row = await db.runs.get(id);
+        if (row?.status !== 'queued') continue;
+        await execute(id, { k: k + 1, n: ids.length, label: (row.config as RunConfig).label });
       }
-      const row = await db.runs.get(id);
-      if (row?.status !== 'queued') continue;
-      await execute(id, { k: k + 1, n: ids.length, label: (row.config as RunConfig).label });
+    } finally {
+      setQueueBusy(false);
     }
   };
+  const busy = !!live || queueBusy;
   const queued = runs?.filter((r) => r.status === 'queued').map((r) => r.id!).reverse() ?? [];
 
   const stepX = useMemo(() => live?.steps.map((s) => s.x) ?? [], [live?.steps]);
@@ -266,7 +274,7 @@ export function TrainPage() {
             <option value="webgl">WebGL</option>
             <option value="cpu">CPU</option>
           </select>
-          <button type="submit" disabled={!!live}>
+          <button type="submit" disabled={busy}>
             Train
           </button>
         </div>
@@ -275,7 +283,7 @@ export function TrainPage() {
           <textarea aria-label="Options (JSON)" rows={Math.min(24, options.split('\n').length + 1)} value={options} onChange={(e) => setOptions(e.target.value)} spellCheck={false} />
         </details>
       </form>
-      <ExperimentPanel baseConfig={baseConfig} runs={runs ?? []} busy={!!live} onQueued={runQueue} onError={setError} />
+      <ExperimentPanel baseConfig={baseConfig} runs={runs ?? []} busy={busy} onQueued={runQueue} onError={setError} />
       {error && (
         <p role="alert" className="error" data-testid="train-error">
           {error}
@@ -320,13 +328,13 @@ export function TrainPage() {
         </div>
       )}
       <h2>Runs</h2>
-      {queued.length > 0 && !live && (
+      {queued.length > 0 && !busy && (
         <p className="row">
           {queued.length} queued {queued.length === 1 ? 'run' : 'runs'} (an experiment stopped by a reload)
           <button onClick={() => void runQueue(queued)}>Run the queued runs</button>
         </p>
       )}
-      {runs && runs.length ? <RunsTable runs={runs} busy={!!live} onResume={(id) => void execute(id)} /> : <p className="muted">No training run yet.</p>}
+      {runs && runs.length ? <RunsTable runs={runs} busy={busy} onResume={(id) => void execute(id)} /> : <p className="muted">No training run yet.</p>}
     </div>
   );
 }
