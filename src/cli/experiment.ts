@@ -193,6 +193,32 @@ export function runKeys(exp: Experiment): string[] {
   return exp.settings.flatMap((s) => exp.methods.filter((m) => !m.settings || m.settings.includes(s.name)).flatMap((m) => seedsOf(exp, m).map((seed) => `${s.name}/${m.label}/${seed}`)));
 }
 
+/**
+ * What is left of an experiment, and an estimate of its time on one core: the mean wall time of
+ * the recorded runs of the same setting and method (runs with none recorded are counted apart).
+ */
+export function remainingRuns(exp: Experiment, records: readonly RunRecord[]): { runs: number; hours: number; untimed: number; text: string } {
+  const done = new Set(records.map((r) => r.key));
+  const left = runKeys(exp).filter((k) => !done.has(k));
+  const perSetting = new Map<string, number>();
+  let seconds = 0;
+  let untimed = 0;
+  for (const key of left) {
+    const [setting, label] = key.split('/').slice(0, 2);
+    perSetting.set(setting, (perSetting.get(setting) ?? 0) + 1);
+    const timed = records.filter((r) => r.setting === setting && r.label === label && r.wallSeconds > 0);
+    if (timed.length) seconds += timed.reduce((a, r) => a + r.wallSeconds, 0) / timed.length;
+    else untimed++;
+  }
+  const hours = Math.round((seconds / 3600) * 10) / 10;
+  const where = [...perSetting].map(([s, n]) => `${s}: ${n}`).join(', ');
+  const estimate = untimed < left.length ? `; about ${hours} h on one core for ${left.length - untimed} of them, by the recorded runs of the same setting and method` : '';
+  const text = left.length
+    ? `remaining: ${left.length} of ${runKeys(exp).length} runs (${where})${estimate}${untimed ? `; ${untimed} with no run of their setting and method recorded yet` : ''}`
+    : `remaining: none of ${runKeys(exp).length} runs`;
+  return { runs: left.length, hours, untimed, text };
+}
+
 /** `K/N`: the K-th of N shares of an experiment's runs, by their place in runKeys. */
 export function parseShard(text: string): { k: number; n: number } {
   const m = /^(\d+)\/(\d+)$/.exec(text);
@@ -316,5 +342,7 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
 function report(exp: Experiment, backend: string | null, ran: number): Record<string, unknown> {
   const records = readRecords(exp.records);
   process.stdout.write(`${resultsTable(exp, records)}\n`);
-  return { experiment: exp.name, backend, ran, recorded: records.length, records: exp.records, table: exp.methods.map((m) => ({ label: m.label, ...Object.fromEntries(exp.settings.map((s) => [s.name, records.filter((r) => r.setting === s.name && r.label === m.label).map((r) => r.test.f1)])) })) };
+  const left = remainingRuns(exp, records);
+  process.stderr.write(`${left.text}\n`);
+  return { experiment: exp.name, backend, ran, recorded: records.length, remaining: left.runs, estimatedCoreHours: left.hours, records: exp.records, table: exp.methods.map((m) => ({ label: m.label, ...Object.fromEntries(exp.settings.map((s) => [s.name, records.filter((r) => r.setting === s.name && r.label === m.label).map((r) => r.test.f1)])) })) };
 }

@@ -21,12 +21,15 @@ describe('experiments on a project (the training page)', () => {
     expect(runs.filter((r) => r.label.startsWith('NEEDLE, two rounds')).map((r) => [r.seed, (r.config.pipeline as { rounds: number }).rounds])).toEqual([[1, 2]]);
     const run = (label: string, seed: number) => runs.find((r) => r.label === label && r.seed === seed)!.config;
     // The file's model and training options over the form's; the project's data and backend kept.
-    const needle = run('NEEDLE w/o FT', 2);
+    const needle = run('NEEDLE (w/o FT: no strong labels here)', 2);
     expect(needle.pipeline).toMatchObject({ kind: 'needle', ft: false, wlc: true });
     expect(needle.train).toMatchObject({ seed: 2, epochs: exp.train.epochs ?? 3 });
+    // An ablation row runs one seed (the issue allows it); the method's main row three.
+    expect(runs.filter((r) => r.label === 'NEEDLE w/o FT').map((r) => r.seed)).toEqual([1]);
+    expect(runs.filter((r) => r.label === 'NEEDLE').map((r) => r.seed)).toEqual([1, 2, 3]);
     expect(needle.data).toEqual(base.data);
     expect(needle.backend).toBe('wasm');
-    expect(needle.label).toBe('NEEDLE w/o FT');
+    expect(needle.label).toBe('NEEDLE (w/o FT: no strong labels here)');
     expect(run('  w/o GCE', 1).method).toMatchObject({ name: 'roster', q: 0 });
     expect(run('  w/o GCE', 1).model.head).toBe('twopart');
     // The seeds of one method form one group (the comparison's mean ± std); methods do not mix.
