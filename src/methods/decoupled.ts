@@ -2,7 +2,9 @@
  * Training the decoupled model (paper 004) in its two stages: pre-training of the mention encoder
  * on a dictionary and of the context encoder on distantly labeled sentences (each optional: the
  * ablations), then unified training on the human-labeled sentences with early stopping on dev
- * span F1. Runs the same in Node and in the training worker.
+ * span F1. Optionally first a token-level tagger on the human labels whose predicted spans join
+ * the candidate regions (the issue's "spans proposed by a token model"). Runs the same in Node and
+ * in the training worker.
  */
 import { scoreSpans, type SpanScores } from '../core/metrics';
 import { mulberry32 } from '../core/random';
