@@ -196,6 +196,36 @@ test('a cancelled run leaves every layer as it was and is marked cancelled after
   await expect(page.getByTestId('layer-table')).toHaveText(before!);
 });
 
+test('an experiment goes on from its queued runs after a reload, and cancelling it cancels the runs not started', async ({ page, outside: _ }) => {
+  test.setTimeout(400_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  await page.getByRole('link', { name: 'Train' }).click();
+  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
+  await page.getByLabel('Hidden units').fill('8');
+  await page.getByLabel('Epochs').fill('1');
+  await page.getByLabel('Backend').selectOption('wasm');
+  // The catalog's methods: WSL over three seeds, cancelled during the first run.
+  await page.getByRole('checkbox', { name: 'WSL: strong and weak labels, the weak as if gold' }).check();
+  await page.getByRole('button', { name: 'Run experiment (3 runs)' }).click();
+  await expect(page.getByTestId('queue-progress')).toHaveText('experiment: run 1 of 3 · WSL: strong and weak labels, the weak as if gold');
+  await expect(page.getByTestId('train-progress')).toContainText('step', { timeout: 120_000 });
+  await page.getByRole('button', { name: 'Cancel experiment' }).click();
+  const status = page.getByTestId('runs-table').locator('tbody tr td:nth-child(2)');
+  await expect(status).toHaveText(['cancelled: the experiment was cancelled before this run', 'cancelled: the experiment was cancelled before this run', 'cancelled'], { timeout: 60_000 });
+  // Two more seeds; a reload during the first leaves it interrupted and the second queued.
+  await page.getByLabel('Experiment seeds').fill('4, 5');
+  await page.getByRole('button', { name: 'Run experiment (2 runs)' }).click();
+  await expect(page.getByTestId('queue-progress')).toHaveText(/run 1 of 2/);
+  await expect(page.getByTestId('train-progress')).toContainText('step', { timeout: 120_000 });
+  await page.reload();
+  await expect(status.first()).toHaveText('queued');
+  await expect(status.nth(1)).toContainText('running');
+  await page.getByRole('button', { name: 'Run the queued runs' }).click();
+  await expect(status.first()).toHaveText('done', { timeout: 240_000 });
+  await expect(page.getByRole('button', { name: 'Run the queued runs' })).toHaveCount(0);
+});
+
 test('bad training input stops before training with a clear error', async ({ page, outside: _ }) => {
   await openDemo(page);
   await page.getByRole('link', { name: 'Train' }).click();
