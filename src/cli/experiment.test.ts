@@ -66,6 +66,12 @@ describe('experiment verb', () => {
     expect(readRecords(weakOnly.records).map((r) => r.key)).toEqual(['again/weak labels/0']);
     await runExperiment(join(dir, 'weak.json'), { shard: { k: 1, n: 2 }, log: () => {} });
     expect(readRecords(weakOnly.records).map((r) => r.key)).toEqual(['again/weak labels/0', '30% gold/weak labels/0']);
+    // --method runs only the methods of those labels (here one that trains nothing), and names a wrong one.
+    const twoMethods = { ...weakOnly, methods: [...weakOnly.methods, { label: 'WSL', method: { name: 'wsl' } }], records: join(dir, 'weak2.jsonl') };
+    writeFileSync(join(dir, 'weak2.json'), JSON.stringify(twoMethods));
+    await runExperiment(join(dir, 'weak2.json'), { methods: ['weak labels'], log: () => {} });
+    expect(readRecords(twoMethods.records).map((r) => r.key)).toEqual(['30% gold/weak labels/0', 'again/weak labels/0']);
+    await expect(runExperiment(join(dir, 'weak2.json'), { methods: ['nope'], log: () => {} })).rejects.toThrow(/--method "nope": no method of that label; the labels: "weak labels", "WSL"/);
     // --report reads the records and runs nothing.
     const reported = await runExperiment(join(dir, 'exp.json'), { report: true, log: () => {} });
     expect(reported).toMatchObject({ ran: 0, recorded: records.length, backend: null });

@@ -232,9 +232,9 @@ export function parseShard(text: string): { k: number; n: number } {
  * it finishes, and prints the results table. `report`: print the table of what is recorded, run
  * nothing (no backend, no data loaded). `shard`: run only the K-th of N fixed shares of the runs,
  * so that N processes (one per core) build one table; each appends its records to the same file
- * with one write per record.
+ * with one write per record. `only` and `methods`: the settings and the methods (by label) to run.
  */
-export async function runExperiment(configFile: string, opts: { only?: string[]; report?: boolean; shard?: { k: number; n: number }; log?: (s: string) => void } = {}): Promise<Record<string, unknown>> {
+export async function runExperiment(configFile: string, opts: { only?: string[]; methods?: string[]; report?: boolean; shard?: { k: number; n: number }; log?: (s: string) => void } = {}): Promise<Record<string, unknown>> {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(configFile, 'utf8'));
@@ -247,6 +247,8 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
     throw new Error(`${configFile}: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
   }
   const exp = parsed.data;
+  const unknown = (opts.methods ?? []).filter((l) => !exp.methods.some((m) => m.label === l));
+  if (unknown.length) throw new Error(`${configFile}: --method "${unknown[0]}": no method of that label; the labels: ${exp.methods.map((m) => `"${m.label}"`).join(', ')}`);
   const log = opts.log ?? ((s: string) => void process.stderr.write(`${s}\n`));
   if (opts.report) return report(exp, null, 0);
   const backend = await useWasmBackend();
@@ -258,7 +260,7 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
   const glove = readGloveAsset();
   let ran = 0;
   for (const setting of exp.settings) {
-    const todo = exp.methods.filter((m) => (!m.settings || m.settings.includes(setting.name)) && seedsOf(exp, m).some((seed) => !done.has(`${setting.name}/${m.label}/${seed}`)));
+    const todo = exp.methods.filter((m) => (!opts.methods || opts.methods.includes(m.label)) && (!m.settings || m.settings.includes(setting.name)) && seedsOf(exp, m).some((seed) => !done.has(`${setting.name}/${m.label}/${seed}`)));
     if (!todo.length || (opts.only && !opts.only.includes(setting.name))) continue;
     log(`setting ${setting.name}: loading`);
     const data = loadSetting(setting);

@@ -140,10 +140,10 @@ const evalVerb: Verb = async (args, parse) => {
 };
 
 const experimentVerb: Verb = async (args, parse) => {
-  const { values } = parse({ args, options: { config: { type: 'string' }, only: { type: 'string', multiple: true }, report: { type: 'boolean' }, shard: { type: 'string' } } });
+  const { values } = parse({ args, options: { config: { type: 'string' }, only: { type: 'string', multiple: true }, method: { type: 'string', multiple: true }, report: { type: 'boolean' }, shard: { type: 'string' } } });
   if (!values.config) throw new Error('experiment: --config FILE is required');
   const { parseShard, runExperiment } = await import('./experiment');
-  return runExperiment(values.config, { only: values.only, report: values.report, shard: values.shard === undefined ? undefined : parseShard(values.shard) });
+  return runExperiment(values.config, { only: values.only, methods: values.method, report: values.report, shard: values.shard === undefined ? undefined : parseShard(values.shard) });
 };
 
 export const VERBS: Record<string, Verb> = { import: importVerb, stats: statsVerb, weak: weakVerb, train: trainVerb, eval: evalVerb, experiment: experimentVerb };
