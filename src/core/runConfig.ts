@@ -199,3 +199,8 @@ export function runGroupKey(cfg: RunConfig): string {
   const { seed: _seed, ...trainRest } = train ?? { seed: 0 };
   return JSON.stringify({ ...rest, train: trainRest });
 }
+
+/** How tables name a run's method: its label, else the pipeline and the method. */
+export function runMethodName(cfg: Pick<RunConfig, 'label' | 'pipeline' | 'method'>): string {
+  return cfg.label ?? `${cfg.pipeline && cfg.pipeline.kind !== 'single' ? `${cfg.pipeline.kind} · ` : ''}${cfg.method?.name ?? '?'}`;
+}

@@ -7,7 +7,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo, useState } from 'react';
 import { meanStd, spanErrors, type SpanErrors, type SpanScores } from '../../core/metrics';
-import { runGroupKey, type RunConfig } from '../../core/runConfig';
+import { runGroupKey, runMethodName, type RunConfig } from '../../core/runConfig';
 import type { Span } from '../../core/types';
 import { importRunRecords, layerAnnotations } from '../../db/repo';
 import { db } from '../../db/instance';
@@ -38,7 +38,6 @@ interface RunView {
 function viewOf(r: RunRow): RunView {
   const cfg = r.config as RunConfig;
   const m = (r.metrics ?? {}) as { dev?: SpanScores; test?: SpanScores; history?: { epoch: number; devF1: number }[]; predictedLayerId?: number };
-  const pipeline = cfg.pipeline && cfg.pipeline.kind !== 'single' ? `${cfg.pipeline.kind} · ` : '';
   const imported = (cfg as unknown as { imported?: { file: string; setting: string; label: string; seed: number } }).imported;
   if (imported) {
     return {
@@ -58,7 +57,7 @@ function viewOf(r: RunRow): RunView {
     id: r.id!,
     metrics: (r.metrics ?? { history: [] }) as TrainMetrics,
     status: r.status,
-    method: cfg.label ?? `${pipeline}${cfg.method?.name ?? '?'}`,
+    method: runMethodName(cfg),
     model: `${cfg.model?.encoder} ${cfg.model?.hidden} · ${cfg.model?.head}`,
     seed: cfg.train?.seed ?? 0,
     group: runGroupKey(cfg),

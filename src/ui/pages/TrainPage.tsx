@@ -1,6 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo, useRef, useState } from 'react';
-import { parseRunConfig, type RunConfig } from '../../core/runConfig';
+import { parseRunConfig, runMethodName, type RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
 import type { RunRow } from '../../db/schema';
 import { METHOD_CATALOG } from '../../methods/catalog';
@@ -66,7 +66,7 @@ function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: nu
                 )}
               </td>
               <td title={cfg.label ? `${cfg.pipeline?.kind ?? 'single'} · ${cfg.method?.name}` : undefined}>
-                {cfg.label ?? `${cfg.pipeline && cfg.pipeline.kind !== 'single' ? `${cfg.pipeline.kind} · ` : ''}${cfg.method?.name}`}
+                {runMethodName(cfg)}
               </td>
               <td>
                 {cfg.model?.encoder} {cfg.model?.hidden} · {cfg.model?.head}
