@@ -8,13 +8,12 @@ import '../methods';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { experimentSchema, splitSchema, type Experiment, type Setting } from '../core/experimentConfig';
+import { experimentSchema, planExperiment, splitSchema, type Experiment, type PlannedRun, type Setting } from '../core/experimentConfig';
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts } from '../core/types';
 import { decoupledFeaturizerWords } from '../model/decoupled';
 import { disposeDecoupled, predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
 import { parseRunRecords, type RunRecord } from '../core/runRecord';
-import { parseRunConfig } from '../core/runConfig';
 import { mulberry32 } from '../core/random';
 import type { ParsedCorpus } from '../core/types';
 import { bioTags, ioTags, toSentences, type LabeledSentence } from '../model/data';
@@ -281,19 +280,15 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
       const words = [...sents.train, ...sents.dev, ...sents.test].flatMap((s) => s.words);
       const featWords = sents.train.map((s) => s.words);
       const feat = buildFeaturizer(trimGlove(glove, [...words, ...(data.dictionary ?? []).flatMap((e) => e.words)]), m.pipeline.kind === 'decoupled' ? decoupledFeaturizerWords(featWords) : featWords, tags);
-      for (const seed of seedsOf(exp, m)) {
+      let planned: PlannedRun[];
+      try {
+        planned = planExperiment({ ...exp, methods: [m] }, { data: { kind: 'files', scheme: m.scheme, train: { conll: '-' }, dev: { conll: '-' } } }).runs;
+      } catch (e) {
+        throw new Error(`${configFile}: ${(e as Error).message}`);
+      }
+      for (const { seed, config: cfg } of planned) {
         const key = `${setting.name}/${m.label}/${seed}`;
         if (done.has(key)) continue;
-        const cfg = parseRunConfig(
-          {
-            name: key,
-            data: { kind: 'files', train: { conll: '-' }, dev: { conll: '-' } },
-            model: { ...exp.model, ...m.model },
-            method: m.method,
-            train: { ...exp.train, ...m.train, seed },
-          },
-          `${configFile}: ${m.label}`,
-        );
         log(`${key}: training (${sents.train.length} sentences, ${sents.train.filter((s) => s.weak).length} weak)`);
         const t0 = performance.now();
         let r: { dev: SpanScores | null; stages: StageRecord[]; tokensPerSecond: number };

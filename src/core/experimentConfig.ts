@@ -159,12 +159,12 @@ export interface PlannedRun {
 
 /**
  * The runs of methods × seeds on one setting: each method's config over the experiment's over the
- * base (the training page's form), checked as a run config. Methods that train nothing (the weak
+ * base (the training page's form; the CLI's has only its data), checked as a run config. Methods that train nothing (the weak
  * labels scored as they are) are returned apart.
  */
 export function planExperiment(
   exp: { name: string; model?: Partial<ModelConfig>; train?: Partial<TrainConfig>; methods: readonly ExperimentMethod[]; seeds: readonly number[] },
-  base: Pick<RunConfig, 'data' | 'model' | 'train' | 'backend'>,
+  base: Pick<RunConfig, 'data'> & { model?: Partial<ModelConfig>; train?: Partial<TrainConfig>; backend?: RunConfig['backend'] },
 ): { runs: PlannedRun[]; skipped: string[] } {
   const runs: PlannedRun[] = [];
   const skipped: string[] = [];

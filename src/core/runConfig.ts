@@ -155,6 +155,12 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
       proposer: z.boolean().default(false),
       /** O regions drawn anew each epoch per human-labeled sentence, from its candidates that are not entities. */
       negatives: z.number().int().min(0).default(4),
+      /**
+       * A shift added to the O class's log-probability at prediction: training sees `negatives` O
+       * regions a sentence, prediction every candidate. A number, or 'dev': chosen each epoch on dev
+       * span F1 from −3 to 3 in steps of 0.25 (with the model).
+       */
+      oShift: z.union([z.number().min(-10).max(10), z.literal('dev')]).default(0),
       /** Mention pre-training on dictionary entries (epochs 0: off); O examples per entry. */
       mentionPretrain: z.object({ epochs: z.number().int().min(0).default(0), oRatio: z.number().min(0).default(1) }).strict().default({ epochs: 0, oRatio: 1 }),
       /** Context pre-training on distant sentences (epochs 0: off): masked words + region type. */

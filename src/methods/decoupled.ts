@@ -42,6 +42,8 @@ export interface DecoupledResult {
   dict: PhraseIndex | undefined;
   /** The token-level tagger whose predicted spans are candidates too (pipeline.proposer), or null. */
   proposer: Tagger | null;
+  /** The shift of O's log-probability at prediction: the pipeline's, or the one chosen on dev. */
+  oShift: number;
   dev: SpanScores | null;
   stages: StageRecord[];
   seconds: number;
@@ -95,14 +97,27 @@ function sampleNegatives(words: readonly string[], entities: readonly Span[], ma
  * spans, and any `proposals` of the caller's: a weak layer) classified, the best kept.
  */
 export async function predictDecoupled(
-  r: Pick<DecoupledResult, 'model' | 'dict' | 'proposer'>,
+  r: Pick<DecoupledResult, 'model' | 'dict' | 'proposer' | 'oShift'>,
   sentences: readonly LabeledSentence[],
   p: DecoupledPipeline,
   proposals?: readonly (readonly Span[])[],
 ): Promise<Span[][]> {
   const proposed = r.proposer ? await proposeSpans(r.proposer, r.model.feat, sentences) : null;
   const extra = (k: number) => [...(proposals?.[k] ?? []), ...(proposed?.[k] ?? [])];
-  return r.model.predict(sentences, sentences.map((s, k) => candidates(s.words, p.maxLength, r.dict, extra(k))));
+  return r.model.predict(sentences, sentences.map((s, k) => candidates(s.words, p.maxLength, r.dict, extra(k))), r.oShift);
+}
+
+/** The O shifts tried when the pipeline's oShift is 'dev'. */
+export const O_SHIFTS = Array.from({ length: 25 }, (_, k) => -3 + k * 0.25);
+
+/** Dev span F1 at each shift of O's log-probability; the best (the smallest |shift| among ties). */
+export function bestShift(gold: readonly (readonly Span[])[], score: (shift: number) => Span[][], shifts: readonly number[]): { shift: number; scores: SpanScores } {
+  let best: { shift: number; scores: SpanScores } | null = null;
+  for (const shift of [...shifts].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b)) {
+    const scores = scoreSpans(gold, score(shift));
+    if (!best || scores.overall.f1 > best.scores.overall.f1) best = { shift, scores };
+  }
+  return best!;
 }
 
 /** A token tagger's Viterbi spans of each sentence. */
@@ -158,7 +173,7 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
     });
     proposer = r.tagger;
     stages.push({ stage: name, devF1: r.bestDev?.overall.f1 ?? 0, epochs: r.history.length, seconds: r.seconds, trainSentences: r.trainSentences, history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1 })) });
-    if (r.stopped === 'cancelled') return { model, dict, proposer, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
+    if (r.stopped === 'cancelled') return { model, dict, proposer, oShift: 0, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
   }
 
   // Stage 1a: the mention encoder learns what entities of each type look like from the dictionary.
@@ -190,7 +205,7 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
     }
     await pretrain('context pre-training (distant labels: masked words + type)', p.contextPretrain.epochs, 'context', examples, (b, s) => model.contextPretrainLoss(b, s));
   }
-  if (stopped() && hooks.control?.() === 'cancel') return { model, dict, proposer, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
+  if (stopped() && hooks.control?.() === 'cancel') return { model, dict, proposer, oShift: 0, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
 
   // Stage 2: unified training on the human labels, the model chosen on dev span F1.
   hooks.onStage?.('unified training (human labels)');
@@ -199,6 +214,8 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
   const devGold = data.dev.map((s) => spansOfTags(s.tags, feat.tags));
   // The proposer is fixed by now: its dev spans once.
   const devProposals = proposer ? await proposeSpans(proposer, feat, data.dev) : undefined;
+  const devCands = data.dev.map((s, k) => candidates(s.words, p.maxLength, dict, devProposals?.[k]));
+  let oShift = p.oShift === 'dev' ? 0 : p.oShift;
   const optimizer = tf.train.adam(t.lr);
   const vars = model.encoderVars('both');
   let best = -1;
@@ -221,12 +238,14 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
     tokens += r.tokens;
     step += r.steps;
     if (r.stopped) break;
-    const dev = scoreSpans(devGold, await predictDecoupled({ model, dict, proposer: null }, data.dev, p, devProposals));
-    history.push({ epoch, loss: r.loss, devF1: dev.overall.f1 });
+    const probs = await model.candidateProbs(data.dev, devCands);
+    const { shift, scores: dev } = bestShift(devGold, (x) => model.decode(probs, devCands, x), p.oShift === 'dev' ? O_SHIFTS : [p.oShift]);
+    history.push({ epoch, loss: r.loss, devF1: dev.overall.f1, ...(p.oShift === 'dev' ? { methodStats: { oShift: shift } } : {}) });
     hooks.onEpoch?.({ stage: 'unified', epoch, loss: r.loss, devF1: dev.overall.f1 });
     if (dev.overall.f1 > best) {
       best = dev.overall.f1;
       bestDev = dev;
+      oShift = shift;
       bestWeights = await model.getWeights();
       stale = 0;
     } else if (++stale >= t.patience) break;
@@ -235,6 +254,6 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
   model.setWeights(bestWeights);
   stages.push({ stage: 'unified training (human labels)', devF1: Math.max(best, 0), epochs: history.length, seconds: (performance.now() - u0) / 1000, trainSentences: human.length, history });
   const cancelled = hooks.control?.() === 'cancel';
-  return { model, dict, proposer, dev: bestDev, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: tokens / Math.max(trainMs / 1000, 1e-9), ...(cancelled ? { stopped: 'cancelled' as const } : {}) };
+  return { model, dict, proposer, oShift, dev: bestDev, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: tokens / Math.max(trainMs / 1000, 1e-9), ...(cancelled ? { stopped: 'cancelled' as const } : {}) };
 }
 

@@ -4,7 +4,7 @@ import { parseRunConfig } from '../core/runConfig';
 import { bioTags } from './data';
 import { candidates, decodeRegions, decoupledFeaturizerWords, DecoupledModel, MASK, maskedContext, passesFilter, phraseIndex } from './decoupled';
 import { buildFeaturizer } from './features';
-import { disposeDecoupled, nonEntityPhrases, predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
+import { bestShift, disposeDecoupled, nonEntityPhrases, O_SHIFTS, predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
 import * as tf from './tf';
 
 beforeAll(async () => {
@@ -111,13 +111,27 @@ describe('decoupled mention / context model (paper 004)', () => {
   });
 
   it('pre-trains both encoders and learns the toy task end to end', async () => {
-    const p = { kind: 'decoupled' as const, alpha: 0.5, beta: 0.5, shared: true, maxLength: 2, proposer: false, negatives: 2, mentionPretrain: { epochs: 2, oRatio: 1 }, contextPretrain: { epochs: 2, vocab: 20, oRatio: 1 } };
+    const p = { kind: 'decoupled' as const, alpha: 0.5, beta: 0.5, shared: true, maxLength: 2, proposer: false, negatives: 2, oShift: 0, mentionPretrain: { epochs: 2, oRatio: 1 }, contextPretrain: { epochs: 2, vocab: 20, oRatio: 1 } };
     const dictionary = [...people.map((w) => ({ words: [w], type: 'PER' })), ...places.map((w) => ({ words: [w], type: 'LOC' }))];
     const distant = human.map((s) => ({ words: s.words, spans: spansOfTags(s.tags, tags) }));
     const r = await runDecoupled(p, cfg, feat, { human, dev: human.slice(0, 8), dictionary, distant });
     expect(r.stages.map((s) => s.stage)).toEqual(['mention pre-training (dictionary)', 'context pre-training (distant labels: masked words + type)', 'unified training (human labels)']);
     const pred = await predictDecoupled(r, human, p);
     expect(scoreSpans(human.map((s) => spansOfTags(s.tags, tags)), pred).overall.f1).toBeGreaterThan(0.9);
+    expect(r.oShift).toBe(0);
+
+    // O's log-probability shifted: probabilities [O, A, B] of three candidates of one sentence.
+    const [, A, B] = r.model.classes;
+    const cands: [number, number][][] = [[[0, 1], [1, 2], [2, 3]]];
+    const probs = [new Float32Array([0.3, 0.7, 0, 0.6, 0.1, 0.3, 0.98, 0.01, 0.01])];
+    expect(r.model.decode(probs, cands, 0)).toEqual([[{ start: 0, end: 1, label: A }]]);
+    // e^1 · 0.3 = 0.82 > 0.7: the first becomes O; e^-1 · 0.6 = 0.22 < 0.3: the second becomes B.
+    expect(r.model.decode(probs, cands, 1)).toEqual([[]]);
+    expect(r.model.decode(probs, cands, -1)).toEqual([[{ start: 0, end: 1, label: A }, { start: 1, end: 2, label: B }]]);
+    // The best shift on "dev" F1, the smallest |shift| among ties.
+    const gold = [[{ start: 1, end: 2, label: B }]];
+    expect(bestShift(gold, (x) => r.model.decode(probs, cands, x), O_SHIFTS).shift).toBe(-0.25 * Math.ceil(Math.log(0.6 / 0.3) / 0.25));
+    expect(bestShift([[{ start: 0, end: 1, label: A }]], (x) => r.model.decode(probs, cands, x), O_SHIFTS).shift).toBe(0);
     disposeDecoupled(r);
   }, 60_000);
 
@@ -131,7 +145,7 @@ describe('decoupled mention / context model (paper 004)', () => {
     });
     const f = buildFeaturizer({ ...glove, index: new Map([...glove.index].filter(([w]) => w !== '[mask]')) }, decoupledFeaturizerWords(long.map((s) => s.words)), tags);
     const gold = long.map((s) => spansOfTags(s.tags, tags));
-    const p = { kind: 'decoupled' as const, alpha: 0.5, beta: 0.5, shared: true, maxLength: 2, proposer: false, negatives: 2, mentionPretrain: { epochs: 0, oRatio: 1 }, contextPretrain: { epochs: 0, vocab: 20, oRatio: 1 } };
+    const p = { kind: 'decoupled' as const, alpha: 0.5, beta: 0.5, shared: true, maxLength: 2, proposer: false, negatives: 2, oShift: 0, mentionPretrain: { epochs: 0, oRatio: 1 }, contextPretrain: { epochs: 0, vocab: 20, oRatio: 1 } };
     const plain = await runDecoupled(p, cfg, f, { human: long, dev: long.slice(0, 8) });
     const places3 = (pred: { start: number; end: number; label: string }[][]) => pred.flat().filter((x) => x.label === 'LOC' && x.end - x.start === 3).length;
     expect(places3(await predictDecoupled(plain, long, p))).toBe(0);

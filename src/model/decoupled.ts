@@ -308,25 +308,45 @@ export class DecoupledModel {
   }
 
   /** Spans per sentence: every candidate classified, the best non-overlapping entities kept. */
-  async predict(sentences: readonly { words: readonly string[] }[], cands: readonly (readonly [number, number][])[], batchSize = 256, onProgress?: (done: number) => void): Promise<Span[][]> {
-    const flat: (RegionExample & { s: number })[] = [];
-    sentences.forEach((x, s) => cands[s].forEach(([start, end]) => flat.push({ words: x.words, start, end, label: 0, s })));
+  async predict(sentences: readonly { words: readonly string[] }[], cands: readonly (readonly [number, number][])[], oShift = 0, batchSize = 256, onProgress?: (done: number) => void): Promise<Span[][]> {
+    return this.decode(await this.candidateProbs(sentences, cands, batchSize, onProgress), cands, oShift);
+  }
+
+  /** Each sentence's candidates' class probabilities, [candidates × classes] row-major. */
+  async candidateProbs(sentences: readonly { words: readonly string[] }[], cands: readonly (readonly [number, number][])[], batchSize = 256, onProgress?: (done: number) => void): Promise<Float32Array[]> {
+    const C = this.classes.length;
+    const flat: (RegionExample & { s: number; k: number })[] = [];
+    sentences.forEach((x, s) => cands[s].forEach(([start, end], k) => flat.push({ words: x.words, start, end, label: 0, s, k })));
     // Batches of similar sentence length pad less; a sentence's regions stay together (one encoder pass each).
     flat.sort((a, b) => a.words.length - b.words.length || a.s - b.s || a.end - a.start - (b.end - b.start));
-    const C = this.classes.length;
-    const scored: { start: number; end: number; label: number; p: number }[][] = sentences.map(() => []);
+    const out = cands.map((c) => new Float32Array(c.length * C));
     for (let i = 0; i < flat.length; i += batchSize) {
       const part = flat.slice(i, i + batchSize);
       const p = await this.classify(part);
-      part.forEach((r, j) => {
-        let best = 0;
-        for (let k = 1; k < C; k++) if (p[j * C + k] > p[j * C + best]) best = k;
-        scored[r.s].push({ start: r.start, end: r.end, label: best, p: p[j * C + best] });
-      });
+      part.forEach((r, j) => out[r.s].set(p.subarray(j * C, (j + 1) * C), r.k * C));
       onProgress?.(Math.min(flat.length, i + batchSize) / Math.max(1, flat.length));
       await new Promise<void>((r) => setTimeout(r, 0));
     }
-    return scored.map((xs) => decodeRegions(xs).map((r) => ({ start: r.start, end: r.end, label: this.classes[r.label] })));
+    return out;
+  }
+
+  /**
+   * Spans from candidate probabilities with O's log-probability shifted by oShift (renormalized):
+   * each candidate's most probable class, the best non-overlapping entities kept.
+   */
+  decode(probs: readonly Float32Array[], cands: readonly (readonly [number, number][])[], oShift = 0): Span[][] {
+    const C = this.classes.length;
+    const w = Math.exp(oShift);
+    return probs.map((p, s) => {
+      const scored = cands[s].map(([start, end], j) => {
+        const o = p[j * C] * w;
+        let best = 0;
+        let top = o;
+        for (let k = 1; k < C; k++) if (p[j * C + k] > top) (best = k), (top = p[j * C + k]);
+        return { start, end, label: best, p: top / (o + 1 - p[j * C]) };
+      });
+      return decodeRegions(scored).map((r) => ({ start: r.start, end: r.end, label: this.classes[r.label] }));
+    });
   }
 
   /**

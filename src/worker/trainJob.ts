@@ -368,7 +368,7 @@ async function trainDecoupled(
     const lid = await db.layers.add({ projectId: d.projectId, kind: 'predicted', name: `run ${runId}`, createdAt: Date.now() });
     await db.annotations.bulkAdd(d.docs.map((doc, k) => ({ layerId: lid, docId: doc.id!, spans: predicted[k], oMode: 'complete' as const })));
     await db.models.where('runId').equals(runId).delete();
-    await db.models.add({ runId, kind: 'final', state: { kind: 'decoupled', classes: r.model.classes, weights, chars: [...d.feat.chars], oov: [...d.feat.oov] }, createdAt: Date.now() });
+    await db.models.add({ runId, kind: 'final', state: { kind: 'decoupled', classes: r.model.classes, oShift: r.oShift, weights, chars: [...d.feat.chars], oov: [...d.feat.oov] }, createdAt: Date.now() });
     metrics.predictedLayerId = lid;
     await db.runs.update(runId, { status: 'done', metrics, finishedAt: Date.now() });
   });
