@@ -2,7 +2,7 @@
  * Where the decoupled model's time goes (paper 004), on the WASM backend in Node: unified-training
  * steps (regions of CoNLL-2003 sentences: the entities plus 4 sampled negatives each) and
  * prediction over every candidate, timed and profiled by TensorFlow.js kernel.
- *   npx tsx bench/profile-decoupled.ts [--sentences 200] [--steps 16] [--batch 32] [--top 25] [--shapes]
+ *   npx tsx bench/profile-decoupled.ts [--sentences 200] [--steps 16] [--batch 32] [--predict-batch 256] [--top 25] [--shapes]
  */
 import { parseArgs } from 'node:util';
 import { mulberry32 } from '../src/core/random';
@@ -17,7 +17,7 @@ import * as tf from '../src/model/tf';
 import { conll03TrainSentences } from './conll03';
 import { printKernelProfile } from './kernelProfile';
 
-const { values } = parseArgs({ options: { sentences: { type: 'string', default: '200' }, steps: { type: 'string', default: '16' }, batch: { type: 'string', default: '32' }, top: { type: 'string', default: '25' }, shapes: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { sentences: { type: 'string', default: '200' }, steps: { type: 'string', default: '16' }, batch: { type: 'string', default: '32' }, 'predict-batch': { type: 'string', default: '256' }, top: { type: 'string', default: '25' }, shapes: { type: 'boolean' } } });
 const { tags, sentences } = conll03TrainSentences(Number(values.sentences));
 await useWasmBackend();
 const words = sentences.map((s) => s.words);
@@ -55,8 +55,8 @@ console.log(`unified training: ${n} regions in ${ms.toFixed(0)} ms, ${taken} ste
 const cands = sentences.map((s) => candidates(s.words, 4));
 const regions = cands.reduce((a, c) => a + c.length, 0);
 t0 = performance.now();
-await model.predict(sentences, cands);
+await model.predict(sentences, cands, 0, Number(values['predict-batch']));
 console.log(`prediction: ${sentences.length} sentences, ${regions} candidate regions in ${(performance.now() - t0).toFixed(0)} ms`);
 const opts = { shapes: values.shapes, top: Number(values.top) };
 await printKernelProfile('\nunified training', () => fit(n), opts);
-await printKernelProfile('\nprediction', () => model.predict(sentences, cands), opts);
+await printKernelProfile('\nprediction', () => model.predict(sentences, cands, 0, Number(values['predict-batch'])), opts);

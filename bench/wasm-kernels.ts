@@ -3,7 +3,8 @@
  * (src/model/ops.ts), in Node on TensorFlow.js WASM: the package's Slice / Unpack / SplitV against
  * the studio's in-place ones on a [52, 32, 400] sequence, and the max gradient's broadcasting
  * `equal` mask against the `sign` mask on a character-CNN batch [1664, 16, 30], Tanh against the
- * studio's through Sigmoid, Tile against broadcasting, and one LSTM direction's forward and backward pass over a [32, 40]
+ * studio's through Sigmoid, GatherV2 against the studio's row copies (the decoupled model's
+ * prediction gathers), Tile against broadcasting, and one LSTM direction's forward and backward pass over a [32, 40]
  * batch with the composed step ops against the studio's one-kernel steps. Median of 10.
  *   npx tsx bench/wasm-kernels.ts
  */
@@ -36,10 +37,14 @@ const slicing = () => ({
 });
 const tanhInputs = [[256, 100], [32, 100], [1664, 16, 30]].map((shape) => tf.randomNormal(shape, 0, 2, 'float32', 1));
 const tanhs = () => Object.fromEntries(tanhInputs.map((t) => [JSON.stringify(t.shape), time(() => tf.tanh(t))]));
-const rows: Record<string, unknown> = { "package's kernels (ms)": slicing(), "package's Tanh (ms)": tanhs() };
+// Rows of token inputs [221, 138] gathered into 508 region rows, and 3,000 × 138 into 12,000.
+const gatherInputs = [[221, 508], [3000, 12000]].map(([n, m], k) => [tf.randomNormal([n, 138], 0, 1, 'float32', 6 + k), tf.tensor1d(Array.from({ length: m }, (_, i) => (i * 7) % n), 'int32')] as const);
+const gathers = () => Object.fromEntries(gatherInputs.map(([t, idx]) => [`${idx.shape[0]} of ${JSON.stringify(t.shape)}`, time(() => tf.gather(t, idx))]));
+const rows: Record<string, unknown> = { "package's kernels (ms)": slicing(), "package's Tanh (ms)": tanhs(), "package's GatherV2 (ms)": gathers() };
 registerWasmKernels();
 rows["studio's in-place kernels (ms)"] = slicing();
 rows["studio's Tanh (ms)"] = tanhs();
+rows["studio's GatherV2 (ms)"] = gathers();
 // One [1, 400] row for each of 256 regions: the package's Tile against a broadcasting add.
 const row = tf.randomNormal([1, 400], 0, 1, 'float32', 4);
 const states = tf.randomNormal([256, 400], 0, 1, 'float32', 5);

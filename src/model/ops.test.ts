@@ -74,6 +74,28 @@ describe('the studio\'s WASM kernels', () => {
     expect(got).toEqual(want);
   });
 
+  it('gather what the CPU backend gathers: every axis, repeated and multi-dimensional indices, int32, empty', async () => {
+    await import('@tensorflow/tfjs-backend-wasm');
+    (await import('./wasmKernels')).registerWasmKernels();
+    const values = Array.from({ length: 60 }, (_, k) => k * 1.5 - 7);
+    const cases = (x: tf.Tensor) => [
+      tf.gather(x, [2, 0, 2, 1]),
+      tf.gather(x, tf.tensor2d([3, 0, 1, 1], [2, 2], 'int32'), 1),
+      tf.gather(x, [4, 0], 2),
+      tf.gather(x, [4, 0], -1),
+      tf.gather(tf.cast(x, 'int32'), [1], 0),
+      tf.gather(x, tf.tensor1d([], 'int32')),
+      tf.gather(tf.reshape(x, [12, 5]), [11, 0, 5]),
+    ];
+    await tf.setBackend('cpu');
+    const want = cases(tf.tensor3d(values, [3, 4, 5])).map((t) => ({ shape: t.shape, dtype: t.dtype, data: Array.from(t.dataSync()) }));
+    await tf.setBackend('wasm');
+    const got = cases(tf.tensor3d(values, [3, 4, 5])).map((t) => ({ shape: t.shape, dtype: t.dtype, data: Array.from(t.dataSync()) }));
+    expect(() => tf.gather(tf.tensor3d(values, [3, 4, 5]), [3])).toThrow(/index 3 at 0 is outside \[0, 2\]/);
+    await tf.setBackend('cpu');
+    expect(got).toEqual(want);
+  });
+
   it('take tanh through the sigmoid to float precision, saturated ends and empty tensors included', async () => {
     await import('@tensorflow/tfjs-backend-wasm');
     (await import('./wasmKernels')).registerWasmKernels();
