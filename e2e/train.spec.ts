@@ -295,8 +295,8 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Strong layer').selectOption({ label: 'alice' });
   await page.getByLabel('Method').selectOption({ label: 'Decoupled mention/context model: gazetteer + weak-layer pre-training, then strong labels (paper 004)' });
-  // A token-level tagger's spans join the candidates (pipeline.proposer).
-  await editOptions(page, (o) => (o.pipeline.proposer = true));
+  // A token-level tagger's spans join the candidates (pipeline.proposer); O's shift chosen on dev.
+  await editOptions(page, (o) => Object.assign(o.pipeline, { proposer: true, oShift: 'dev' }));
   await page.getByLabel('Hidden units').fill('8');
   await page.getByLabel('Epochs').fill('2');
   await page.getByLabel('Backend').selectOption('wasm');
@@ -307,6 +307,9 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
   const m = metrics as unknown as { stages: { stage: string; trainSentences: number }[]; trainSentences: number; test: { overall: { tp: number; fp: number; fn: number } } };
   expect(m.stages.map((s) => s.stage)).toEqual(['token model (candidate proposals)', 'mention pre-training (dictionary)', 'context pre-training (distant labels: masked words + type)', 'unified training (human labels)']);
   expect(m.trainSentences).toBe(40);
+  const shifts = (m.stages[3] as unknown as { history: { methodStats?: { oShift?: number } }[] }).history.map((h) => h.methodStats?.oShift);
+  expect(shifts.length).toBeGreaterThan(0);
+  shifts.forEach((x) => expect(Math.abs(x ?? NaN)).toBeLessThanOrEqual(3));
   // The stored test scores are those of the predicted layer against gold.
   const goldId = await page.evaluate(async () => {
     const req = indexedDB.open('ner-studio');

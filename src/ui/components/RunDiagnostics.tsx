@@ -2,7 +2,8 @@
  * What a run's method recorded, drawn from its stored metrics: NEEDLE's calibration (dev Viterbi
  * score bins against sequence accuracy) and the confidences the noise-aware loss used; per-epoch
  * method statistics (negative sampling's missampling rate and sampled uncertainty, PU's O-values
- * of true-O and hidden-entity tokens); PU's unlabeled-entity detection by λ.
+ * of true-O and hidden-entity tokens, the decoupled model's O shift chosen on dev); PU's
+ * unlabeled-entity detection by λ.
  */
 import { useMemo, useRef } from 'react';
 import { CsvButton } from './ChartExport';
@@ -16,7 +17,7 @@ export function RunDiagnostics({ runId, metrics }: { runId: number; metrics: Tra
     const rows = [...(metrics.stages ?? []).flatMap((s) => (s.history ?? []).map((h) => ({ ...h, stage: s.stage }))), ...(metrics.stages ? [] : metrics.history.map((h) => ({ ...h, stage: '' })))].filter((h) => h.methodStats);
     const keys = [...new Set(rows.flatMap((h) => Object.keys(h.methodStats!)))];
     // RoSTER's removal shares are keyed by tag id: name them.
-    const label = (key: string) => key.replace(/^removed:(\d+)$/, (_, k: string) => `removed ${metrics.tags?.[Number(k)] ?? `tag ${k}`}`);
+    const label = (key: string) => (key === 'oShift' ? "O's log-probability shift (chosen on dev)" : key.replace(/^removed:(\d+)$/, (_, k: string) => `removed ${metrics.tags?.[Number(k)] ?? `tag ${k}`}`));
     return { rows, keys, label };
   }, [metrics]);
   const calRef = useRef<HTMLDivElement>(null);
