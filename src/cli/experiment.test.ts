@@ -72,6 +72,19 @@ describe('experiment verb', () => {
     await runExperiment(join(dir, 'weak2.json'), { methods: ['weak labels'], log: () => {} });
     expect(readRecords(twoMethods.records).map((r) => r.key)).toEqual(['30% gold/weak labels/0', 'again/weak labels/0']);
     await expect(runExperiment(join(dir, 'weak2.json'), { methods: ['nope'], log: () => {} })).rejects.toThrow(/--method "nope": no method of that label; the labels: "weak labels", "WSL"/);
+    // --key runs exactly those runs; --jobs deals what is left to child processes of the CLI.
+    const keyed = { ...twoMethods, records: join(dir, 'keyed.jsonl') };
+    writeFileSync(join(dir, 'keyed.json'), JSON.stringify(keyed));
+    await runExperiment(join(dir, 'keyed.json'), { keys: ['again/weak labels/0'], log: () => {} });
+    expect(readRecords(keyed.records).map((r) => r.key)).toEqual(['again/weak labels/0']);
+    await expect(runExperiment(join(dir, 'keyed.json'), { keys: ['again/nope/1'], log: () => {} })).rejects.toThrow(/--key "again\/nope\/1": no such run/);
+    const jobLog: string[] = [];
+    const jobbed = await runExperiment(join(dir, 'keyed.json'), { methods: ['weak labels'], jobs: 2, log: (l) => jobLog.push(l) });
+    expect(jobbed.ran).toBe(1);
+    expect(readRecords(keyed.records).map((r) => r.key).sort()).toEqual(['30% gold/weak labels/0', 'again/weak labels/0']);
+    expect(jobLog[0]).toBe('experiment: 1 run in 1 job');
+    expect(jobLog.some((l) => /^\[job 1\] 30% gold\/weak labels\/0: the weak labels score F1/.test(l))).toBe(true);
+    await expect(runExperiment(join(dir, 'keyed.json'), { jobs: 2, shard: { k: 1, n: 2 }, log: () => {} })).rejects.toThrow(/--jobs and --shard/);
     // --report reads the records and runs nothing.
     const reported = await runExperiment(join(dir, 'exp.json'), { report: true, log: () => {} });
     expect(reported).toMatchObject({ ran: 0, recorded: records.length, backend: null });

@@ -5,7 +5,10 @@
  * table of test span F1 (mean ± std over the seeds recorded) and, last, one JSON line.
  */
 import '../methods';
+import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { experimentSchema, planExperiment, splitSchema, type Experiment, type PlannedRun, type Setting } from '../core/experimentConfig';
@@ -218,6 +221,39 @@ export function remainingRuns(exp: Experiment, records: readonly RunRecord[]): {
   return { runs: left.length, hours, untimed, text };
 }
 
+/** The runs that `only`, `methods` and `keys` select, in runKeys order. */
+function selectedKeys(exp: Experiment, opts: { only?: string[]; methods?: string[]; keys?: string[] }): string[] {
+  return runKeys(exp).filter((key) => {
+    const [setting, label] = key.split('/');
+    return (!opts.only || opts.only.includes(setting)) && (!opts.methods || opts.methods.includes(label)) && (!opts.keys || opts.keys.includes(key));
+  });
+}
+
+/**
+ * Runs the keys in `jobs` child processes of this CLI (the same Node, through tsx), dealt round-robin,
+ * each child's log lines prefixed with its number. Returns what failed.
+ */
+async function runJobs(configFile: string, keys: readonly string[], jobs: number, log: (s: string) => void): Promise<string[]> {
+  const shares = Array.from({ length: Math.min(jobs, keys.length) }, (_, j) => keys.filter((_, i) => i % jobs === j));
+  log(`experiment: ${keys.length} run${keys.length === 1 ? '' : 's'} in ${shares.length} job${shares.length === 1 ? '' : 's'}`);
+  const failed: string[] = [];
+  await Promise.all(
+    shares.map(
+      (share, j) =>
+        new Promise<void>((resolve) => {
+          const args = ['--import', 'tsx', fileURLToPath(new URL('./main.ts', import.meta.url)), 'experiment', '--config', configFile, ...share.flatMap((k) => ['--key', k])];
+          const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+          createInterface({ input: child.stderr! }).on('line', (line) => log(`[job ${j + 1}] ${line}`));
+          child.on('close', (code) => {
+            if (code !== 0) failed.push(`job ${j + 1} exited with code ${code}`);
+            resolve();
+          });
+        }),
+    ),
+  );
+  return failed;
+}
+
 /** `K/N`: the K-th of N shares of an experiment's runs, by their place in runKeys. */
 export function parseShard(text: string): { k: number; n: number } {
   const m = /^(\d+)\/(\d+)$/.exec(text);
@@ -231,9 +267,14 @@ export function parseShard(text: string): { k: number; n: number } {
  * it finishes, and prints the results table. `report`: print the table of what is recorded, run
  * nothing (no backend, no data loaded). `shard`: run only the K-th of N fixed shares of the runs,
  * so that N processes (one per core) build one table; each appends its records to the same file
- * with one write per record. `only` and `methods`: the settings and the methods (by label) to run.
+ * with one write per record. `only` and `methods`: the settings and the methods (by label) to run;
+ * `keys`: exactly these runs (setting/method/seed). `jobs`: split what is left among that many
+ * child processes (one per core; the CLI's WASM has one thread), wait for them, then report.
  */
-export async function runExperiment(configFile: string, opts: { only?: string[]; methods?: string[]; report?: boolean; shard?: { k: number; n: number }; log?: (s: string) => void } = {}): Promise<Record<string, unknown>> {
+export async function runExperiment(
+  configFile: string,
+  opts: { only?: string[]; methods?: string[]; keys?: string[]; report?: boolean; shard?: { k: number; n: number }; jobs?: number; log?: (s: string) => void } = {},
+): Promise<Record<string, unknown>> {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(configFile, 'utf8'));
@@ -248,14 +289,25 @@ export async function runExperiment(configFile: string, opts: { only?: string[];
   const exp = parsed.data;
   const unknown = (opts.methods ?? []).filter((l) => !exp.methods.some((m) => m.label === l));
   if (unknown.length) throw new Error(`${configFile}: --method "${unknown[0]}": no method of that label; the labels: ${exp.methods.map((m) => `"${m.label}"`).join(', ')}`);
+  const unknownKey = (opts.keys ?? []).find((k) => !runKeys(exp).includes(k));
+  if (unknownKey) throw new Error(`${configFile}: --key "${unknownKey}": no such run; keys are setting/method label/seed, e.g. "${runKeys(exp)[0]}"`);
   const log = opts.log ?? ((s: string) => void process.stderr.write(`${s}\n`));
   if (opts.report) return report(exp, null, 0);
+  if (opts.jobs !== undefined) {
+    if (opts.shard) throw new Error('experiment: --jobs and --shard do not go together (--jobs makes its own shares)');
+    const recorded = new Set(readRecords(exp.records).map((r) => r.key));
+    const todo = selectedKeys(exp, opts).filter((k) => !recorded.has(k));
+    const failed = await runJobs(configFile, todo, opts.jobs, log);
+    if (failed.length) throw new Error(`experiment: ${failed.join('; ')} (the other jobs' runs are recorded)`);
+    return report(exp, null, todo.length);
+  }
   const backend = await useWasmBackend();
   mkdirSync(dirname(exp.records) || '.', { recursive: true });
   const recorded = new Set(readRecords(exp.records).map((r) => r.key));
-  // Runs of another shard count as done here.
+  // Runs of another shard, and runs not among the given keys, count as done here.
   const shard = opts.shard;
   const done = shard ? new Set([...recorded, ...runKeys(exp).filter((_, i) => i % shard.n !== shard.k - 1)]) : recorded;
+  if (opts.keys) for (const k of runKeys(exp)) if (!opts.keys.includes(k)) done.add(k);
   const glove = readGloveAsset();
   let ran = 0;
   for (const setting of exp.settings) {

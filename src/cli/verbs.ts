@@ -140,10 +140,15 @@ const evalVerb: Verb = async (args, parse) => {
 };
 
 const experimentVerb: Verb = async (args, parse) => {
-  const { values } = parse({ args, options: { config: { type: 'string' }, only: { type: 'string', multiple: true }, method: { type: 'string', multiple: true }, report: { type: 'boolean' }, shard: { type: 'string' } } });
+  const { values } = parse({
+    args,
+    options: { config: { type: 'string' }, only: { type: 'string', multiple: true }, method: { type: 'string', multiple: true }, key: { type: 'string', multiple: true }, report: { type: 'boolean' }, shard: { type: 'string' }, jobs: { type: 'string' } },
+  });
   if (!values.config) throw new Error('experiment: --config FILE is required');
+  const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
+  if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1)) throw new Error(`experiment: --jobs ${values.jobs}: expected a whole number of processes, 1 or more`);
   const { parseShard, runExperiment } = await import('./experiment');
-  return runExperiment(values.config, { only: values.only, methods: values.method, report: values.report, shard: values.shard === undefined ? undefined : parseShard(values.shard) });
+  return runExperiment(values.config, { only: values.only, methods: values.method, keys: values.key, report: values.report, jobs, shard: values.shard === undefined ? undefined : parseShard(values.shard) });
 };
 
 export const VERBS: Record<string, Verb> = { import: importVerb, stats: statsVerb, weak: weakVerb, train: trainVerb, eval: evalVerb, experiment: experimentVerb };
