@@ -29,6 +29,8 @@ export interface DecoupledData {
   dictionary?: readonly { words: readonly string[]; type: string }[];
   /** Distantly labeled sentences (context pre-training); spans of unknown type are skipped. */
   distant?: readonly { words: readonly string[]; spans: readonly Span[] }[];
+  /** Candidates of each dev sentence beside the generated ones (a weak layer's spans), as at prediction. */
+  devProposals?: readonly (readonly Span[])[];
 }
 
 export interface DecoupledHooks {
@@ -213,8 +215,8 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
   const human = data.human.map((s) => ({ words: s.words, entities: spansOfTags(s.tags, feat.tags) }));
   const devGold = data.dev.map((s) => spansOfTags(s.tags, feat.tags));
   // The proposer is fixed by now: its dev spans once.
-  const devProposals = proposer ? await proposeSpans(proposer, feat, data.dev) : undefined;
-  const devCands = data.dev.map((s, k) => candidates(s.words, p.maxLength, dict, devProposals?.[k]));
+  const proposed = proposer ? await proposeSpans(proposer, feat, data.dev) : undefined;
+  const devCands = data.dev.map((s, k) => candidates(s.words, p.maxLength, dict, [...(data.devProposals?.[k] ?? []), ...(proposed?.[k] ?? [])]));
   let oShift = p.oShift === 'dev' ? 0 : p.oShift;
   const optimizer = tf.train.adam(t.lr);
   const vars = model.encoderVars('both');

@@ -151,6 +151,10 @@ describe('decoupled mention / context model (paper 004)', () => {
     expect(places3(await predictDecoupled(plain, long, p))).toBe(0);
     // The caller's proposals (a weak layer's spans) are candidates too.
     expect(places3(await predictDecoupled(plain, long, p, gold))).toBeGreaterThan(0);
+    // ... and at dev selection, where the caller gives them for the dev sentences.
+    const withDev = await runDecoupled(p, cfg, f, { human: long, dev: long.slice(0, 8), devProposals: gold.slice(0, 8) });
+    expect(withDev.dev!.overall.tp).toBeGreaterThan(plain.dev!.overall.tp);
+    disposeDecoupled(withDev);
     disposeDecoupled(plain);
     const q = { ...p, proposer: true };
     const r = await runDecoupled(q, cfg, f, { human: long, dev: long.slice(0, 8) });

@@ -137,7 +137,8 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     const docIds = docs.map((d) => d.id!);
     const layer = await db.layers.get(layerId);
     if (!layer) throw new Error(`layer ${layerId} does not exist`);
-    let trainAnns = await layerAnnotations(db, layerId, docIds);
+    const layerAnns = await layerAnnotations(db, layerId, docIds);
+    let trainAnns = layerAnns;
     const goldAnns = await layerAnnotations(db, goldLayerId, docIds);
     // Which training documents are weak: all of a weak layer's, except those the strong layer annotates.
     let weakDoc = docs.map(() => layer.kind === 'weak');
@@ -193,7 +194,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     await db.runs.update(runId, { status: 'running', metrics });
 
     if (cfg.pipeline.kind === 'decoupled') {
-      return await trainDecoupled(db, runId, cfg, cfg.pipeline, { projectId, docs, parsed, train, dev, tags, feat, goldAnns, devIdx, testIdx }, metrics, t0, emit);
+      return await trainDecoupled(db, runId, cfg, cfg.pipeline, { projectId, docs, parsed, train, dev, tags, feat, goldAnns, weakAnns: layer.kind === 'weak' ? layerAnns : null, devIdx, testIdx }, metrics, t0, emit);
     }
     const saved = await db.models.where('runId').equals(runId).filter((m) => m.kind === 'checkpoint').first();
     let resume = saved?.state as Checkpoint | undefined;
@@ -304,15 +305,15 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
 /**
  * The decoupled model's run (paper 004): the project's typed gazetteer entries pre-train the
  * mention encoder, the weak sentences the context encoder, the strong sentences train the whole;
- * every sentence's candidates (short filtered spans, gazetteer matches, the weak layer's spans)
- * are then classified into the predicted layer.
+ * every sentence's candidates (short filtered spans, gazetteer matches, the weak layer's spans on
+ * every split) are then classified into the predicted layer.
  */
 async function trainDecoupled(
   db: StudioDB,
   runId: number,
   cfg: RunConfig,
   pipeline: DecoupledPipeline,
-  d: { projectId: number; docs: DocumentRow[]; parsed: ParsedDoc[]; train: LabeledSentence[]; dev: LabeledSentence[]; tags: string[]; feat: Featurizer; goldAnns: Annotation[]; devIdx: number[]; testIdx: number[] },
+  d: { projectId: number; docs: DocumentRow[]; parsed: ParsedDoc[]; train: LabeledSentence[]; dev: LabeledSentence[]; tags: string[]; feat: Featurizer; goldAnns: Annotation[]; weakAnns: Annotation[] | null; devIdx: number[]; testIdx: number[] },
   metrics: TrainMetrics,
   t0: number,
   emit: (e: TrainEvent) => void,
@@ -323,8 +324,12 @@ async function trainDecoupled(
   const gazetteers = await db.gazetteers.where('projectId').equals(d.projectId).primaryKeys();
   const entries = await db.gazetteerEntries.where('gazetteerId').anyOf(gazetteers).toArray();
   const dictionary = entries.filter((e) => e.type !== null).map((e) => ({ words: e.phrase.split(' '), type: e.type! }));
+  // The weak layer's spans in each sentence (its gazetteer and rule matches, unknown types too) are
+  // candidates on every split: at dev selection as at prediction.
+  const weakSpansOf = (s: LabeledSentence) =>
+    (d.weakAnns?.[s.doc].spans ?? []).filter((x) => x.start >= s.offset && x.end <= s.offset + s.words.length).map((x) => ({ ...x, start: x.start - s.offset, end: x.end - s.offset }));
   let epochs = 0;
-  const r = await runDecoupled(pipeline, cfg, d.feat, { human, dev: d.dev, dictionary, distant: distantSents.map((s) => ({ words: s.words, spans: spansOfTags(s.tags, d.tags) })) }, {
+  const r = await runDecoupled(pipeline, cfg, d.feat, { human, dev: d.dev, dictionary, distant: distantSents.map((s) => ({ words: s.words, spans: spansOfTags(s.tags, d.tags) })), devProposals: d.dev.map(weakSpansOf) }, {
     control: () => control,
     onStage: (stage) => emit({ kind: 'stage', stage }),
     onEpoch: (e) => {
@@ -343,14 +348,7 @@ async function trainDecoupled(
   }
   emit({ kind: 'stage', stage: 'predicting' });
   const all = toSentences(d.parsed, d.docs.map(() => undefined), d.tags);
-  // The weak layer's spans are candidates too (they are what the gazetteers and rules proposed).
-  const weakSpans = all.map(() => [] as { start: number; end: number; label: string }[]);
-  const byKey = new Map(all.map((s, k) => [`${s.doc}:${s.offset}`, k]));
-  for (const s of distantSents) {
-    const k = byKey.get(`${s.doc}:${s.offset}`);
-    if (k !== undefined) weakSpans[k] = spansOfTags(s.tags, d.tags);
-  }
-  const spans = await predictDecoupled(r, all, pipeline, weakSpans);
+  const spans = await predictDecoupled(r, all, pipeline, all.map(weakSpansOf));
   const predicted: { start: number; end: number; label: string }[][] = d.docs.map(() => []);
   all.forEach((s, k) => predicted[s.doc].push(...spans[k].map((x) => ({ ...x, start: x.start + s.offset, end: x.end + s.offset }))));
   const score = (ks: number[]) => scoreSpans(ks.map((k) => d.goldAnns[k].spans), ks.map((k) => predicted[k]));
