@@ -104,11 +104,18 @@ registerMethod({
     const stats: Record<string, number> = {};
     if (rates.length) stats.missamplingRate = rates.reduce((a, b) => a + b, 0) / rates.length;
     if (uncertainties.length) stats.sampledUncertainty = uncertainties.reduce((a, b) => a + b, 0) / uncertainties.length;
-    return { data: { labels, weights }, stats };
+    // The loss reads the labeled and the sampled slots only: the span MLP runs on those.
+    const chosen: number[] = [];
+    weights.forEach((w, k) => w > 0 && chosen.push(k));
+    const slots = Int32Array.from(chosen);
+    return { data: { slots, labels: slots.map((k) => labels[k]) }, stats };
+  },
+  emissions({ tagger, tensors, step, prepared }) {
+    return tf.expandDims(tagger.spanEmissionsAt(tensors, (prepared as { slots: Int32Array }).slots, true, step), 0) as tf.Tensor3D;
   },
   loss({ emissions, prepared }) {
-    const { labels, weights } = prepared as { labels: Int32Array; weights: Float32Array };
-    return spanCrossEntropy(emissions, labels, weights);
+    const { slots, labels } = prepared as { slots: Int32Array; labels: Int32Array };
+    return spanCrossEntropy(emissions, labels, new Float32Array(slots.length).fill(1));
   },
 });
 

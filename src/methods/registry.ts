@@ -46,6 +46,11 @@ export interface Method<C extends { name: string } = { name: string }> {
    * per epoch.
    */
   prepare?(ctx: PrepareContext<C>): Promise<{ data: unknown; stats?: Record<string, number> }>;
+  /**
+   * What the loss reads as `emissions`, in place of the tagger's over the whole batch: a loss on a
+   * few spans a sentence scores those only. Runs inside the gradient tape.
+   */
+  emissions?(ctx: { tagger: Tagger; tensors: BatchTensors; step: number; prepared?: unknown }): tf.Tensor3D;
   loss(ctx: LossContext<C>): tf.Scalar;
 }
 

@@ -96,6 +96,26 @@ describe('the studio\'s WASM kernels', () => {
     expect(got).toEqual(want);
   });
 
+  it('sum segments as the CPU backend does, and so give gather a gradient', async () => {
+    await import('@tensorflow/tfjs-backend-wasm');
+    (await import('./wasmKernels')).registerWasmKernels();
+    const values = Array.from({ length: 24 }, (_, k) => k * 0.5 - 3);
+    const cases = () => {
+      const x = tf.tensor2d(values, [6, 4]);
+      return [
+        tf.unsortedSegmentSum(x, tf.tensor1d([2, 0, 2, -1, 1, 2], 'int32'), 4),
+        tf.unsortedSegmentSum(tf.reshape(x, [6, 2, 2]), tf.tensor1d([0, 0, 1, 1, 0, 1], 'int32'), 2),
+        tf.grad((t: tf.Tensor) => tf.sum(tf.mul(tf.gather(t, [3, 0, 3, 5]), tf.range(0, 16).reshape([4, 4]))))(x),
+      ];
+    };
+    await tf.setBackend('cpu');
+    const want = cases().map((t) => ({ shape: t.shape, data: Array.from(t.dataSync()) }));
+    await tf.setBackend('wasm');
+    const got = cases().map((t) => ({ shape: t.shape, data: Array.from(t.dataSync()) }));
+    await tf.setBackend('cpu');
+    expect(got).toEqual(want);
+  });
+
   it('take tanh through the sigmoid to float precision, saturated ends and empty tensors included', async () => {
     await import('@tensorflow/tfjs-backend-wasm');
     (await import('./wasmKernels')).registerWasmKernels();

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Params } from './encoders';
 import { dense } from './ops';
-import { bioEntities, decodeSpans, spanCrossEntropy, spanFeatures, spanLogits, spanSlots, spanTargets } from './spanHead';
+import { bioEntities, decodeSpans, spanCrossEntropy, spanFeatures, spanLogits, spanLogitsAt, spanSlots, spanTargets } from './spanHead';
 import * as tf from './tf';
 
 beforeAll(async () => {
@@ -50,6 +50,32 @@ describe('span classifier head', () => {
     const wrt = (f: (x: tf.Tensor3D) => tf.Tensor) => tf.variableGrads(() => loss(f)(h) as tf.Scalar, [w1, b1]).grads;
     const [g, r] = [wrt(fast), wrt(ref)];
     for (const k of Object.keys(r)) close(g[k], r[k]);
+  });
+
+  it('scores chosen slots only as spanLogits scores them, values and gradients, on CPU and WASM', async () => {
+    await import('@tensorflow/tfjs-backend-wasm');
+    (await import('./wasmKernels')).registerWasmKernels();
+    for (const backend of ['cpu', 'wasm']) {
+      await tf.setBackend(backend);
+      const [B, T, H, L, hidden, C] = [2, 5, 3, 3, 4, 3];
+      const S = spanSlots(T, L).S;
+      const h = tf.tensor3d(Array.from({ length: B * T * H }, (_, k) => Math.sin(k * 0.9)), [B, T, H]);
+      const params: Params = Object.assign(new Map<string, tf.Variable>(), { prefix: `at-${backend}/` });
+      const slots = Int32Array.from([0, 4, S + 2, S - 1, 2 * S - 1, 4]);
+      const u = tf.randomNormal([slots.length, C], 0, 1, 'float32', 5);
+      const all = (x: tf.Tensor) => tf.gather(tf.reshape(spanLogits(params, x as tf.Tensor3D, L, hidden, C, 7), [B * S, C]), tf.tensor1d(slots, 'int32'));
+      const at = (x: tf.Tensor) => spanLogitsAt(params, x as tf.Tensor3D, L, slots, hidden, C, 7);
+      const close = (a: tf.Tensor, b: tf.Tensor) => a.dataSync().forEach((v, k) => expect(v, backend).toBeCloseTo(b.dataSync()[k], 5));
+      close(at(h), all(h));
+      const loss = (f: (x: tf.Tensor) => tf.Tensor) => (x: tf.Tensor) => tf.sum(tf.mul(f(x), u));
+      close(tf.grad(loss(at))(h), tf.grad(loss(all))(h));
+      const vars = ['span/w1', 'span/b1', 'span/w2', 'span/b2'].map((k) => params.get(k)!);
+      const [g, r] = [loss(at), loss(all)].map((f) => tf.variableGrads(() => f(h) as tf.Scalar, vars).grads);
+      for (const k of Object.keys(r)) close(g[k], r[k]);
+      expect(() => spanLogitsAt(params, h, L, Int32Array.from([B * S]), hidden, C, 7)).toThrow(/outside the batch/);
+      params.forEach((v) => v.dispose());
+    }
+    await tf.setBackend('cpu');
   });
 
   it('reads gold spans from BIO tag ids and counts entities longer than L', () => {

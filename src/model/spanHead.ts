@@ -55,6 +55,17 @@ export function spanFeatures(h: tf.Tensor3D, L: number): tf.Tensor3D {
   return (parts.length === 1 ? parts[0] : tf.concat(parts, 1)) as tf.Tensor3D;
 }
 
+/** The MLP's weights (Glorot-uniform, zero biases), made at first use. */
+function spanParams(params: Params, H: number, hidden: number, classes: number, seed: number): { w1: tf.Tensor2D; b1: tf.Tensor1D; w2: tf.Tensor2D; b2: tf.Tensor1D } {
+  const glorot = (fanIn: number, fanOut: number, s: number) => () => tf.randomUniform([fanIn, fanOut], -Math.sqrt(6 / (fanIn + fanOut)), Math.sqrt(6 / (fanIn + fanOut)), 'float32', s);
+  return {
+    w1: param(params, 'span/w1', glorot(4 * H, hidden, seed)) as unknown as tf.Tensor2D,
+    b1: param(params, 'span/b1', () => tf.zeros([hidden])) as unknown as tf.Tensor1D,
+    w2: param(params, 'span/w2', glorot(hidden, classes, seed + 1)) as unknown as tf.Tensor2D,
+    b2: param(params, 'span/b2', () => tf.zeros([classes])) as unknown as tf.Tensor1D,
+  };
+}
+
 /**
  * Span logits [B, S, C] through a one-hidden-layer MLP (ReLU) on the span representations. The
  * first layer is not applied to the [B, S, 4H] representations: with W1 = [Wa; Wb; Wc; Wd] by
@@ -64,11 +75,7 @@ export function spanFeatures(h: tf.Tensor3D, L: number): tf.Tensor3D {
  */
 export function spanLogits(params: Params, h: tf.Tensor3D, L: number, hidden: number, classes: number, seed: number): tf.Tensor3D {
   const [B, T, H] = h.shape;
-  const glorot = (fanIn: number, fanOut: number, s: number) => () => tf.randomUniform([fanIn, fanOut], -Math.sqrt(6 / (fanIn + fanOut)), Math.sqrt(6 / (fanIn + fanOut)), 'float32', s);
-  const w1 = param(params, 'span/w1', glorot(4 * H, hidden, seed));
-  const b1 = param(params, 'span/b1', () => tf.zeros([hidden]));
-  const w2 = param(params, 'span/w2', glorot(hidden, classes, seed + 1));
-  const b2 = param(params, 'span/b2', () => tf.zeros([classes]));
+  const { w1, b1, w2, b2 } = spanParams(params, H, hidden, classes, seed);
   const [wa, wb, wc, wd] = tf.split(w1, 4, 0) as tf.Tensor2D[];
   const first = dense(h, tf.add(wa, wc)) as tf.Tensor3D;
   const last = dense(h, tf.sub(wb, wc)) as tf.Tensor3D;
@@ -82,6 +89,32 @@ export function spanLogits(params: Params, h: tf.Tensor3D, L: number, hidden: nu
   const cat = (xs: tf.Tensor3D[]) => (xs.length === 1 ? xs[0] : (tf.concat(xs, 1) as tf.Tensor3D));
   const pre = tf.add(cat(pairs), dense(cat(products), wd, b1));
   return dense(tf.relu(pre), w2, b2) as tf.Tensor3D;
+}
+
+/**
+ * The logits [N, C] of chosen slots only (flat b·S + s, S of spanSlots(T, L)), as spanLogits has
+ * them: a loss on a few spans a sentence (negative sampling's labeled and sampled ones) runs the
+ * MLP on those, not on every span. The two per-token terms and h_i, h_j are gathered.
+ */
+export function spanLogitsAt(params: Params, h: tf.Tensor3D, L: number, slots: Int32Array, hidden: number, classes: number, seed: number): tf.Tensor2D {
+  const [B, T, H] = h.shape;
+  const { S, starts, ends } = spanSlots(T, L);
+  const first = new Int32Array(slots.length);
+  const last = new Int32Array(slots.length);
+  slots.forEach((k, n) => {
+    const b = Math.floor(k / S);
+    if (b >= B) throw new Error(`span slot ${k} is outside the batch of ${B} × ${S} slots`);
+    first[n] = b * T + starts[k % S];
+    last[n] = b * T + ends[k % S] - 1;
+  });
+  const { w1, b1, w2, b2 } = spanParams(params, H, hidden, classes, seed);
+  const [wa, wb, wc, wd] = tf.split(w1, 4, 0) as tf.Tensor2D[];
+  const flat = tf.reshape(h, [B * T, H]) as tf.Tensor2D;
+  const [i, j] = [tf.tensor1d(first, 'int32'), tf.tensor1d(last, 'int32')];
+  const hi = tf.gather(flat, i);
+  const hj = tf.gather(flat, j);
+  const pre = tf.add(tf.addN([tf.matMul(hi, tf.add(wa, wc)), tf.matMul(hj, tf.sub(wb, wc)), tf.matMul(tf.mul(hi, hj), wd)]), b1);
+  return tf.add(tf.matMul(tf.relu(pre), w2), b2) as tf.Tensor2D;
 }
 
 /**

@@ -5,7 +5,7 @@ import { bilstmDirection, bilstmInsertedStates, charCnn, bilstm, idcnn, param, t
 import type { BatchArrays } from './features';
 import { MAX_CHARS } from './features';
 import { dense, matMulFast } from './ops';
-import { decodeSpans, spanLogits } from './spanHead';
+import { decodeSpans, spanLogits, spanLogitsAt } from './spanHead';
 import * as tf from './tf';
 
 export type TaggerConfig = ModelConfig;
@@ -131,6 +131,13 @@ export class Tagger {
     let out = dense(h, w, bias) as tf.Tensor3D;
     if (cfg.angle) out = dense(out, tf.tensor2d(simplexVertices(dims.tags), [D, dims.tags])) as tf.Tensor3D;
     return cfg.head === 'twopart' ? twoPartLogProbs(out) : out;
+  }
+
+  /** Span logits [N, C] of chosen slots (flat b·S + s in spanSlots order), as `emissions` has them. */
+  spanEmissionsAt(b: BatchTensors, slots: Int32Array, training: boolean, step: number): tf.Tensor2D {
+    const { cfg, dims, params, seed } = this;
+    if (cfg.head !== 'span') throw new Error('span logits need the span head');
+    return spanLogitsAt(params, this.encode(b, training, step), cfg.spanMaxLength, slots, cfg.spanHidden, spanClasses(dims), seed + 19);
   }
 
   /** Token states [B, T, H] from the features and the encoder (dropout applied when training). */

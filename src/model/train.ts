@@ -276,7 +276,7 @@ export async function trainTagger(
         () =>
           tf.tidy(() => {
             const tensors = batchTensors(batch, tagger.dims);
-            const emissions = tagger.emissions(tensors, true, step);
+            const emissions = method.emissions ? method.emissions({ tagger, tensors, step, prepared: prepared?.data }) : tagger.emissions(tensors, true, step);
             return method.loss({ tagger, batch, tensors, emissions, config: methodConfig, epoch, step, rand, prepared: prepared?.data });
           }),
         vars,

@@ -21,6 +21,9 @@
  * 508 rows of a [221, 138] matrix (150 ns an element; an Add of the same matrix 0.4 ms), a tenth
  * of the decoupled model's prediction (bench/wasm-kernels.ts).
  *
+ * UnsortedSegmentSum, which the package lacks (so gather had no gradient on WASM): row sums on the
+ * heap. The span head's loss on the sampled spans gathers their token states (spanHead.ts).
+ *
  * registerWasmKernels also registers the studio's own LSTM step kernels (lstmWasm.ts).
  */
 import { backend_util, getKernel, registerKernel, slice_util, unregisterKernel, util, type KernelConfig, type TensorInfo } from '@tensorflow/tfjs-core';
@@ -141,6 +144,32 @@ const kernels: KernelConfig[] = [
     },
   },
   {
+    kernelName: 'UnsortedSegmentSum',
+    backendName: 'wasm',
+    kernelFunc: (args) => {
+      const { inputs, attrs, backend } = args as unknown as Args;
+      const { x, segmentIds } = inputs;
+      const k = attrs.numSegments as number;
+      const n = util.sizeFromShape(segmentIds.shape);
+      const inner = util.sizeFromShape(x.shape.slice(segmentIds.shape.length));
+      const out = backend.makeOutput([k, ...x.shape.slice(segmentIds.shape.length)], x.dtype);
+      if (!k || !inner) return out;
+      const xv = backend.typedArrayFromHeap(x);
+      const sv = backend.typedArrayFromHeap(segmentIds);
+      const ov = backend.typedArrayFromHeap(out);
+      ov.fill(0);
+      for (let i = 0; i < n; i++) {
+        const seg = sv[i];
+        if (seg < 0) continue; // TensorFlow drops negative ids
+        if (seg >= k) throw new Error(`unsortedSegmentSum: segment id ${seg} at ${i} is not below numSegments ${k}`);
+        const o = seg * inner;
+        const from = i * inner;
+        for (let j = 0; j < inner; j++) ov[o + j] += xv[from + j];
+      }
+      return out;
+    },
+  },
+  {
     kernelName: 'Tanh',
     backendName: 'wasm',
     kernelFunc: (args) => {
@@ -166,8 +195,8 @@ const kernels: KernelConfig[] = [
 
 /**
  * Replaces the WASM backend's Slice, Unpack and SplitV with the in-place versions, its Tanh with
- * the one through Sigmoid and its GatherV2 with row copies, and adds the LSTM step kernels
- * (idempotent).
+ * the one through Sigmoid and its GatherV2 with row copies, adds UnsortedSegmentSum (gather's
+ * gradient) and the LSTM step kernels (idempotent).
  */
 export function registerWasmKernels(): void {
   const current = getKernel('Slice', 'wasm');
