@@ -164,5 +164,5 @@ describe('decoupled mention / context model (paper 004)', () => {
     expect(places3(pred)).toBeGreaterThan(8);
     expect(scoreSpans(gold, pred).overall.f1).toBeGreaterThan(0.9);
     disposeDecoupled(r);
-  }, 60_000);
+  }, 180_000);
 });

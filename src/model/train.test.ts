@@ -110,7 +110,7 @@ describe('training loop', () => {
     expect(twice.stages.map((s) => s.stage)).toEqual(['initial (supervised)', 'noise-aware continual training', 'fine-tuning (strong)', 'noise-aware continual training (round 2)', 'fine-tuning (strong) (round 2)']);
     expect(twice.calibration!.reduce((a, b) => a + b.n, 0)).toBe(dev.length);
     twice.tagger.dispose();
-  }, 120_000);
+  }, 240_000);
 
   it('trains the span head with uniform and weighted negative sampling, recording missampling and uncertainty', async () => {
     // Synthetic missing annotations: every other entity hidden (turned into O) and remembered.
