@@ -354,7 +354,7 @@ export async function runExperiment(
             dev: sents.dev,
             dictionary: data.dictionary,
             distant: distant.map((x, k) => ({ words: x.words, spans: distantSpans[k] })),
-          }, { onEpoch: (e) => log(`${key}: ${e.stage} epoch ${e.epoch}: loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(2)}` : ''}`) });
+          }, { onEpoch: (e) => log(`${key}: ${e.stage} epoch ${e.epoch}: loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(2)}` : ''}${e.oShift !== undefined ? ` (O shift ${e.oShift})` : ''}`) });
           test = scoreSpans(toSpans(sents.test), await predictDecoupled(d, sents.test, m.pipeline));
           disposeDecoupled(d);
           r = d;

@@ -36,7 +36,7 @@ export interface DecoupledData {
 export interface DecoupledHooks {
   control?: () => 'go' | 'stop' | 'cancel';
   onStage?: (stage: string) => void;
-  onEpoch?: (e: { stage: string; epoch: number; loss: number; devF1?: number }) => void;
+  onEpoch?: (e: { stage: string; epoch: number; loss: number; devF1?: number; oShift?: number }) => void;
 }
 
 export interface DecoupledResult {
@@ -243,7 +243,7 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
     const probs = await model.candidateProbs(data.dev, devCands);
     const { shift, scores: dev } = bestShift(devGold, (x) => model.decode(probs, devCands, x), p.oShift === 'dev' ? O_SHIFTS : [p.oShift]);
     history.push({ epoch, loss: r.loss, devF1: dev.overall.f1, ...(p.oShift === 'dev' ? { methodStats: { oShift: shift } } : {}) });
-    hooks.onEpoch?.({ stage: 'unified', epoch, loss: r.loss, devF1: dev.overall.f1 });
+    hooks.onEpoch?.({ stage: 'unified', epoch, loss: r.loss, devF1: dev.overall.f1, ...(p.oShift === 'dev' ? { oShift: shift } : {}) });
     if (dev.overall.f1 > best) {
       best = dev.overall.f1;
       bestDev = dev;
