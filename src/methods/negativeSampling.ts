@@ -84,7 +84,8 @@ registerMethod({
       t.dispose();
     }
     const T = temperature(epochs, epoch);
-    const weights = new Float32Array(batch.B * S);
+    // The loss reads the labeled and the sampled slots only: the span MLP runs on those.
+    const chosen: number[] = [];
     const rates: number[] = [];
     const uncertainties: number[] = [];
     batch.lengths.forEach((n, b) => {
@@ -92,22 +93,19 @@ registerMethod({
       for (let s = 0; s < S; s++) {
         const k = b * S + s;
         if (!valid[k]) continue;
-        if (labels[k] > 0) weights[k] = 1;
+        if (labels[k] > 0) chosen.push(k);
         else candidates.push(k);
       }
       const scores = config.sampling === 'weighted' ? candidates.map((k) => weightedScore(probs!.subarray(k * C, (k + 1) * C), config.mu, T).score) : null;
       const picked = sampleWithoutReplacement(candidates.length, Math.ceil(config.lambda * n), scores, rand).map((i) => candidates[i]);
-      for (const k of picked) weights[k] = 1;
+      chosen.push(...picked);
       if (hidden) rates.push(missamplingRate(picked, new Set(candidates.filter((k) => hidden[k] > 0))));
       if (probs && picked.length) uncertainties.push(picked.reduce((a, k) => a + weightedScore(probs!.subarray(k * C, (k + 1) * C), 1, 1).u, 0) / picked.length);
     });
     const stats: Record<string, number> = {};
     if (rates.length) stats.missamplingRate = rates.reduce((a, b) => a + b, 0) / rates.length;
     if (uncertainties.length) stats.sampledUncertainty = uncertainties.reduce((a, b) => a + b, 0) / uncertainties.length;
-    // The loss reads the labeled and the sampled slots only: the span MLP runs on those.
-    const chosen: number[] = [];
-    weights.forEach((w, k) => w > 0 && chosen.push(k));
-    const slots = Int32Array.from(chosen);
+    const slots = Int32Array.from(chosen).sort();
     return { data: { slots, labels: slots.map((k) => labels[k]) }, stats };
   },
   emissions({ tagger, tensors, step, prepared }) {
