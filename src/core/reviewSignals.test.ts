@@ -42,6 +42,11 @@ describe('review queue signals', () => {
     expect([...r[0]!]).toEqual([0, 1, 0]);
     expect([...r[1]!]).toEqual([0, 0, 1]);
     expect(rosterRemoval(tags, probs, [false, true], K, 0.7)[0]).toBeNull();
+    // Two-part head: an entity token is judged by P(type | entity), an O token by P(O).
+    // Token 0: X at 0.6 joint but 0.86 given an entity, kept; token 1: O at 0.6, removed; token 2:
+    // Y at 0.3 of an entity mass of 0.9 (0.33), removed (Y is not exempt: one of its two tokens passes).
+    const two = rosterRemoval([[1, 0, 2, 2]], [p([0.3, 0.6, 0.1], [0.6, 0.2, 0.2], [0.1, 0.6, 0.3], [0.05, 0.05, 0.9])], [true], K, 0.7, true);
+    expect([...two[0]!]).toEqual([0, 1, 1, 0]);
     expect([...uncertaintyOf(p([0.9, 0.05, 0.05], [0.5, 0.3, 0.2]), 3)].map((x) => +x.toFixed(6))).toEqual([0.1, 0.5]);
   });
 });

@@ -71,7 +71,7 @@ describe('loss pieces', () => {
 });
 
 /** A two-sentence batch with tags O=0, B-X=1, I-X=2 (sentence 1 strong, sentence 2 weak). */
-function fakeContext(head: string, config: object, epoch = 1) {
+function fakeContext(head: string, config: object, epoch = 1, prepared?: Float32Array) {
   const B = 2;
   const T = 3;
   const K = 3;
@@ -84,17 +84,19 @@ function fakeContext(head: string, config: object, epoch = 1) {
     confidence: Float32Array.from([1, 0.6]),
     ids: Int32Array.from([0, 1]),
   } as unknown as BatchArrays;
-  const emissions = tf.tensor3d([[[0.1, 2, 0], [0, 0.3, 1.5], [1, 0, 0.2]], [[2, 0.1, 0], [0.5, 0.4, 0.3], [0, 0, 0]]]);
+  const raw = tf.tensor3d([[[0.1, 2, 0], [0, 0.3, 1.5], [1, 0, 0.2]], [[2, 0.1, 0], [0.5, 0.4, 0.3], [0, 0, 0]]]);
+  // The two-part head's emissions are its log probabilities.
+  const emissions = head === 'twopart' ? twoPartLogProbs(raw) : raw;
   const crf = { transitions: tf.tensor2d([[0, 0.1, -1], [0, 0, 0.5], [0.1, 0, 0.2]]), start: tf.zeros([K]) as tf.Tensor1D, end: tf.zeros([K]) as tf.Tensor1D };
   const tagger = { cfg: { head }, dims: { tags: K }, crf: () => crf };
   const mask = tf.tensor2d([[1, 1, 1], [1, 1, 0]]);
-  return { tagger, batch, tensors: { mask }, emissions, config, epoch, step: 0, rand: () => 0.99 } as never;
+  return { tagger, batch, tensors: { mask }, emissions, config, epoch, step: 0, rand: () => 0.99, prepared } as never;
 }
 
 describe('weak-label methods on a hand-made batch', () => {
-  const loss = (name: string, head: string, config: object = {}, epoch = 1) => {
+  const loss = (name: string, head: string, config: object = {}, epoch = 1, prepared?: Float32Array) => {
     const m = getMethod(name);
-    return m.loss(fakeContext(head, m.schema.parse({ name, ...config }) as object, epoch)).arraySync() as number;
+    return m.loss(fakeContext(head, m.schema.parse({ name, ...config }) as object, epoch, prepared)).arraySync() as number;
   };
 
   it('weighted WSL at γ = 1 is WSL; at γ = 0 only the strong sentence counts', () => {
@@ -113,14 +115,37 @@ describe('weak-label methods on a hand-made batch', () => {
     close(loss('partial-wsl', 'crf'), (want[0] + want[1]) / 2);
   });
 
-  it('RoSTER: q = 0, no removal, no dropping is the token cross entropy; removal drops the weak tokens under τ', () => {
+  it('RoSTER: q = 0, no removal, no dropping is the token cross entropy; removed weak tokens leave the loss', () => {
     close(loss('roster', 'softmax', { q: 0, tau: 0, dropO: 0 }), loss('wsl', 'softmax'));
-    // With τ = 0.5 from epoch 1: the weak row's token 0 (O, p ≈ 0.73) stays; token 1 (B-X, p ≈ 0.33) goes.
+    // The weak row's token 1 (B-X) removed by the threshold (prepare's keep weights).
     const logp = tf.logSoftmax(tf.tensor3d([[[0.1, 2, 0], [0, 0.3, 1.5], [1, 0, 0.2]], [[2, 0.1, 0], [0.5, 0.4, 0.3], [0, 0, 0]]])).arraySync();
     const ce = [-logp[0][0][1], -logp[0][1][2], -logp[0][2][0], -logp[1][0][0]];
-    close(loss('roster', 'softmax', { q: 0, tau: 0.5, dropO: 0, removeFromEpoch: 1 }), ce.reduce((a, v) => a + v, 0) / 4);
-    // Before removeFromEpoch every token counts.
-    close(loss('roster', 'softmax', { q: 0, tau: 0.5, dropO: 0, removeFromEpoch: 2 }), loss('wsl', 'softmax'));
+    close(loss('roster', 'softmax', { q: 0, tau: 0.5, dropO: 0, removeFromEpoch: 1 }, 1, Float32Array.from([1, 1, 1, 1, 0, 1])), ce.reduce((a, v) => a + v, 0) / 4);
+  });
+
+  it("RoSTER with the two-part head: GCE on entity vs non-entity plus GCE on the type, a removed entity token staying an entity", () => {
+    // IO tags O, X, Y; raw scores per token: entity logit e, then the two type scores.
+    const raw = [[[0.1, 2, 0], [0, 0.3, 1.5], [1, 0, 0.2]], [[2, 0.1, 0], [0.5, 0.4, 0.3]]];
+    const tags = [[1, 2, 0], [0, 1]];
+    const q = 0.7;
+    const g = (p: number) => (1 - p ** q) / q;
+    const parts = (keep: number[][]) => {
+      const bin: number[] = [];
+      const type: number[] = [];
+      raw.forEach((row, s) => row.forEach(([e, a, b], t) => {
+        const y = tags[s][t];
+        const pEntity = 1 / (1 + Math.exp(-e));
+        if (y === 0 ? keep[s][t] : 1) bin.push(g(y > 0 ? pEntity : 1 - pEntity));
+        if (y > 0 && keep[s][t]) type.push(g((y === 1 ? Math.exp(a) : Math.exp(b)) / (Math.exp(a) + Math.exp(b))));
+      }));
+      const mean = (v: number[]) => v.reduce((x, y) => x + y, 0) / v.length;
+      return mean(bin) + mean(type);
+    };
+    close(loss('roster', 'twopart', { q, dropO: 0 }), parts([[1, 1, 1], [1, 1]]));
+    // The weak entity token's type removed: it leaves the type part only.
+    close(loss('roster', 'twopart', { q, dropO: 0 }, 1, Float32Array.from([1, 1, 1, 1, 0, 1])), parts([[1, 1, 1], [1, 0]]));
+    // The weak O token removed: it leaves the binary part.
+    close(loss('roster', 'twopart', { q, dropO: 0 }, 1, Float32Array.from([1, 1, 1, 0, 1, 1])), parts([[1, 1, 1], [0, 1]]));
   });
 
   it('methods refuse heads they are not defined for', () => {

@@ -20,8 +20,12 @@ export function tokenNll(logProbs: tf.Tensor3D, onehot: tf.Tensor3D): tf.Tensor2
  * q → 0 gives the cross entropy, q = 1 the mean absolute error.
  */
 export function gce(logProbs: tf.Tensor3D, onehot: tf.Tensor3D, q: number): tf.Tensor2D {
-  const logPy = tf.sum(tf.mul(logProbs, onehot), 2);
-  return tf.div(tf.sub(1, tf.exp(tf.mul(logPy, q))), q) as tf.Tensor2D;
+  return gceOfLabel(tf.sum(tf.mul(logProbs, onehot), 2) as tf.Tensor2D, q);
+}
+
+/** GCE from the log probability of each token's label; q = 0 is the cross entropy −log p_y. */
+export function gceOfLabel(logPy: tf.Tensor2D, q: number): tf.Tensor2D {
+  return (q > 0 ? tf.div(tf.sub(1, tf.exp(tf.mul(logPy, q))), q) : tf.neg(logPy)) as tf.Tensor2D;
 }
 
 /**

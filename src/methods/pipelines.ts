@@ -241,7 +241,7 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
       const r = await stage(`noise-robust model ${k + 1}`, { ...cfg, train: { ...cfg.train, seed: cfg.train.seed + k } }, data.train);
       const probs = await predictProbs(r.tagger, feat, data.train);
       // The weak labels the first model's threshold would remove, for the review queue.
-      if (k === 0 && tau > 0) signals.rosterRemoved = rosterRemoval(data.train.map((s) => s.tags), probs, data.train.map((s) => !!s.weak), K, tau);
+      if (k === 0 && tau > 0) signals.rosterRemoved = rosterRemoval(data.train.map((s) => s.tags), probs, data.train.map((s) => !!s.weak), K, tau, r.tagger.cfg.head === 'twopart');
       avg = avg ? avg.map((a, i) => a.map((v, j) => v + probs[i][j])) : probs;
       if (pipeline.models === 1) last = r;
       else r.tagger.dispose();

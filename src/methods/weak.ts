@@ -8,9 +8,8 @@
  */
 import { crfNll, crfPartialNll } from '../model/crf';
 import { tagsOneHot } from '../model/features';
-import { stopGradient } from '../model/ops';
 import * as tf from '../model/tf';
-import { gce, klTokens, noiseAwareCrf, tokenNll, weightedMean } from './losses';
+import { gce, gceOfLabel, klTokens, noiseAwareCrf, tokenNll, weightedMean } from './losses';
 import { registerMethod, type LossContext } from './registry';
 import { distillSchema, noiseAwareSchema, partialWslSchema, rosterSchema, weightedWslSchema, wslSchema } from './schemas';
 
@@ -95,24 +94,29 @@ registerMethod({
 });
 
 /**
- * RoSTER's noise-robust training. Per token: GCE on the weak label, weighted by w = 0 for weak O
- * tokens dropped at random, and, from `removeFromEpoch` on, w = 1(p_y > τ) on weak tokens, except
- * for types of which more than 90 % of tokens fall under τ (the minority-type exemption). The
- * paper refreshes w every few batches; here it is computed from the current model at every step,
- * and the exemption from the current batch, which keeps a resumed run identical to an
- * uninterrupted one.
+ * RoSTER's noise-robust training: GCE (Eq. 3) on the weak labels, weak O tokens dropped at random,
+ * and, from `removeFromEpoch` on, noisy-label removal (Eq. 5): w = 1(p_y > τ) per weak token, with
+ * Appendix C's minority-type exemption (`rosterRemoval`). Removal is judged by the model without
+ * dropout, as the authors' code does; the paper refreshes w every few batches over the whole
+ * training set, here it is judged on each batch before its step (the exemption from that batch),
+ * which keeps a resumed run identical to an uninterrupted one.
+ *
+ * With the two-part head the loss has the paper's two parts (Appendix C, and the authors' code):
+ * GCE on entity vs non-entity over every kept token, plus GCE on P(type | entity) over the kept
+ * entity tokens, each a weighted mean. A weak entity token whose type is removed stays an entity
+ * in the first part. With a softmax head it is GCE on each kept token's tag.
  */
 registerMethod({
   name: 'roster',
   title: 'RoSTER noise-robust training: GCE, noisy-label removal, weak O dropping',
   schema: rosterSchema,
   /**
-   * Statistics only (the loss makes the removal itself): every 10th step once removal is on, the
-   * share of the batch's weak tokens of each tag that the threshold removes, judged by the model
-   * without dropout, for the diagnostics' removal-over-time view (keys removed:<tag id>).
+   * Once removal is on: which weak tokens the threshold removes, judged by the model without
+   * dropout, as the loss's keep weights [B·T], and the share removed of each tag's weak tokens
+   * (keys removed:<tag id>, averaged per epoch for the diagnostics' removal-over-time view).
    */
-  async prepare({ tagger, batch, config, epoch, step }) {
-    if (config.tau <= 0 || epoch < config.removeFromEpoch || step % 10 !== 0) return { data: null };
+  async prepare({ tagger, batch, config, epoch }) {
+    if (config.tau <= 0 || epoch < config.removeFromEpoch) return { data: null };
     const K = tagger.dims.tags;
     const lp = tf.tidy(() => {
       const em = tagger.emissions(batchTensors(batch, tagger.dims), false, 0);
@@ -128,44 +132,46 @@ registerMethod({
       pr.push(probs.subarray(b * batch.T * K, (b * batch.T + n) * K));
       weak.push(batch.weak[b] > 0);
     });
-    const removed = rosterRemoval(rows, pr, weak, K, config.tau);
+    const removed = rosterRemoval(rows, pr, weak, K, config.tau, tagger.cfg.head === 'twopart');
+    const keep = new Float32Array(batch.B * batch.T).fill(1);
     const total = new Array<number>(K).fill(0);
     const gone = new Array<number>(K).fill(0);
     rows.forEach((ts, s) => ts.forEach((y, t) => {
       if (!weak[s] || y < 0) return;
       total[y]++;
-      if (removed[s]![t]) gone[y]++;
+      if (removed[s]![t]) {
+        gone[y]++;
+        keep[s * batch.T + t] = 0;
+      }
     }));
     const stats: Record<string, number> = {};
     total.forEach((n, y) => n && (stats[`removed:${y}`] = gone[y] / n));
-    return { data: null, stats };
+    return { data: keep, stats };
   },
   loss(ctx) {
-    const { batch, tensors, tagger, config, epoch, rand } = ctx;
+    const { batch, tensors, tagger, config, rand } = ctx;
     const K = tagger.dims.tags;
     const gold = tagsOneHot(batch, K);
     const logp = tokenLogProbs(ctx);
-    const keep = new Float32Array(batch.B * batch.T);
-    for (let p = 0; p < keep.length; p++) {
+    const drop = new Float32Array(batch.B * batch.T);
+    for (let p = 0; p < drop.length; p++) {
       const b = Math.floor(p / batch.T);
-      keep[p] = batch.tags[p] < 0 ? 0 : batch.weak[b] && batch.tags[p] === 0 && rand() < config.dropO ? 0 : 1;
+      drop[p] = batch.tags[p] < 0 ? 0 : batch.weak[b] && batch.tags[p] === 0 && rand() < config.dropO ? 0 : 1;
     }
-    let w: tf.Tensor = tf.tensor2d(keep, [batch.B, batch.T]);
-    if (config.tau > 0 && epoch >= config.removeFromEpoch) {
-      // Comparisons have no gradient in TensorFlow.js; tf.step (0 gradient) stands in for them.
-      const py = stopGradient(tf.exp(tf.sum(tf.mul(logp, gold), 2)));
-      const agrees = tf.step(tf.sub(py, config.tau));
-      // Per type: the share of its tokens under τ; a type with more than 90 % under is exempt.
-      const under = tf.mul(tf.expandDims(tf.mul(tf.sub(1, agrees), tensors.mask), 2), gold);
-      const total = tf.sum(tf.mul(gold, tf.expandDims(tensors.mask, 2)), [0, 1]);
-      const exemptType = tf.step(tf.sub(tf.div(tf.sum(under, [0, 1]), tf.maximum(total, 1)), 0.9));
-      const exempt = tf.sum(tf.mul(gold, exemptType), 2);
-      const nr = tf.maximum(agrees, exempt);
-      const weak = perSentence(batch.weak);
-      w = tf.mul(w, tf.add(tf.mul(weak, nr), tf.sub(1, weak)));
-    }
-    const per = config.q > 0 ? gce(logp, gold, config.q) : tokenNll(logp, gold);
-    return weightedMean(per, w);
+    const kept = tf.tensor2d(drop, [batch.B, batch.T]);
+    const nr = ctx.prepared instanceof Float32Array ? tf.tensor2d(ctx.prepared, [batch.B, batch.T]) : tf.onesLike(kept);
+    if (tagger.cfg.head !== 'twopart') return weightedMean(gce(logp, gold, config.q), tf.mul(kept, nr));
+    const [B, T] = [batch.B, batch.T];
+    const logO = tf.squeeze(tf.slice(logp, [0, 0, 0], [B, T, 1]), [2]);
+    const typeScores = tf.slice(logp, [0, 0, 1], [B, T, K - 1]);
+    const logEntity = tf.logSumExp(typeScores, 2);
+    const entity = tf.sub(1, tf.squeeze(tf.slice(gold, [0, 0, 0], [B, T, 1]), [2]));
+    const logBin = tf.add(tf.mul(entity, logEntity), tf.mul(tf.sub(1, entity), logO)) as tf.Tensor2D;
+    const logType = tf.sum(tf.mul(tf.slice(gold, [0, 0, 1], [B, T, K - 1]), tf.sub(typeScores, tf.expandDims(logEntity, 2))), 2) as tf.Tensor2D;
+    // An entity token's removal is from the type part; it stays an entity in the binary part.
+    const binWeight = tf.mul(kept, tf.add(entity, tf.mul(tf.sub(1, entity), nr)));
+    const typeWeight = tf.mul(tf.mul(tensors.mask, entity), nr);
+    return tf.add(weightedMean(gceOfLabel(logBin, config.q), binWeight), weightedMean(gceOfLabel(logType, config.q), typeWeight)) as tf.Scalar;
   },
   heads: ['softmax', 'twopart'],
 });

@@ -275,7 +275,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     if (cfg.method.name === 'roster' && !trainSignals?.rosterRemoved) {
       // A single-stage RoSTER run: the final model's threshold, judged over the training data.
       const tau = Number((cfg.method as { tau?: number }).tau ?? 0.7);
-      if (tau > 0) trainSignals = { ...trainSignals, rosterRemoved: rosterRemoval(train.map((x) => x.tags), await predictProbs(result.tagger, feat, train), train.map((x) => !!x.weak), tags.length, tau) };
+      if (tau > 0) trainSignals = { ...trainSignals, rosterRemoved: rosterRemoval(train.map((x) => x.tags), await predictProbs(result.tagger, feat, train), train.map((x) => !!x.weak), tags.length, tau, result.tagger.cfg.head === 'twopart') };
     }
     if (cfg.method.name === 'negative-sampling') {
       // The heat map's data: the last epoch's sampling distribution on the first short sentences.

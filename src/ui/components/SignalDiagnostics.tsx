@@ -238,7 +238,10 @@ function Removed({ runId, tokens }: { runId: number; tokens: Token[] }) {
           </li>
         ))}
       </ol>
-      <p className="muted">Removal over time, by tag: the "removed" series of the method statistics above.</p>
+      <p className="muted">
+        A weak O token is removed when the model's P(O) is at most τ. With the two-part head a weak entity token is judged by P(type | entity) and
+        loses its type only: it still counts as an entity. Removal over time, by tag: the "removed" series of the method statistics above.
+      </p>
     </div>
   );
 }
