@@ -114,6 +114,11 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
       roundEpochs: z.number().int().positive().default(2),
       roundLr: z.number().positive().default(0.0005),
       /**
+       * Self-training sharpens the type distribution (Eq. 8) of the tokens the model gives
+       * P(entity) of at least this (0.8 in the authors' code); the others keep the model's own.
+       */
+      entityThreshold: z.number().min(0).max(1).default(0.8),
+      /**
        * Augmentation (Eq. 7) by the studio's own bidirectional language model trained on the
        * training text: each round adds a copy of every sentence with this share of words replaced
        * (0: no augmentation).

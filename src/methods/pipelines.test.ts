@@ -27,9 +27,9 @@ describe('NEEDLE confidence (Appendix A)', () => {
 describe('RoSTER self-training targets (Eq. 8)', () => {
   it('keep P(O), split the entity mass by the sharpened type distribution, and sum to 1', async () => {
     const { selfTrainingTargets } = await import('./pipelines');
-    // Two sentences, IO tags O, I-A, I-B.
+    // Two sentences, IO tags O, I-A, I-B; threshold 0 sharpens every token.
     const probs = [Float32Array.from([0.5, 0.3, 0.2, 0.1, 0.45, 0.45]), Float32Array.from([0.2, 0.1, 0.7])];
-    const out = selfTrainingTargets(probs, 3);
+    const out = selfTrainingTargets(probs, 3, 0);
     const cond = [[0.6, 0.4], [0.5, 0.5], [0.125, 0.875]];
     const g = [0.6 + 0.5 + 0.125, 0.4 + 0.5 + 0.875];
     const flat = [...out[0], ...out[1]];
@@ -40,6 +40,23 @@ describe('RoSTER self-training targets (Eq. 8)', () => {
       const qb = b ** 2 / g[1];
       expect(flat[t * 3 + 1]).toBeCloseTo((1 - pO) * (qa / (qa + qb)));
       expect(flat[t * 3] + flat[t * 3 + 1] + flat[t * 3 + 2]).toBeCloseTo(1);
+    });
+  });
+
+  it('sharpen only the tokens at or above the entity threshold, over those tokens; the rest keep their distribution', async () => {
+    const { selfTrainingTargets } = await import('./pipelines');
+    const probs = [Float32Array.from([0.5, 0.3, 0.2, 0.1, 0.45, 0.45]), Float32Array.from([0.15, 0.1, 0.75])];
+    const flat = selfTrainingTargets(probs, 3, 0.8).flatMap((x) => [...x]);
+    // Token 0 (P(entity) 0.5) is under 0.8: unchanged.
+    [0.5, 0.3, 0.2].forEach((v, j) => expect(flat[j]).toBeCloseTo(v));
+    // Tokens 1 and 2 are sharpened with g over them alone.
+    const g = [0.5 + 0.1 / 0.85, 0.5 + 0.75 / 0.85];
+    [[0.5, 0.5], [0.1 / 0.85, 0.75 / 0.85]].forEach(([a, b], k) => {
+      const pO = [0.1, 0.15][k];
+      const qa = a ** 2 / g[0];
+      const qb = b ** 2 / g[1];
+      expect(flat[(k + 1) * 3 + 1]).toBeCloseTo((1 - pO) * (qa / (qa + qb)));
+      expect(flat[(k + 1) * 3 + 2]).toBeCloseTo((1 - pO) * (qb / (qa + qb)));
     });
   });
 });

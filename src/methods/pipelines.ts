@@ -20,31 +20,32 @@ import type { Pipeline } from '../core/runConfig';
 
 
 /**
- * RoSTER's self-training targets (Eq. 8) over IO tags (O first): P(O) kept as the model has it
- * (the entity/non-entity part "maintains its predictions"), the entity mass split by the
- * sharpened type distribution, whose soft frequencies g_j run over every token given.
+ * RoSTER's self-training targets (Eq. 8) over IO tags (O first). For a token the model gives
+ * P(entity) ≥ `entityThreshold`: P(O) kept as the model has it (the entity/non-entity part
+ * "maintains its predictions"), the entity mass split by the sharpened type distribution, whose
+ * soft frequencies g_j run over these tokens only, as in the authors' code. Any other token keeps
+ * the model's own distribution (no pull on its type).
  */
-export function selfTrainingTargets(probs: readonly Float32Array[], K: number): Float32Array[] {
+export function selfTrainingTargets(probs: readonly Float32Array[], K: number, entityThreshold = 0.8): Float32Array[] {
   const C = K - 1;
-  const n = probs.reduce((a, p) => a + p.length / K, 0);
-  const types = new Float32Array(n * C);
-  let i = 0;
-  for (const p of probs) {
-    for (let t = 0; t < p.length / K; t++, i++) {
-      const ent = Math.max(1 - p[t * K], 1e-12);
-      for (let j = 0; j < C; j++) types[i * C + j] = p[t * K + 1 + j] / ent;
+  const confident: number[] = [];
+  const types: number[] = [];
+  probs.forEach((p, s) => {
+    for (let t = 0; t < p.length / K; t++) {
+      const ent = 1 - p[t * K];
+      if (ent < entityThreshold || ent <= 0) continue;
+      confident.push(s, t);
+      for (let j = 0; j < C; j++) types.push(p[t * K + 1 + j] / ent);
     }
-  }
-  const sharp = sharpen(types, n, C);
-  i = 0;
-  return probs.map((p) => {
-    const out = new Float32Array(p.length);
-    for (let t = 0; t < p.length / K; t++, i++) {
-      out[t * K] = p[t * K];
-      for (let j = 0; j < C; j++) out[t * K + 1 + j] = (1 - p[t * K]) * sharp[i * C + j];
-    }
-    return out;
   });
+  const sharp = sharpen(Float32Array.from(types), confident.length / 2, C);
+  const out = probs.map((p) => Float32Array.from(p));
+  for (let i = 0; i < confident.length / 2; i++) {
+    const [s, t] = [confident[2 * i], confident[2 * i + 1]];
+    const pO = probs[s][t * K];
+    for (let j = 0; j < C; j++) out[s][t * K + 1 + j] = (1 - pO) * sharp[i * C + j];
+  }
+  return out;
 }
 
 export interface PipelineData {
@@ -259,7 +260,7 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
     }
     for (let round = 1; round <= pipeline.rounds; round++) {
       const probs = await predictProbs(current!.tagger, feat, data.train);
-      const targets = selfTrainingTargets(probs, K);
+      const targets = selfTrainingTargets(probs, K, pipeline.entityThreshold);
       const w = await current!.tagger.getWeights();
       current!.tagger.dispose();
       const stCfg = withMethod({ ...cfg, train: { ...cfg.train, epochs: pipeline.roundEpochs, lr: pipeline.roundLr } }, { name: 'distill' });
