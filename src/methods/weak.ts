@@ -153,12 +153,13 @@ registerMethod({
     const K = tagger.dims.tags;
     const gold = tagsOneHot(batch, K);
     const logp = tokenLogProbs(ctx);
-    const drop = new Float32Array(batch.B * batch.T);
-    for (let p = 0; p < drop.length; p++) {
+    // 0 for padding and for the weak O tokens dropped at random this step.
+    const present = new Float32Array(batch.B * batch.T);
+    for (let p = 0; p < present.length; p++) {
       const b = Math.floor(p / batch.T);
-      drop[p] = batch.tags[p] < 0 ? 0 : batch.weak[b] && batch.tags[p] === 0 && rand() < config.dropO ? 0 : 1;
+      present[p] = batch.tags[p] < 0 ? 0 : batch.weak[b] && batch.tags[p] === 0 && rand() < config.dropO ? 0 : 1;
     }
-    const kept = tf.tensor2d(drop, [batch.B, batch.T]);
+    const kept = tf.tensor2d(present, [batch.B, batch.T]);
     const nr = ctx.prepared instanceof Float32Array ? tf.tensor2d(ctx.prepared, [batch.B, batch.T]) : tf.onesLike(kept);
     if (tagger.cfg.head !== 'twopart') return weightedMean(gce(logp, gold, config.q), tf.mul(kept, nr));
     const [B, T] = [batch.B, batch.T];
