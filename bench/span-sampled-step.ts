@@ -3,7 +3,9 @@
  * process on the WASM backend: the loss over every span slot's logits with the unsampled ones
  * weighted 0 (before), and the span MLP run on the labeled and sampled slots only (the method's
  * `emissions`). Same batches, same samples, same weights; prints ms a step for each (median over
- * rounds, the two alternating), their ratio, and the largest loss difference.
+ * rounds, the two alternating), their ratio, and the largest loss difference; and the cost of
+ * `prepare` a step with the oracle read (the weighted sampler's, and the uniform sampler's every
+ * 10th step for its statistics) and without (the uniform sampler's other steps).
  *   npx tsx bench/span-sampled-step.ts [--sentences 320] [--rounds 3] [--hidden 100]
  */
 import { parseArgs } from 'node:util';
@@ -78,4 +80,14 @@ for (let r = 0; r < Number(values.rounds); r++) {
   losses.all.forEach((l, k) => (maxDiff = Math.max(maxDiff, Math.abs(l - losses.chosen[k]))));
 }
 const [all, chosen] = [median(ms.all), median(ms.chosen)];
-console.log(JSON.stringify({ backend, sentences: sentences.length, steps: batches.length, msPerStep: { allSlots: +all.toFixed(1), chosenSlots: +chosen.toFixed(1) }, speedup: +(all / chosen).toFixed(2), maxLossDifference: maxDiff }));
+const prepareMs: Record<'oracle' | 'none', number[]> = { oracle: [], none: [] };
+const weighted = method.schema.parse({ ...cfg.method, sampling: 'weighted' });
+for (let r = 0; r < Number(values.rounds); r++) {
+  for (const way of ['oracle', 'none'] as const) {
+    const t0 = performance.now();
+    for (let k = 0; k < batches.length; k++) await method.prepare!({ tagger, batch: prepared[k].batch, config: way === 'oracle' ? weighted : config, epoch: 1, epochs: 25, step: k, rand: mulberry32(k) });
+    if (r > 0) prepareMs[way].push((performance.now() - t0) / batches.length);
+  }
+}
+const prep = { withOracle: +median(prepareMs.oracle).toFixed(1), without: +median(prepareMs.none).toFixed(1) };
+console.log(JSON.stringify({ backend, sentences: sentences.length, steps: batches.length, msPerStep: { allSlots: +all.toFixed(1), chosenSlots: +chosen.toFixed(1) }, speedup: +(all / chosen).toFixed(2), maxLossDifference: maxDiff, prepareMsPerStep: prep }));

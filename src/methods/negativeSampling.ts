@@ -70,15 +70,17 @@ registerMethod({
   title: 'Negative sampling on the span head: uniform (Li et al. 2021) or weighted (paper 002)',
   schema: negativeSamplingSchema,
   heads: ['span'],
-  async prepare({ tagger, batch, config, epoch, epochs, rand }) {
+  async prepare({ tagger, batch, config, epoch, epochs, step, rand }) {
     const L = tagger.cfg.spanMaxLength;
     const { S } = spanSlots(batch.T, L);
     const C = spanClasses(tagger.dims);
     const { labels, valid } = spanTargets(batch.tags, batch.lengths, batch.T, L);
     const hidden = batch.hiddenTags ? spanTargets(batch.hiddenTags, batch.lengths, batch.T, L).labels : null;
-    // The oracle: the current model's span distributions, read outside the gradient.
+    // The oracle: the current model's span distributions, read outside the gradient. Uniform
+    // sampling needs them only for the sampled negatives' uncertainty, a statistic averaged per
+    // epoch, so it reads them every 10th step (each read is one more forward pass).
     let probs: Float32Array | null = null;
-    if (config.sampling === 'weighted' || hidden) {
+    if (config.sampling === 'weighted' || (hidden && step % 10 === 0)) {
       const t = tf.tidy(() => tf.softmax(tagger.emissions(batchTensors(batch, tagger.dims), false, 0)));
       probs = (await t.data()) as Float32Array;
       t.dispose();
