@@ -61,6 +61,29 @@ describe('training loop', () => {
     r.tagger.dispose();
   });
 
+  it("RoSTER judges removal by the model without dropout, as rosterRemoval over its predictions", async () => {
+    const { getMethod } = await import('../methods');
+    const { rosterRemoval } = await import('../core/reviewSignals');
+    const { Tagger } = await import('./tagger');
+    const { featureDims, makeBatch } = await import('./features');
+    const { predictProbs } = await import('./train');
+    const io = ioTags(['LOC', 'PER']);
+    const ioFeat = buildFeaturizer(glove, train.map((s) => s.words), io);
+    const sentences = train.slice(0, 8).map((s) => ({ ...s, weak: true, tags: s.tags.map((t) => (t ? (t + 1) >> 1 : 0)) }));
+    const tagger = new Tagger(parseRunConfig({ ...config(1, { head: 'twopart', dropout: 0.5 }), scheme: 'IO' }).model, featureDims(ioFeat), 3);
+    const method = getMethod('roster');
+    const cfg = method.schema.parse({ name: 'roster', tau: 0.5, removeFromEpoch: 1 });
+    const batch = makeBatch(ioFeat, sentences, sentences.map((_, k) => k));
+    const prepare = async (step: number) => (await method.prepare!({ tagger, batch, config: cfg, epoch: 1, epochs: 1, step, rand: Math.random })).data as Float32Array;
+    const [a, b] = [await prepare(0), await prepare(1)];
+    expect([...a]).toEqual([...b]);
+    const removed = rosterRemoval(sentences.map((s) => s.tags), await predictProbs(tagger, ioFeat, sentences), sentences.map(() => true), io.length, 0.5, true);
+    const want = sentences.flatMap((s, k) => Array.from({ length: batch.T }, (_, t) => (t < s.words.length && removed[k]![t] ? 0 : 1)));
+    expect([...a]).toEqual(want);
+    expect(want.some((x) => x === 0)).toBe(true);
+    tagger.dispose();
+  });
+
   it('trains every weak-label method on the shared loop, without leaking tensors', async () => {
     // Half the sentences weak, with one entity in three turned into O (the incomplete weak labels).
     const weakTrain = train.map((s, k) => (k % 2 ? { ...s, weak: true, confidence: 0.8, tags: s.tags.map((t, i) => (t && i % 3 === 0 ? 0 : t)) } : s));
