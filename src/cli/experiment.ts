@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { experimentSchema, planExperiment, splitSchema, type Experiment, type PlannedRun, type Setting } from '../core/experimentConfig';
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
@@ -27,10 +27,14 @@ import { evaluate } from '../model/train';
 import { runPipeline, type StageRecord } from '../methods/pipelines';
 import { readCorpus, readGazetteer } from './readCorpus';
 import { roundScores } from './roundScores';
+import { fileRunStore, runStoreDir } from './runStore';
 import { useWasmBackend } from './train';
 import { weakLabelCorpus } from './weakLabel';
 
 export { experimentSchema, type Experiment };
+
+/** Where runs keep their checkpoints until they are recorded (not committed). */
+const CHECKPOINTS = 'bench/out/checkpoints';
 export type { RunRecord };
 
 const readSplit = (s: z.infer<typeof splitSchema>): ParsedCorpus =>
@@ -344,6 +348,7 @@ export async function runExperiment(
         log(`${key}: training (${sents.train.length} sentences, ${sents.train.filter((s) => s.weak).length} weak)`);
         const t0 = performance.now();
         let r: { dev: SpanScores | null; stages: StageRecord[]; tokensPerSecond: number };
+        let store: ReturnType<typeof fileRunStore> | null = null;
         let test: SpanScores;
         if (m.pipeline.kind === 'decoupled') {
           const toSpans = (ss: readonly LabeledSentence[]) => ss.map((x) => spansOfTags(x.tags, tags));
@@ -359,7 +364,13 @@ export async function runExperiment(
           disposeDecoupled(d);
           r = d;
         } else {
-          const p = await runPipeline(m.pipeline, cfg, feat, { train: sents.train as LabeledSentence[], dev: sents.dev });
+          // Finished stages and the running stage's last epoch are kept on disk until the run is
+          // recorded, so a stopped experiment goes on inside a run as well as between runs.
+          store = fileRunStore(runStoreDir(join(CHECKPOINTS, exp.name), key), { config: cfg, pipeline: m.pipeline, scheme: m.scheme, setting });
+          const p = await runPipeline(m.pipeline, cfg, feat, { train: sents.train as LabeledSentence[], dev: sents.dev }, {
+            onStage: (message) => log(`${key}: ${message}`),
+            onEpoch: (e) => log(`${key}: epoch ${e.epoch}: loss ${e.loss.toFixed(4)}, dev F1 ${(100 * e.dev.overall.f1).toFixed(2)}`),
+          }, store);
           test = await evaluate(p.tagger, feat, sents.test);
           p.tagger.dispose();
           r = p;
@@ -378,6 +389,7 @@ export async function runExperiment(
           config: { ...cfg, pipeline: m.pipeline, scheme: m.scheme } as Record<string, unknown>,
         };
         appendFileSync(exp.records, `${JSON.stringify(record)}\n`);
+        store?.clear();
         done.add(key);
         ran++;
         log(`${key}: test F1 ${record.test.f1} (${record.wallSeconds} s)`);

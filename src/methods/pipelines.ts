@@ -11,7 +11,7 @@ import type { Featurizer } from '../model/features';
 import { featureDims } from '../model/features';
 import { buildLmVocab, LanguageModel } from '../model/lm';
 import { Tagger } from '../model/tagger';
-import { predict, predictEmissions, predictProbs, trainTagger, type TrainHooks } from '../model/train';
+import { predict, predictEmissions, predictProbs, trainTagger, type Checkpoint, type TrainHooks, type TrainResult } from '../model/train';
 import { sharpen } from './losses';
 import { rosterRemoval } from '../core/reviewSignals';
 
@@ -153,13 +153,33 @@ export function completedConfidence(weakTags: readonly number[], modelConfidence
   return Math.min(cap, (matched / n) * 1 + ((n - matched) / n) * modelConfidence);
 }
 
-/** A language model on a fresh tagger of the config's encoder, trained on raw sentences. */
-async function trainLm(cfg: RunConfig, feat: Featurizer, text: readonly { words: readonly string[] }[], o: { epochs: number; vocab: number }, hooks: TrainHooks): Promise<{ lm: LanguageModel; losses: number[]; seconds: number }> {
+/**
+ * Where a run keeps what it has finished, so that a run started again goes on from there (the
+ * CLI's checkpoint files): each finished stage's model and record, the running stage's last epoch
+ * checkpoint, a trained language model. Values hold typed arrays (structured-clone data).
+ */
+export interface RunStore {
+  load(key: string): Promise<unknown>;
+  save(key: string, value: unknown): Promise<void>;
+}
+
+type Weights = Awaited<ReturnType<Tagger['getWeights']>>;
+
+/** A language model on a fresh tagger of the config's encoder, trained on raw sentences (or restored from the store under `key`). */
+async function trainLm(cfg: RunConfig, feat: Featurizer, text: readonly { words: readonly string[] }[], o: { epochs: number; vocab: number }, hooks: TrainHooks, store: RunStore | undefined, key: string): Promise<{ lm: LanguageModel; losses: number[]; seconds: number }> {
   const t0 = performance.now();
   const tagger = new Tagger({ ...cfg.model, head: cfg.model.head === 'span' ? 'softmax' : cfg.model.head }, featureDims(feat), cfg.train.seed);
   const lm = new LanguageModel(tagger, feat, buildLmVocab(text.map((s) => s.words), o.vocab));
+  const saved = (await store?.load(key)) as { weights: { encoder: Weights; heads: Weights }; losses: number[]; seconds: number } | undefined;
+  if (saved) {
+    lm.setWeights(saved.weights);
+    hooks.onStage?.(`language model restored from the run's store`);
+    return { lm, losses: saved.losses, seconds: saved.seconds };
+  }
   const losses = await lm.pretrain(text, { epochs: o.epochs, batchSize: cfg.train.batchSize, lr: cfg.train.lr, clip: cfg.train.clip, seed: cfg.train.seed, onEpoch: (epoch, loss) => hooks.onStage?.(`language model epoch ${epoch}: loss ${loss.toFixed(3)}`) });
-  return { lm, losses, seconds: (performance.now() - t0) / 1000 };
+  const seconds = (performance.now() - t0) / 1000;
+  await store?.save(key, { weights: await lm.getWeights(), losses, seconds });
+  return { lm, losses, seconds };
 }
 
 /** A stage was cancelled or stopped by the user: the pipeline stops there with no model. */
@@ -172,13 +192,38 @@ export class PipelineStopped extends Error {
   }
 }
 
-export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Featurizer, data: PipelineData, hooks: TrainHooks = {}): Promise<PipelineResult> {
+/**
+ * A method's stages, one after another. With a `store`, each finished stage is kept there and the
+ * running one checkpointed every epoch, so that the same run started again restores the finished
+ * stages and resumes the running one where it stopped, to the same result as an uninterrupted
+ * run (a stage with per-epoch records, PU's exploratory training, runs again whole).
+ */
+export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Featurizer, data: PipelineData, hooks: TrainHooks = {}, store?: RunStore): Promise<PipelineResult> {
   const t0 = performance.now();
   const stages: StageRecord[] = [];
   let tokens = 0;
   let trainMs = 0;
-  const stage = async (name: string, c: RunConfig, train: LabeledSentence[], init?: Awaited<ReturnType<Tagger['getWeights']>>, extra: Pick<TrainHooks, 'afterEpoch'> = {}) => {
-    const r = await trainTagger(c, feat, { train, dev: data.dev }, { ...hooks, ...extra }, undefined, init);
+  let stageCount = 0;
+  const stage = async (name: string, c: RunConfig, train: LabeledSentence[], init?: Weights, extra: Pick<TrainHooks, 'afterEpoch'> = {}) => {
+    const id = `${stageCount++} ${name}`;
+    const keep = extra.afterEpoch ? undefined : store;
+    const saved = (await keep?.load(`stage ${id}`)) as { weights: Weights; result: Omit<TrainResult, 'tagger'> } | undefined;
+    let r: TrainResult;
+    if (saved) {
+      const tagger = new Tagger(c.model, featureDims(feat), c.train.seed);
+      tagger.setWeights(saved.weights);
+      r = { ...saved.result, tagger };
+      hooks.onStage?.(`${name}: restored from the run's store`);
+    } else {
+      const resume = (await keep?.load(`checkpoint ${id}`)) as Checkpoint | undefined;
+      if (resume) hooks.onStage?.(`${name}: resuming after epoch ${resume.epoch} from the run's store`);
+      const onCheckpoint = keep ? (cp: Checkpoint) => keep.save(`checkpoint ${id}`, cp) : hooks.onCheckpoint;
+      r = await trainTagger(c, feat, { train, dev: data.dev }, { ...hooks, ...extra, onCheckpoint }, resume, init);
+      if (keep && r.stopped !== 'cancelled' && r.stopped !== 'stopped') {
+        const { tagger, ...result } = r;
+        await keep.save(`stage ${id}`, { weights: await tagger.getWeights(), result });
+      }
+    }
     if (r.stopped === 'cancelled' || r.stopped === 'stopped') {
       r.tagger.dispose();
       throw new PipelineStopped(r.stopped, name);
@@ -254,7 +299,7 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
     }
     let lm: LanguageModel | null = null;
     if (pipeline.rounds > 0 && pipeline.augmentRate > 0 && pipeline.lm.epochs > 0) {
-      const trained = await trainLm(cfg, feat, data.train, pipeline.lm, hooks);
+      const trained = await trainLm(cfg, feat, data.train, pipeline.lm, hooks, store, 'language model for augmentation');
       lm = trained.lm;
       stages.push({ stage: 'language model for augmentation', devF1: 0, epochs: trained.losses.length, seconds: trained.seconds, trainSentences: data.train.length });
     }
@@ -283,7 +328,7 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
   let pretrained: Awaited<ReturnType<Tagger['getWeights']>> | undefined;
   if (pipeline.kind === 'needle' && pipeline.stage1.epochs > 0) {
     // Stage I: the encoder learns the domain's text as a language model before any label.
-    const { lm, losses, seconds } = await trainLm(cfg, feat, [...data.train, ...(data.unlabeled ?? [])], pipeline.stage1, hooks);
+    const { lm, losses, seconds } = await trainLm(cfg, feat, [...data.train, ...(data.unlabeled ?? [])], pipeline.stage1, hooks, store, 'Stage I language model');
     pretrained = await lm.tagger.getWeights();
     stages.push({ stage: 'Stage I: language model', devF1: 0, epochs: losses.length, seconds, trainSentences: data.train.length + (data.unlabeled?.length ?? 0) });
     lm.dispose();

@@ -28,6 +28,8 @@ export function buildLmVocab(sentences: readonly (readonly string[])[], size: nu
   return { words, index: new Map(words.map((w, k) => [w, k])) };
 }
 
+type Weights = Awaited<ReturnType<Tagger['getWeights']>>;
+
 let lms = 0;
 
 export class LanguageModel {
@@ -57,6 +59,21 @@ export class LanguageModel {
 
   ids(words: readonly string[]): number[] {
     return words.map((w) => this.vocab.index.get(w.toLowerCase()) ?? 0);
+  }
+
+  /** The encoder's and the two word heads' weights (a run's store keeps a trained model). */
+  async getWeights(): Promise<{ encoder: Weights; heads: Weights }> {
+    const heads = await Promise.all([...this.params].map(async ([k, v]) => [k, { shape: v.shape, data: new Float32Array(await v.data()) }] as const));
+    return { encoder: await this.tagger.getWeights(), heads: Object.fromEntries(heads) };
+  }
+
+  setWeights(w: { encoder: Weights; heads: Weights }): void {
+    this.tagger.setWeights(w.encoder);
+    for (const [k, v] of Object.entries(w.heads)) {
+      const existing = this.params.get(k);
+      if (existing) tf.tidy(() => existing.assign(tf.tensor(v.data, v.shape)));
+      else param(this.params, k, () => tf.tensor(v.data, v.shape));
+    }
   }
 
   /** Mean negative log-likelihood of the next and previous words over a batch. */

@@ -154,6 +154,38 @@ describe('training loop', () => {
     }
   }, 120_000);
 
+  it('a pipeline run stopped between or inside stages goes on from its store to the same model', async () => {
+    const { runPipeline, pipelineSchema } = await import('../methods/pipelines');
+    const weakTrain = train.map((s, k) => (k % 2 ? { ...s, weak: true, confidence: 0.8, tags: s.tags.map((t, i) => (t && i % 3 === 0 ? 0 : t)) } : s));
+    const cfg = parseRunConfig({ ...config(4), method: { name: 'wsl' } });
+    const sst = pipelineSchema.parse({ kind: 'sst' });
+    const saved = new Map<string, unknown>();
+    const saves: { key: string; value: unknown }[] = [];
+    const a = await runPipeline(sst, cfg, feat, { train: weakTrain, dev }, {}, {
+      load: async (k) => saved.get(k),
+      save: async (k, v) => void (saved.set(k, v), saves.push({ key: k, value: structuredClone(v) })),
+    });
+    expect(a.stages.map((x) => x.stage)).toEqual(['initial (supervised)', 'self-training']);
+    // Everything finished is restored: no epoch trains, the same model comes back.
+    let epochs = 0;
+    const b = await runPipeline(sst, cfg, feat, { train: weakTrain, dev }, { onEpoch: () => void epochs++ }, { load: async (k) => saved.get(k), save: async () => {} });
+    expect(epochs).toBe(0);
+    expect(b.dev!.overall.f1).toBe(a.dev!.overall.f1);
+    expect(await b.tagger.getWeights()).toEqual(await a.tagger.getWeights());
+    // Stopped in the second stage after its second epoch: the first stage and that checkpoint.
+    const partial = new Map<string, unknown>();
+    const first = saves.find((x) => x.key.startsWith('stage 0 '))!;
+    const inside = saves.find((x) => x.key.startsWith('checkpoint 1 ') && (x.value as Checkpoint).epoch === 2)!;
+    partial.set(first.key, first.value).set(inside.key, inside.value);
+    const resumed: number[] = [];
+    const c = await runPipeline(sst, cfg, feat, { train: weakTrain, dev }, { onEpoch: (e) => void resumed.push(e.epoch) }, { load: async (k) => partial.get(k), save: async (k, v) => void partial.set(k, v) });
+    expect(resumed).toEqual(a.stages[1].history!.slice(2).map((h) => h.epoch));
+    expect(resumed.length).toBeGreaterThan(0);
+    expect(c.stages[1].history!.map((h) => h.loss)).toEqual(a.stages[1].history!.map((h) => h.loss));
+    expect(await c.tagger.getWeights()).toEqual(await a.tagger.getWeights());
+    for (const r of [a, b, c]) r.tagger.dispose();
+  }, 120_000);
+
   it('runs PU learning with negative sampling, recording O-values and the detection curve', async () => {
     const { runPipeline, pipelineSchema } = await import('../methods/pipelines');
     const masked = train.map((s) => {
