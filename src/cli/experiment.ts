@@ -348,8 +348,10 @@ export async function runExperiment(
         log(`${key}: training (${sents.train.length} sentences, ${sents.train.filter((s) => s.weak).length} weak)`);
         const t0 = performance.now();
         let r: { dev: SpanScores | null; stages: StageRecord[]; tokensPerSecond: number };
-        let store: ReturnType<typeof fileRunStore> | null = null;
         let test: SpanScores;
+        // Finished stages and the running stage's last epoch are kept on disk until the run is
+        // recorded, so a stopped experiment goes on inside a run as well as between runs.
+        const store = fileRunStore(runStoreDir(join(CHECKPOINTS, exp.name), key), { config: cfg, pipeline: m.pipeline, scheme: m.scheme, setting });
         if (m.pipeline.kind === 'decoupled') {
           const toSpans = (ss: readonly LabeledSentence[]) => ss.map((x) => spansOfTags(x.tags, tags));
           const distant = sents.train.filter((x) => x.weak);
@@ -359,14 +361,11 @@ export async function runExperiment(
             dev: sents.dev,
             dictionary: data.dictionary,
             distant: distant.map((x, k) => ({ words: x.words, spans: distantSpans[k] })),
-          }, { onEpoch: (e) => log(`${key}: ${e.stage} epoch ${e.epoch}: loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(2)}` : ''}${e.oShift !== undefined ? ` (O shift ${e.oShift})` : ''}`) });
+          }, { onStage: (message) => log(`${key}: ${message}`), onEpoch: (e) => log(`${key}: ${e.stage} epoch ${e.epoch}: loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(2)}` : ''}${e.oShift !== undefined ? ` (O shift ${e.oShift})` : ''}`) }, store);
           test = scoreSpans(toSpans(sents.test), await predictDecoupled(d, sents.test, m.pipeline));
           disposeDecoupled(d);
           r = d;
         } else {
-          // Finished stages and the running stage's last epoch are kept on disk until the run is
-          // recorded, so a stopped experiment goes on inside a run as well as between runs.
-          store = fileRunStore(runStoreDir(join(CHECKPOINTS, exp.name), key), { config: cfg, pipeline: m.pipeline, scheme: m.scheme, setting });
           const p = await runPipeline(m.pipeline, cfg, feat, { train: sents.train as LabeledSentence[], dev: sents.dev }, {
             onStage: (message) => log(`${key}: ${message}`),
             onEpoch: (e) => log(`${key}: epoch ${e.epoch}: loss ${e.loss.toFixed(4)}, dev F1 ${(100 * e.dev.overall.f1).toFixed(2)}`),
@@ -389,7 +388,7 @@ export async function runExperiment(
           config: { ...cfg, pipeline: m.pipeline, scheme: m.scheme } as Record<string, unknown>,
         };
         appendFileSync(exp.records, `${JSON.stringify(record)}\n`);
-        store?.clear();
+        store.clear();
         done.add(key);
         ran++;
         log(`${key}: test F1 ${record.test.f1} (${record.wallSeconds} s)`);

@@ -13,11 +13,28 @@ import { tagsToSpans } from '../core/tagScheme';
 import type { Span } from '../core/types';
 import type { LabeledSentence } from '../model/data';
 import { candidates, DecoupledModel, passesFilter, phraseIndex, type PhraseIndex, type RegionExample } from '../model/decoupled';
-import type { Featurizer } from '../model/features';
-import type { Tagger } from '../model/tagger';
+import { featureDims, type Featurizer } from '../model/features';
+import { Tagger } from '../model/tagger';
 import * as tf from '../model/tf';
-import { predict, trainTagger } from '../model/train';
-import type { StageRecord } from './pipelines';
+import { optimizerState, predict, restoreOptimizer, trainTagger, type Checkpoint } from '../model/train';
+import type { RunStore, StageRecord } from './pipelines';
+
+type Weights = Awaited<ReturnType<Tagger['getWeights']>>;
+
+/** Unified training's state after an epoch, to resume from (the run's store). */
+interface UnifiedCheckpoint extends Pick<Checkpoint, 'optimizer' | 'adamBetas'> {
+  epoch: number;
+  weights: Weights;
+  best: number;
+  bestDev: SpanScores | null;
+  bestWeights: Weights;
+  stale: number;
+  oShift: number;
+  step: number;
+  tokens: number;
+  trainMs: number;
+  history: NonNullable<StageRecord['history']>;
+}
 
 export type DecoupledPipeline = Extract<Pipeline, { kind: 'decoupled' }>;
 
@@ -134,7 +151,7 @@ export function disposeDecoupled(r: Pick<DecoupledResult, 'model' | 'proposer'>)
   r.proposer?.dispose();
 }
 
-export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: Featurizer, data: DecoupledData, hooks: DecoupledHooks = {}): Promise<DecoupledResult> {
+export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: Featurizer, data: DecoupledData, hooks: DecoupledHooks = {}, store?: RunStore): Promise<DecoupledResult> {
   const t0 = performance.now();
   const classes = classesOf(feat.tags);
   const cls = new Map(classes.map((c, k) => [c, k]));
@@ -169,43 +186,66 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
   if (p.proposer) {
     const name = 'token model (candidate proposals)';
     hooks.onStage?.(name);
-    const r = await trainTagger({ ...cfg, method: { name: 'supervised' }, pipeline: { kind: 'single' } }, feat, { train: [...data.human], dev: [...data.dev] }, {
-      control: hooks.control,
-      onEpoch: (e) => hooks.onEpoch?.({ stage: name, epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1 }),
-    });
-    proposer = r.tagger;
-    stages.push({ stage: name, devF1: r.bestDev?.overall.f1 ?? 0, epochs: r.history.length, seconds: r.seconds, trainSentences: r.trainSentences, history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1 })) });
-    if (r.stopped === 'cancelled') return { model, dict, proposer, oShift: 0, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
+    const pcfg: RunConfig = { ...cfg, method: { name: 'supervised' }, pipeline: { kind: 'single' } };
+    const saved = (await store?.load('stage proposer')) as { weights: Weights; record: StageRecord } | undefined;
+    if (saved) {
+      proposer = new Tagger(pcfg.model, featureDims(feat), pcfg.train.seed);
+      proposer.setWeights(saved.weights);
+      stages.push(saved.record);
+      hooks.onStage?.(`${name}: restored from the run's store`);
+    } else {
+      const r = await trainTagger(pcfg, feat, { train: [...data.human], dev: [...data.dev] }, {
+        control: hooks.control,
+        onEpoch: (e) => hooks.onEpoch?.({ stage: name, epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1 }),
+        ...(store ? { onCheckpoint: (c: Checkpoint) => store.save('checkpoint proposer', c) } : {}),
+      }, (await store?.load('checkpoint proposer')) as Checkpoint | undefined);
+      proposer = r.tagger;
+      const record: StageRecord = { stage: name, devF1: r.bestDev?.overall.f1 ?? 0, epochs: r.history.length, seconds: r.seconds, trainSentences: r.trainSentences, history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1 })) };
+      stages.push(record);
+      if (r.stopped === 'cancelled') return { model, dict, proposer, oShift: 0, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
+      if (r.stopped !== 'stopped') await store?.save('stage proposer', { weights: await r.tagger.getWeights(), record });
+    }
   }
 
-  // Stage 1a: the mention encoder learns what entities of each type look like from the dictionary.
-  if (p.mentionPretrain.epochs > 0 && dict) {
-    const text = [...data.human, ...(data.distant ?? [])];
-    const o = nonEntityPhrases(text, dict, Math.round(p.mentionPretrain.oRatio * dictEntries.length), t.seed * 13 + 5);
-    const examples: RegionExample[] = [
-      ...dictEntries.map((e) => ({ words: e.words, start: 0, end: e.words.length, label: cls.get(e.type)! })),
-      ...o.map((words) => ({ words, start: 0, end: words.length, label: 0 })),
-    ];
-    await pretrain('mention pre-training (dictionary)', p.mentionPretrain.epochs, 'mention', examples, (b, s) => model.mentionPretrainLoss(b, s));
-  }
-  // Stage 1b: the context encoder learns where entities occur, from the distant labels.
-  if (p.contextPretrain.epochs > 0 && data.distant?.length && !stopped()) {
-    const rand = mulberry32(t.seed * 17 + 3);
-    const sents = data.distant.slice(0, p.contextPretrain.maxSentences);
-    model.setVocab(sents.map((s) => s.words));
-    const examples: RegionExample[] = [];
-    for (const s of sents) {
-      const typed = s.spans.filter((x) => cls.has(x.label));
-      for (const x of typed) examples.push({ words: s.words, start: x.start, end: x.end, label: cls.get(x.label)! });
-      // O regions: candidates that overlap no labeled span (of any type, unknown included).
-      const k = Math.max(1, Math.round(p.contextPretrain.oRatio * typed.length));
-      const free = candidates(s.words, p.maxLength).filter(([a, b]) => s.spans.every((x) => b <= x.start || x.end <= a));
-      for (let i = 0; i < k && free.length; i++) {
-        const [a, b] = free.splice(Math.floor(rand() * free.length), 1)[0];
-        examples.push({ words: s.words, start: a, end: b, label: 0 });
-      }
+  // The pre-trainings, restored whole from the run's store when an earlier attempt finished them.
+  const pre = (await store?.load('pre-training')) as { weights: Weights; stages: StageRecord[]; step: number } | undefined;
+  if (pre) {
+    model.setWeights(pre.weights);
+    stages.push(...pre.stages);
+    step = pre.step;
+    hooks.onStage?.(`pre-training restored from the run's store`);
+  } else {
+    const before = stages.length;
+    // Stage 1a: the mention encoder learns what entities of each type look like from the dictionary.
+    if (p.mentionPretrain.epochs > 0 && dict) {
+      const text = [...data.human, ...(data.distant ?? [])];
+      const o = nonEntityPhrases(text, dict, Math.round(p.mentionPretrain.oRatio * dictEntries.length), t.seed * 13 + 5);
+      const examples: RegionExample[] = [
+        ...dictEntries.map((e) => ({ words: e.words, start: 0, end: e.words.length, label: cls.get(e.type)! })),
+        ...o.map((words) => ({ words, start: 0, end: words.length, label: 0 })),
+      ];
+      await pretrain('mention pre-training (dictionary)', p.mentionPretrain.epochs, 'mention', examples, (b, s) => model.mentionPretrainLoss(b, s));
     }
-    await pretrain('context pre-training (distant labels: masked words + type)', p.contextPretrain.epochs, 'context', examples, (b, s) => model.contextPretrainLoss(b, s));
+    // Stage 1b: the context encoder learns where entities occur, from the distant labels.
+    if (p.contextPretrain.epochs > 0 && data.distant?.length && !stopped()) {
+      const rand = mulberry32(t.seed * 17 + 3);
+      const sents = data.distant.slice(0, p.contextPretrain.maxSentences);
+      model.setVocab(sents.map((s) => s.words));
+      const examples: RegionExample[] = [];
+      for (const s of sents) {
+        const typed = s.spans.filter((x) => cls.has(x.label));
+        for (const x of typed) examples.push({ words: s.words, start: x.start, end: x.end, label: cls.get(x.label)! });
+        // O regions: candidates that overlap no labeled span (of any type, unknown included).
+        const k = Math.max(1, Math.round(p.contextPretrain.oRatio * typed.length));
+        const free = candidates(s.words, p.maxLength).filter(([a, b]) => s.spans.every((x) => b <= x.start || x.end <= a));
+        for (let i = 0; i < k && free.length; i++) {
+          const [a, b] = free.splice(Math.floor(rand() * free.length), 1)[0];
+          examples.push({ words: s.words, start: a, end: b, label: 0 });
+        }
+      }
+      await pretrain('context pre-training (distant labels: masked words + type)', p.contextPretrain.epochs, 'context', examples, (b, s) => model.contextPretrainLoss(b, s));
+    }
+    if (!stopped()) await store?.save('pre-training', { weights: await model.getWeights(), stages: stages.slice(before), step });
   }
   if (stopped() && hooks.control?.() === 'cancel') return { model, dict, proposer, oShift: 0, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
 
@@ -227,7 +267,19 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
   let tokens = 0;
   let trainMs = 0;
   const history: NonNullable<StageRecord['history']> = [];
-  for (let epoch = 1; epoch <= t.epochs; epoch++) {
+  let first = 1;
+  const cp = (await store?.load('checkpoint unified')) as UnifiedCheckpoint | undefined;
+  if (cp) {
+    model.setWeights(cp.weights);
+    // The heads joined the optimizer's variables after the encoders in the first epoch: the same order.
+    vars.push(...model.unifiedHeadVars());
+    await restoreOptimizer(optimizer, vars, cp);
+    ({ best, bestDev, bestWeights, stale, oShift, step, tokens, trainMs } = cp);
+    history.push(...cp.history);
+    first = cp.epoch + 1;
+    hooks.onStage?.(`unified training: resuming after epoch ${cp.epoch} from the run's store`);
+  }
+  for (let epoch = first; epoch <= t.epochs && stale < t.patience; epoch++) {
     const rand = mulberry32(t.seed * 1_000_003 + epoch);
     const examples: RegionExample[] = [];
     for (const s of human) {
@@ -250,7 +302,8 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
       oShift = shift;
       bestWeights = await model.getWeights();
       stale = 0;
-    } else if (++stale >= t.patience) break;
+    } else stale++;
+    if (store) await store.save('checkpoint unified', { epoch, weights: await model.getWeights(), ...(await optimizerState(optimizer)), best, bestDev, bestWeights, stale, oShift, step, tokens, trainMs, history: [...history] } satisfies UnifiedCheckpoint);
   }
   optimizer.dispose();
   model.setWeights(bestWeights);

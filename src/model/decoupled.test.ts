@@ -135,6 +135,31 @@ describe('decoupled mention / context model (paper 004)', () => {
     disposeDecoupled(r);
   }, 60_000);
 
+  it('a run stopped in unified training goes on from its store to the same model', async () => {
+    const p = { kind: 'decoupled' as const, alpha: 0.5, beta: 0.5, shared: true, maxLength: 2, proposer: true, negatives: 2, oShift: 'dev' as const, mentionPretrain: { epochs: 1, oRatio: 1 }, contextPretrain: { epochs: 1, vocab: 20, oRatio: 1 } };
+    const c4 = { ...cfg, train: { ...cfg.train, epochs: 4 } };
+    const dictionary = people.map((w) => ({ words: [w], type: 'PER' }));
+    const distant = human.map((s) => ({ words: s.words, spans: spansOfTags(s.tags, tags) }));
+    const data = { human, dev: human.slice(0, 8), dictionary, distant };
+    const saved = new Map<string, unknown>();
+    const saves: { key: string; value: unknown }[] = [];
+    const a = await runDecoupled(p, c4, feat, data, {}, { load: async (k) => saved.get(k), save: async (k, v) => void (saved.set(k, v), saves.push({ key: k, value: structuredClone(v) })) });
+    const unified = saves.filter((x) => x.key === 'checkpoint unified');
+    expect(unified.map((x) => (x.value as { epoch: number }).epoch)).toEqual([1, 2, 3, 4]);
+    // The proposer and the pre-trainings kept, unified training stopped after its second epoch.
+    const partial = new Map<string, unknown>([...saves.filter((x) => x.key === 'stage proposer' || x.key === 'pre-training').map((x) => [x.key, x.value] as const), ['checkpoint unified', unified[1].value]]);
+    const epochs: string[] = [];
+    const b = await runDecoupled(p, c4, feat, data, { onEpoch: (e) => void epochs.push(`${e.stage} ${e.epoch}`) }, { load: async (k) => partial.get(k), save: async (k, v) => void partial.set(k, v) });
+    expect(epochs).toEqual(['unified 3', 'unified 4']);
+    expect(b.stages.map((x) => x.stage)).toEqual(a.stages.map((x) => x.stage));
+    expect(b.stages.at(-1)!.history).toEqual(a.stages.at(-1)!.history);
+    expect(b.oShift).toBe(a.oShift);
+    expect(await b.model.getWeights()).toEqual(await a.model.getWeights());
+    expect(await b.proposer!.getWeights()).toEqual(await a.proposer!.getWeights());
+    disposeDecoupled(a);
+    disposeDecoupled(b);
+  }, 120_000);
+
   it('classifies the spans a token tagger proposes, entities longer than maxLength included', async () => {
     // Places of three tokens ("port X city"), longer than the candidates' maxLength of 2.
     const long = Array.from({ length: 24 }, (_, k) => {

@@ -147,6 +147,11 @@ export class DecoupledModel {
     return [...new Set(ts.flatMap(of))];
   }
 
+  /** The unified training's heads (global, mention, context), in the order they were made. */
+  unifiedHeadVars(): tf.Variable[] {
+    return [...this.params].filter(([k]) => /^(global|mention|context)\//.test(k)).map(([, v]) => v);
+  }
+
   private head(name: string, x: tf.Tensor2D, out: number, seed: number): tf.Tensor2D {
     const H = x.shape[1];
     const w = param(this.params, `${name}/w`, () => tf.randomUniform([H, out], -Math.sqrt(6 / (H + out)), Math.sqrt(6 / (H + out)), 'float32', this.seed * 31 + seed));
@@ -408,6 +413,8 @@ export class DecoupledModel {
         if (src) tf.tidy(() => v.assign(tf.tensor(src.data, src.shape)));
       }
     };
+    // Heads are made at first use: a model restored from a checkpoint makes them from it, in order.
+    for (const [k, v] of Object.entries(w)) if (k.startsWith('head:') && !this.params.has(k.slice(5))) param(this.params, k.slice(5), () => tf.tensor(v.data, v.shape));
     set('head', this.params);
     set('mention', this.mention.params);
     if (!this.opts.shared) set('context', this.context.params);

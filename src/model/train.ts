@@ -48,6 +48,27 @@ export interface Checkpoint {
   history: EpochEvent[];
 }
 
+/** Adam's state, to resume from: its moments and its running beta powers. */
+export async function optimizerState(optimizer: tf.Optimizer): Promise<Pick<Checkpoint, 'optimizer' | 'adamBetas'>> {
+  const opt = await optimizer.getWeights();
+  const state = await Promise.all(opt.map(async (w) => ({ name: w.name, shape: w.tensor.shape, data: new Float32Array(await w.tensor.data()) })));
+  const adam = optimizer as unknown as { accBeta1: tf.Variable; accBeta2: tf.Variable };
+  return { optimizer: state, adamBetas: [(await adam.accBeta1.data())[0], (await adam.accBeta2.data())[0]] };
+}
+
+/** Puts saved Adam state back; `vars` in the order the optimizer first saw them. */
+export async function restoreOptimizer(optimizer: tf.Optimizer, vars: readonly tf.Variable[], saved: Pick<Checkpoint, 'optimizer' | 'adamBetas'>): Promise<void> {
+  if (!saved.optimizer.length) return;
+  // Adam's moments are created on the first update; make them, then overwrite with the saved ones.
+  optimizer.applyGradients(Object.fromEntries(vars.map((v) => [v.name, tf.zerosLike(v)])));
+  await optimizer.setWeights(saved.optimizer.map((w) => ({ name: w.name, tensor: tf.tensor(w.data, w.shape) })));
+  // Adam's bias corrections are not among its weights, and recomputing beta^t rounds
+  // differently from the running product: restore the saved values exactly.
+  const adam = optimizer as unknown as { accBeta1: tf.Variable; accBeta2: tf.Variable };
+  adam.accBeta1.assign(tf.scalar(saved.adamBetas[0]));
+  adam.accBeta2.assign(tf.scalar(saved.adamBetas[1]));
+}
+
 export interface TrainHooks {
   /** Called after every epoch with the state to resume from. */
   onCheckpoint?: (c: Checkpoint) => void | Promise<void>;
@@ -235,16 +256,7 @@ export async function trainTagger(
   let step = resume?.step ?? 0;
   if (resume) {
     tagger.setWeights(resume.weights);
-    // Adam's moments are created on the first update; make them, then overwrite with the saved ones.
-    if (resume.optimizer.length) {
-      optimizer.applyGradients(Object.fromEntries(vars.map((v) => [v.name, tf.zerosLike(v)])));
-      await optimizer.setWeights(resume.optimizer.map((w) => ({ name: w.name, tensor: tf.tensor(w.data, w.shape) })));
-      // Adam's bias corrections are not among its weights, and recomputing beta^t rounds
-      // differently from the running product: restore the saved values exactly.
-      const adam = optimizer as unknown as { accBeta1: tf.Variable; accBeta2: tf.Variable };
-      adam.accBeta1.assign(tf.scalar(resume.adamBetas[0]));
-      adam.accBeta2.assign(tf.scalar(resume.adamBetas[1]));
-    }
+    await restoreOptimizer(optimizer, vars, resume);
   }
   let stopped: TrainResult['stopped'] = 'done';
   const trainTokens = data.train.reduce((a, s) => a + s.words.length, 0);
@@ -310,11 +322,7 @@ export async function trainTagger(
     await hooks.onEpoch?.(ev);
     await hooks.afterEpoch?.(tagger, ev);
     if (hooks.onCheckpoint) {
-      const opt = await optimizer.getWeights();
-      const optimizerState = await Promise.all(opt.map(async (w) => ({ name: w.name, shape: w.tensor.shape, data: new Float32Array(await w.tensor.data()) })));
-      const adam = optimizer as unknown as { accBeta1: tf.Variable; accBeta2: tf.Variable };
-      const adamBetas: [number, number] = [(await adam.accBeta1.data())[0], (await adam.accBeta2.data())[0]];
-      await hooks.onCheckpoint({ epoch, step, weights: await tagger.getWeights(), optimizer: optimizerState, adamBetas, best, bestEpoch, bestDev, bestWeights, stale, history: [...history] });
+      await hooks.onCheckpoint({ epoch, step, weights: await tagger.getWeights(), ...(await optimizerState(optimizer)), best, bestEpoch, bestDev, bestWeights, stale, history: [...history] });
     }
     if (stale >= t.patience) {
       stopped = 'early';
