@@ -82,8 +82,12 @@ export interface RunRow {
 export interface ModelRow {
   id?: number;
   runId: number;
-  /** 'checkpoint': the state to resume from; 'final': the trained model. */
-  kind: 'checkpoint' | 'final';
+  /**
+   * 'checkpoint': the state to resume from; 'stage': what a multi-stage run has finished (a
+   * stage's model, the running stage's last epoch), under `key`; 'final': the trained model.
+   */
+  kind: 'checkpoint' | 'stage' | 'final';
+  key?: string;
   state: unknown;
   createdAt: number;
 }

@@ -10,7 +10,7 @@ import { buildFeaturizer } from '../model/features';
 import * as tf from '../model/tf';
 import { predict, predictMarginals, predictProbs, trainTagger, type Checkpoint, type EpochEvent, type StepEvent } from '../model/train';
 import { crfKernelActive } from '../model/crf';
-import { PipelineStopped, runPipeline, type StageRecord, type TrainSignals } from '../methods/pipelines';
+import { PipelineStopped, runPipeline, type RunStore, type StageRecord, type TrainSignals } from '../methods/pipelines';
 import { rosterRemoval, uncertaintyOf, type DocSignals } from '../core/reviewSignals';
 import { tagsToSpans } from '../core/tagScheme';
 import type { LabeledSentence } from '../model/data';
@@ -112,6 +112,19 @@ async function projectEmbeddings(db: StudioDB, projectId: number, words: Iterabl
   // The words GloVe lacks are remembered apart, so the next run neither refetches nor indexes them.
   await db.embeddings.put({ projectId, words: [...emb.index.keys()], absent: [...need].filter((w) => !emb.index.has(w)), dims: emb.dims, vectors: emb.vectors });
   return emb;
+}
+
+/** A run's store in IndexedDB: rows of kind 'stage', removed with the run's other rows when it ends. */
+function runStore(db: StudioDB, runId: number): RunStore {
+  const rows = (key: string) => db.models.where('runId').equals(runId).filter((m) => m.kind === 'stage' && m.key === key);
+  return {
+    load: async (key) => (await rows(key).first())?.state,
+    save: (key, value) =>
+      db.transaction('rw', db.models, async () => {
+        await rows(key).delete();
+        await db.models.add({ runId, kind: 'stage', key, state: value, createdAt: Date.now() });
+      }),
+  };
 }
 
 /**
@@ -229,9 +242,10 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     let trainSignals: TrainSignals | undefined;
     try {
       if (cfg.pipeline.kind !== 'single') {
-        // Multi-stage methods run start to end (no checkpoints between stages yet).
+        // Multi-stage methods keep their finished stages and the running stage's epochs in the
+        // run's store: a run started again after a reload goes on from them.
         try {
-          const r = await runPipeline(cfg.pipeline, cfg, feat, { train, dev }, { ...hooks, onCheckpoint: undefined, onStage: (stage: string) => emit({ kind: 'stage', stage }) });
+          const r = await runPipeline(cfg.pipeline, cfg, feat, { train, dev }, { ...hooks, onCheckpoint: undefined, onStage: (stage: string) => emit({ kind: 'stage', stage }) }, runStore(db, runId));
           Object.assign(metrics, { stages: r.stages, calibration: r.calibration, confidences: r.confidences, detection: r.detection });
           trainSignals = r.signals;
           result = { tagger: r.tagger, bestEpoch: 0, tokensPerSecond: r.tokensPerSecond, stopped: 'done' as 'done' | 'cancelled' };
@@ -339,7 +353,7 @@ async function trainDecoupled(
       emit({ kind: 'epoch', epoch: epochs, loss: e.loss, devF1: e.devF1, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, best: false });
       void db.runs.update(runId, { metrics });
     },
-  });
+  }, runStore(db, runId));
   metrics.stages = r.stages;
   if (r.stopped === 'cancelled') {
     disposeDecoupled(r);
