@@ -352,6 +352,10 @@ export async function runExperiment(
         // Finished stages and the running stage's last epoch are kept on disk until the run is
         // recorded, so a stopped experiment goes on inside a run as well as between runs.
         const store = fileRunStore(runStoreDir(join(CHECKPOINTS, exp.name), key), { config: cfg, pipeline: m.pipeline, scheme: m.scheme, setting });
+        // The wall time of the run's earlier attempts, kept beside its checkpoints at each epoch.
+        const earlier = ((await store.load('wall seconds')) as number | undefined) ?? 0;
+        const wall = () => earlier + (performance.now() - t0) / 1000;
+        const keepWall = () => void store.save('wall seconds', wall());
         if (m.pipeline.kind === 'decoupled') {
           const toSpans = (ss: readonly LabeledSentence[]) => ss.map((x) => spansOfTags(x.tags, tags));
           const distant = sents.train.filter((x) => x.weak);
@@ -361,14 +365,20 @@ export async function runExperiment(
             dev: sents.dev,
             dictionary: data.dictionary,
             distant: distant.map((x, k) => ({ words: x.words, spans: distantSpans[k] })),
-          }, { onStage: (message) => log(`${key}: ${message}`), onEpoch: (e) => log(`${key}: ${e.stage} epoch ${e.epoch}: loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(2)}` : ''}${e.oShift !== undefined ? ` (O shift ${e.oShift})` : ''}`) }, store);
+          }, { onStage: (message) => log(`${key}: ${message}`), onEpoch: (e) => {
+            keepWall();
+            log(`${key}: ${e.stage} epoch ${e.epoch}: loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(2)}` : ''}${e.oShift !== undefined ? ` (O shift ${e.oShift})` : ''}`);
+          } }, store);
           test = scoreSpans(toSpans(sents.test), await predictDecoupled(d, sents.test, m.pipeline));
           disposeDecoupled(d);
           r = d;
         } else {
           const p = await runPipeline(m.pipeline, cfg, feat, { train: sents.train as LabeledSentence[], dev: sents.dev }, {
             onStage: (message) => log(`${key}: ${message}`),
-            onEpoch: (e) => log(`${key}: epoch ${e.epoch}: loss ${e.loss.toFixed(4)}, dev F1 ${(100 * e.dev.overall.f1).toFixed(2)}`),
+            onEpoch: (e) => {
+              keepWall();
+              log(`${key}: epoch ${e.epoch}: loss ${e.loss.toFixed(4)}, dev F1 ${(100 * e.dev.overall.f1).toFixed(2)}`);
+            },
           }, store);
           test = await evaluate(p.tagger, feat, sents.test);
           p.tagger.dispose();
@@ -382,7 +392,7 @@ export async function runExperiment(
           test: roundScores(test),
           dev: r.dev && roundScores(r.dev),
           stages: r.stages.map((s) => ({ ...s, devF1: Math.round(s.devF1 * 10000) / 100, seconds: Math.round(s.seconds) })),
-          wallSeconds: Math.round((performance.now() - t0) / 1000),
+          wallSeconds: Math.round(wall()),
           tokensPerSecond: Math.round(r.tokensPerSecond),
           finishedAt: new Date().toISOString(),
           config: { ...cfg, pipeline: m.pipeline, scheme: m.scheme } as Record<string, unknown>,
