@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { RunStore } from '../methods/pipelines';
+import type { RunStore } from '../model/train';
 
 const digest = (s: string, n: number) => createHash('sha1').update(s).digest('hex').slice(0, n);
 

@@ -13,13 +13,11 @@ import { tagsToSpans } from '../core/tagScheme';
 import type { Span } from '../core/types';
 import type { LabeledSentence } from '../model/data';
 import { candidates, DecoupledModel, passesFilter, phraseIndex, type PhraseIndex, type RegionExample } from '../model/decoupled';
-import { featureDims, type Featurizer } from '../model/features';
-import { Tagger } from '../model/tagger';
+import type { Featurizer } from '../model/features';
+import type { Tagger, Weights } from '../model/tagger';
 import * as tf from '../model/tf';
-import { optimizerState, predict, restoreOptimizer, trainTagger, type Checkpoint } from '../model/train';
-import type { RunStore, StageRecord } from './pipelines';
-
-type Weights = Awaited<ReturnType<Tagger['getWeights']>>;
+import { optimizerState, predict, restoreOptimizer, trainStage, type Checkpoint, type RunStore } from '../model/train';
+import type { StageRecord } from './pipelines';
 
 /** Unified training's state after an epoch, to resume from (the run's store). */
 interface UnifiedCheckpoint extends Pick<Checkpoint, 'optimizer' | 'adamBetas'> {
@@ -187,24 +185,13 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
     const name = 'token model (candidate proposals)';
     hooks.onStage?.(name);
     const pcfg: RunConfig = { ...cfg, method: { name: 'supervised' }, pipeline: { kind: 'single' } };
-    const saved = (await store?.load('stage proposer')) as { weights: Weights; record: StageRecord } | undefined;
-    if (saved) {
-      proposer = new Tagger(pcfg.model, featureDims(feat), pcfg.train.seed);
-      proposer.setWeights(saved.weights);
-      stages.push(saved.record);
-      hooks.onStage?.(`${name}: restored from the run's store`);
-    } else {
-      const r = await trainTagger(pcfg, feat, { train: [...data.human], dev: [...data.dev] }, {
-        control: hooks.control,
-        onEpoch: (e) => hooks.onEpoch?.({ stage: name, epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1 }),
-        ...(store ? { onCheckpoint: (c: Checkpoint) => store.save('checkpoint proposer', c) } : {}),
-      }, (await store?.load('checkpoint proposer')) as Checkpoint | undefined);
-      proposer = r.tagger;
-      const record: StageRecord = { stage: name, devF1: r.bestDev?.overall.f1 ?? 0, epochs: r.history.length, seconds: r.seconds, trainSentences: r.trainSentences, history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1 })) };
-      stages.push(record);
-      if (r.stopped === 'cancelled') return { model, dict, proposer, oShift: 0, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
-      if (r.stopped !== 'stopped') await store?.save('stage proposer', { weights: await r.tagger.getWeights(), record });
-    }
+    const r = await trainStage(store, 'proposer', pcfg, feat, { train: [...data.human], dev: [...data.dev] }, {
+      control: hooks.control,
+      onEpoch: (e) => hooks.onEpoch?.({ stage: name, epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1 }),
+    });
+    proposer = r.tagger;
+    stages.push({ stage: name, devF1: r.bestDev?.overall.f1 ?? 0, epochs: r.history.length, seconds: r.seconds, trainSentences: r.trainSentences, history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1 })) });
+    if (r.stopped === 'cancelled') return { model, dict, proposer, oShift: 0, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
   }
 
   // The pre-trainings, restored whole from the run's store when an earlier attempt finished them.

@@ -10,8 +10,8 @@ import type { LabeledSentence } from '../model/data';
 import type { Featurizer } from '../model/features';
 import { featureDims } from '../model/features';
 import { buildLmVocab, LanguageModel } from '../model/lm';
-import { Tagger } from '../model/tagger';
-import { predict, predictEmissions, predictProbs, trainTagger, type Checkpoint, type TrainHooks, type TrainResult } from '../model/train';
+import { Tagger, type Weights } from '../model/tagger';
+import { predict, predictEmissions, predictProbs, trainStage, type RunStore, type TrainHooks } from '../model/train';
 import { sharpen } from './losses';
 import { rosterRemoval } from '../core/reviewSignals';
 
@@ -153,18 +153,6 @@ export function completedConfidence(weakTags: readonly number[], modelConfidence
   return Math.min(cap, (matched / n) * 1 + ((n - matched) / n) * modelConfidence);
 }
 
-/**
- * Where a run keeps what it has finished, so that a run started again goes on from there (the
- * CLI's checkpoint files): each finished stage's model and record, the running stage's last epoch
- * checkpoint, a trained language model. Values hold typed arrays (structured-clone data).
- */
-export interface RunStore {
-  load(key: string): Promise<unknown>;
-  save(key: string, value: unknown): Promise<void>;
-}
-
-type Weights = Awaited<ReturnType<Tagger['getWeights']>>;
-
 /** A language model on a fresh tagger of the config's encoder, trained on raw sentences (or restored from the store under `key`). */
 async function trainLm(cfg: RunConfig, feat: Featurizer, text: readonly { words: readonly string[] }[], o: { epochs: number; vocab: number }, hooks: TrainHooks, store: RunStore | undefined, key: string): Promise<{ lm: LanguageModel; losses: number[]; seconds: number }> {
   const t0 = performance.now();
@@ -206,24 +194,8 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
   let stageCount = 0;
   const stage = async (name: string, c: RunConfig, train: LabeledSentence[], init?: Weights, extra: Pick<TrainHooks, 'afterEpoch'> = {}) => {
     const id = `${stageCount++} ${name}`;
-    const keep = extra.afterEpoch ? undefined : store;
-    const saved = (await keep?.load(`stage ${id}`)) as { weights: Weights; result: Omit<TrainResult, 'tagger'> } | undefined;
-    let r: TrainResult;
-    if (saved) {
-      const tagger = new Tagger(c.model, featureDims(feat), c.train.seed);
-      tagger.setWeights(saved.weights);
-      r = { ...saved.result, tagger };
-      hooks.onStage?.(`${name}: restored from the run's store`);
-    } else {
-      const resume = (await keep?.load(`checkpoint ${id}`)) as Checkpoint | undefined;
-      if (resume) hooks.onStage?.(`${name}: resuming after epoch ${resume.epoch} from the run's store`);
-      const onCheckpoint = keep ? (cp: Checkpoint) => keep.save(`checkpoint ${id}`, cp) : hooks.onCheckpoint;
-      r = await trainTagger(c, feat, { train, dev: data.dev }, { ...hooks, ...extra, onCheckpoint }, resume, init);
-      if (keep && r.stopped !== 'cancelled' && r.stopped !== 'stopped') {
-        const { tagger, ...result } = r;
-        await keep.save(`stage ${id}`, { weights: await tagger.getWeights(), result });
-      }
-    }
+    // A stage with per-epoch records (PU's exploratory training) runs again whole: they are not kept.
+    const r = await trainStage(extra.afterEpoch ? undefined : store, id, c, feat, { train, dev: data.dev }, { ...hooks, ...extra }, init);
     if (r.stopped === 'cancelled' || r.stopped === 'stopped') {
       r.tagger.dispose();
       throw new PipelineStopped(r.stopped, name);
@@ -325,7 +297,7 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
 
   // Both SST and NEEDLE start from a model of the strong labels (of the weak ones as if gold
   // when a setting has no strong labels: NEEDLE's distant-only rows).
-  let pretrained: Awaited<ReturnType<Tagger['getWeights']>> | undefined;
+  let pretrained: Weights | undefined;
   if (pipeline.kind === 'needle' && pipeline.stage1.epochs > 0) {
     // Stage I: the encoder learns the domain's text as a language model before any label.
     const { lm, losses, seconds } = await trainLm(cfg, feat, [...data.train, ...(data.unlabeled ?? [])], pipeline.stage1, hooks, store, 'Stage I language model');

@@ -20,7 +20,7 @@ import { param, type Params } from './encoders';
 import { buildLmVocab, type LmVocab } from './lm';
 import { featureDims, makeBatch, type Featurizer } from './features';
 import { applyClipped, dense } from './ops';
-import { batchTensors, Tagger, type BatchTensors, type TaggerConfig } from './tagger';
+import { batchTensors, Tagger, type BatchTensors, type TaggerConfig, type Weights } from './tagger';
 import { chunkByBudget, MAX_BATCH_TOKENS } from './train';
 import * as tf from './tf';
 
@@ -398,7 +398,7 @@ export class DecoupledModel {
     return { loss: sum / Math.max(1, examples.length), steps: step - o.step, tokens, stopped: false };
   }
 
-  async getWeights(): Promise<Record<string, { shape: number[]; data: Float32Array }>> {
+  async getWeights(): Promise<Weights> {
     const all: (readonly [string, tf.Variable])[] = [...this.params].map(([k, v]) => [`head:${k}`, v] as const);
     all.push(...[...this.mention.params].map(([k, v]) => [`mention:${k}`, v] as const));
     if (!this.opts.shared) all.push(...[...this.context.params].map(([k, v]) => [`context:${k}`, v] as const));
@@ -406,7 +406,7 @@ export class DecoupledModel {
     return Object.fromEntries(entries);
   }
 
-  setWeights(w: Record<string, { shape: number[]; data: Float32Array }>): void {
+  setWeights(w: Weights): void {
     const set = (prefix: string, params: Params) => {
       for (const [k, v] of params) {
         const src = w[`${prefix}:${k}`];

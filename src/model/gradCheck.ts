@@ -7,10 +7,8 @@
 import { modelSchema } from '../core/runConfig';
 import { crfNll } from './crf';
 import { mulberry32 } from '../core/random';
-import { Tagger } from './tagger';
+import { Tagger, type Weights } from './tagger';
 import * as tf from './tf';
-
-type Weights = Awaited<ReturnType<Tagger['getWeights']>>;
 
 export async function modelGrads(backend: string, encoder: 'bilstm' | 'idcnn', weights?: Weights, head: 'crf' | 'softmax' = 'crf', dropout = 0): Promise<{ grads: Record<string, number[]>; weights: Weights }> {
   await tf.setBackend(backend);

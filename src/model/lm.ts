@@ -10,7 +10,7 @@
  */
 import { mulberry32 } from '../core/random';
 import { param, type Params } from './encoders';
-import { batchTensors, type Tagger } from './tagger';
+import { batchTensors, type Tagger, type Weights } from './tagger';
 import { makeBatch, type Featurizer } from './features';
 import { applyClipped, dense } from './ops';
 import * as tf from './tf';
@@ -27,8 +27,6 @@ export function buildLmVocab(sentences: readonly (readonly string[])[], size: nu
   const words = ['<other>', ...[...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, size - 1).map(([w]) => w)];
   return { words, index: new Map(words.map((w, k) => [w, k])) };
 }
-
-type Weights = Awaited<ReturnType<Tagger['getWeights']>>;
 
 let lms = 0;
 

@@ -79,6 +79,9 @@ export function simplexVertices(k: number): Float32Array {
 /** Span classes: "no entity", then each type (the tag set is O, B- and I- of each type). */
 export const spanClasses = (dims: TaggerDims): number => (dims.tags - 1) / 2 + 1;
 
+/** A model's weights by variable name, as copies (checkpoints, stores, saved models). */
+export type Weights = Record<string, { shape: number[]; data: Float32Array }>;
+
 /** The token model: features, an encoder, emission scores, and a CRF or softmax head. */
 let taggers = 0;
 
@@ -209,12 +212,12 @@ export class Tagger {
 
   /** A copy of every weight. Asynchronous: WebGPU cannot read a buffer synchronously (dataSync
    * there silently returned zeros in a worker). */
-  async getWeights(): Promise<Record<string, { shape: number[]; data: Float32Array }>> {
+  async getWeights(): Promise<Weights> {
     const entries = await Promise.all([...this.params].map(async ([k, v]) => [k, { shape: v.shape, data: new Float32Array(await v.data()) }] as const));
     return Object.fromEntries(entries);
   }
 
-  setWeights(w: Record<string, { shape: number[]; data: Float32Array }>): void {
+  setWeights(w: Weights): void {
     for (const [k, v] of this.params) {
       const src = w[k];
       if (!src) throw new Error(`checkpoint has no weights for ${k}`);

@@ -10,7 +10,7 @@ import type { Featurizer } from './features';
 import { featureDims, makeBatch } from './features';
 import { crfMarginals } from './crf';
 import { applyClipped } from './ops';
-import { batchTensors, Tagger } from './tagger';
+import { batchTensors, Tagger, type Weights } from './tagger';
 import * as tf from './tf';
 
 export interface StepEvent {
@@ -36,14 +36,14 @@ export interface EpochEvent {
 export interface Checkpoint {
   epoch: number;
   step: number;
-  weights: Record<string, { shape: number[]; data: Float32Array }>;
+  weights: Weights;
   optimizer: { name: string; shape: number[]; data: Float32Array }[];
   /** Adam's running beta1^t and beta2^t, which its own weights leave out. */
   adamBetas: [number, number];
   best: number;
   bestEpoch: number;
   bestDev: SpanScores | null;
-  bestWeights: Record<string, { shape: number[]; data: Float32Array }>;
+  bestWeights: Weights;
   stale: number;
   history: EpochEvent[];
 }
@@ -67,6 +67,49 @@ export async function restoreOptimizer(optimizer: tf.Optimizer, vars: readonly t
   const adam = optimizer as unknown as { accBeta1: tf.Variable; accBeta2: tf.Variable };
   adam.accBeta1.assign(tf.scalar(saved.adamBetas[0]));
   adam.accBeta2.assign(tf.scalar(saved.adamBetas[1]));
+}
+
+/**
+ * Where a run keeps what it has finished, so that a run started again goes on from there (the
+ * CLI's checkpoint files, the studio's IndexedDB): each finished stage's model and record, the
+ * running stage's last epoch checkpoint, a trained language model. Values hold typed arrays
+ * (structured-clone data).
+ */
+export interface RunStore {
+  load(key: string): Promise<unknown>;
+  save(key: string, value: unknown): Promise<void>;
+}
+
+/**
+ * trainTagger as one stage of a run with a store: restored whole when an earlier attempt finished
+ * it (no epoch trains), else resumed from its last epoch checkpoint, and kept once finished; without
+ * a store, plain trainTagger with the hooks' own onCheckpoint.
+ */
+export async function trainStage(
+  store: RunStore | undefined,
+  id: string,
+  cfg: RunConfig,
+  feat: Featurizer,
+  data: { train: LabeledSentence[]; dev: LabeledSentence[] },
+  hooks: TrainHooks = {},
+  init?: Weights,
+): Promise<TrainResult> {
+  const saved = (await store?.load(`stage ${id}`)) as { weights: Weights; result: Omit<TrainResult, 'tagger'> } | undefined;
+  if (saved) {
+    const tagger = new Tagger(cfg.model, featureDims(feat), cfg.train.seed);
+    tagger.setWeights(saved.weights);
+    hooks.onStage?.(`stage ${id}: restored from the run's store`);
+    return { ...saved.result, tagger };
+  }
+  const resume = (await store?.load(`checkpoint ${id}`)) as Checkpoint | undefined;
+  if (resume) hooks.onStage?.(`stage ${id}: resuming after epoch ${resume.epoch} from the run's store`);
+  const onCheckpoint = store ? (cp: Checkpoint) => store.save(`checkpoint ${id}`, cp) : hooks.onCheckpoint;
+  const r = await trainTagger(cfg, feat, data, { ...hooks, onCheckpoint }, resume, init);
+  if (store && r.stopped !== 'cancelled' && r.stopped !== 'stopped') {
+    const { tagger, ...result } = r;
+    await store.save(`stage ${id}`, { weights: await tagger.getWeights(), result });
+  }
+  return r;
 }
 
 export interface TrainHooks {
@@ -234,7 +277,7 @@ export async function trainTagger(
   hooks: TrainHooks = {},
   resume?: Checkpoint,
   /** Starting weights (a multi-stage method continues from an earlier model); fresh ones when absent. */
-  init?: Awaited<ReturnType<Tagger['getWeights']>>,
+  init?: Weights,
 ): Promise<TrainResult> {
   const method = getMethod(cfg.method.name);
   const methodConfig = method.schema.parse(cfg.method);
