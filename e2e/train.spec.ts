@@ -196,6 +196,55 @@ test('a cancelled run leaves every layer as it was and is marked cancelled after
   await expect(page.getByTestId('layer-table')).toHaveText(before!);
 });
 
+/** The keys of a run's stored stages (finished stages and the running stage's epoch checkpoint). */
+async function stageKeys(page: Page, runId: number): Promise<string[]> {
+  return page.evaluate(async (runId) => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const rows = await new Promise<{ runId: number; kind: string; key?: string }[]>((r) => { const g = db.transaction('models').objectStore('models').getAll(); g.onsuccess = () => r(g.result); });
+    return rows.filter((m) => m.runId === runId && m.kind === 'stage').map((m) => m.key!);
+  }, runId);
+}
+
+test('a multi-stage run reloaded inside its second stage resumes from its stored stages to the model an uninterrupted run trains', async ({ page, outside: _ }) => {
+  test.setTimeout(500_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  const sst = 'SST: self-training on a supervised model\u2019s labels';
+  await startRun(page, { epochs: 4, backend: 'wasm', hidden: 8, method: sst });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 300_000 });
+  const whole = Number(await latestRun(page).first().textContent());
+  // The same config again, reloaded once the self-training stage has a stored epoch.
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(latestRun(page).first()).toHaveText(String(whole + 1));
+  const id = whole + 1;
+  await expect.poll(() => stageKeys(page, id), { timeout: 300_000, intervals: [200] }).toContain('checkpoint 1 self-training');
+  expect(await stageKeys(page, id)).toContain('stage 0 initial (WSL)');
+  await page.reload();
+  await expect(latestRun(page).nth(1)).toContainText('running');
+  // What the run reports while it goes on, kept as it appears.
+  await page.evaluate(() => {
+    const seen: string[] = ((window as unknown as { progress: string[] }).progress = []);
+    new MutationObserver(() => {
+      const t = document.querySelector('[data-testid="train-progress"]')?.textContent;
+      if (t && seen[seen.length - 1] !== t) seen.push(t);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await latestRun(page).nth(1).getByRole('button', { name: 'resume' }).click();
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 300_000 });
+  const progress = await page.evaluate(() => (window as unknown as { progress: string[] }).progress);
+  expect(progress).toContain("stage 0 initial (WSL): restored from the run's store");
+  expect(progress.some((p) => /^stage 1 self-training: resuming after epoch [1-4] from the run's store$/.test(p)), progress.join(' | ')).toBe(true);
+  // Deterministic training on one backend: the resumed run is the uninterrupted one, stage by stage.
+  type Staged = { stages: { stage: string; epochs: number; devF1: number; history: { loss: number; devF1: number }[] }[]; test: { overall: { f1: number } } };
+  const [a, b] = [(await runMetrics(page, whole)).metrics as unknown as Staged, (await runMetrics(page, id)).metrics as unknown as Staged];
+  expect(b.stages.map((s) => s.stage)).toEqual(['initial (WSL)', 'self-training']);
+  expect(b.stages.map((s) => s.history.map((h) => [h.loss, h.devF1]))).toEqual(a.stages.map((s) => s.history.map((h) => [h.loss, h.devF1])));
+  expect(b.test.overall.f1).toBe(a.test.overall.f1);
+  // A finished run keeps no stage rows.
+  expect(await stageKeys(page, id)).toEqual([]);
+});
+
 test('an experiment goes on from its queued runs after a reload, and cancelling it cancels the runs not started', async ({ page, outside: _ }) => {
   test.setTimeout(400_000);
   await openDemo(page);
