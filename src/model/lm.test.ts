@@ -26,6 +26,19 @@ describe('bidirectional language model (NEEDLE Stage I, RoSTER augmentation)', (
     expect(v.words).toEqual(['<other>', 'the']);
   });
 
+  it('learns from sentences of two words or more: a text with many one-word lines (CoNLL headings) still trains', async () => {
+    const lm = newLm();
+    // Sorted by length, 40 one-word sentences fill whole batches, which have no word pair to predict.
+    const ones = Array.from({ length: 40 }, (_, k) => ({ words: [vocabWords[k % vocabWords.length]] }));
+    const losses = await lm.pretrain([...ones, ...sentences.slice(0, 8)], { epochs: 1, batchSize: 16, lr: 0.02, clip: 5, seed: 1 });
+    expect(losses).toHaveLength(1);
+    // The mean is over the 8 real sentences only: close to ln(V) for an untrained model.
+    expect(losses[0]).toBeGreaterThan(0.5 * Math.log(lm.vocab.words.length));
+    await expect(lm.pretrain(ones, { epochs: 1, batchSize: 16, lr: 0.02, clip: 5, seed: 1 })).rejects.toThrow('no sentence of two words or more');
+    lm.dispose();
+    lm.tagger.dispose();
+  }, 60_000);
+
   it('learns the word order, and no direction reads the word it predicts', async () => {
     const lm = newLm();
     const losses = await lm.pretrain(sentences, { epochs: 15, batchSize: 16, lr: 0.02, clip: 5, seed: 1 });

@@ -94,10 +94,14 @@ export class LanguageModel {
   }
 
   /**
-   * Trains the encoder (and the two word heads) on raw sentences: Adam with global-norm clipping,
-   * length-bucketed batches. Returns the mean loss of each epoch.
+   * Trains the encoder (and the two word heads) on raw sentences of two words or more: Adam with
+   * global-norm clipping, length-bucketed batches. Returns the mean loss of each epoch.
    */
-  async pretrain(sentences: readonly { words: readonly string[] }[], o: { epochs: number; batchSize: number; lr: number; clip: number; seed: number; onEpoch?: (epoch: number, loss: number) => void }): Promise<number[]> {
+  async pretrain(all: readonly { words: readonly string[] }[], o: { epochs: number; batchSize: number; lr: number; clip: number; seed: number; onEpoch?: (epoch: number, loss: number) => void }): Promise<number[]> {
+    // A one-word sentence has no word pair to predict; batched by length, enough of them (CoNLL's
+    // one-token lines) made a batch with no loss at all.
+    const sentences = all.filter((s) => s.words.length >= 2);
+    if (!sentences.length) throw new Error('language model: no sentence of two words or more to learn from');
     const vars = [...this.tagger.params.values()];
     tf.tidy(() => this.loss(sentences.slice(0, 1), false, 0)).dispose(); // creates the heads' variables
     vars.push(...this.params.values());
