@@ -60,3 +60,12 @@ export async function makeWeakLabels(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Make weak labels' }).click();
   await expect(page.getByTestId('stats-table')).toBeVisible();
 }
+
+/** Every row of one of the studio's IndexedDB stores, read straight from the page. */
+export async function storeRows<T>(page: Page, store: string): Promise<T[]> {
+  return page.evaluate(async (store) => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    return new Promise<unknown[]>((r) => { const g = db.transaction(store).objectStore(store).getAll(); g.onsuccess = () => r(g.result); });
+  }, store) as Promise<T[]>;
+}

@@ -1,4 +1,4 @@
-import { expect, makeWeakLabels, openDemo, test } from './fixtures';
+import { expect, makeWeakLabels, openDemo, storeRows, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { spanErrors } from '../src/core/metrics';
 import type { Span } from '../src/core/types';
@@ -198,12 +198,8 @@ test('a cancelled run leaves every layer as it was and is marked cancelled after
 
 /** The keys of a run's stored stages (finished stages and the running stage's epoch checkpoint). */
 async function stageKeys(page: Page, runId: number): Promise<string[]> {
-  return page.evaluate(async (runId) => {
-    const req = indexedDB.open('ner-studio');
-    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    const rows = await new Promise<{ runId: number; kind: string; key?: string }[]>((r) => { const g = db.transaction('models').objectStore('models').getAll(); g.onsuccess = () => r(g.result); });
-    return rows.filter((m) => m.runId === runId && m.kind === 'stage').map((m) => m.key!);
-  }, runId);
+  const rows = await storeRows<{ runId: number; kind: string; key?: string }>(page, 'models');
+  return rows.filter((m) => m.runId === runId && m.kind === 'stage').map((m) => m.key!);
 }
 
 test('a multi-stage run reloaded inside its second stage resumes from its stored stages to the model an uninterrupted run trains', async ({ page, outside: _ }) => {

@@ -74,14 +74,13 @@ export class LanguageModel {
     }
   }
 
-  /** Mean negative log-likelihood of the next and previous words over a batch. */
+  /** Mean negative log-likelihood of the next and previous words over a batch (of sentences of two words or more, as `pretrain` gives it). */
   loss(sentences: readonly { words: readonly string[] }[], training: boolean, step: number): tf.Scalar {
     const batch = makeBatch(this.feat, sentences);
     const { B, T } = batch;
     const V = this.vocab.words.length;
     const tensors = batchTensors(batch, this.tagger.dims);
     const { fw, bw } = this.logProbs(tensors, training, step);
-    if (T < 2) return tf.scalar(0);
     const ids = new Int32Array(B * T);
     sentences.forEach((s, b) => this.ids(s.words).forEach((id, t) => (ids[b * T + t] = id)));
     const target = tf.oneHot(tf.tensor2d(ids, [B, T], 'int32'), V);
