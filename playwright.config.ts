@@ -16,7 +16,18 @@ export default defineConfig({
     headless: true,
     launchOptions: {
       executablePath,
-      args: ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-unsafe-webgpu', '--enable-unsafe-swiftshader', '--use-webgpu-adapter=swiftshader', '--use-angle=swiftshader'],
+      args: [
+        '--no-sandbox',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--enable-unsafe-webgpu',
+        '--enable-unsafe-swiftshader',
+        '--use-webgpu-adapter=swiftshader',
+        '--use-angle=swiftshader',
+      ],
     },
   },
   webServer: {

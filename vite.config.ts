@@ -29,7 +29,8 @@ function precacheManifest(): Plugin {
         for (const name of readdirSync(dir)) {
           const full = join(dir, name);
           if (statSync(full).isDirectory()) walk(full);
-          else if (!name.endsWith('.map') && name !== 'precache-manifest.json' && name !== 'sw.js' && !full.includes(`${sep}glove${sep}`)) files.push(relative(outDir, full).split(sep).join('/'));
+          else if (!name.endsWith('.map') && name !== 'precache-manifest.json' && name !== 'sw.js' && !full.includes(`${sep}glove${sep}`))
+            files.push(relative(outDir, full).split(sep).join('/'));
         }
       };
       walk(outDir);

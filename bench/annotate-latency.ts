@@ -7,10 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { median, withStudio } from './browser';
+import { dataFolder } from '../src/cli/dataFolder';
 
-const DATA = '../shared/data/conll03-distant/';
-const text = readFileSync(DATA + 'train_text.txt', 'utf8').split('\n');
-const tags = readFileSync(DATA + 'train_label_true.txt', 'utf8').split('\n');
+const DATA = `${dataFolder()}/conll03-distant/`;
+const text = readFileSync(`${DATA}train_text.txt`, 'utf8').split('\n');
+const tags = readFileSync(`${DATA}train_label_true.txt`, 'utf8').split('\n');
 const lines: string[] = ['-DOCSTART- O', ''];
 let tokens = 0;
 for (let i = 0; tokens < 5000; i++) {
@@ -33,7 +34,10 @@ const result = await withStudio(async (browser, url) => {
   await page.getByRole('button', { name: 'Import' }).click();
   await page.getByTestId('import-result').waitFor();
   await page.getByRole('link', { name: 'Documents' }).click();
-  await page.getByRole('link', { name: /long\.conll/ }).first().click();
+  await page
+    .getByRole('link', { name: /long\.conll/ })
+    .first()
+    .click();
   await page.getByRole('link', { name: 'Annotate' }).click();
   const box = page.getByTestId('annotate-box');
   await box.locator('.tok').nth(4999).waitFor();
@@ -55,7 +59,14 @@ const result = await withStudio(async (browser, url) => {
       { capture: true },
     );
   });
-  const keys = [...Array(60).fill('ArrowRight'), ...Array(20).fill(0).flatMap(() => ['Shift+ArrowRight', '1', 'Backspace', 'u']), ...Array(20).fill('j'), ...Array(20).fill('q')];
+  const keys = [
+    ...Array(60).fill('ArrowRight'),
+    ...Array(20)
+      .fill(0)
+      .flatMap(() => ['Shift+ArrowRight', '1', 'Backspace', 'u']),
+    ...Array(20).fill('j'),
+    ...Array(20).fill('q'),
+  ];
   for (const k of keys) {
     await page.keyboard.press(k);
     await page.waitForTimeout(30);
@@ -83,7 +94,11 @@ const result = await withStudio(async (browser, url) => {
   return {
     tokens: shown,
     keys: keys.length,
-    toNextFrame: { medianMs: +median(lat.slice(0, 160)).toFixed(1), p95Ms: +sorted[Math.floor(0.95 * sorted.length)].toFixed(1), ignoredKeyMedianMs: by(lat, 160, 180) },
+    toNextFrame: {
+      medianMs: +median(lat.slice(0, 160)).toFixed(1),
+      p95Ms: +sorted[Math.floor(0.95 * sorted.length)].toFixed(1),
+      ignoredKeyMedianMs: by(lat, 160, 180),
+    },
     workAndLayout: {
       cursorMoveMedianMs: by(sync, 0, 60),
       editMedianMs: by(sync, 60, 140),

@@ -3,7 +3,10 @@ import { chromium, type Browser } from '@playwright/test';
 
 /** Serves dist/ with `vite preview` and opens the system Chromium, for benchmarks in a real browser. */
 export async function withStudio<T>(fn: (browser: Browser, url: string) => Promise<T>, port = 4175, extraArgs: string[] = []): Promise<T> {
-  const server: ChildProcess = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { stdio: 'ignore', detached: true });
+  const server: ChildProcess = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+    stdio: 'ignore',
+    detached: true,
+  });
   const url = `http://127.0.0.1:${port}/`;
   try {
     for (let i = 0; ; i++) {
@@ -17,7 +20,16 @@ export async function withStudio<T>(fn: (browser: Browser, url: string) => Promi
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       // WebGPU and WebGL (SwiftShader) need the GPU process; the other benchmarks turn it off.
-      args: ['--no-sandbox', ...(extraArgs.includes('--enable-unsafe-webgpu') ? [] : ['--disable-gpu']), '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
+      args: [
+        '--no-sandbox',
+        ...(extraArgs.includes('--enable-unsafe-webgpu') ? [] : ['--disable-gpu']),
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        ...extraArgs,
+      ],
     });
     try {
       return await fn(browser, url);

@@ -9,10 +9,11 @@ import { parseArgs } from 'node:util';
 import { readCorpus, readGazetteer } from '../src/cli/readCorpus';
 import type { ParsedCorpus } from '../src/core/types';
 import { candidates, phraseIndex, type PhraseIndex } from '../src/model/decoupled';
+import { dataFolder } from '../src/cli/dataFolder';
 
 const { values } = parseArgs({ options: { 'max-length': { type: 'string', default: '4' } } });
 const L = Number(values['max-length']);
-const DATA = '../shared/data/';
+const DATA = `${dataFolder()}/`;
 
 function coverage(name: string, corpus: ParsedCorpus, dict?: PhraseIndex): void {
   const gold = corpus.layers.find((l) => l.kind === 'gold')!.annotations;
@@ -33,21 +34,26 @@ function coverage(name: string, corpus: ParsedCorpus, dict?: PhraseIndex): void 
         const hit = c.has(`${s.start}:${s.end}`);
         entities++;
         covered += Number(hit);
-        if (s.end - s.start > L) (long.n++, (long.covered += Number(hit)));
+        if (s.end - s.start > L) long.n++, (long.covered += Number(hit));
       }
     }
   });
   const pct = (a: number, b: number) => ((100 * a) / Math.max(1, b)).toFixed(2);
-  console.log(`| ${name} | ${entities} | ${pct(covered, entities)} % | ${pct(long.n, entities)} % (${long.covered} of ${long.n} covered) | ${(cands / sentences).toFixed(1)} |`);
+  console.log(
+    `| ${name} | ${entities} | ${pct(covered, entities)} % | ${pct(long.n, entities)} % (${long.covered} of ${long.n} covered) | ${(cands / sentences).toFixed(1)} |`,
+  );
 }
 
 console.log(`candidates: filtered spans of up to ${L} tokens (+ dictionary matches where named)\n`);
 console.log('| test set | gold entities | inside the candidates | longer than the limit | candidates per sentence |');
 console.log('| --- | --- | --- | --- | --- |');
-const conll = readCorpus(DATA + 'conll03-distant/test_text.txt', { format: 'lines', labels: [{ file: DATA + 'conll03-distant/test_label_true.txt', kind: 'gold', name: 'gold' }] });
+const conll = readCorpus(`${DATA}conll03-distant/test_text.txt`, {
+  format: 'lines',
+  labels: [{ file: `${DATA}conll03-distant/test_label_true.txt`, kind: 'gold', name: 'gold' }],
+});
 coverage('conll03 test', conll);
-const bc5 = readCorpus(DATA + 'bc5cdr/test.conll', { format: 'conll' });
+const bc5 = readCorpus(`${DATA}bc5cdr/test.conll`, { format: 'conll' });
 coverage('bc5cdr test', bc5);
-const g = readGazetteer(DATA + 'bc5cdr/dict_core.txt', 'tsv');
+const g = readGazetteer(`${DATA}bc5cdr/dict_core.txt`, 'tsv');
 const types = ['O', ...new Set(g.entries.map((e) => e.type!))];
 coverage('bc5cdr test + dict_core matches', bc5, phraseIndex(g.entries.map((e) => ({ words: e.phrase.split(' '), label: types.indexOf(e.type!) }))));

@@ -11,8 +11,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { median, withStudio } from './browser';
+import { dataFolder } from '../src/cli/dataFolder';
 
-const DATA = new URL('../../shared/data/conll03-distant/', import.meta.url);
+const DATA = new URL(`file://${dataFolder()}/conll03-distant/`);
 const file = (name: string) => ({ name, mimeType: 'text/plain', buffer: readFileSync(new URL(name, DATA)) });
 
 const result = await withStudio(async (browser, url) => {
@@ -33,16 +34,31 @@ const result = await withStudio(async (browser, url) => {
   const seeded = await page.evaluate(async () => {
     const req = indexedDB.open('ner-studio');
     const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    const all = <T,>(s: string) => new Promise<T[]>((r) => { const g = db.transaction(s).objectStore(s).getAll(); g.onsuccess = () => r(g.result as T[]); });
+    const all = <T>(s: string) =>
+      new Promise<T[]>((r) => {
+        const g = db.transaction(s).objectStore(s).getAll();
+        g.onsuccess = () => r(g.result as T[]);
+      });
     const project = (await all<{ id: number; name: string }>('projects')).find((p) => p.name === 'conll03 train')!;
     const layers = (await all<{ id: number; projectId: number; kind: string; name: string }>('layers')).filter((l) => l.projectId === project.id);
     const gold = layers.find((l) => l.kind === 'gold')!;
     const weak = layers.find((l) => l.kind === 'weak')!;
     const docs = (await all<{ id: number; projectId: number; offsets: Uint32Array }>('documents')).filter((d) => d.projectId === project.id);
-    const anns = new Map((await all<{ layerId: number; docId: number; spans: { start: number; end: number }[] }>('annotations')).filter((a) => a.layerId === weak.id).map((a) => [a.docId, a]));
+    const anns = new Map(
+      (await all<{ layerId: number; docId: number; spans: { start: number; end: number }[] }>('annotations'))
+        .filter((a) => a.layerId === weak.id)
+        .map((a) => [a.docId, a]),
+    );
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-    const history = Array.from({ length: 25 }, (_, e) => ({ epoch: e + 1, loss: 1 / (e + 1), devF1: 0.5 + e / 60, seconds: 60, tokensPerSecond: 1300, methodStats: { 'removed:1': rand(), 'removed:2': rand(), oValueTrueO: 5 + rand(), oValueHidden: 2 + rand() } }));
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const history = Array.from({ length: 25 }, (_, e) => ({
+      epoch: e + 1,
+      loss: 1 / (e + 1),
+      devF1: 0.5 + e / 60,
+      seconds: 60,
+      tokensPerSecond: 1300,
+      methodStats: { 'removed:1': rand(), 'removed:2': rand(), oValueTrueO: 5 + rand(), oValueHidden: 2 + rand() },
+    }));
     const scores = { overall: { precision: 0.8, recall: 0.8, f1: 0.8, tp: 1, fp: 0, fn: 0 }, perType: {} };
     const tx = db.transaction(['runs', 'signals'], 'readwrite');
     const add = tx.objectStore('runs').add({
@@ -51,8 +67,23 @@ const result = await withStudio(async (browser, url) => {
       status: 'done',
       createdAt: Date.now(),
       finishedAt: Date.now(),
-      config: { name: 'bench', data: { kind: 'project', projectId: project.id, layerId: weak.id, goldLayerId: gold.id }, method: { name: 'pu' }, pipeline: { kind: 'pu', explore: 2, lambda: 0.1 }, model: { encoder: 'bilstm', hidden: 100, head: 'crf' }, train: { seed: 1 } },
-      metrics: { backend: 'wasm', backendReason: 'bench', history, stepLosses: Array.from({ length: 2000 }, (_, k) => 1 / (1 + k / 100)), dev: scores, test: scores, tags: ['O', 'B-LOC', 'I-LOC'] },
+      config: {
+        name: 'bench',
+        data: { kind: 'project', projectId: project.id, layerId: weak.id, goldLayerId: gold.id },
+        method: { name: 'pu' },
+        pipeline: { kind: 'pu', explore: 2, lambda: 0.1 },
+        model: { encoder: 'bilstm', hidden: 100, head: 'crf' },
+        train: { seed: 1 },
+      },
+      metrics: {
+        backend: 'wasm',
+        backendReason: 'bench',
+        history,
+        stepLosses: Array.from({ length: 2000 }, (_, k) => 1 / (1 + k / 100)),
+        dev: scores,
+        test: scores,
+        tags: ['O', 'B-LOC', 'I-LOC'],
+      },
     });
     const runId = await new Promise<number>((r) => (add.onsuccess = () => r(add.result as number)));
     let oTokens = 0;
@@ -65,7 +96,14 @@ const result = await withStudio(async (browser, url) => {
         if (!spans.some((s) => s.start <= t && t < s.end)) (o[t] = 8 * rand() - 2), oTokens++;
         if (rand() < 0.05) removed[t] = 1;
       }
-      tx.objectStore('signals').put({ runId, docId: d.id, oValue: o, puRemoved: removed, rosterRemoved: removed, uncertainty: Float32Array.from({ length: n }, () => rand()) });
+      tx.objectStore('signals').put({
+        runId,
+        docId: d.id,
+        oValue: o,
+        puRemoved: removed,
+        rosterRemoved: removed,
+        uncertainty: Float32Array.from({ length: n }, () => rand()),
+      });
     }
     await new Promise((r) => (tx.oncomplete = r));
     return { runId, docs: docs.length, oTokens };
@@ -94,7 +132,9 @@ const result = await withStudio(async (browser, url) => {
           if (what === 'lambda') setValue(range, String(((i % 50) + 1) / 100));
           else if (what === 'hover') {
             const b = over.getBoundingClientRect();
-            over.dispatchEvent(new MouseEvent('mousemove', { clientX: b.left + ((i * 37) % 100) / 100 * b.width, clientY: b.top + b.height / 2, bubbles: true }));
+            over.dispatchEvent(
+              new MouseEvent('mousemove', { clientX: b.left + (((i * 37) % 100) / 100) * b.width, clientY: b.top + b.height / 2, bubbles: true }),
+            );
           } else setValue(filter, i % 2 ? 'pu' : 'p');
           out.push(await frame(t0));
         }
@@ -107,7 +147,19 @@ const result = await withStudio(async (browser, url) => {
   const hover = await measure('hover', 40);
   const filter = await measure('filter', 20);
   const shown = await page.getByTestId(`ovalues-cut-${seeded.runId}`).getAttribute('data-removed');
-  const stat = (xs: number[]) => ({ medianMs: +median(xs).toFixed(1), p95Ms: +[...xs].sort((a, b) => a - b)[Math.floor(0.95 * xs.length)].toFixed(1), maxMs: +Math.max(...xs).toFixed(1) });
-  return { ...seeded, firstDrawSeconds, lastCutRemoved: Number(shown), dragCutOff: stat(lambda), hoverHistogram: stat(hover), filterRuns: stat(filter), chromium: browser.version() };
+  const stat = (xs: number[]) => ({
+    medianMs: +median(xs).toFixed(1),
+    p95Ms: +[...xs].sort((a, b) => a - b)[Math.floor(0.95 * xs.length)].toFixed(1),
+    maxMs: +Math.max(...xs).toFixed(1),
+  });
+  return {
+    ...seeded,
+    firstDrawSeconds,
+    lastCutRemoved: Number(shown),
+    dragCutOff: stat(lambda),
+    hoverHistogram: stat(hover),
+    filterRuns: stat(filter),
+    chromium: browser.version(),
+  };
 }, 4182);
 console.log(JSON.stringify(result));

@@ -5,8 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { median, withStudio } from './browser';
+import { dataFolder } from '../src/cli/dataFolder';
 
-const DATA = new URL('../../shared/data/conll03-distant/', import.meta.url);
+const DATA = new URL(`file://${dataFolder()}/conll03-distant/`);
 const file = (name: string) => ({ name, mimeType: 'text/plain', buffer: readFileSync(new URL(name, DATA)) });
 const runs = Number(process.argv[2] ?? 3);
 
@@ -37,4 +38,11 @@ const result = await withStudio(async (browser, url) => {
   }
   return times;
 });
-console.log(JSON.stringify({ bench: 'import conll03 train (text + gold + distant) into IndexedDB, headless Chromium', runs: result, medianSeconds: median(result.map((t) => t.reported)), medianWallSeconds: median(result.map((t) => t.wall)) }));
+console.log(
+  JSON.stringify({
+    bench: 'import conll03 train (text + gold + distant) into IndexedDB, headless Chromium',
+    runs: result,
+    medianSeconds: median(result.map((t) => t.reported)),
+    medianWallSeconds: median(result.map((t) => t.wall)),
+  }),
+);

@@ -19,5 +19,6 @@ export async function printKernelProfile(title: string, f: () => Promise<unknown
   // Custom-gradient ops show as "unnamed scope" and count their inner kernels again.
   const total = [...byKernel.values()].reduce((a, e) => a + e.ms, 0);
   console.log(`${title}: ${wall.toFixed(0)} ms under the profiler, kernels ${total.toFixed(0)} ms, ${prof.kernels.length} kernel calls`);
-  for (const [k, e] of [...byKernel].sort((a, b) => b[1].ms - a[1].ms).slice(0, opts.top)) console.log(`${((100 * e.ms) / total).toFixed(1).padStart(5)}%  ${e.ms.toFixed(1).padStart(8)} ms  ${String(e.n).padStart(6)}x  ${k}`);
+  for (const [k, e] of [...byKernel].sort((a, b) => b[1].ms - a[1].ms).slice(0, opts.top))
+    console.log(`${((100 * e.ms) / total).toFixed(1).padStart(5)}%  ${e.ms.toFixed(1).padStart(8)} ms  ${String(e.n).padStart(6)}x  ${k}`);
 }

@@ -19,7 +19,6 @@ export interface MatcherBenchInput {
   seed: number;
 }
 
-
 const time = <T>(fn: () => T): [T, number] => {
   const t0 = performance.now();
   const r = fn();
@@ -63,7 +62,12 @@ export function runMatcherBench(input: MatcherBenchInput) {
   const matched = spans.reduce((a, s) => a + s.length, 0);
 
   // The packages work on characters: one lower-cased string, sentences on lines.
-  const [text, joinMs] = time(() => docs.map((d) => d.tokens.join(' ')).join('\n').toLowerCase());
+  const [text, joinMs] = time(() =>
+    docs
+      .map((d) => d.tokens.join(' '))
+      .join('\n')
+      .toLowerCase(),
+  );
   const patterns = entries.map((e) => e.phrase.toLowerCase());
   const packages: Record<string, unknown> = {};
   const run = (name: string, build: () => unknown, search: (m: never) => number) => {
@@ -72,12 +76,20 @@ export function runMatcherBench(input: MatcherBenchInput) {
     packages[name] = { buildMs, searchMs, hits, tokensPerSecond: Math.round(n / (searchMs / 1000)) };
     if (typeof process !== 'undefined' && process.stderr) process.stderr.write(`${name}: ${JSON.stringify(packages[name])}\n`);
   };
-  run('modern-ahocorasick count()', () => new AhoCorasick(patterns), (m: AhoCorasick) => m.count(text));
+  run(
+    'modern-ahocorasick count()',
+    () => new AhoCorasick(patterns),
+    (m: AhoCorasick) => m.count(text),
+  );
   // modern-ahocorasick/fast (its double-array backend) had not finished building the 100,000
   // patterns after five minutes here, so it is left out.
   // Its search() with { strategy: 'leftmost-longest', wholeWord: true }, the closest to what the
   // studio computes, ran for over ten minutes on this input here and is left out too.
-  run('ahocorasick search()', () => new AhoCorasickBRB(patterns), (m: { search: (t: string) => unknown[] }) => m.search(text).length);
+  run(
+    'ahocorasick search()',
+    () => new AhoCorasickBRB(patterns),
+    (m: { search: (t: string) => unknown[] }) => m.search(text).length,
+  );
 
   return {
     tokens: n,

@@ -32,7 +32,9 @@ for (const [name, f] of [
   const ms = (performance.now() - t0) / reps;
   rows[name] = `${ms.toFixed(1)} ms, ${((2 * m * k * n) / ms / 1e6).toFixed(1)} GFLOP/s`;
 }
-rows['torch 1 thread'] = execFileSync('/usr/bin/python3', ['-c', `
+rows['torch 1 thread'] = execFileSync('/usr/bin/python3', [
+  '-c',
+  `
 import torch, time
 torch.set_num_threads(1)
 a = torch.randn(${m}, ${k}); b = torch.randn(${k}, ${n})
@@ -40,9 +42,14 @@ for _ in range(3): a @ b
 t = time.perf_counter()
 for _ in range(10): a @ b
 ms = (time.perf_counter() - t) / 10 * 1000
-print(f"{ms:.1f} ms, {2 * ${m * k * n} / ms / 1e6:.1f} GFLOP/s")`]).toString().trim();
+print(f"{ms:.1f} ms, {2 * ${m * k * n} / ms / 1e6:.1f} GFLOP/s")`,
+])
+  .toString()
+  .trim();
 // The same FLOPs as a dilated convolution: 32 sentences of 25 tokens, 300 channels in and out, width 3.
-rows['torch 1 thread Conv1d (oneDNN)'] = execFileSync('/usr/bin/python3', ['-c', `
+rows['torch 1 thread Conv1d (oneDNN)'] = execFileSync('/usr/bin/python3', [
+  '-c',
+  `
 import torch, time
 torch.set_num_threads(1)
 x = torch.randn(32, ${k / 3}, 25); conv = torch.nn.Conv1d(${k / 3}, ${n}, 3, padding=2, dilation=2)
@@ -51,5 +58,8 @@ with torch.no_grad():
   t = time.perf_counter()
   for _ in range(10): conv(x)
 ms = (time.perf_counter() - t) / 10 * 1000
-print(f"{ms:.1f} ms, {2 * ${m * k * n} / ms / 1e6:.1f} GFLOP/s")`]).toString().trim();
+print(f"{ms:.1f} ms, {2 * ${m * k * n} / ms / 1e6:.1f} GFLOP/s")`,
+])
+  .toString()
+  .trim();
 console.log(JSON.stringify(rows));

@@ -17,7 +17,16 @@ import * as tf from '../src/model/tf';
 import { conll03TrainSentences } from './conll03';
 import { printKernelProfile } from './kernelProfile';
 
-const { values } = parseArgs({ options: { sentences: { type: 'string', default: '200' }, steps: { type: 'string', default: '16' }, batch: { type: 'string', default: '32' }, 'predict-batch': { type: 'string', default: '256' }, top: { type: 'string', default: '25' }, shapes: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: {
+    sentences: { type: 'string', default: '200' },
+    steps: { type: 'string', default: '16' },
+    batch: { type: 'string', default: '32' },
+    'predict-batch': { type: 'string', default: '256' },
+    top: { type: 'string', default: '25' },
+    shapes: { type: 'boolean' },
+  },
+});
 const { tags, sentences } = conll03TrainSentences(Number(values.sentences));
 await useWasmBackend();
 const words = sentences.map((s) => s.words);
@@ -44,14 +53,17 @@ for (const s of sentences) {
 const optimizer = tf.train.adam(0.002);
 const vars = model.encoderVars('both');
 const batch = Number(values.batch);
-const fit = (n: number) => model.fit(examples.slice(0, n), (b, s) => model.unifiedLosses(b, true, s).total, vars, { optimizer, batchSize: batch, clip: 5, seed: 1, step: 0 });
+const fit = (n: number) =>
+  model.fit(examples.slice(0, n), (b, s) => model.unifiedLosses(b, true, s).total, vars, { optimizer, batchSize: batch, clip: 5, seed: 1, step: 0 });
 const steps = Number(values.steps);
 await fit(batch * 2); // warm-up, and the heads exist after it
 const n = Math.min(examples.length, batch * steps);
 let t0 = performance.now();
 const { steps: taken } = await fit(n);
 const ms = performance.now() - t0;
-console.log(`unified training: ${n} regions in ${ms.toFixed(0)} ms, ${taken} steps of up to ${batch} regions (${(ms / taken).toFixed(1)} ms a step, ${((1000 * n) / ms).toFixed(0)} regions/s)`);
+console.log(
+  `unified training: ${n} regions in ${ms.toFixed(0)} ms, ${taken} steps of up to ${batch} regions (${(ms / taken).toFixed(1)} ms a step, ${((1000 * n) / ms).toFixed(0)} regions/s)`,
+);
 const cands = sentences.map((s) => candidates(s.words, 4));
 const regions = cands.reduce((a, c) => a + c.length, 0);
 t0 = performance.now();

@@ -19,10 +19,26 @@ import { makeBatches } from '../src/model/train';
 import { conll03TrainSentences } from './conll03';
 import { printKernelProfile } from './kernelProfile';
 
-const { values } = parseArgs({ options: { encoder: { type: 'string', default: 'idcnn' }, hidden: { type: 'string', default: '300' }, head: { type: 'string', default: 'crf' }, steps: { type: 'string', default: '8' }, shapes: { type: 'boolean' }, top: { type: 'string', default: '30' } } });
+const { values } = parseArgs({
+  options: {
+    encoder: { type: 'string', default: 'idcnn' },
+    hidden: { type: 'string', default: '300' },
+    head: { type: 'string', default: 'crf' },
+    steps: { type: 'string', default: '8' },
+    shapes: { type: 'boolean' },
+    top: { type: 'string', default: '30' },
+  },
+});
 const { tags, sentences } = conll03TrainSentences(320);
 await useWasmBackend();
-const feat = buildFeaturizer(trimGlove(readGloveAsset(), sentences.flatMap((s) => s.words)), sentences.map((s) => s.words), tags);
+const feat = buildFeaturizer(
+  trimGlove(
+    readGloveAsset(),
+    sentences.flatMap((s) => s.words),
+  ),
+  sentences.map((s) => s.words),
+  tags,
+);
 const cfg = parseRunConfig({
   data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
   model: { encoder: values.encoder, hidden: Number(values.hidden), head: values.head, dropout: 0.5 },
@@ -35,11 +51,28 @@ const optimizer = tf.train.adam(0.002);
 const vars = [...tagger.params.values()];
 const batches = makeBatches(sentences, 32, mulberry32(1)).slice(0, Number(values.steps));
 const step = async (k: number) => {
-  const batch = makeBatch(feat, batches[k].map((i) => sentences[i]), batches[k]);
-  const { value, grads } = tf.variableGrads(() => tf.tidy(() => {
-    const tensors = batchTensors(batch, tagger.dims);
-    return method.loss({ tagger, batch, tensors, emissions: tagger.emissions(tensors, true, k), config: methodConfig, epoch: 1, step: k, rand: Math.random });
-  }), vars);
+  const batch = makeBatch(
+    feat,
+    batches[k].map((i) => sentences[i]),
+    batches[k],
+  );
+  const { value, grads } = tf.variableGrads(
+    () =>
+      tf.tidy(() => {
+        const tensors = batchTensors(batch, tagger.dims);
+        return method.loss({
+          tagger,
+          batch,
+          tensors,
+          emissions: tagger.emissions(tensors, true, k),
+          config: methodConfig,
+          epoch: 1,
+          step: k,
+          rand: Math.random,
+        });
+      }),
+    vars,
+  );
   applyClipped(optimizer, vars, grads, 5);
   await value.data();
   value.dispose();
@@ -48,7 +81,11 @@ const step = async (k: number) => {
 };
 for (let k = 0; k < batches.length; k++) await step(k); // warm-up
 let tokens = 0;
-await printKernelProfile(`${values.encoder} ${values.hidden} ${values.head}, ${batches.length} steps`, async () => {
-  for (let k = 0; k < batches.length; k++) tokens += await step(k);
-}, { shapes: values.shapes, top: Number(values.top) });
+await printKernelProfile(
+  `${values.encoder} ${values.hidden} ${values.head}, ${batches.length} steps`,
+  async () => {
+    for (let k = 0; k < batches.length; k++) tokens += await step(k);
+  },
+  { shapes: values.shapes, top: Number(values.top) },
+);
 console.log(`${tokens} tokens`);

@@ -25,10 +25,19 @@ import { makeBatches } from '../src/model/train';
 import { median } from './browser';
 import { conll03TrainSentences } from './conll03';
 
-const { values } = parseArgs({ options: { sentences: { type: 'string', default: '320' }, rounds: { type: 'string', default: '3' }, hidden: { type: 'string', default: '100' } } });
+const { values } = parseArgs({
+  options: { sentences: { type: 'string', default: '320' }, rounds: { type: 'string', default: '3' }, hidden: { type: 'string', default: '100' } },
+});
 const { tags, sentences } = conll03TrainSentences(Number(values.sentences));
 const backend = await useWasmBackend();
-const feat = buildFeaturizer(trimGlove(readGloveAsset(), sentences.flatMap((s) => s.words)), sentences.map((s) => s.words), tags);
+const feat = buildFeaturizer(
+  trimGlove(
+    readGloveAsset(),
+    sentences.flatMap((s) => s.words),
+  ),
+  sentences.map((s) => s.words),
+  tags,
+);
 const cfg = parseRunConfig({
   data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
   model: { encoder: 'bilstm', hidden: Number(values.hidden), head: 'span', dropout: 0.5 },
@@ -43,8 +52,18 @@ const batches = makeBatches(sentences, 32, mulberry32(1));
 // Each batch's samples drawn once, so both ways train on the same spans.
 const prepared: { batch: ReturnType<typeof makeBatch>; data: { slots: Int32Array; labels: Int32Array } }[] = [];
 for (const [k, idx] of batches.entries()) {
-  const batch = makeBatch(feat, idx.map((i) => sentences[i]), idx);
-  prepared.push({ batch, data: (await method.prepare!({ tagger, batch, config, epoch: 1, epochs: 25, step: k, rand: mulberry32(k) })).data as { slots: Int32Array; labels: Int32Array } });
+  const batch = makeBatch(
+    feat,
+    idx.map((i) => sentences[i]),
+    idx,
+  );
+  prepared.push({
+    batch,
+    data: (await method.prepare!({ tagger, batch, config, epoch: 1, epochs: 25, step: k, rand: mulberry32(k) })).data as {
+      slots: Int32Array;
+      labels: Int32Array;
+    },
+  });
 }
 const optimizer = tf.train.sgd(0); // the step's cost without moving the weights
 const step = async (k: number, chosen: boolean) => {
@@ -53,7 +72,18 @@ const step = async (k: number, chosen: boolean) => {
     () =>
       tf.tidy(() => {
         const tensors = batchTensors(batch, tagger.dims);
-        if (chosen) return method.loss({ tagger, batch, tensors, emissions: method.emissions!({ tagger, tensors, step: k, prepared: data }), config, epoch: 1, step: k, rand: Math.random, prepared: data });
+        if (chosen)
+          return method.loss({
+            tagger,
+            batch,
+            tensors,
+            emissions: method.emissions!({ tagger, tensors, step: k, prepared: data }),
+            config,
+            epoch: 1,
+            step: k,
+            rand: Math.random,
+            prepared: data,
+          });
         const S = spanSlots(batch.T, cfg.model.spanMaxLength).S;
         const labels = new Int32Array(batch.B * S);
         const weights = new Float32Array(batch.B * S);
@@ -85,9 +115,28 @@ const weighted = method.schema.parse({ ...cfg.method, sampling: 'weighted' });
 for (let r = 0; r < Number(values.rounds); r++) {
   for (const way of ['oracle', 'none'] as const) {
     const t0 = performance.now();
-    for (let k = 0; k < batches.length; k++) await method.prepare!({ tagger, batch: prepared[k].batch, config: way === 'oracle' ? weighted : config, epoch: 1, epochs: 25, step: k, rand: mulberry32(k) });
+    for (let k = 0; k < batches.length; k++)
+      await method.prepare!({
+        tagger,
+        batch: prepared[k].batch,
+        config: way === 'oracle' ? weighted : config,
+        epoch: 1,
+        epochs: 25,
+        step: k,
+        rand: mulberry32(k),
+      });
     if (r > 0) prepareMs[way].push((performance.now() - t0) / batches.length);
   }
 }
 const prep = { withOracle: +median(prepareMs.oracle).toFixed(1), without: +median(prepareMs.none).toFixed(1) };
-console.log(JSON.stringify({ backend, sentences: sentences.length, steps: batches.length, msPerStep: { allSlots: +all.toFixed(1), chosenSlots: +chosen.toFixed(1) }, speedup: +(all / chosen).toFixed(2), maxLossDifference: maxDiff, prepareMsPerStep: prep }));
+console.log(
+  JSON.stringify({
+    backend,
+    sentences: sentences.length,
+    steps: batches.length,
+    msPerStep: { allSlots: +all.toFixed(1), chosenSlots: +chosen.toFixed(1) },
+    speedup: +(all / chosen).toFixed(2),
+    maxLossDifference: maxDiff,
+    prepareMsPerStep: prep,
+  }),
+);

@@ -21,7 +21,11 @@ export interface ThroughputInput {
 export async function runThroughput(input: ThroughputInput) {
   const glove = { dims: input.glove.dims, index: new Map(input.glove.words.map((w, k) => [w, k])), vectors: input.glove.vectors };
   const sentences = input.sentences.map((s, k) => ({ ...s, doc: k, offset: 0 }));
-  const feat = buildFeaturizer(glove, sentences.map((s) => s.words), input.tags);
+  const feat = buildFeaturizer(
+    glove,
+    sentences.map((s) => s.words),
+    input.tags,
+  );
   const cfg = parseRunConfig({
     data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
     model: { encoder: input.encoder, hidden: input.hidden, head: 'crf', dropout: 0.5 },
@@ -30,7 +34,15 @@ export async function runThroughput(input: ThroughputInput) {
   const r = await trainTagger(cfg, feat, { train: sentences, dev: sentences.slice(0, 8) });
   r.tagger.dispose();
   const last = r.history[r.history.length - 1];
-  return { backend: tf.getBackend(), encoder: input.encoder, hidden: input.hidden, tokensPerEpoch: r.trainTokens, epochSeconds: +last.seconds.toFixed(2), tokensPerSecond: Math.round(last.tokensPerSecond), losses: r.history.map((h) => +h.loss.toFixed(4)) };
+  return {
+    backend: tf.getBackend(),
+    encoder: input.encoder,
+    hidden: input.hidden,
+    tokensPerEpoch: r.trainTokens,
+    epochSeconds: +last.seconds.toFixed(2),
+    tokensPerSecond: Math.round(last.tokensPerSecond),
+    losses: r.history.map((h) => +h.loss.toFixed(4)),
+  };
 }
 
 /** Backend set-up inside the browser page (WASM files served under /bench-wasm/). */

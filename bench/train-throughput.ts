@@ -2,7 +2,7 @@
  * Training throughput (tokens/s) per encoder per backend, side by side in one run: Node on WASM
  * (the CLI), headless Chromium on WASM, WebGPU (SwiftShader here: a software adapter), WebGL and
  * the plain CPU backend, and the same architecture in PyTorch on the same CPU
- * (bench/torch_tagger.py, Debian's python3-torch). Needs ../shared/data and public/glove.
+ * (bench/torch_tagger.py, Debian's python3-torch). Needs the data folder (NER_STUDIO_DATA, default ../shared/data) and public/glove.
  *   npx tsx bench/train-throughput.ts [--sentences 320] [--epochs 2] [--skip-browser] [--where torch,node,browser] [--backends wasm,wasm-threads,webgpu,webgl,cpu]
  */
 import { execFileSync } from 'node:child_process';
@@ -17,11 +17,22 @@ import { withStudio } from './browser';
 import { conll03TrainSentences } from './conll03';
 import { runThroughput, type ThroughputInput } from './train-throughput-core';
 
-const { values } = parseArgs({ options: { sentences: { type: 'string', default: '320' }, epochs: { type: 'string', default: '2' }, 'skip-browser': { type: 'boolean' }, where: { type: 'string', default: 'torch,node,browser' }, backends: { type: 'string', default: 'wasm,webgpu,webgl,cpu' } } });
+const { values } = parseArgs({
+  options: {
+    sentences: { type: 'string', default: '320' },
+    epochs: { type: 'string', default: '2' },
+    'skip-browser': { type: 'boolean' },
+    where: { type: 'string', default: 'torch,node,browser' },
+    backends: { type: 'string', default: 'wasm,webgpu,webgl,cpu' },
+  },
+});
 const train = conll03TrainSentences(Number(values.sentences));
 const tags = train.tags;
 const sentences = train.sentences.map(({ words, tags: t }) => ({ words, tags: t }));
-const emb = trimGlove(readGloveAsset(), sentences.flatMap((s) => s.words));
+const emb = trimGlove(
+  readGloveAsset(),
+  sentences.flatMap((s) => s.words),
+);
 const words = [...emb.index.entries()].sort((a, b) => a[1] - b[1]).map(([w]) => w);
 const models = [
   { encoder: 'bilstm' as const, hidden: 100 },
@@ -32,11 +43,25 @@ const tokens = sentences.reduce((a, s) => a + s.words.length, 0);
 console.error(`${sentences.length} sentences, ${tokens} tokens per epoch, batch 32, ${values.epochs} epochs (the last one timed)`);
 
 const rows: Record<string, unknown>[] = [];
-const machine = { cpu: execFileSync('sh', ['-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"]).toString().trim(), cores: Number(execFileSync('nproc').toString()) };
+const machine = {
+  cpu: execFileSync('sh', ['-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"]).toString().trim(),
+  cores: Number(execFileSync('nproc').toString()),
+};
 
 // PyTorch first (its own process), on the same sentence lengths.
 mkdirSync('bench/out', { recursive: true });
-writeFileSync('bench/out/throughput-shapes.json', JSON.stringify({ lengths: sentences.map((s) => s.words.length), charLengths: sentences.map((s) => s.words.map((w) => Math.min(16, [...w].length))), tags: tags.length, word: emb.dims + 8, chars: 100, epochs: Number(values.epochs), models }));
+writeFileSync(
+  'bench/out/throughput-shapes.json',
+  JSON.stringify({
+    lengths: sentences.map((s) => s.words.length),
+    charLengths: sentences.map((s) => s.words.map((w) => Math.min(16, [...w].length))),
+    tags: tags.length,
+    word: emb.dims + 8,
+    chars: 100,
+    epochs: Number(values.epochs),
+    models,
+  }),
+);
 const where = values.where!.split(',');
 for (const threads of where.includes('torch') ? [1, machine.cores] : []) {
   try {
@@ -55,7 +80,16 @@ for (const m of where.includes('node') ? models : []) {
 }
 
 if (!values['skip-browser'] && where.includes('browser')) {
-  const bundle = await build({ entryPoints: ['bench/train-throughput-core.ts'], bundle: true, format: 'iife', globalName: 'tp', write: false, platform: 'browser', logLevel: 'silent', plugins: [esbuildWasmThreads] });
+  const bundle = await build({
+    entryPoints: ['bench/train-throughput-core.ts'],
+    bundle: true,
+    format: 'iife',
+    globalName: 'tp',
+    write: false,
+    platform: 'browser',
+    logLevel: 'silent',
+    plugins: [esbuildWasmThreads],
+  });
   // Cross-origin isolation, so that SharedArrayBuffer (WASM threads) is available.
   const headers = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
   await withStudio(
@@ -65,7 +99,13 @@ if (!values['skip-browser'] && where.includes('browser')) {
           const page = await browser.newPage();
           await page.route('**/tp.html', (r) => r.fulfill({ headers, contentType: 'text/html', body: '<!doctype html><title>throughput</title>' }));
           await page.route('**/tp.js', (r) => r.fulfill({ headers, contentType: 'text/javascript', body: bundle.outputFiles[0].text }));
-          await page.route('**/bench-wasm/*.wasm', (r) => r.fulfill({ headers, contentType: 'application/wasm', body: readFileSync(`node_modules/@tensorflow/tfjs-backend-wasm/dist/${new URL(r.request().url()).pathname.split('/').pop()}`) }));
+          await page.route('**/bench-wasm/*.wasm', (r) =>
+            r.fulfill({
+              headers,
+              contentType: 'application/wasm',
+              body: readFileSync(`node_modules/@tensorflow/tfjs-backend-wasm/dist/${new URL(r.request().url()).pathname.split('/').pop()}`),
+            }),
+          );
           page.on('pageerror', (e) => console.error('pageerror:', e.message));
           await page.goto('http://127.0.0.1:4179/tp.html');
           await page.addScriptTag({ url: '/tp.js' });

@@ -35,10 +35,26 @@ const slicing = () => ({
   unstack: time(() => tf.unstack(x)),
   'split in 4 on the last axis': time(() => tf.split(x, 4, 2)),
 });
-const tanhInputs = [[256, 100], [32, 100], [1664, 16, 30]].map((shape) => tf.randomNormal(shape, 0, 2, 'float32', 1));
+const tanhInputs = [
+  [256, 100],
+  [32, 100],
+  [1664, 16, 30],
+].map((shape) => tf.randomNormal(shape, 0, 2, 'float32', 1));
 const tanhs = () => Object.fromEntries(tanhInputs.map((t) => [JSON.stringify(t.shape), time(() => tf.tanh(t))]));
 // Rows of token inputs [221, 138] gathered into 508 region rows, and 3,000 × 138 into 12,000.
-const gatherInputs = [[221, 508], [3000, 12000]].map(([n, m], k) => [tf.randomNormal([n, 138], 0, 1, 'float32', 6 + k), tf.tensor1d(Array.from({ length: m }, (_, i) => (i * 7) % n), 'int32')] as const);
+const gatherInputs = [
+  [221, 508],
+  [3000, 12000],
+].map(
+  ([n, m], k) =>
+    [
+      tf.randomNormal([n, 138], 0, 1, 'float32', 6 + k),
+      tf.tensor1d(
+        Array.from({ length: m }, (_, i) => (i * 7) % n),
+        'int32',
+      ),
+    ] as const,
+);
 const gathers = () => Object.fromEntries(gatherInputs.map(([t, idx]) => [`${idx.shape[0]} of ${JSON.stringify(t.shape)}`, time(() => tf.gather(t, idx))]));
 const rows: Record<string, unknown> = { "package's kernels (ms)": slicing(), "package's Tanh (ms)": tanhs(), "package's GatherV2 (ms)": gathers() };
 registerWasmKernels();
@@ -48,12 +64,18 @@ rows["studio's GatherV2 (ms)"] = gathers();
 // One [1, 400] row for each of 256 regions: the package's Tile against a broadcasting add.
 const row = tf.randomNormal([1, 400], 0, 1, 'float32', 4);
 const states = tf.randomNormal([256, 400], 0, 1, 'float32', 5);
-rows['one row to 256 regions (ms)'] = { "Tile, then add (the package's Tile)": time(() => tf.add(tf.tile(row, [256, 1]), states)), 'broadcasting add (studio)': time(() => tf.add(row, states)) };
+rows['one row to 256 regions (ms)'] = {
+  "Tile, then add (the package's Tile)": time(() => tf.add(tf.tile(row, [256, 1]), states)),
+  'broadcasting add (studio)': time(() => tf.add(row, states)),
+};
 // One LSTM direction, forward and backward, B = 32, T = 40, H = 100, lengths 20-40.
 const [B, T, H] = [32, 40, 100];
 const xw = tf.randomNormal([B, T, 4 * H], 0, 1, 'float32', 2);
 const wh = tf.randomNormal([H, 4 * H], 0, 0.1, 'float32', 3);
-const mask = tf.tensor3d(Array.from({ length: B * T }, (_, p) => (p % T < 20 + (Math.floor(p / T) % 21) ? 1 : 0)), [B, T, 1]);
+const mask = tf.tensor3d(
+  Array.from({ length: B * T }, (_, p) => (p % T < 20 + (Math.floor(p / T) % 21) ? 1 : 0)),
+  [B, T, 1],
+);
 const lstm = () => time(() => tf.grads((a: tf.Tensor, w: tf.Tensor) => tf.sum(lstmOp(false)(a as tf.Tensor3D, mask, w as tf.Tensor2D)))([xw, wh]));
 const oneKernel = lstm();
 const steps = [getKernel(LSTM_STEP, 'wasm')!, getKernel(LSTM_STEP_GRAD, 'wasm')!];

@@ -17,7 +17,11 @@ function dump(page: Page): Promise<Dump> {
   return page.evaluate(async () => {
     const req = indexedDB.open('ner-studio');
     const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    const all = (s: string) => new Promise<unknown[]>((r) => { const g = db.transaction(s).objectStore(s).getAll(); g.onsuccess = () => r(g.result); });
+    const all = (s: string) =>
+      new Promise<unknown[]>((r) => {
+        const g = db.transaction(s).objectStore(s).getAll();
+        g.onsuccess = () => r(g.result);
+      });
     const documents = ((await all('documents')) as Row[]).map(({ id, projectId, split }) => ({ id, projectId, split }));
     return { layers: (await all('layers')) as Dump['layers'], annotations: (await all('annotations')) as Dump['annotations'], documents };
   });
@@ -109,7 +113,10 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   const tokens = await page.evaluate(async () => {
     const req = indexedDB.open('ner-studio');
     const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    const docs = await new Promise<{ id: number; offsets: Uint32Array }[]>((r) => { const g = db.transaction('documents').objectStore('documents').getAll(); g.onsuccess = () => r(g.result); });
+    const docs = await new Promise<{ id: number; offsets: Uint32Array }[]>((r) => {
+      const g = db.transaction('documents').objectStore('documents').getAll();
+      g.onsuccess = () => r(g.result);
+    });
     return Object.fromEntries(docs.map((x) => [x.id, x.offsets.length / 2]));
   });
   const labels = (spans: Span[], n: number) => {
@@ -135,7 +142,11 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   const run = await page.evaluate(async () => {
     const req = indexedDB.open('ner-studio');
     const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    const all = (s: string) => new Promise<unknown[]>((r) => { const g = db.transaction(s).objectStore(s).getAll(); g.onsuccess = () => r(g.result); });
+    const all = (s: string) =>
+      new Promise<unknown[]>((r) => {
+        const g = db.transaction(s).objectStore(s).getAll();
+        g.onsuccess = () => r(g.result);
+      });
     const runs = (await all('runs')) as { id: number }[];
     const signals = (await all('signals')) as { runId: number; docId: number; uncertainty: Float32Array }[];
     return { id: runs.at(-1)!.id, maxUnc: Object.fromEntries(signals.map((x) => [x.docId, Math.max(...x.uncertainty)])) };
@@ -148,7 +159,10 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   for (let i = 1; i < byUnc.length; i++) expect(byUnc[i][1]).toBeLessThanOrEqual(byUnc[i - 1][1]);
 
   // A run with known PU values: the queue puts the lowest removed O-value first and says so.
-  const docs = d.documents.filter((x) => x.split === 'train').slice(0, 3).map((x) => x.id);
+  const docs = d.documents
+    .filter((x) => x.split === 'train')
+    .slice(0, 3)
+    .map((x) => x.id);
   const known = [
     { docId: docs[0], oValue: [0.5, -1.25], puRemoved: [1, 1] },
     { docId: docs[1], oValue: [-3, 2], puRemoved: [1, 0] },
@@ -161,7 +175,10 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
       const tx = db.transaction('signals', 'readwrite');
       const store = tx.objectStore('signals');
       for (const k of known) {
-        const row = await new Promise<Record<string, unknown>>((r) => { const g = store.get([runId, k.docId]); g.onsuccess = () => r(g.result ?? { runId, docId: k.docId }); });
+        const row = await new Promise<Record<string, unknown>>((r) => {
+          const g = store.get([runId, k.docId]);
+          g.onsuccess = () => r(g.result ?? { runId, docId: k.docId });
+        });
         store.put({ ...row, oValue: Float32Array.from(k.oValue), puRemoved: Uint8Array.from(k.puRemoved) });
       }
       await new Promise((r) => (tx.oncomplete = r));
@@ -173,7 +190,11 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   await expect(page.getByTestId('review-summary')).toContainText('lowest O-values of the PU step');
   const byPu = await items.evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-doc')), Number(e.getAttribute('data-score'))]));
   // Removed O-values: doc0 {0.5, -1.25} → -1.25; doc1 {-3}; doc2 {0} (its -9 was not removed).
-  expect(byPu).toEqual([[docs[1], 3], [docs[0], 1.25], [docs[2], 0]]);
+  expect(byPu).toEqual([
+    [docs[1], 3],
+    [docs[0], 1.25],
+    [docs[2], 0],
+  ]);
   await expect(items.first()).toContainText('O-value -3, removed as a likely unlabeled entity');
   await page.setViewportSize({ width: 1280, height: 700 });
   await page.screenshot({ path: 'docs/review-queue.png' });
@@ -190,7 +211,10 @@ test("two annotators' agreement equals the hand-computed kappa and span F1, and 
   const info = await page.evaluate(async () => {
     const req = indexedDB.open('ner-studio');
     const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    const docs = await new Promise<{ id: number; offsets: Uint32Array; sentenceStarts: number[]; split: string }[]>((r) => { const g = db.transaction('documents').objectStore('documents').getAll(); g.onsuccess = () => r(g.result); });
+    const docs = await new Promise<{ id: number; offsets: Uint32Array; sentenceStarts: number[]; split: string }[]>((r) => {
+      const g = db.transaction('documents').objectStore('documents').getAll();
+      g.onsuccess = () => r(g.result);
+    });
     const doc = docs.find((x) => x.offsets.length / 2 >= 10 && x.sentenceStarts.length === 1 && x.split === 'train')!;
     return { docId: doc.id, n: doc.offsets.length / 2 };
   });
@@ -201,11 +225,35 @@ test("two annotators' agreement equals the hand-computed kappa and span F1, and 
       const req = indexedDB.open('ner-studio');
       const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
       const tx = db.transaction(['layers', 'annotations'], 'readwrite');
-      const add = (name: string) => new Promise<number>((r) => { const q = tx.objectStore('layers').add({ projectId, kind: 'gold', name, createdAt: Date.now() }); q.onsuccess = () => r(q.result as number); });
+      const add = (name: string) =>
+        new Promise<number>((r) => {
+          const q = tx.objectStore('layers').add({ projectId, kind: 'gold', name, createdAt: Date.now() });
+          q.onsuccess = () => r(q.result as number);
+        });
       const [alice, bob] = [await add('alice'), await add('bob')];
       const all = Array.from({ length: n }, (_, t) => t);
-      tx.objectStore('annotations').put({ layerId: alice, docId, spans: [{ start: 0, end: 2, label: 'X' }, { start: 5, end: 6, label: 'Y' }], oMode: 'partial', oTokens: all.filter((t) => t >= 2 && t !== 5), reviewedAt: { 0: 1_000_000 } });
-      tx.objectStore('annotations').put({ layerId: bob, docId, spans: [{ start: 0, end: 1, label: 'X' }, { start: 5, end: 6, label: 'Y' }, { start: 6, end: 7, label: 'Y' }], oMode: 'partial', oTokens: all.filter((t) => t !== 0 && t !== 5 && t !== 6) });
+      tx.objectStore('annotations').put({
+        layerId: alice,
+        docId,
+        spans: [
+          { start: 0, end: 2, label: 'X' },
+          { start: 5, end: 6, label: 'Y' },
+        ],
+        oMode: 'partial',
+        oTokens: all.filter((t) => t >= 2 && t !== 5),
+        reviewedAt: { 0: 1_000_000 },
+      });
+      tx.objectStore('annotations').put({
+        layerId: bob,
+        docId,
+        spans: [
+          { start: 0, end: 1, label: 'X' },
+          { start: 5, end: 6, label: 'Y' },
+          { start: 6, end: 7, label: 'Y' },
+        ],
+        oMode: 'partial',
+        oTokens: all.filter((t) => t !== 0 && t !== 5 && t !== 6),
+      });
       await new Promise((r) => (tx.oncomplete = r));
     },
     { projectId, docId, n },
@@ -226,7 +274,9 @@ test("two annotators' agreement equals the hand-computed kappa and span F1, and 
   await expect(page.getByTestId('progress-speed')).toContainText('1 sentences marked reviewed');
   // The table exports as CSV, cell for cell.
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export annotation-progress as CSV' }).click()]);
-  const lines = readFileSync((await csv.path())!, 'utf8').trim().split('\n');
+  const lines = readFileSync((await csv.path())!, 'utf8')
+    .trim()
+    .split('\n');
   expect(lines[0]).toBe('split,sentences reviewed,tokens reviewed');
   const shown = await page.getByTestId('progress-splits').locator('tbody tr').allInnerTexts();
   expect(lines.slice(1).map((l) => l.replace(/"/g, ''))).toEqual(shown.map((r) => r.split('\t').join(',')));

@@ -12,7 +12,10 @@ test('label distribution per layer and type matches the stored labels', async ({
   await page.getByLabel('Distribution split').selectOption('test');
 
   const test = demoCorpora().find((c) => c.docs.some((d) => d.split === 'test'))!;
-  const gold = labelDistribution(test.layers[0].annotations.map((a) => a.spans), test.docs.map((d) => tokenCount(d)));
+  const gold = labelDistribution(
+    test.layers[0].annotations.map((a) => a.spans),
+    test.docs.map((d) => tokenCount(d)),
+  );
   const row = page.locator('[data-testid="distribution-table"] tr[data-layer="gold: gold"] td');
   // The columns: the demo's two types, and "unknown type" when a weak layer has untyped matches.
   await expect(page.locator('[data-testid="distribution-table"] tr[data-layer="gold: gold"]')).toBeVisible();
@@ -33,16 +36,26 @@ test('label distribution per layer and type matches the stored labels', async ({
   const stored = await page.evaluate(async () => {
     const req = indexedDB.open('ner-studio');
     const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    const all = <T,>(s: string) => new Promise<T[]>((r) => { const g = db.transaction(s).objectStore(s).getAll(); g.onsuccess = () => r(g.result as T[]); });
+    const all = <T>(s: string) =>
+      new Promise<T[]>((r) => {
+        const g = db.transaction(s).objectStore(s).getAll();
+        g.onsuccess = () => r(g.result as T[]);
+      });
     const layer = (await all<{ id: number; name: string; role?: string }>('layers')).find((l) => l.role === 'aggregate')!;
     const docs = (await all<{ id: number; split: string; offsets: Uint32Array }>('documents')).filter((d) => d.split === 'train').sort((a, b) => a.id - b.id);
     const anns = await all<{ layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }>('annotations');
-    return { name: layer.name, spans: docs.map((d) => anns.find((a) => a.layerId === layer.id && a.docId === d.id)?.spans ?? []), tokens: docs.map((d) => d.offsets.length / 2) };
+    return {
+      name: layer.name,
+      spans: docs.map((d) => anns.find((a) => a.layerId === layer.id && a.docId === d.id)?.spans ?? []),
+      tokens: docs.map((d) => d.offsets.length / 2),
+    };
   });
   const weak = labelDistribution(stored.spans, stored.tokens);
   const weakRow = page.locator(`[data-testid="distribution-table"] tr[data-layer="weak: ${stored.name}"] td`);
   await expect(weakRow.nth(2)).toHaveText(String(weak.totalSpans));
-  await expect(weakRow.nth(3)).toHaveText(`${((100 * (weak.spans.Chemical ?? 0)) / weak.totalSpans).toFixed(1)} / ${((100 * (weak.tokens.Chemical ?? 0)) / weak.totalTokens).toFixed(1)}`);
+  await expect(weakRow.nth(3)).toHaveText(
+    `${((100 * (weak.spans.Chemical ?? 0)) / weak.totalSpans).toFixed(1)} / ${((100 * (weak.tokens.Chemical ?? 0)) / weak.totalTokens).toFixed(1)}`,
+  );
   await page.setViewportSize({ width: 1280, height: 700 });
   await page.screenshot({ path: 'docs/label-distribution.png' });
 });
@@ -52,10 +65,13 @@ test('experiment records import into the run comparison, all or nothing', async 
   const { readFileSync } = await import('node:fs');
   const file = 'bench/results/noise-aware-conll03-preliminary.jsonl';
   const text = readFileSync(file, 'utf8');
-  const records = text.trim().split('\n').map((l) => JSON.parse(l) as { setting: string; label: string; test: { f1: number; tp: number; fp: number; fn: number } });
+  const records = text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { setting: string; label: string; test: { f1: number; tp: number; fp: number; fn: number } });
   await openDemo(page);
   await page.getByRole('link', { name: 'Compare runs' }).click();
-  const bad = text.split('\n')[0] + '\n{"key": 3}\n';
+  const bad = `${text.split('\n')[0]}\n{"key": 3}\n`;
   await page.getByLabel('Experiment records').setInputFiles({ name: 'bad.jsonl', mimeType: 'text/plain', buffer: Buffer.from(bad) });
   await expect(page.getByTestId('records-result')).toContainText('bad.jsonl: line 2');
   await expect(page.locator('[data-testid="compare-table"] tbody tr')).toHaveCount(0);
@@ -87,12 +103,24 @@ async function trainRun(page: import('@playwright/test').Page, method: string, e
   return Number(await row.first().textContent());
 }
 
-type Dumped = { signals: { runId: number; docId: number; oValue?: Float32Array; oValueEpochs?: Float32Array[]; rosterRemoved?: Uint8Array }[]; anns: { layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }[]; runs: { id: number; config: { data: { layerId: number; goldLayerId: number } }; metrics: { sampling?: { cells: { start: number; end: number; p: number }[] }[] } }[] };
+type Dumped = {
+  signals: { runId: number; docId: number; oValue?: Float32Array; oValueEpochs?: Float32Array[]; rosterRemoved?: Uint8Array }[];
+  anns: { layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }[];
+  runs: {
+    id: number;
+    config: { data: { layerId: number; goldLayerId: number } };
+    metrics: { sampling?: { cells: { start: number; end: number; p: number }[] }[] };
+  }[];
+};
 const dumpAll = (page: import('@playwright/test').Page) =>
   page.evaluate(async () => {
     const req = indexedDB.open('ner-studio');
     const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    const all = <T,>(s: string) => new Promise<T[]>((r) => { const g = db.transaction(s).objectStore(s).getAll(); g.onsuccess = () => r(g.result as T[]); });
+    const all = <T>(s: string) =>
+      new Promise<T[]>((r) => {
+        const g = db.transaction(s).objectStore(s).getAll();
+        g.onsuccess = () => r(g.result as T[]);
+      });
     return { signals: await all('signals'), anns: await all('annotations'), runs: await all('runs') };
   }) as Promise<Dumped>;
 
@@ -112,7 +140,11 @@ test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat
   const agg = await page.evaluate(async () => {
     const req = indexedDB.open('ner-studio');
     const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    const all = <T,>(s: string) => new Promise<T[]>((r) => { const g = db.transaction(s).objectStore(s).getAll(); g.onsuccess = () => r(g.result as T[]); });
+    const all = <T>(s: string) =>
+      new Promise<T[]>((r) => {
+        const g = db.transaction(s).objectStore(s).getAll();
+        g.onsuccess = () => r(g.result as T[]);
+      });
     const layers = await all<{ id: number; kind: string; name: string; role?: string }>('layers');
     const train = (await all<{ id: number; split: string }>('documents')).filter((x) => x.split === 'train').map((x) => x.id);
     return { weak: layers.find((l) => l.role === 'aggregate')!.id, gold: layers.find((l) => l.kind === 'gold' && l.name === 'gold')!.id, train };
@@ -127,7 +159,13 @@ test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat
     },
     {
       gold: agg.gold,
-      rows: agg.train.map((docId) => ({ docId, spans: [{ start: 0, end: 1, label: 'Chemical' }, ...(d.anns.find((a) => a.layerId === agg.weak && a.docId === docId)?.spans ?? []).filter((x) => x.start > 0 && x.label !== '?')] })),
+      rows: agg.train.map((docId) => ({
+        docId,
+        spans: [
+          { start: 0, end: 1, label: 'Chemical' },
+          ...(d.anns.find((a) => a.layerId === agg.weak && a.docId === docId)?.spans ?? []).filter((x) => x.start > 0 && x.label !== '?'),
+        ],
+      })),
     },
   );
   await page.reload();
@@ -139,8 +177,14 @@ test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat
   const puSignals = d.signals.filter((s) => s.runId === pu && s.oValue);
   // Where gold labels the weak documents, the runs record O-values of true O against hidden
   // entities (PU) and the missampling rate (negative sampling) per epoch.
-  const statsOf = (id: number) => (d.runs.find((r) => r.id === id)!.metrics as unknown as { stages?: { history?: { methodStats?: Record<string, number> }[] }[]; history: { methodStats?: Record<string, number> }[] });
-  const puStats = statsOf(pu).stages!.flatMap((x) => x.history ?? []).map((h) => h.methodStats ?? {});
+  const statsOf = (id: number) =>
+    d.runs.find((r) => r.id === id)!.metrics as unknown as {
+      stages?: { history?: { methodStats?: Record<string, number> }[] }[];
+      history: { methodStats?: Record<string, number> }[];
+    };
+  const puStats = statsOf(pu)
+    .stages!.flatMap((x) => x.history ?? [])
+    .map((h) => h.methodStats ?? {});
   expect(puStats.some((m) => m.oValueHidden !== undefined && m.oValueTrueO !== undefined)).toBe(true);
   expect(statsOf(ns).history.every((h) => h.methodStats?.missamplingRate !== undefined)).toBe(true);
   await page.getByRole('link', { name: 'Compare runs' }).click();
@@ -174,7 +218,11 @@ test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat
   await page.getByLabel('PU lambda').fill('0.2');
   // The chart exports as PNG (uPlot's canvas).
   const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Export run-${pu}-o-values as PNG` }).click()]);
-  expect(readFileSync((await png.path())!).subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+  expect(
+    readFileSync((await png.path())!)
+      .subarray(0, 8)
+      .toString('hex'),
+  ).toBe('89504e470d0a1a0a');
   await page.getByTestId(`ovalues-${pu}`).screenshot({ path: 'docs/o-values.png' });
 
   // RoSTER: removed weak labels by type, as stored.

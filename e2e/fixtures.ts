@@ -8,7 +8,9 @@ export const demo = JSON.parse(readFileSync(new URL('../public/demo/bc5cdr-demo.
 
 /** The demo's corpora parsed by the same core code the page runs, in import order. */
 export function demoCorpora(): ParsedCorpus[] {
-  return demo.corpora.map((c) => parseCorpusImport({ format: c.format as never, split: c.split as never, scheme: 'BIO', files: [{ file: c.file, text: c.text }] }));
+  return demo.corpora.map((c) =>
+    parseCorpusImport({ format: c.format as never, split: c.split as never, scheme: 'BIO', files: [{ file: c.file, text: c.text }] }),
+  );
 }
 
 /**
@@ -66,6 +68,9 @@ export async function storeRows<T>(page: Page, store: string): Promise<T[]> {
   return page.evaluate(async (store) => {
     const req = indexedDB.open('ner-studio');
     const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    return new Promise<unknown[]>((r) => { const g = db.transaction(store).objectStore(store).getAll(); g.onsuccess = () => r(g.result); });
+    return new Promise<unknown[]>((r) => {
+      const g = db.transaction(store).objectStore(store).getAll();
+      g.onsuccess = () => r(g.result);
+    });
   }, store) as Promise<T[]>;
 }

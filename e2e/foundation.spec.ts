@@ -38,7 +38,7 @@ test('importing a CoNLL file shows its documents and spans, and a reload keeps t
 test('a malformed file shows where it is wrong and imports nothing', async ({ page, outside: _ }) => {
   await createProject(page, 'Bad import');
   await page.getByRole('link', { name: 'Import' }).click();
-  const bad = CONLL.replace('was O', 'was O-X') ;
+  const bad = CONLL.replace('was O', 'was O-X');
   await page.getByLabel('Corpus files').setInputFiles({ name: 'bad.conll', mimeType: 'text/plain', buffer: Buffer.from(bad) });
   await page.getByRole('button', { name: 'Import' }).click();
   await expect(page.getByRole('alert')).toHaveText('Nothing was imported. bad.conll, line 7: malformed tag "O-X" (expected O or B-/I-/E-/S-TYPE)');
@@ -88,7 +88,11 @@ test('the studio works offline after the first load', async ({ page, context, ou
     await navigator.serviceWorker.ready;
   });
   // Let the service worker finish precaching, then cut the network.
-  await page.waitForFunction(async () => (await caches.keys()).some((k) => k.startsWith('studio-')) && (await (await caches.open((await caches.keys()).find((k) => k.startsWith('studio-'))!)).keys()).length > 3);
+  await page.waitForFunction(
+    async () =>
+      (await caches.keys()).some((k) => k.startsWith('studio-')) &&
+      (await (await caches.open((await caches.keys()).find((k) => k.startsWith('studio-'))!)).keys()).length > 3,
+  );
   await context.setOffline(true);
   await page.reload();
   await expect(page.getByTestId('project-list')).toContainText(demo.name);

@@ -10,7 +10,15 @@ type Check = {
 
 /** A bare page of the studio's origin with e2e/pages/crfCheck.ts bundled in, as window.crfCheck. */
 async function openCheckPage(page: Page): Promise<void> {
-  const bundle = await build({ entryPoints: ['e2e/pages/crfCheck.ts'], bundle: true, format: 'iife', globalName: 'crfCheck', write: false, platform: 'browser', logLevel: 'silent' });
+  const bundle = await build({
+    entryPoints: ['e2e/pages/crfCheck.ts'],
+    bundle: true,
+    format: 'iife',
+    globalName: 'crfCheck',
+    write: false,
+    platform: 'browser',
+    logLevel: 'silent',
+  });
   await page.route('**/crf-check.html', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>crf check</title>' }));
   await page.route('**/crf-check.js', (route) => route.fulfill({ contentType: 'text/javascript', body: bundle.outputFiles[0].text }));
   page.on('console', (m) => m.type() === 'error' && console.log(m.text()));
@@ -40,7 +48,12 @@ test('WebGPU CRF kernels equal the generic ops and brute force', async ({ page, 
 test("the whole model's gradient on WebGPU equals the CPU backend's", async ({ page, outside: _ }) => {
   test.setTimeout(240_000);
   await openCheckPage(page);
-  for (const [encoder, dropout] of [['bilstm', 0], ['idcnn', 0], ['bilstm', 0.5], ['idcnn', 0.5]] as const) {
+  for (const [encoder, dropout] of [
+    ['bilstm', 0],
+    ['idcnn', 0],
+    ['bilstm', 0.5],
+    ['idcnn', 0.5],
+  ] as const) {
     const row = await page.evaluate(([e, d]) => (window as unknown as { crfCheck: Check }).crfCheck.runModelGradCheck(e, d), [encoder, dropout] as const);
     console.log(JSON.stringify({ encoder, dropout, ...row }));
     expect(row.kernelUsed).toBe(true);

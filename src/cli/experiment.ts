@@ -9,11 +9,14 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
-import { z } from 'zod';
-import { experimentSchema, planExperiment, splitSchema, type Experiment, type PlannedRun, type Setting } from '../core/experimentConfig';
+import { dirname, join, resolve } from 'node:path';
+import { dataFolder, missingFilesError, resolveConfigPath, resolveDataPaths } from './dataFolder';
+import type { z } from 'zod';
+import { experimentSchema, isScoredOnly, planExperiment, type splitSchema, type Experiment, type PlannedRun, type Setting } from '../core/experimentConfig';
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
-import { tokenTexts } from '../core/types';
+import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
+import { WeakLabeler } from '../core/weak/pipeline';
+import { lexiconFromSpans, lexiconMatcher, makeLexicon, type Lexicon, type LexiconMatch } from '../core/lexicon';
 import { decoupledFeaturizerWords } from '../model/decoupled';
 import { disposeDecoupled, predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
 import { parseRunRecords, type RunRecord } from '../core/runRecord';
@@ -59,15 +62,26 @@ function seededPick(n: number, p: number, seed: number): Set<number> {
 
 function loadHeterogeneous(s: Extract<Setting, { kind: 'heterogeneous' }>): SettingData {
   const test = readSplit(s.test);
-  const humanAll = 'conll' in s.human ? readCorpus(s.human.conll, { format: 'conll' }) : readCorpus(s.human.text, { format: 'lines', labels: [{ file: s.human.gold, kind: 'gold', name: 'gold' }] });
+  const humanAll =
+    'conll' in s.human
+      ? readCorpus(s.human.conll, { format: 'conll' })
+      : readCorpus(s.human.text, { format: 'lines', labels: [{ file: s.human.gold, kind: 'gold', name: 'gold' }] });
   const goldLayer = humanAll.layers.find((l) => l.kind === 'gold');
   if (!goldLayer) throw new Error(`setting "${s.name}": the human-labeled data has no gold labels`);
   const chosen = seededPick(humanAll.docs.length, s.humanFraction, s.splitSeed);
   const held = s.holdOut ? seededPick(humanAll.docs.length, s.holdOut, s.splitSeed + 1) : new Set<number>();
   const humanIdx = [...chosen].filter((k) => !held.has(k)).sort((a, b) => a - b);
-  const sub = (c: ParsedCorpus, ks: number[]): ParsedCorpus => ({ docs: ks.map((k) => c.docs[k]), layers: c.layers.map((l) => ({ ...l, annotations: ks.map((k) => l.annotations[k]) })), types: c.types });
+  const sub = (c: ParsedCorpus, ks: number[]): ParsedCorpus => ({
+    docs: ks.map((k) => c.docs[k]),
+    layers: c.layers.map((l) => ({ ...l, annotations: ks.map((k) => l.annotations[k]) })),
+    types: c.types,
+  });
   let dev: ParsedCorpus;
-  if (s.holdOut) dev = sub(humanAll, [...held].sort((a, b) => a - b));
+  if (s.holdOut)
+    dev = sub(
+      humanAll,
+      [...held].sort((a, b) => a - b),
+    );
   else if (s.dev) dev = readSplit(s.dev);
   else throw new Error(`setting "${s.name}": give a dev split or holdOut`);
   let distant: ParsedCorpus;
@@ -97,7 +111,9 @@ function loadHeterogeneous(s: Extract<Setting, { kind: 'heterogeneous' }>): Sett
     }
     dictionary = [...counts].map(([phrase, m]) => ({ words: phrase.split(' '), type: [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0][0] }));
   } else {
-    dictionary = readGazetteer(s.dictionary.file, 'tsv').entries.filter((e) => e.type !== null).map((e) => ({ words: e.phrase.split(' '), type: e.type! }));
+    dictionary = readGazetteer(s.dictionary.file, 'tsv')
+      .entries.filter((e) => e.type !== null)
+      .map((e) => ({ words: e.phrase.split(' '), type: e.type! }));
   }
   const humanC = sub(humanAll, humanIdx);
   const corpus: ParsedCorpus = { docs: [...humanC.docs, ...distant.docs.slice(0, nd)], layers: [], types: [] };
@@ -119,7 +135,13 @@ function loadSetting(s: Setting): SettingData {
     anns = corpus.layers[0].annotations;
     weak = corpus.docs.map(() => true);
   } else if (s.kind === 'mixed') {
-    corpus = readCorpus(s.train.text, { format: 'lines', labels: [{ file: s.train.gold, kind: 'gold', name: 'gold' }, { file: s.train.weak, kind: 'weak', name: 'weak' }] });
+    corpus = readCorpus(s.train.text, {
+      format: 'lines',
+      labels: [
+        { file: s.train.gold, kind: 'gold', name: 'gold' },
+        { file: s.train.weak, kind: 'weak', name: 'weak' },
+      ],
+    });
     const [gold, weakLayer] = [corpus.layers.find((l) => l.kind === 'gold')!, corpus.layers.find((l) => l.kind === 'weak')!];
     // A seeded choice of exactly round(p · n) strong documents, the same for every method and seed.
     const strong = seededPick(corpus.docs.length, s.strongFraction, s.splitSeed);
@@ -145,41 +167,114 @@ function loadSetting(s: Setting): SettingData {
   return { train: { corpus, anns, weak }, dev, test, types };
 }
 
+/**
+ * The dictionary a setting's model may read as features: a dictionary setting's gazetteers and
+ * untyped lists; a distant setting's distinct typed strings that its labels matched in the
+ * training sentences it uses (within limitTrain), nothing from dev or test. Others have none.
+ */
+function settingLexicon(s: Setting, d: SettingData): Lexicon | null {
+  if (s.kind === 'dictionary') {
+    const entries = [
+      ...s.gazetteers.flatMap((f) => readGazetteer(f, f.endsWith('.jsonl') ? 'patterns' : 'tsv').entries),
+      ...s.untyped.flatMap((f) => readGazetteer(f, 'untyped').entries),
+    ].map((e) => ({ words: e.phrase.split(' '), type: e.type }));
+    return entries.length ? makeLexicon(entries, s.case) : null;
+  }
+  if (s.kind !== 'distant') return null;
+  const n = Math.min(d.train.corpus.docs.length, s.limitTrain ?? Infinity);
+  const sentences = d.train.corpus.docs.slice(0, n).map((doc, k) => ({ words: tokenTexts(doc), spans: d.train.anns[k].spans }));
+  return makeLexicon(lexiconFromSpans(sentences), 'sensitive');
+}
+
+/** Sentences with their dictionary matches attached. */
+function withLexicon<T extends { words: readonly string[] }>(sentences: readonly T[], match: (words: readonly string[]) => LexiconMatch[]): T[] {
+  return sentences.map((x) => ({ ...x, lex: match(x.words) }));
+}
+
 function sentencesFor(d: SettingData, tags: string[], s: Setting) {
   const hidden = d.train.hidden ? toSentences(d.train.corpus.docs, d.train.hidden, tags) : null;
-  const train = toSentences(d.train.corpus.docs, d.train.anns, tags).map((x, k) => ({ ...x, weak: d.train.weak[x.doc], ...(hidden ? { hidden: hidden[k].tags } : {}) }));
+  const train = toSentences(d.train.corpus.docs, d.train.anns, tags).map((x, k) => ({
+    ...x,
+    weak: d.train.weak[x.doc],
+    ...(hidden ? { hidden: hidden[k].tags } : {}),
+  }));
   const goldOf = (c: ParsedCorpus) => toSentences(c.docs, c.layers.find((l) => l.kind === 'gold')?.annotations ?? [], tags);
   return { train: train.slice(0, s.limitTrain), dev: goldOf(d.dev).slice(0, s.limitDev), test: goldOf(d.test) };
 }
 
 /**
- * The weak labels themselves against gold: a distant setting's train labels against its train
- * gold file; a dictionary setting's sources and aggregation run over the test text.
+ * The weak labels themselves against gold. A dictionary setting's sources and aggregation run over
+ * the test text (split "test"). A distant setting's labels exist on its training sentences only:
+ * they are scored against the train gold file (split "train"), which the record and table say.
  */
-function scoreWeakLabels(s: Setting, d: SettingData): ReturnType<typeof roundScores> {
+function scoreWeakLabels(s: Setting, d: SettingData): { split: 'test' | 'train'; scores: ReturnType<typeof roundScores> } {
   if (s.kind === 'dictionary') {
     const testFile = 'conll' in s.test ? s.test.conll : s.test.text;
-    const labeled = weakLabelCorpus({ corpus: testFile, gold: 'conll' in s.test ? testFile : s.test.labels, gazetteers: s.gazetteers, untyped: s.untyped, rules: s.rules, mode: s.case, method: s.aggregate });
+    const labeled = weakLabelCorpus({
+      corpus: testFile,
+      gold: 'conll' in s.test ? testFile : s.test.labels,
+      gazetteers: s.gazetteers,
+      untyped: s.untyped,
+      rules: s.rules,
+      mode: s.case,
+      method: s.aggregate,
+    });
     const gold = labeled.corpus.layers.find((l) => l.kind === 'gold')!;
-    return roundScores(scoreSpans(gold.annotations.map((a) => a.spans), labeled.result.aggregate.map((a) => a.spans)));
+    const scores = scoreSpans(
+      gold.annotations.map((a) => a.spans),
+      labeled.result.aggregate.map((a) => a.spans),
+    );
+    return { split: 'test', scores: roundScores(scores) };
   }
   if (s.kind === 'heterogeneous') throw new Error(`setting "${s.name}": score the weak labels of a distant or dictionary setting`);
   const goldFile = s.train.gold;
   if (!goldFile) throw new Error(`setting "${s.name}": scoring the weak labels needs train.gold`);
   const gold = readCorpus(s.train.text, { format: 'lines', labels: [{ file: goldFile, kind: 'gold', name: 'gold' }] }).layers[0].annotations;
-  const weakOnly = d.train.weak.map((w, k) => (w ? k : -1)).filter((k) => k >= 0);
-  return roundScores(scoreSpans(weakOnly.map((k) => gold[k].spans), weakOnly.map((k) => d.train.anns[k].spans)));
+  const n = Math.min(d.train.weak.length, s.limitTrain ?? Infinity);
+  const weakOnly = d.train.weak.map((w, k) => (w && k < n ? k : -1)).filter((k) => k >= 0);
+  const scores = scoreSpans(
+    weakOnly.map((k) => gold[k].spans),
+    weakOnly.map((k) => d.train.anns[k].spans),
+  );
+  return { split: 'train', scores: roundScores(scores) };
 }
 
+/**
+ * The setting's dictionary (settingLexicon) matched over the test text, longest match first, as
+ * weak labels are made: what a model reading the dictionary has to beat on test.
+ */
+function scoreDictionaryMatch(s: Setting, d: SettingData, lexicon: Lexicon | null): ReturnType<typeof roundScores> {
+  if (!lexicon) throw new Error(`setting "${s.name}": it has no dictionary to match (a distant or dictionary setting has one)`);
+  const docs = d.test.docs.map((doc) => ({ text: doc.text, offsets: doc.offsets, tokens: tokenTexts(doc), sentenceStarts: doc.sentenceStarts }));
+  const entries = lexicon.entries.map((e) => ({ phrase: e.words.join(' '), type: e.type }));
+  const types = lexicon.types.filter((t) => t !== UNKNOWN_TYPE);
+  const result = new WeakLabeler(docs).run({
+    gazetteers: [{ name: 'dictionary', mode: lexicon.mode, priority: 0, entries }],
+    rules: [],
+    types,
+    method: 'priority',
+  });
+  const gold = d.test.layers.find((l) => l.kind === 'gold')!.annotations;
+  const pred = result.aggregate.map((a) => a.spans.filter((x) => x.label !== UNKNOWN_TYPE));
+  return roundScores(
+    scoreSpans(
+      gold.map((a) => a.spans),
+      pred,
+    ),
+  );
+}
 
-/** Markdown table: methods by settings, test F1 mean ± std (n seeds). */
+/** Markdown table: methods by settings, test F1 mean ± std (n seeds); a cell scored on another split says which. */
 export function resultsTable(exp: Experiment, records: RunRecord[]): string {
   const head = `| method | ${exp.settings.map((s) => s.name).join(' | ')} |\n| --- | ${exp.settings.map(() => '---').join(' | ')} |`;
   const rows = exp.methods.map((m) => {
     const cells = exp.settings.map((s) => {
-      const f1 = records.filter((r) => r.setting === s.name && r.label === m.label).map((r) => r.test.f1);
+      const rs = records.filter((r) => r.setting === s.name && r.label === m.label);
+      const f1 = rs.map((r) => r.test.f1);
       if (!f1.length) return m.settings && !m.settings.includes(s.name) ? '' : 'not run';
       const { mean, std } = meanStd(f1);
+      const where = rs[0].split === 'train' ? ' on train, not test' : '';
+      if (rs[0].seed === 0) return `${f1[0].toFixed(2)}${where ? ` (${where.trim()})` : ''}`;
       return f1.length > 1 ? `${mean.toFixed(2)} ± ${std.toFixed(2)} (${f1.length})` : `${f1[0].toFixed(2)} (1 seed)`;
     });
     return `| ${m.label} | ${cells.join(' | ')} |`;
@@ -191,12 +286,14 @@ export function readRecords(file: string): RunRecord[] {
   return existsSync(file) ? parseRunRecords(file, readFileSync(file, 'utf8')) : [];
 }
 
-/** The seeds a method runs with: the weak labels themselves are scored once, as seed 0. */
-const seedsOf = (exp: Experiment, m: Experiment['methods'][number]): number[] => (m.method.name === 'weak-labels' ? [0] : (m.seeds ?? exp.seeds));
+/** The seeds a method runs with: what trains nothing (the weak labels, the dictionary) is scored once, as seed 0. */
+const seedsOf = (exp: Experiment, m: Experiment['methods'][number]): number[] => (isScoredOnly(m.method.name) ? [0] : (m.seeds ?? exp.seeds));
 
 /** Every run of an experiment by key (setting/method/seed), in the order they run. */
 export function runKeys(exp: Experiment): string[] {
-  return exp.settings.flatMap((s) => exp.methods.filter((m) => !m.settings || m.settings.includes(s.name)).flatMap((m) => seedsOf(exp, m).map((seed) => `${s.name}/${m.label}/${seed}`)));
+  return exp.settings.flatMap((s) =>
+    exp.methods.filter((m) => !m.settings || m.settings.includes(s.name)).flatMap((m) => seedsOf(exp, m).map((seed) => `${s.name}/${m.label}/${seed}`)),
+  );
 }
 
 /**
@@ -218,7 +315,8 @@ export function remainingRuns(exp: Experiment, records: readonly RunRecord[]): {
   }
   const hours = Math.round((seconds / 3600) * 10) / 10;
   const where = [...perSetting].map(([s, n]) => `${s}: ${n}`).join(', ');
-  const estimate = untimed < left.length ? `; about ${hours} h on one core for ${left.length - untimed} of them, by the recorded runs of the same setting and method` : '';
+  const estimate =
+    untimed < left.length ? `; about ${hours} h on one core for ${left.length - untimed} of them, by the recorded runs of the same setting and method` : '';
   const text = left.length
     ? `remaining: ${left.length} of ${runKeys(exp).length} runs (${where})${estimate}${untimed ? `; ${untimed} with no run of their setting and method recorded yet` : ''}`
     : `remaining: none of ${runKeys(exp).length} runs`;
@@ -237,7 +335,7 @@ function selectedKeys(exp: Experiment, opts: { only?: string[]; methods?: string
  * Runs the keys in `jobs` child processes of this CLI (the same Node, through tsx), dealt round-robin,
  * each child's log lines prefixed with its number. Returns what failed.
  */
-async function runJobs(configFile: string, keys: readonly string[], jobs: number, log: (s: string) => void): Promise<string[]> {
+async function runJobs(configFile: string, keys: readonly string[], jobs: number, data: string, log: (s: string) => void): Promise<string[]> {
   const shares = Array.from({ length: Math.min(jobs, keys.length) }, (_, j) => keys.filter((_, i) => i % jobs === j));
   log(`experiment: ${keys.length} run${keys.length === 1 ? '' : 's'} in ${shares.length} job${shares.length === 1 ? '' : 's'}`);
   const failed: string[] = [];
@@ -245,7 +343,17 @@ async function runJobs(configFile: string, keys: readonly string[], jobs: number
     shares.map(
       (share, j) =>
         new Promise<void>((resolve) => {
-          const args = ['--import', 'tsx', fileURLToPath(new URL('./main.ts', import.meta.url)), 'experiment', '--config', configFile, ...share.flatMap((k) => ['--key', k])];
+          const args = [
+            '--import',
+            'tsx',
+            fileURLToPath(new URL('./main.ts', import.meta.url)),
+            'experiment',
+            '--config',
+            configFile,
+            '--data',
+            data,
+            ...share.flatMap((k) => ['--key', k]),
+          ];
           const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
           createInterface({ input: child.stderr! }).on('line', (line) => log(`[job ${j + 1}] ${line}`));
           child.on('close', (code) => {
@@ -277,7 +385,16 @@ export function parseShard(text: string): { k: number; n: number } {
  */
 export async function runExperiment(
   configFile: string,
-  opts: { only?: string[]; methods?: string[]; keys?: string[]; report?: boolean; shard?: { k: number; n: number }; jobs?: number; log?: (s: string) => void } = {},
+  opts: {
+    only?: string[];
+    methods?: string[];
+    keys?: string[];
+    report?: boolean;
+    shard?: { k: number; n: number };
+    jobs?: number;
+    data?: string;
+    log?: (s: string) => void;
+  } = {},
 ): Promise<Record<string, unknown>> {
   let raw: unknown;
   try {
@@ -291,8 +408,16 @@ export async function runExperiment(
     throw new Error(`${configFile}: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
   }
   const exp = parsed.data;
+  // Paths resolve from the config's folder, `$data/...` from the data folder (--data, NER_STUDIO_DATA).
+  const configDir = dirname(resolve(configFile));
+  const data = dataFolder(opts.data);
+  const missing: { written: string; path: string }[] = [];
+  exp.settings = resolveDataPaths(exp.settings, configDir, data, missing);
+  exp.records = resolveConfigPath(exp.records, configDir, data);
+  if (missing.length && !opts.report) throw missingFilesError(configFile, missing, data);
   const unknown = (opts.methods ?? []).filter((l) => !exp.methods.some((m) => m.label === l));
-  if (unknown.length) throw new Error(`${configFile}: --method "${unknown[0]}": no method of that label; the labels: ${exp.methods.map((m) => `"${m.label}"`).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`${configFile}: --method "${unknown[0]}": no method of that label; the labels: ${exp.methods.map((m) => `"${m.label}"`).join(', ')}`);
   const unknownKey = (opts.keys ?? []).find((k) => !runKeys(exp).includes(k));
   if (unknownKey) throw new Error(`${configFile}: --key "${unknownKey}": no such run; keys are setting/method label/seed, e.g. "${runKeys(exp)[0]}"`);
   const log = opts.log ?? ((s: string) => void process.stderr.write(`${s}\n`));
@@ -301,7 +426,7 @@ export async function runExperiment(
     if (opts.shard) throw new Error('experiment: --jobs and --shard do not go together (--jobs makes its own shares)');
     const recorded = new Set(readRecords(exp.records).map((r) => r.key));
     const todo = selectedKeys(exp, opts).filter((k) => !recorded.has(k));
-    const failed = await runJobs(configFile, todo, opts.jobs, log);
+    const failed = await runJobs(configFile, todo, opts.jobs, data, log);
     if (failed.length) throw new Error(`experiment: ${failed.join('; ')} (the other jobs' runs are recorded)`);
     return report(exp, null, todo.length);
   }
@@ -313,35 +438,74 @@ export async function runExperiment(
   const done = shard ? new Set([...recorded, ...runKeys(exp).filter((_, i) => i % shard.n !== shard.k - 1)]) : recorded;
   if (opts.keys) for (const k of runKeys(exp)) if (!opts.keys.includes(k)) done.add(k);
   const glove = readGloveAsset();
+  const lexicons = new Map<string, Lexicon | null>();
   let ran = 0;
   for (const setting of exp.settings) {
-    const todo = exp.methods.filter((m) => (!opts.methods || opts.methods.includes(m.label)) && (!m.settings || m.settings.includes(setting.name)) && seedsOf(exp, m).some((seed) => !done.has(`${setting.name}/${m.label}/${seed}`)));
+    const todo = exp.methods.filter(
+      (m) =>
+        (!opts.methods || opts.methods.includes(m.label)) &&
+        (!m.settings || m.settings.includes(setting.name)) &&
+        seedsOf(exp, m).some((seed) => !done.has(`${setting.name}/${m.label}/${seed}`)),
+    );
     if (!todo.length || (opts.only && !opts.only.includes(setting.name))) continue;
     log(`setting ${setting.name}: loading`);
     const data = loadSetting(setting);
     for (const m of todo) {
-      if (m.method.name === 'weak-labels') {
+      if (isScoredOnly(m.method.name)) {
         const key = `${setting.name}/${m.label}/0`;
         if (done.has(key)) continue;
-        const test = scoreWeakLabels(setting, data);
-        const record: RunRecord = { key, setting: setting.name, label: m.label, seed: 0, test, dev: null, stages: [], wallSeconds: 0, tokensPerSecond: 0, finishedAt: new Date().toISOString() };
+        const lexicon =
+          m.method.name === 'dictionary-match'
+            ? (lexicons.get(setting.name) ?? lexicons.set(setting.name, settingLexicon(setting, data)).get(setting.name)!)
+            : null;
+        const { split, scores: test } =
+          m.method.name === 'dictionary-match'
+            ? { split: 'test' as const, scores: scoreDictionaryMatch(setting, data, lexicon) }
+            : scoreWeakLabels(setting, data);
+        const record: RunRecord = {
+          key,
+          setting: setting.name,
+          label: m.label,
+          seed: 0,
+          split,
+          test,
+          dev: null,
+          stages: [],
+          wallSeconds: 0,
+          tokensPerSecond: 0,
+          finishedAt: new Date().toISOString(),
+        };
         appendFileSync(exp.records, `${JSON.stringify(record)}\n`);
         done.add(key);
         ran++;
-        log(`${key}: the weak labels score F1 ${test.f1}`);
+        log(`${key}: F1 ${test.f1} on the ${split} split`);
         continue;
       }
       const tags = m.scheme === 'IO' ? ioTags(data.types) : bioTags(data.types);
-      const sents = sentencesFor(data, tags, setting);
-      const words = [...sents.train, ...sents.dev, ...sents.test].flatMap((s) => s.words);
-      const featWords = sents.train.map((s) => s.words);
-      const feat = buildFeaturizer(trimGlove(glove, [...words, ...(data.dictionary ?? []).flatMap((e) => e.words)]), m.pipeline.kind === 'decoupled' ? decoupledFeaturizerWords(featWords) : featWords, tags);
       let planned: PlannedRun[];
       try {
         planned = planExperiment({ ...exp, methods: [m] }, { data: { kind: 'files', scheme: m.scheme, train: { conll: '-' }, dev: { conll: '-' } } }).runs;
       } catch (e) {
         throw new Error(`${configFile}: ${(e as Error).message}`);
       }
+      let sents = sentencesFor(data, tags, setting);
+      const lexicon =
+        m.pipeline.kind !== 'decoupled' && planned[0]?.config.model.dictionary
+          ? (lexicons.get(setting.name) ?? lexicons.set(setting.name, settingLexicon(setting, data)).get(setting.name)!)
+          : null;
+      if (lexicon) {
+        const match = lexiconMatcher(lexicon);
+        sents = { train: withLexicon(sents.train, match), dev: withLexicon(sents.dev, match), test: withLexicon(sents.test, match) };
+        log(`${setting.name}: dictionary features from ${lexicon.entries.length} entries (${lexicon.types.join(', ')})`);
+      }
+      const words = [...sents.train, ...sents.dev, ...sents.test].flatMap((s) => s.words);
+      const featWords = sents.train.map((s) => s.words);
+      const feat = buildFeaturizer(
+        trimGlove(glove, [...words, ...(data.dictionary ?? []).flatMap((e) => e.words)]),
+        m.pipeline.kind === 'decoupled' ? decoupledFeaturizerWords(featWords) : featWords,
+        tags,
+      );
+      if (lexicon) feat.lexicon = lexicon.types;
       for (const { seed, config: cfg } of planned) {
         const key = `${setting.name}/${m.label}/${seed}`;
         if (done.has(key)) continue;
@@ -360,26 +524,45 @@ export async function runExperiment(
           const toSpans = (ss: readonly LabeledSentence[]) => ss.map((x) => spansOfTags(x.tags, tags));
           const distant = sents.train.filter((x) => x.weak);
           const distantSpans = toSpans(distant);
-          const d = await runDecoupled(m.pipeline, cfg, feat, {
-            human: sents.train.filter((x) => !x.weak),
-            dev: sents.dev,
-            dictionary: data.dictionary,
-            distant: distant.map((x, k) => ({ words: x.words, spans: distantSpans[k] })),
-          }, { onStage: (message) => log(`${key}: ${message}`), onEpoch: (e) => {
-            keepWall();
-            log(`${key}: ${e.stage} epoch ${e.epoch}: loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(2)}` : ''}${e.oShift !== undefined ? ` (O shift ${e.oShift})` : ''}`);
-          } }, store);
+          const d = await runDecoupled(
+            m.pipeline,
+            cfg,
+            feat,
+            {
+              human: sents.train.filter((x) => !x.weak),
+              dev: sents.dev,
+              dictionary: data.dictionary,
+              distant: distant.map((x, k) => ({ words: x.words, spans: distantSpans[k] })),
+            },
+            {
+              onStage: (message) => log(`${key}: ${message}`),
+              onEpoch: (e) => {
+                keepWall();
+                log(
+                  `${key}: ${e.stage} epoch ${e.epoch}: loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(2)}` : ''}${e.oShift !== undefined ? ` (O shift ${e.oShift})` : ''}`,
+                );
+              },
+            },
+            store,
+          );
           test = scoreSpans(toSpans(sents.test), await predictDecoupled(d, sents.test, m.pipeline));
           disposeDecoupled(d);
           r = d;
         } else {
-          const p = await runPipeline(m.pipeline, cfg, feat, { train: sents.train as LabeledSentence[], dev: sents.dev }, {
-            onStage: (message) => log(`${key}: ${message}`),
-            onEpoch: (e) => {
-              keepWall();
-              log(`${key}: epoch ${e.epoch}: loss ${e.loss.toFixed(4)}, dev F1 ${(100 * e.dev.overall.f1).toFixed(2)}`);
+          const p = await runPipeline(
+            m.pipeline,
+            cfg,
+            feat,
+            { train: sents.train as LabeledSentence[], dev: sents.dev },
+            {
+              onStage: (message) => log(`${key}: ${message}`),
+              onEpoch: (e) => {
+                keepWall();
+                log(`${key}: epoch ${e.epoch}: loss ${e.loss.toFixed(4)}, dev F1 ${(100 * e.dev.overall.f1).toFixed(2)}`);
+              },
             },
-          }, store);
+            store,
+          );
           test = await evaluate(p.tagger, feat, sents.test);
           p.tagger.dispose();
           r = p;
@@ -389,6 +572,7 @@ export async function runExperiment(
           setting: setting.name,
           label: m.label,
           seed,
+          split: 'test',
           test: roundScores(test),
           dev: r.dev && roundScores(r.dev),
           stages: r.stages.map((s) => ({ ...s, devF1: Math.round(s.devF1 * 10000) / 100, seconds: Math.round(s.seconds) })),
@@ -414,5 +598,17 @@ function report(exp: Experiment, backend: string | null, ran: number): Record<st
   process.stdout.write(`${resultsTable(exp, records)}\n`);
   const left = remainingRuns(exp, records);
   process.stderr.write(`${left.text}\n`);
-  return { experiment: exp.name, backend, ran, recorded: records.length, remaining: left.runs, estimatedCoreHours: left.hours, records: exp.records, table: exp.methods.map((m) => ({ label: m.label, ...Object.fromEntries(exp.settings.map((s) => [s.name, records.filter((r) => r.setting === s.name && r.label === m.label).map((r) => r.test.f1)])) })) };
+  return {
+    experiment: exp.name,
+    backend,
+    ran,
+    recorded: records.length,
+    remaining: left.runs,
+    estimatedCoreHours: left.hours,
+    records: exp.records,
+    table: exp.methods.map((m) => ({
+      label: m.label,
+      ...Object.fromEntries(exp.settings.map((s) => [s.name, records.filter((r) => r.setting === s.name && r.label === m.label).map((r) => r.test.f1)])),
+    })),
+  };
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { conllHead } from './testData';
+import { conllHead } from '../testing/conllHead';
 import { evalModel, trainFromConfig } from './train';
 
 // A few real CoNLL-2003 sentences, so that `train --out` then `eval --model` runs end to end in

@@ -1,5 +1,7 @@
 import '../methods';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { dataFolder, missingFilesError, resolveDataPaths } from './dataFolder';
 import { parseCorpusImport } from '../core/formats/importSpec';
 import type { ParsedCorpus } from '../core/types';
 import { parseRunConfig, type RunConfig } from '../core/runConfig';
@@ -21,13 +23,19 @@ type FileSplit = { text: string; labels: string } | { conll: string };
 function readSplit(s: FileSplit, scheme: string): ParsedCorpus {
   const named = (f: string) => ({ file: f, text: readFileSync(f, 'utf8') });
   if ('conll' in s) return parseCorpusImport({ format: 'conll', split: 'train', scheme: scheme as never, files: [named(s.conll)] });
-  return parseCorpusImport({ format: 'lines', split: 'train', scheme: scheme as never, files: [named(s.text)], labels: [{ ...named(s.labels), kind: 'gold', name: 'gold' }] });
+  return parseCorpusImport({
+    format: 'lines',
+    split: 'train',
+    scheme: scheme as never,
+    files: [named(s.text)],
+    labels: [{ ...named(s.labels), kind: 'gold', name: 'gold' }],
+  });
 }
 
 export async function useWasmBackend(): Promise<string> {
   await import('@tensorflow/tfjs-backend-wasm');
   registerWasmKernels();
-  
+
   if (!(await tf.setBackend('wasm'))) await tf.setBackend('cpu');
   await tf.ready();
   return `${tf.getBackend()}${tf.getBackend() === 'wasm' && tf.env().getBool('WASM_HAS_SIMD_SUPPORT') ? ' (SIMD)' : ''}`;
@@ -87,7 +95,15 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
   const unknown = corpus.types.filter((t) => !m.tags.includes(`B-${t}`));
   if (unknown.length) throw new Error(`label sets differ: ${unknown.join(', ')} in ${corpusPath} but not in the model (${m.tags.join(' ')})`);
   const sentences = toSentences(corpus.docs, layer.annotations, m.tags);
-  const feat: Featurizer = { glove: trimGlove(readGloveAsset(), sentences.flatMap((s) => s.words)), chars: new Map(m.chars), oov: new Map(m.oov), tags: m.tags };
+  const feat: Featurizer = {
+    glove: trimGlove(
+      readGloveAsset(),
+      sentences.flatMap((s) => s.words),
+    ),
+    chars: new Map(m.chars),
+    oov: new Map(m.oov),
+    tags: m.tags,
+  };
   const tagger = new Tagger(m.config.model, featureDims(feat), m.config.train.seed);
   tagger.setWeights(Object.fromEntries(Object.entries(m.weights).map(([k, v]) => [k, { shape: v.shape, data: Float32Array.from(v.data) }])));
   const t0 = performance.now();
@@ -103,7 +119,12 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
     backend,
     sentences: sentences.length,
     tokens,
-    scores: roundScores(scoreSpans(gold.map((g) => tagsToSpans(g)), pred.map((p) => tagsToSpans(p)))),
+    scores: roundScores(
+      scoreSpans(
+        gold.map((g) => tagsToSpans(g)),
+        pred.map((p) => tagsToSpans(p)),
+      ),
+    ),
     tokenAccuracy: Math.round(tokenAccuracy(gold, pred) * 10000) / 100,
     wallSeconds: +seconds.toFixed(2),
     tokensPerSecond: Math.round(tokens / seconds),
@@ -111,16 +132,28 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
 }
 
 /** `train --config FILE [--out model.json]`: trains in Node on the WASM backend. */
-export async function trainFromConfig(configFile: string, out?: string): Promise<Record<string, unknown>> {
-  const cfg = parseRunConfig(JSON.parse(readFileSync(configFile, 'utf8')), configFile);
+export async function trainFromConfig(configFile: string, out?: string, dataFlag?: string): Promise<Record<string, unknown>> {
+  let cfg = parseRunConfig(JSON.parse(readFileSync(configFile, 'utf8')), configFile);
+  // Paths resolve from the config's folder, `$data/...` from the data folder (--data, NER_STUDIO_DATA).
+  const folder = dataFolder(dataFlag);
+  const missing: { written: string; path: string }[] = [];
+  cfg = { ...cfg, data: resolveDataPaths(cfg.data, dirname(resolve(configFile)), folder, missing) };
+  if (missing.length) throw missingFilesError(configFile, missing, folder);
   const backend = await useWasmBackend();
   const data = loadFileData(cfg);
   if (!data.train.some((s) => s.tags.some((t) => t !== 0))) throw new Error('the training data has no labeled entity');
   const words = [...data.train, ...data.dev, ...data.test].flatMap((s) => s.words);
-  const feat = buildFeaturizer(trimGlove(readGloveAsset(), words), data.train.map((s) => s.words), data.tags);
+  const feat = buildFeaturizer(
+    trimGlove(readGloveAsset(), words),
+    data.train.map((s) => s.words),
+    data.tags,
+  );
   const tensorsBefore = tf.memory().numTensors;
   const result = await trainTagger(cfg, feat, data, {
-    onEpoch: (e) => void process.stderr.write(`epoch ${e.epoch}: loss ${e.loss.toFixed(3)} dev F1 ${(100 * e.dev.overall.f1).toFixed(2)} ${e.best ? '*' : ''} (${e.seconds.toFixed(0)} s, ${e.tokensPerSecond.toFixed(0)} tokens/s)\n`),
+    onEpoch: (e) =>
+      void process.stderr.write(
+        `epoch ${e.epoch}: loss ${e.loss.toFixed(3)} dev F1 ${(100 * e.dev.overall.f1).toFixed(2)} ${e.best ? '*' : ''} (${e.seconds.toFixed(0)} s, ${e.tokensPerSecond.toFixed(0)} tokens/s)\n`,
+      ),
   });
   const test = data.test.length ? await evaluate(result.tagger, feat, data.test) : null;
   if (out) writeFileSync(out, JSON.stringify(await modelFile(cfg, feat, result.tagger)));

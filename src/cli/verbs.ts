@@ -24,11 +24,12 @@ function counts(c: ParsedCorpus) {
 
 function perType(anns: readonly Annotation[]): Record<string, { spans: number; tokens: number }> {
   const out: Record<string, { spans: number; tokens: number }> = {};
-  for (const a of anns) for (const s of a.spans) {
-    const c = (out[s.label] ??= { spans: 0, tokens: 0 });
-    c.spans++;
-    c.tokens += s.end - s.start;
-  }
+  for (const a of anns)
+    for (const s of a.spans) {
+      const c = (out[s.label] ??= { spans: 0, tokens: 0 });
+      c.spans++;
+      c.tokens += s.end - s.start;
+    }
   return out;
 }
 
@@ -54,9 +55,20 @@ const importVerb: Verb = async (args, parse) => {
   const gz = values.format?.startsWith('gazetteer-') ? (values.format.slice(10) as GazetteerFormat) : null;
   if (gz) {
     const g = readGazetteer(file, gz);
-    return { file, entries: g.entries.length, untyped: g.entries.filter((e) => e.type === null).length, patterns: g.patterns.length, types: [...new Set(g.entries.map((e) => e.type).filter(Boolean))].sort() };
+    return {
+      file,
+      entries: g.entries.length,
+      untyped: g.entries.filter((e) => e.type === null).length,
+      patterns: g.patterns.length,
+      types: [...new Set(g.entries.map((e) => e.type).filter(Boolean))].sort(),
+    };
   }
-  const c = readCorpus(file, { format: values.format as CorpusFormat | undefined, labels: labelArgs(values.labels), scheme: values.scheme as TagScheme, split: values.split as Split });
+  const c = readCorpus(file, {
+    format: values.format as CorpusFormat | undefined,
+    labels: labelArgs(values.labels),
+    scheme: values.scheme as TagScheme,
+    split: values.split as Split,
+  });
   return { file, ...counts(c) };
 };
 
@@ -64,7 +76,12 @@ const statsVerb: Verb = async (args, parse) => {
   const { values, positionals } = parse({ args, options: corpusOptions, allowPositionals: true });
   const [file] = positionals;
   if (!file) throw new Error('stats: name a file');
-  const c = readCorpus(file, { format: values.format as CorpusFormat | undefined, labels: labelArgs(values.labels), scheme: values.scheme as TagScheme, split: values.split as Split });
+  const c = readCorpus(file, {
+    format: values.format as CorpusFormat | undefined,
+    labels: labelArgs(values.labels),
+    scheme: values.scheme as TagScheme,
+    split: values.split as Split,
+  });
   const lengths = c.docs.flatMap((d) => d.sentenceStarts.map((s, k) => (d.sentenceStarts[k + 1] ?? tokenCount(d)) - s));
   return {
     file,
@@ -73,7 +90,6 @@ const statsVerb: Verb = async (args, parse) => {
     perLayer: Object.fromEntries(c.layers.map((l) => [l.name, perType(l.annotations)])),
   };
 };
-
 
 const weakVerb: Verb = async (args, parse) => {
   const { values } = parse({
@@ -94,7 +110,12 @@ const weakVerb: Verb = async (args, parse) => {
   if (!['sensitive', 'insensitive', 'normalized'].includes(mode)) throw new Error(`weak: --case must be sensitive, insensitive or normalized, not "${mode}"`);
   const method = values.aggregate as AggregateMethod;
   if (!['priority', 'vote', 'hmm'].includes(method)) throw new Error(`weak: --aggregate must be priority, vote or hmm, not "${method}"`);
-  const { corpus, result, docs, wallMs: wall } = weakLabelCorpus({
+  const {
+    corpus,
+    result,
+    docs,
+    wallMs: wall,
+  } = weakLabelCorpus({
     corpus: values.corpus,
     format: values.format as CorpusFormat | undefined,
     gold: values.gold,
@@ -119,21 +140,33 @@ const weakVerb: Verb = async (args, parse) => {
   };
   if (gold) {
     const goldSpans = gold.annotations.map((a) => a.spans);
-    out.scores = roundScores(scoreSpans(goldSpans, result.aggregate.map((a) => a.spans)));
-    out.sourceStats = sourceStats(result.sources, docs.map((d) => d.tokens.length), { docs: docs.map((_, k) => k), spans: goldSpans }).map((s) => ({ ...s, gold: s.gold && roundScores(s.gold) }));
+    out.scores = roundScores(
+      scoreSpans(
+        goldSpans,
+        result.aggregate.map((a) => a.spans),
+      ),
+    );
+    out.sourceStats = sourceStats(
+      result.sources,
+      docs.map((d) => d.tokens.length),
+      { docs: docs.map((_, k) => k), spans: goldSpans },
+    ).map((s) => ({ ...s, gold: s.gold && roundScores(s.gold) }));
   }
   return out;
 };
 
 const trainVerb: Verb = async (args, parse) => {
-  const { values } = parse({ args, options: { config: { type: 'string' }, out: { type: 'string' } } });
+  const { values } = parse({ args, options: { config: { type: 'string' }, out: { type: 'string' }, data: { type: 'string' } } });
   if (!values.config) throw new Error('train: --config FILE is required');
   const { trainFromConfig } = await import('./train');
-  return trainFromConfig(values.config, values.out);
+  return trainFromConfig(values.config, values.out, values.data);
 };
 
 const evalVerb: Verb = async (args, parse) => {
-  const { values } = parse({ args, options: { model: { type: 'string' }, corpus: { type: 'string' }, labels: { type: 'string' }, scheme: { type: 'string' } } });
+  const { values } = parse({
+    args,
+    options: { model: { type: 'string' }, corpus: { type: 'string' }, labels: { type: 'string' }, scheme: { type: 'string' } },
+  });
   if (!values.model || !values.corpus) throw new Error('eval: --model FILE (from train --out) and --corpus FILE are required');
   const { evalModel } = await import('./train');
   return evalModel(values.model, values.corpus, values.labels, values.scheme);
@@ -142,13 +175,38 @@ const evalVerb: Verb = async (args, parse) => {
 const experimentVerb: Verb = async (args, parse) => {
   const { values } = parse({
     args,
-    options: { config: { type: 'string' }, only: { type: 'string', multiple: true }, method: { type: 'string', multiple: true }, key: { type: 'string', multiple: true }, report: { type: 'boolean' }, shard: { type: 'string' }, jobs: { type: 'string' } },
+    options: {
+      config: { type: 'string' },
+      data: { type: 'string' },
+      only: { type: 'string', multiple: true },
+      method: { type: 'string', multiple: true },
+      key: { type: 'string', multiple: true },
+      report: { type: 'boolean' },
+      shard: { type: 'string' },
+      jobs: { type: 'string' },
+    },
   });
   if (!values.config) throw new Error('experiment: --config FILE is required');
   const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
-  if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1)) throw new Error(`experiment: --jobs ${values.jobs}: expected a whole number of processes, 1 or more`);
+  if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1))
+    throw new Error(`experiment: --jobs ${values.jobs}: expected a whole number of processes, 1 or more`);
   const { parseShard, runExperiment } = await import('./experiment');
-  return runExperiment(values.config, { only: values.only, methods: values.method, keys: values.key, report: values.report, jobs, shard: values.shard === undefined ? undefined : parseShard(values.shard) });
+  return runExperiment(values.config, {
+    data: values.data,
+    only: values.only,
+    methods: values.method,
+    keys: values.key,
+    report: values.report,
+    jobs,
+    shard: values.shard === undefined ? undefined : parseShard(values.shard),
+  });
 };
 
-export const VERBS: Record<string, Verb> = { import: importVerb, stats: statsVerb, weak: weakVerb, train: trainVerb, eval: evalVerb, experiment: experimentVerb };
+export const VERBS: Record<string, Verb> = {
+  import: importVerb,
+  stats: statsVerb,
+  weak: weakVerb,
+  train: trainVerb,
+  eval: evalVerb,
+  experiment: experimentVerb,
+};

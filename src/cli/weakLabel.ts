@@ -28,10 +28,15 @@ export interface WeakLabelOptions {
 export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; result: WeakResult; docs: { tokens: string[] }[]; wallMs: number } {
   const goldIsCorpus = o.gold && o.gold === o.corpus;
   const corpus = readCorpus(o.corpus, { format: o.format, labels: o.gold && !goldIsCorpus ? [{ file: o.gold, kind: 'gold', name: 'gold' }] : [] });
-  const gazetteers = [...o.gazetteers.map((f) => ({ f, g: readGazetteer(f, f.endsWith('.jsonl') ? 'patterns' : 'tsv') })), ...o.untyped.map((f) => ({ f, g: readGazetteer(f, 'untyped') }))];
+  const gazetteers = [
+    ...o.gazetteers.map((f) => ({ f, g: readGazetteer(f, f.endsWith('.jsonl') ? 'patterns' : 'tsv') })),
+    ...o.untyped.map((f) => ({ f, g: readGazetteer(f, 'untyped') })),
+  ];
   const rules: { rule: Rule; priority: number }[] = [];
   for (const { f, g } of gazetteers) {
-    g.patterns.forEach((p, k) => rules.push({ rule: { kind: 'tokens', name: `${basename(f)}:${p.line}`, label: p.label, pattern: p.pattern }, priority: 100 + k }));
+    g.patterns.forEach((p, k) =>
+      rules.push({ rule: { kind: 'tokens', name: `${basename(f)}:${p.line}`, label: p.label, pattern: p.pattern }, priority: 100 + k }),
+    );
   }
   if (o.rules) {
     const raw = JSON.parse(readFileSync(o.rules, 'utf8')) as unknown[];
@@ -41,9 +46,20 @@ export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; re
       rules.push({ rule: parsed.data, priority: 200 + k });
     });
   }
-  const types = [...new Set([...corpus.types, ...gazetteers.flatMap(({ g }) => g.entries.map((e) => e.type).filter((t): t is string => t !== null)), ...rules.map((r) => r.rule.label)])].sort();
+  const types = [
+    ...new Set([
+      ...corpus.types,
+      ...gazetteers.flatMap(({ g }) => g.entries.map((e) => e.type).filter((t): t is string => t !== null)),
+      ...rules.map((r) => r.rule.label),
+    ]),
+  ].sort();
   const docs = corpus.docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts }));
   const t0 = performance.now();
-  const result = new WeakLabeler(docs).run({ gazetteers: gazetteers.map(({ f, g }, k) => ({ name: basename(f), mode: o.mode, priority: k, entries: g.entries })), rules, types, method: o.method });
+  const result = new WeakLabeler(docs).run({
+    gazetteers: gazetteers.map(({ f, g }, k) => ({ name: basename(f), mode: o.mode, priority: k, entries: g.entries })),
+    rules,
+    types,
+    method: o.method,
+  });
   return { corpus, result, docs, wallMs: performance.now() - t0 };
 }

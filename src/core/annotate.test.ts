@@ -12,7 +12,10 @@ describe('annotation editor operations', () => {
     expect(h.state.oTokens).toEqual([1, 4, 5]);
     h.apply(removeAt(h.state, 3));
     expect(h.state.spans).toEqual([{ start: 0, end: 1, label: 'A' }]);
-    expect(h.undo().spans).toEqual([{ start: 0, end: 1, label: 'A' }, { start: 2, end: 4, label: 'B' }]);
+    expect(h.undo().spans).toEqual([
+      { start: 0, end: 1, label: 'A' },
+      { start: 2, end: 4, label: 'B' },
+    ]);
     h.undo();
     h.undo();
     expect(h.undo().spans).toEqual([{ start: 1, end: 3, label: 'A' }]);

@@ -18,7 +18,9 @@ describe('experiments on a project (the training page)', () => {
     const { runs, skipped } = planExperiment(exp, base);
     expect(skipped).toEqual(['distant labels themselves']);
     expect(runs).toHaveLength(exp.methods.slice(1).reduce((n, m) => n + (m.seeds ?? exp.seeds).length, 0));
-    expect(runs.filter((r) => r.label.startsWith('NEEDLE, two rounds')).map((r) => [r.seed, (r.config.pipeline as { rounds: number }).rounds])).toEqual([[1, 2]]);
+    expect(runs.filter((r) => r.label.startsWith('NEEDLE, two rounds')).map((r) => [r.seed, (r.config.pipeline as { rounds: number }).rounds])).toEqual([
+      [1, 2],
+    ]);
     const run = (label: string, seed: number) => runs.find((r) => r.label === label && r.seed === seed)!.config;
     // The file's model and training options over the form's; the project's data and backend kept.
     const needle = run('NEEDLE (w/o FT: no strong labels here)', 2);
@@ -39,14 +41,31 @@ describe('experiments on a project (the training page)', () => {
 
   it('plans every committed config on a project', () => {
     const files = readdirSync('bench/configs').filter((f) => /^(noise-aware|missing-annotations|decoupled)-.*\.json$/.test(f));
-    for (const f of files) expect(planExperiment(parseExperimentMethods(readFileSync(join('bench/configs', f), 'utf8'), f), base).runs.length, f).toBeGreaterThan(0);
+    for (const f of files)
+      expect(planExperiment(parseExperimentMethods(readFileSync(join('bench/configs', f), 'utf8'), f), base).runs.length, f).toBeGreaterThan(0);
   });
 
   it('says what is wrong with a config or a seed list', () => {
     expect(() => parseExperimentMethods('{"name": "x"', 'a.json')).toThrow(/a\.json: invalid JSON/);
-    expect(() => parseExperimentMethods('{"name": "x", "methods": [{"label": "a", "pipeline": {"kind": "nope"}}]}', 'a.json')).toThrow(/a\.json: methods\.0\.pipeline/);
-    expect(() => planExperiment({ name: 'x', methods: [{ label: 'bad', method: { name: 'wsl' }, pipeline: { kind: 'single' }, scheme: 'BIO', model: { dropout: 3 }, train: {} }], seeds: [1] }, base)).toThrow(/bad: model\.dropout/);
-    expect(() => planExperiment({ name: 'x', methods: [{ label: 'io', method: { name: 'wsl' }, pipeline: { kind: 'single' }, scheme: 'IO', model: {}, train: {} }], seeds: [1] }, base)).toThrow(/io: scheme IO with the crf head/);
+    expect(() => parseExperimentMethods('{"name": "x", "methods": [{"label": "a", "pipeline": {"kind": "nope"}}]}', 'a.json')).toThrow(
+      /a\.json: methods\.0\.pipeline/,
+    );
+    expect(() =>
+      planExperiment(
+        {
+          name: 'x',
+          methods: [{ label: 'bad', method: { name: 'wsl' }, pipeline: { kind: 'single' }, scheme: 'BIO', model: { dropout: 3 }, train: {} }],
+          seeds: [1],
+        },
+        base,
+      ),
+    ).toThrow(/bad: model\.dropout/);
+    expect(() =>
+      planExperiment(
+        { name: 'x', methods: [{ label: 'io', method: { name: 'wsl' }, pipeline: { kind: 'single' }, scheme: 'IO', model: {}, train: {} }], seeds: [1] },
+        base,
+      ),
+    ).toThrow(/io: scheme IO with the crf head/);
     expect(parseSeeds('1, 2,3')).toEqual([1, 2, 3]);
     expect(parseSeeds('1-3, 7, 2')).toEqual([1, 2, 3, 7]);
     expect(() => parseSeeds('1, x')).toThrow(/seeds: "x"/);

@@ -7,7 +7,13 @@ import { z } from 'zod';
 import { modelSchema, parseRunConfig, pipelineSchema, trainSchema, type ModelConfig, type RunConfig, type TrainConfig } from './runConfig';
 
 export const splitSchema = z.union([z.object({ text: z.string(), labels: z.string() }).strict(), z.object({ conll: z.string() }).strict()]);
-const common = { name: z.string(), dev: splitSchema, test: splitSchema, limitTrain: z.number().int().positive().optional(), limitDev: z.number().int().positive().optional() };
+const common = {
+  name: z.string(),
+  dev: splitSchema,
+  test: splitSchema,
+  limitTrain: z.number().int().positive().optional(),
+  limitDev: z.number().int().positive().optional(),
+};
 
 export const settingSchema = z.discriminatedUnion('kind', [
   /** Every training sentence with its distant (weak) labels. */
@@ -65,7 +71,13 @@ export const settingSchema = z.discriminatedUnion('kind', [
       holdOut: z.number().gt(0).lt(1).optional(),
       distant: z.union([
         z.object({ text: z.string(), weak: z.string() }).strict(),
-        z.object({ corpus: z.string(), gazetteers: z.array(z.string()).min(1), case: z.enum(['sensitive', 'insensitive', 'normalized']).default('insensitive') }).strict(),
+        z
+          .object({
+            corpus: z.string(),
+            gazetteers: z.array(z.string()).min(1),
+            case: z.enum(['sensitive', 'insensitive', 'normalized']).default('insensitive'),
+          })
+          .strict(),
       ]),
       dictionary: z.union([z.literal('distant'), z.object({ file: z.string() }).strict()]),
       dev: splitSchema.optional(),
@@ -76,6 +88,13 @@ export const settingSchema = z.discriminatedUnion('kind', [
     })
     .strict(),
 ]);
+
+/**
+ * Rows that train nothing and are scored once, as seed 0: "weak-labels" (the weak labels
+ * themselves) and "dictionary-match" (the setting's dictionary matched over the test text).
+ */
+export const SCORED_ONLY_METHODS = ['weak-labels', 'dictionary-match'] as const;
+export const isScoredOnly = (name: string): boolean => (SCORED_ONLY_METHODS as readonly string[]).includes(name);
 
 export const experimentSchema = z
   .object({
@@ -107,7 +126,7 @@ export const experimentSchema = z
       )
       .min(1),
     seeds: z.array(z.number().int()).min(1).default([1, 2, 3]),
-    /** Where finished runs are recorded (JSONL); relative to the working directory. */
+    /** Where finished runs are recorded (JSONL), relative to the config file's folder. */
     records: z.string(),
   })
   .strict();
@@ -141,7 +160,10 @@ export function parseExperimentMethods(text: string, file: string): ExperimentMe
 /** "1, 2, 3" or "1-5" as seeds. */
 export function parseSeeds(text: string): number[] {
   const out: number[] = [];
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const range = /^(\d+)\s*-\s*(\d+)$/.exec(part);
     if (range && Number(range[1]) <= Number(range[2])) for (let k = Number(range[1]); k <= Number(range[2]); k++) out.push(k);
     else if (/^\d+$/.test(part)) out.push(Number(part));
@@ -169,7 +191,7 @@ export function planExperiment(
   const runs: PlannedRun[] = [];
   const skipped: string[] = [];
   for (const m of exp.methods) {
-    if (m.method.name === 'weak-labels') {
+    if (isScoredOnly(m.method.name)) {
       skipped.push(m.label);
       continue;
     }
@@ -188,7 +210,10 @@ export function planExperiment(
         m.label,
       );
       // The training page tags IO with the two-part head (RoSTER's) and BIO with every other.
-      if ((m.scheme === 'IO') !== (config.model.head === 'twopart')) throw new Error(`${m.label}: scheme ${m.scheme} with the ${config.model.head} head: the training page tags IO with the two-part head only, BIO with the others`);
+      if ((m.scheme === 'IO') !== (config.model.head === 'twopart'))
+        throw new Error(
+          `${m.label}: scheme ${m.scheme} with the ${config.model.head} head: the training page tags IO with the two-part head only, BIO with the others`,
+        );
       runs.push({ label: m.label, seed, config });
     }
   }

@@ -61,10 +61,12 @@ export function scoreSpans(gold: readonly (readonly Span[])[], pred: readonly (r
 export function tokenAccuracy(gold: readonly (readonly string[])[], pred: readonly (readonly string[])[]): number {
   let right = 0;
   let all = 0;
-  gold.forEach((g, d) => g.forEach((t, i) => {
-    all++;
-    if (pred[d][i] === t) right++;
-  }));
+  gold.forEach((g, d) =>
+    g.forEach((t, i) => {
+      all++;
+      if (pred[d][i] === t) right++;
+    }),
+  );
   return all ? right / all : 0;
 }
 

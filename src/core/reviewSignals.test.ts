@@ -6,7 +6,10 @@ describe('review queue signals', () => {
     docId,
     name: `d${docId}`,
     words: ['a', 'b', 'c', 'd', 'e', 'f'],
-    sentences: [[0, 3], [3, 6]],
+    sentences: [
+      [0, 3],
+      [3, 6],
+    ],
     weak,
     predicted,
     signals,
@@ -14,7 +17,16 @@ describe('review queue signals', () => {
 
   it('ranks by each signal and says why', () => {
     const docs = [
-      doc(1, { uncertainty: Float32Array.from([0.1, 0.5, 0, 0.2, 0.2, 0.2]), oValue: Float32Array.from([1, NaN, -2, 3, NaN, 0.5]), puRemoved: Uint8Array.from([0, 0, 1, 0, 0, 1]) }, [{ start: 0, end: 1, label: 'X' }], [{ start: 0, end: 2, label: 'X' }]),
+      doc(
+        1,
+        {
+          uncertainty: Float32Array.from([0.1, 0.5, 0, 0.2, 0.2, 0.2]),
+          oValue: Float32Array.from([1, NaN, -2, 3, NaN, 0.5]),
+          puRemoved: Uint8Array.from([0, 0, 1, 0, 0, 1]),
+        },
+        [{ start: 0, end: 1, label: 'X' }],
+        [{ start: 0, end: 2, label: 'X' }],
+      ),
       doc(2, { uncertainty: Float32Array.from([0.7, 0, 0, 0, 0, 0]), rosterRemoved: Uint8Array.from([1, 1, 0, 0, 0, 1]), completion: { 4: 'B-X' } }),
     ];
     const unc = rankSentences(docs, 'uncertainty');
@@ -25,9 +37,15 @@ describe('review queue signals', () => {
     ]);
     expect(unc[1].reasons[0]).toBe('b (uncertainty 0.5; weak O, run X)');
     // PU: the lowest O-value among removed tokens first.
-    expect(rankSentences(docs, 'pu').map((e) => [e.docId, e.sentence])).toEqual([[1, 1], [1, 2]]);
+    expect(rankSentences(docs, 'pu').map((e) => [e.docId, e.sentence])).toEqual([
+      [1, 1],
+      [1, 2],
+    ]);
     expect(rankSentences(docs, 'pu')[0].reasons[0]).toContain('O-value -2');
-    expect(rankSentences(docs, 'roster').map((e) => [e.docId, e.sentence, e.count])).toEqual([[2, 1, 2], [2, 2, 1]]);
+    expect(rankSentences(docs, 'roster').map((e) => [e.docId, e.sentence, e.count])).toEqual([
+      [2, 1, 2],
+      [2, 2, 1],
+    ]);
     expect(rankSentences(docs, 'needle').map((e) => e.reasons[0])).toEqual(['e (weak O, completed as B-X)']);
     expect(rankSentences(docs, 'disagreement').map((e) => [e.docId, e.sentence, e.count])).toEqual([[1, 1, 1]]);
   });
@@ -36,7 +54,10 @@ describe('review queue signals', () => {
     // K = 3 (O, X, Y). Type Y: every token under τ, so exempt.
     const K = 3;
     const p = (...rows: number[][]) => Float32Array.from(rows.flat());
-    const tags = [[0, 1, 2], [1, 2, 0]];
+    const tags = [
+      [0, 1, 2],
+      [1, 2, 0],
+    ];
     const probs = [p([0.9, 0.05, 0.05], [0.5, 0.3, 0.2], [0.6, 0.3, 0.1]), p([0.1, 0.8, 0.1], [0.5, 0.4, 0.1], [0.2, 0.3, 0.5])];
     const r = rosterRemoval(tags, probs, [true, true], K, 0.7);
     expect([...r[0]!]).toEqual([0, 1, 0]);

@@ -97,7 +97,8 @@ export function rankSentences(docs: readonly QueueDoc[], signal: SignalKind, lim
         } else if (signal === 'roster') {
           if (sg?.rosterRemoved?.[t]) flagged.push({ t, value: 1, why: `${w} (weak ${weak[t]} removed by the threshold)` });
         } else if (signal === 'pu') {
-          if (sg?.puRemoved?.[t]) flagged.push({ t, value: -(sg.oValue?.[t] ?? 0), why: `${w} (O-value ${fmt(sg.oValue?.[t] ?? NaN)}, removed as a likely unlabeled entity)` });
+          if (sg?.puRemoved?.[t])
+            flagged.push({ t, value: -(sg.oValue?.[t] ?? 0), why: `${w} (O-value ${fmt(sg.oValue?.[t] ?? NaN)}, removed as a likely unlabeled entity)` });
         } else {
           const c = sg?.completion?.[t];
           if (c !== undefined) flagged.push({ t, value: 1, why: `${w} (weak O, completed as ${c})` });
@@ -106,7 +107,16 @@ export function rankSentences(docs: readonly QueueDoc[], signal: SignalKind, lim
       if (!flagged.length) return;
       const byValue = [...flagged].sort((x, y) => y.value - x.value || x.t - y.t);
       const score = signal === 'uncertainty' || signal === 'pu' ? byValue[0].value : flagged.length;
-      out.push({ docId: d.docId, name: d.name, sentence: si + 1, from: a, to: b, score, count: flagged.length, reasons: byValue.slice(0, 4).map((f) => f.why) });
+      out.push({
+        docId: d.docId,
+        name: d.name,
+        sentence: si + 1,
+        from: a,
+        to: b,
+        score,
+        count: flagged.length,
+        reasons: byValue.slice(0, 4).map((f) => f.why),
+      });
     });
   }
   out.sort((x, y) => y.score - x.score || y.count - x.count || x.docId - y.docId || x.sentence - y.sentence);
@@ -122,8 +132,16 @@ export function rankSentences(docs: readonly QueueDoc[], signal: SignalKind, lim
  * loss; a weak entity token by P(type | entity), and it then leaves the type loss only (it stays an
  * entity). probs: the joint [length, K] per sentence; strong sentences get null.
  */
-export function rosterRemoval(tags: readonly (readonly number[])[], probs: readonly Float32Array[], weak: readonly boolean[], K: number, tau: number, twoPart = false): (Uint8Array | null)[] {
-  const judged = (p: Float32Array, t: number, y: number): number => (!twoPart ? p[t * K + y] : y === 0 ? p[t * K] : p[t * K + y] / Math.max(1 - p[t * K], 1e-12));
+export function rosterRemoval(
+  tags: readonly (readonly number[])[],
+  probs: readonly Float32Array[],
+  weak: readonly boolean[],
+  K: number,
+  tau: number,
+  twoPart = false,
+): (Uint8Array | null)[] {
+  const judged = (p: Float32Array, t: number, y: number): number =>
+    !twoPart ? p[t * K + y] : y === 0 ? p[t * K] : p[t * K + y] / Math.max(1 - p[t * K], 1e-12);
   const under = new Float64Array(K);
   const total = new Float64Array(K);
   tags.forEach((ts, s) => {

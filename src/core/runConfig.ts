@@ -5,10 +5,7 @@ import { TAG_SCHEMES } from './types';
  * A run, described by one serializable object: data, labels, model, method, hyperparameters and
  * seed. The same config on the same backend gives the same result.
  */
-const fileSplit = z.union([
-  z.object({ text: z.string(), labels: z.string() }).strict(),
-  z.object({ conll: z.string() }).strict(),
-]);
+const fileSplit = z.union([z.object({ text: z.string(), labels: z.string() }).strict(), z.object({ conll: z.string() }).strict()]);
 
 export const dataSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -55,6 +52,13 @@ export const modelSchema = z.object({
   spanMaxLength: z.number().int().positive().max(30).default(10),
   spanHidden: z.number().int().positive().default(150),
   dropout: z.number().min(0).max(0.9).default(0.5),
+  /**
+   * Dictionary features: where the project has gazetteers (a distant setting: the strings its
+   * labels matched in training), the model reads each token's matches as input (src/core/lexicon.ts).
+   */
+  dictionary: z.boolean().default(true),
+  /** The share of dictionary matches left out of each training batch, so context is learned too. */
+  dictionaryDropout: z.number().min(0).max(0.95).default(0.5),
 });
 
 export const trainSchema = z.object({
@@ -167,10 +171,18 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
        */
       oShift: z.union([z.number().min(-10).max(10), z.literal('dev')]).default(0),
       /** Mention pre-training on dictionary entries (epochs 0: off); O examples per entry. */
-      mentionPretrain: z.object({ epochs: z.number().int().min(0).default(0), oRatio: z.number().min(0).default(1) }).strict().default({ epochs: 0, oRatio: 1 }),
+      mentionPretrain: z
+        .object({ epochs: z.number().int().min(0).default(0), oRatio: z.number().min(0).default(1) })
+        .strict()
+        .default({ epochs: 0, oRatio: 1 }),
       /** Context pre-training on distant sentences (epochs 0: off): masked words + region type. */
       contextPretrain: z
-        .object({ epochs: z.number().int().min(0).default(0), vocab: z.number().int().min(2).default(5000), oRatio: z.number().min(0).default(1), maxSentences: z.number().int().positive().optional() })
+        .object({
+          epochs: z.number().int().min(0).default(0),
+          vocab: z.number().int().min(2).default(5000),
+          oRatio: z.number().min(0).default(1),
+          maxSentences: z.number().int().positive().optional(),
+        })
         .strict()
         .default({ epochs: 0, vocab: 5000, oRatio: 1 }),
     })

@@ -13,6 +13,11 @@ export const runRecordSchema = z.object({
   setting: z.string(),
   label: z.string(),
   seed: z.number().int(),
+  /**
+   * The split that `test` was scored on: the test split, except for a distant setting's weak
+   * labels, which exist on the training sentences only and are scored against their train gold.
+   */
+  split: z.enum(['test', 'train']).default('test'),
   test: roundedScores,
   dev: roundedScores.nullable(),
   stages: z.array(
@@ -23,7 +28,9 @@ export const runRecordSchema = z.object({
         epochs: z.number(),
         seconds: z.number(),
         trainSentences: z.number(),
-        history: z.array(z.object({ epoch: z.number(), loss: z.number(), devF1: z.number(), methodStats: z.record(z.string(), z.number()).optional() })).optional(),
+        history: z
+          .array(z.object({ epoch: z.number(), loss: z.number(), devF1: z.number(), methodStats: z.record(z.string(), z.number()).optional() }))
+          .optional(),
       })
       .passthrough(),
   ),

@@ -42,7 +42,10 @@ describe('tag schemes', () => {
     expect(spansToTags(spans, 0, 8, 'IOB1')).toEqual(['I-A', 'B-A', 'I-A', 'O', 'I-B', 'I-B', 'I-B', 'O']);
     expect(spansToTags(spans, 0, 8, 'BIOES')).toEqual(['S-A', 'B-A', 'E-A', 'O', 'B-B', 'I-B', 'E-B', 'O']);
     // IO merges adjacent entities of one type: the documented loss of that scheme.
-    expect(tagsToSpans(spansToTags(spans, 0, 8, 'IO'))).toEqual([{ start: 0, end: 3, label: 'A' }, { start: 4, end: 7, label: 'B' }]);
+    expect(tagsToSpans(spansToTags(spans, 0, 8, 'IO'))).toEqual([
+      { start: 0, end: 3, label: 'A' },
+      { start: 4, end: 7, label: 'B' },
+    ]);
   });
 
   it('reports tags outside a scheme', () => {

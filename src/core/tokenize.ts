@@ -5,14 +5,33 @@
  */
 
 const TOKEN = /[\p{L}\p{N}\p{M}]+(?:['’\-.][\p{L}\p{N}\p{M}]+)*\.?|\S/gu;
-const ABBREVIATIONS = new Set(['mr.', 'mrs.', 'ms.', 'dr.', 'prof.', 'st.', 'vs.', 'e.g.', 'i.e.', 'etc.', 'no.', 'fig.', 'al.', 'inc.', 'ltd.', 'co.', 'jr.', 'sr.']);
+const ABBREVIATIONS = new Set([
+  'mr.',
+  'mrs.',
+  'ms.',
+  'dr.',
+  'prof.',
+  'st.',
+  'vs.',
+  'e.g.',
+  'i.e.',
+  'etc.',
+  'no.',
+  'fig.',
+  'al.',
+  'inc.',
+  'ltd.',
+  'co.',
+  'jr.',
+  'sr.',
+]);
 
 /** Returns flattened [start, end) offsets. `cuts` are character positions that must be token boundaries. */
 export function tokenize(text: string, cuts: readonly number[] = []): number[] {
   const out: number[] = [];
   for (const m of text.matchAll(TOKEN)) {
-    let start = m.index;
-    let end = start + m[0].length;
+    const start = m.index;
+    const end = start + m[0].length;
     // A word-final period belongs to the word only for abbreviations and initials ("U.S.", "J.").
     if (m[0].length > 1 && m[0].endsWith('.') && !ABBREVIATIONS.has(m[0].toLowerCase()) && !/^(\p{L}\.)+$/u.test(m[0])) {
       out.push(start, end - 1, end - 1, end);
@@ -52,7 +71,7 @@ export function splitSentences(text: string, offsets: readonly number[]): number
     if (j >= n) break;
     const next = text.slice(offsets[2 * j], offsets[2 * j + 1]);
     const gap = text.slice(offsets[2 * j - 1], offsets[2 * j]);
-    if (/^[\p{Lu}\p{N}"“(]/u.test(next) && /\s/.test(gap) || /\n/.test(gap)) starts.push(j);
+    if ((/^[\p{Lu}\p{N}"“(]/u.test(next) && /\s/.test(gap)) || /\n/.test(gap)) starts.push(j);
   }
   // Blank lines always end a sentence.
   for (let i = 1; i < n; i++) {

@@ -9,8 +9,17 @@ import type { StudioDB } from './schema';
 const demoSchema = z.object({
   name: z.string(),
   types: z.array(z.string()),
-  corpora: z.array(z.object({ file: z.string(), format: z.enum(CORPUS_FORMATS as [string, ...string[]]), split: z.enum(SPLITS as [string, ...string[]]), text: z.string() })),
-  gazetteers: z.array(z.object({ file: z.string(), format: z.enum(GAZETTEER_FORMATS as [string, ...string[]]), mode: z.enum(CASE_MODES as [string, ...string[]]), text: z.string() })),
+  corpora: z.array(
+    z.object({ file: z.string(), format: z.enum(CORPUS_FORMATS as [string, ...string[]]), split: z.enum(SPLITS as [string, ...string[]]), text: z.string() }),
+  ),
+  gazetteers: z.array(
+    z.object({
+      file: z.string(),
+      format: z.enum(GAZETTEER_FORMATS as [string, ...string[]]),
+      mode: z.enum(CASE_MODES as [string, ...string[]]),
+      text: z.string(),
+    }),
+  ),
   rules: z.array(ruleSchema),
 });
 export type DemoAsset = z.infer<typeof demoSchema>;
@@ -21,7 +30,11 @@ export async function loadDemo(db: StudioDB, asset: unknown): Promise<number> {
   const pid = await createProject(db, demo.name, demo.types, 'BIO', true);
   try {
     for (const c of demo.corpora) {
-      await importCorpus(db, pid, parseCorpusImport({ format: c.format as never, split: c.split as never, scheme: 'BIO', files: [{ file: c.file, text: c.text }] }));
+      await importCorpus(
+        db,
+        pid,
+        parseCorpusImport({ format: c.format as never, split: c.split as never, scheme: 'BIO', files: [{ file: c.file, text: c.text }] }),
+      );
     }
     for (const g of demo.gazetteers) {
       await importGazetteer(db, pid, g.file, g.mode as never, parseGazetteerFile(g.format as never, { file: g.file, text: g.text }));

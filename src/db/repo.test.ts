@@ -23,7 +23,19 @@ describe('repository', () => {
     expect((await db.projects.get(pid))!.types.map((t) => t.name)).toEqual(['Chemical', 'Disease']);
 
     // A value IndexedDB cannot store makes the second bulk write fail after the documents went in.
-    const bad: ParsedCorpus = { ...c, types: ['Other'], layers: [{ ...layer, annotations: [{ spans: [], oMode: 'complete', confidence: [() => 1] as never }, { spans: [], oMode: 'complete' }] }] };
+    const bad: ParsedCorpus = {
+      ...c,
+      types: ['Other'],
+      layers: [
+        {
+          ...layer,
+          annotations: [
+            { spans: [], oMode: 'complete', confidence: [() => 1] as never },
+            { spans: [], oMode: 'complete' },
+          ],
+        },
+      ],
+    };
     await expect(importCorpus(db, pid, bad)).rejects.toThrow();
     stats = await projectStats(db, pid);
     expect(stats.documents).toBe(2);
@@ -37,8 +49,28 @@ describe('repository', () => {
     const { docIds } = await importCorpus(db, pid, parseConll(conll, { file: 'a.conll', scheme: 'BIO', split: 'dev', layer }));
     await importGazetteer(db, pid, 'g', 'insensitive', parseGazetteerTsv('Chemical\taspirin\n', 'g.tsv'));
     const src = { name: 'g', priority: 0, spans: [[{ start: 0, end: 1, label: 'Chemical' }], []] };
-    await saveWeakLabels(db, pid, docIds, [src], [{ spans: src.spans[0], oMode: 'complete' }, { spans: [], oMode: 'complete' }], 'priority');
-    await saveWeakLabels(db, pid, docIds, [src], [{ spans: src.spans[0], oMode: 'complete' }, { spans: [], oMode: 'complete' }], 'vote');
+    await saveWeakLabels(
+      db,
+      pid,
+      docIds,
+      [src],
+      [
+        { spans: src.spans[0], oMode: 'complete' },
+        { spans: [], oMode: 'complete' },
+      ],
+      'priority',
+    );
+    await saveWeakLabels(
+      db,
+      pid,
+      docIds,
+      [src],
+      [
+        { spans: src.spans[0], oMode: 'complete' },
+        { spans: [], oMode: 'complete' },
+      ],
+      'vote',
+    );
     const stats = await projectStats(db, pid);
     expect(stats.layers.map((l) => l.name).sort()).toEqual(['aggregate (vote)', 'g', 'gold']);
     await deleteProject(db, pid);

@@ -34,21 +34,25 @@ export async function createProject(db: StudioDB, name: string, types: readonly 
 
 /** Deletes a project and everything it owns, in one transaction. */
 export async function deleteProject(db: StudioDB, projectId: number): Promise<void> {
-  await db.transaction('rw', [db.projects, db.documents, db.layers, db.annotations, db.gazetteers, db.gazetteerEntries, db.rules, db.runs, db.models, db.signals], async () => {
-    const layerIds = await db.layers.where('projectId').equals(projectId).primaryKeys();
-    for (const lid of layerIds) await annotationsOf(db, lid).delete();
-    await db.layers.where('projectId').equals(projectId).delete();
-    await db.documents.where('projectId').equals(projectId).delete();
-    const gz = await db.gazetteers.where('projectId').equals(projectId).primaryKeys();
-    await db.gazetteerEntries.where('gazetteerId').anyOf(gz).delete();
-    await db.gazetteers.where('projectId').equals(projectId).delete();
-    await db.rules.where('projectId').equals(projectId).delete();
-    const runs = await db.runs.where('projectId').equals(projectId).primaryKeys();
-    await db.models.where('runId').anyOf(runs).delete();
-    for (const r of runs) await runSignals(db, r).delete();
-    await db.runs.where('projectId').equals(projectId).delete();
-    await db.projects.delete(projectId);
-  });
+  await db.transaction(
+    'rw',
+    [db.projects, db.documents, db.layers, db.annotations, db.gazetteers, db.gazetteerEntries, db.rules, db.runs, db.models, db.signals],
+    async () => {
+      const layerIds = await db.layers.where('projectId').equals(projectId).primaryKeys();
+      for (const lid of layerIds) await annotationsOf(db, lid).delete();
+      await db.layers.where('projectId').equals(projectId).delete();
+      await db.documents.where('projectId').equals(projectId).delete();
+      const gz = await db.gazetteers.where('projectId').equals(projectId).primaryKeys();
+      await db.gazetteerEntries.where('gazetteerId').anyOf(gz).delete();
+      await db.gazetteers.where('projectId').equals(projectId).delete();
+      await db.rules.where('projectId').equals(projectId).delete();
+      const runs = await db.runs.where('projectId').equals(projectId).primaryKeys();
+      await db.models.where('runId').anyOf(runs).delete();
+      for (const r of runs) await runSignals(db, r).delete();
+      await db.runs.where('projectId').equals(projectId).delete();
+      await db.projects.delete(projectId);
+    },
+  );
 }
 
 /** A run's signal rows, by the key's prefix. */
@@ -57,7 +61,11 @@ export function runSignals(db: StudioDB, runId: number) {
 }
 
 async function layerId(db: StudioDB, projectId: number, kind: LayerKind, name: string, role?: LayerRow['role']): Promise<number> {
-  const found = await db.layers.where('[projectId+kind]').equals([projectId, kind]).filter((l) => l.name === name).first();
+  const found = await db.layers
+    .where('[projectId+kind]')
+    .equals([projectId, kind])
+    .filter((l) => l.name === name)
+    .first();
   return found?.id ?? db.layers.add({ projectId, kind, name, role, createdAt: Date.now() });
 }
 
@@ -97,7 +105,12 @@ export async function importGazetteer(db: StudioDB, projectId: number, name: str
     await db.gazetteerEntries.bulkAdd(parsed.entries.map((e) => ({ gazetteerId: gid, phrase: e.phrase, type: e.type })));
     const rulesBefore = await db.rules.where('projectId').equals(projectId).count();
     await db.rules.bulkAdd(
-      parsed.patterns.map((p, k) => ({ projectId, priority: rulesBefore + k, enabled: true, rule: { kind: 'tokens' as const, name: `${name}:${p.line}`, label: p.label, pattern: p.pattern } })),
+      parsed.patterns.map((p, k) => ({
+        projectId,
+        priority: rulesBefore + k,
+        enabled: true,
+        rule: { kind: 'tokens' as const, name: `${name}:${p.line}`, label: p.label, pattern: p.pattern },
+      })),
     );
     const types = [...parsed.entries.map((e) => e.type).filter((t): t is string => t !== null), ...parsed.patterns.map((p) => p.label)];
     await db.projects.update(projectId, { types: mergeTypes(project.types, types) });
@@ -109,7 +122,11 @@ export async function addRule(db: StudioDB, projectId: number, rule: Rule): Prom
   return db.transaction('rw', [db.projects, db.rules], async () => {
     const project = await db.projects.get(projectId);
     if (!project) throw new Error(`project ${projectId} does not exist`);
-    const taken = await db.rules.where('projectId').equals(projectId).filter((r) => r.rule.name === rule.name).count();
+    const taken = await db.rules
+      .where('projectId')
+      .equals(projectId)
+      .filter((r) => r.rule.name === rule.name)
+      .count();
     if (taken) throw new Error(`a rule named "${rule.name}" exists already`);
     const priority = await db.rules.where('projectId').equals(projectId).count();
     await db.projects.update(projectId, { types: mergeTypes(project.types, [rule.label]) });
@@ -127,7 +144,14 @@ export async function addType(db: StudioDB, projectId: number, name: string): Pr
  * Replaces the project's weak layers with a new labeling: one layer per source and the
  * aggregate, in one transaction. Gold, corrected and predicted layers are never touched.
  */
-export async function saveWeakLabels(db: StudioDB, projectId: number, docIds: readonly number[], sources: readonly SourceOutput[], aggregate: readonly Annotation[], method: string): Promise<void> {
+export async function saveWeakLabels(
+  db: StudioDB,
+  projectId: number,
+  docIds: readonly number[],
+  sources: readonly SourceOutput[],
+  aggregate: readonly Annotation[],
+  method: string,
+): Promise<void> {
   await db.transaction('rw', [db.layers, db.annotations], async () => {
     const old = await db.layers.where('[projectId+kind]').equals([projectId, 'weak']).toArray();
     for (const l of old) await annotationsOf(db, l.id!).delete();
@@ -150,15 +174,23 @@ export interface ProjectStats {
 }
 
 export async function projectStats(db: StudioDB, projectId: number): Promise<ProjectStats> {
-  const bySplit: ProjectStats['bySplit'] = { train: { documents: 0, tokens: 0 }, dev: { documents: 0, tokens: 0 }, test: { documents: 0, tokens: 0 }, unassigned: { documents: 0, tokens: 0 } };
+  const bySplit: ProjectStats['bySplit'] = {
+    train: { documents: 0, tokens: 0 },
+    dev: { documents: 0, tokens: 0 },
+    test: { documents: 0, tokens: 0 },
+    unassigned: { documents: 0, tokens: 0 },
+  };
   let documents = 0;
   let tokens = 0;
-  await db.documents.where('projectId').equals(projectId).each((d) => {
-    documents++;
-    tokens += d.tokenCount;
-    bySplit[d.split].documents++;
-    bySplit[d.split].tokens += d.tokenCount;
-  });
+  await db.documents
+    .where('projectId')
+    .equals(projectId)
+    .each((d) => {
+      documents++;
+      tokens += d.tokenCount;
+      bySplit[d.split].documents++;
+      bySplit[d.split].tokens += d.tokenCount;
+    });
   const layers = await db.layers.where('projectId').equals(projectId).toArray();
   const out: ProjectStats['layers'] = [];
   for (const l of layers) {
@@ -206,7 +238,11 @@ export async function addGazetteerEntry(db: StudioDB, gazetteerId: number, phras
   return db.transaction('rw', [db.gazetteers, db.gazetteerEntries, db.projects], async () => {
     const g = await db.gazetteers.get(gazetteerId);
     if (!g) throw new Error(`gazetteer ${gazetteerId} does not exist`);
-    const dup = await db.gazetteerEntries.where('[gazetteerId+phrase]').equals([gazetteerId, clean]).filter((e) => e.type === type).count();
+    const dup = await db.gazetteerEntries
+      .where('[gazetteerId+phrase]')
+      .equals([gazetteerId, clean])
+      .filter((e) => e.type === type)
+      .count();
     if (dup) throw new Error(`"${clean}" is already listed${type ? ` as ${type}` : ''}`);
     if (type) await addType(db, g.projectId, type);
     return db.gazetteerEntries.add({ gazetteerId, phrase: clean, type });
@@ -233,9 +269,21 @@ export async function importRunRecords(db: StudioDB, projectId: number, file: st
   const now = Date.now();
   await db.transaction('rw', db.runs, async () => {
     for (const r of records) {
-      const config = { ...(r.config ?? {}), name: r.key, imported: { file, setting: r.setting, label: r.label, seed: r.seed } };
+      // A distant setting's weak labels exist on train only; their row says so wherever it is shown.
+      const name = r.split === 'train' ? `${r.key} (scored on the train split, not test)` : r.key;
+      const config = { ...(r.config ?? {}), name, imported: { file, setting: r.setting, label: r.label, seed: r.seed, split: r.split } };
       const history = r.stages.flatMap((s) => s.history ?? []);
-      const metrics = { backend: 'wasm (CLI)', backendReason: `imported from ${file}`, history, stepLosses: [], test: recordScores(r.test), dev: r.dev ? recordScores(r.dev) : undefined, stages: r.stages, tokensPerSecond: r.tokensPerSecond, wallSeconds: r.wallSeconds };
+      const metrics = {
+        backend: 'wasm (CLI)',
+        backendReason: `imported from ${file}`,
+        history,
+        stepLosses: [],
+        test: recordScores(r.test),
+        dev: r.dev ? recordScores(r.dev) : undefined,
+        stages: r.stages,
+        tokensPerSecond: r.tokensPerSecond,
+        wallSeconds: r.wallSeconds,
+      };
       await db.runs.add({ projectId, kind: 'train', config, status: 'done', metrics, createdAt: now, finishedAt: Date.parse(r.finishedAt) || now });
     }
   });
@@ -248,6 +296,13 @@ export async function goldLayer(db: StudioDB, projectId: number, name: string): 
 }
 
 /** Writes one document's annotation in a layer (an editor's every change; partial O: unreviewed tokens stay undecided). */
-export async function saveAnnotation(db: StudioDB, layerId: number, docId: number, spans: Span[], oTokens: number[], extra: Pick<EditorAnnotation, 'reviewedAt' | 'rejected'> = {}): Promise<void> {
+export async function saveAnnotation(
+  db: StudioDB,
+  layerId: number,
+  docId: number,
+  spans: Span[],
+  oTokens: number[],
+  extra: Pick<EditorAnnotation, 'reviewedAt' | 'rejected'> = {},
+): Promise<void> {
   await db.annotations.put({ layerId, docId, spans, oMode: 'partial', oTokens, ...extra });
 }

@@ -17,7 +17,13 @@ export const METHOD_CATALOG: CatalogEntry[] = [
   { id: 'weighted-wsl', title: 'Weighted WSL: weak loss times \u03b3 = 0.5', method: { name: 'weighted-wsl' } },
   { id: 'partial-wsl', title: 'Partial WSL: weak O tokens left out', method: { name: 'partial-wsl' } },
   { id: 'sst', title: 'SST: self-training on a supervised model\u2019s labels', method: { name: 'wsl' }, pipeline: { kind: 'sst' } },
-  { id: 'needle', title: 'NEEDLE: LM pre-training, completion, noise-aware loss, fine-tuning', method: { name: 'noise-aware' }, pipeline: { kind: 'needle' }, head: 'crf' },
+  {
+    id: 'needle',
+    title: 'NEEDLE: LM pre-training, completion, noise-aware loss, fine-tuning',
+    method: { name: 'noise-aware' },
+    pipeline: { kind: 'needle' },
+    head: 'crf',
+  },
   { id: 'roster-loss', title: 'RoSTER noise-robust stage only (GCE + removal)', method: { name: 'roster' }, head: 'twopart' },
   { id: 'ns-uniform', title: 'Negative sampling, uniform (span head)', method: { name: 'negative-sampling', sampling: 'uniform' }, head: 'span' },
   { id: 'ns-weighted', title: 'Negative sampling, adaptive weighted (span head)', method: { name: 'negative-sampling', sampling: 'weighted' }, head: 'span' },
@@ -29,5 +35,10 @@ export const METHOD_CATALOG: CatalogEntry[] = [
     method: { name: 'supervised' },
     pipeline: { kind: 'decoupled', mentionPretrain: { epochs: 3 }, contextPretrain: { epochs: 2 } },
   },
-  { id: 'decoupled-plain', title: 'Decoupled mention/context model, no pre-training (paper 004)', method: { name: 'supervised' }, pipeline: { kind: 'decoupled' } },
+  {
+    id: 'decoupled-plain',
+    title: 'Decoupled mention/context model, no pre-training (paper 004)',
+    method: { name: 'supervised' },
+    pipeline: { kind: 'decoupled' },
+  },
 ];

@@ -99,7 +99,14 @@ export function nonEntityPhrases(sentences: readonly { words: readonly string[] 
 }
 
 /** A sentence's candidates that are no entity, `k` of them drawn at random. */
-function sampleNegatives(words: readonly string[], entities: readonly Span[], maxLength: number, dict: PhraseIndex | undefined, k: number, rand: () => number): [number, number][] {
+function sampleNegatives(
+  words: readonly string[],
+  entities: readonly Span[],
+  maxLength: number,
+  dict: PhraseIndex | undefined,
+  k: number,
+  rand: () => number,
+): [number, number][] {
   const ents = new Set(entities.map((e) => `${e.start}:${e.end}`));
   const pool = candidates(words, maxLength, dict).filter(([a, b]) => !ents.has(`${a}:${b}`));
   for (let i = pool.length - 1; i > 0; i--) {
@@ -121,14 +128,22 @@ export async function predictDecoupled(
 ): Promise<Span[][]> {
   const proposed = r.proposer ? await proposeSpans(r.proposer, r.model.feat, sentences) : null;
   const extra = (k: number) => [...(proposals?.[k] ?? []), ...(proposed?.[k] ?? [])];
-  return r.model.predict(sentences, sentences.map((s, k) => candidates(s.words, p.maxLength, r.dict, extra(k))), r.oShift);
+  return r.model.predict(
+    sentences,
+    sentences.map((s, k) => candidates(s.words, p.maxLength, r.dict, extra(k))),
+    r.oShift,
+  );
 }
 
 /** The O shifts tried when the pipeline's oShift is 'dev'. */
 export const O_SHIFTS = Array.from({ length: 25 }, (_, k) => -3 + k * 0.25);
 
 /** Dev span F1 at each shift of O's log-probability; the best (the smallest |shift| among ties). */
-export function bestShift(gold: readonly (readonly Span[])[], score: (shift: number) => Span[][], shifts: readonly number[]): { shift: number; scores: SpanScores } {
+export function bestShift(
+  gold: readonly (readonly Span[])[],
+  score: (shift: number) => Span[][],
+  shifts: readonly number[],
+): { shift: number; scores: SpanScores } {
   let best: { shift: number; scores: SpanScores } | null = null;
   for (const shift of [...shifts].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b)) {
     const scores = scoreSpans(gold, score(shift));
@@ -149,11 +164,24 @@ export function disposeDecoupled(r: Pick<DecoupledResult, 'model' | 'proposer'>)
   r.proposer?.dispose();
 }
 
-export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: Featurizer, data: DecoupledData, hooks: DecoupledHooks = {}, store?: RunStore): Promise<DecoupledResult> {
+export async function runDecoupled(
+  p: DecoupledPipeline,
+  cfg: RunConfig,
+  feat: Featurizer,
+  data: DecoupledData,
+  hooks: DecoupledHooks = {},
+  store?: RunStore,
+): Promise<DecoupledResult> {
   const t0 = performance.now();
   const classes = classesOf(feat.tags);
   const cls = new Map(classes.map((c, k) => [c, k]));
-  const model = new DecoupledModel(cfg.model, feat, classes, { alpha: p.alpha, beta: p.beta, shared: p.shared, vocab: p.contextPretrain.vocab }, cfg.train.seed);
+  const model = new DecoupledModel(
+    cfg.model,
+    feat,
+    classes,
+    { alpha: p.alpha, beta: p.beta, shared: p.shared, vocab: p.contextPretrain.vocab },
+    cfg.train.seed,
+  );
   const t = cfg.train;
   const stages: StageRecord[] = [];
   const dictEntries = (data.dictionary ?? []).filter((e) => cls.has(e.type) && e.words.length);
@@ -161,7 +189,13 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
   let step = 0;
   const stopped = () => (hooks.control?.() ?? 'go') !== 'go';
 
-  const pretrain = async (name: string, epochs: number, which: 'mention' | 'context', examples: RegionExample[], loss: (b: readonly RegionExample[], step: number) => tf.Scalar) => {
+  const pretrain = async (
+    name: string,
+    epochs: number,
+    which: 'mention' | 'context',
+    examples: RegionExample[],
+    loss: (b: readonly RegionExample[], step: number) => tf.Scalar,
+  ) => {
     if (!epochs || !examples.length) return;
     hooks.onStage?.(name);
     const s0 = performance.now();
@@ -169,7 +203,14 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
     const vars = model.encoderVars(which);
     const history: StageRecord['history'] = [];
     for (let epoch = 1; epoch <= epochs; epoch++) {
-      const r = await model.fit(examples, loss, vars, { optimizer, batchSize: t.batchSize, clip: t.clip, seed: t.seed * 7_919 + epoch * 31 + (which === 'mention' ? 1 : 2), step, control: hooks.control });
+      const r = await model.fit(examples, loss, vars, {
+        optimizer,
+        batchSize: t.batchSize,
+        clip: t.clip,
+        seed: t.seed * 7_919 + epoch * 31 + (which === 'mention' ? 1 : 2),
+        step,
+        control: hooks.control,
+      });
       step += r.steps;
       if (r.stopped) break;
       history.push({ epoch, loss: r.loss, devF1: 0 });
@@ -185,13 +226,28 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
     const name = 'token model (candidate proposals)';
     hooks.onStage?.(name);
     const pcfg: RunConfig = { ...cfg, method: { name: 'supervised' }, pipeline: { kind: 'single' } };
-    const r = await trainStage(store, 'proposer', pcfg, feat, { train: [...data.human], dev: [...data.dev] }, {
-      control: hooks.control,
-      onEpoch: (e) => hooks.onEpoch?.({ stage: name, epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1 }),
-    });
+    const r = await trainStage(
+      store,
+      'proposer',
+      pcfg,
+      feat,
+      { train: [...data.human], dev: [...data.dev] },
+      {
+        control: hooks.control,
+        onEpoch: (e) => hooks.onEpoch?.({ stage: name, epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1 }),
+      },
+    );
     proposer = r.tagger;
-    stages.push({ stage: name, devF1: r.bestDev?.overall.f1 ?? 0, epochs: r.history.length, seconds: r.seconds, trainSentences: r.trainSentences, history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1 })) });
-    if (r.stopped === 'cancelled') return { model, dict, proposer, oShift: 0, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
+    stages.push({
+      stage: name,
+      devF1: r.bestDev?.overall.f1 ?? 0,
+      epochs: r.history.length,
+      seconds: r.seconds,
+      trainSentences: r.trainSentences,
+      history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1 })),
+    });
+    if (r.stopped === 'cancelled')
+      return { model, dict, proposer, oShift: 0, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
   }
 
   // The pre-trainings, restored whole from the run's store when an earlier attempt finished them.
@@ -230,11 +286,14 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
           examples.push({ words: s.words, start: a, end: b, label: 0 });
         }
       }
-      await pretrain('context pre-training (distant labels: masked words + type)', p.contextPretrain.epochs, 'context', examples, (b, s) => model.contextPretrainLoss(b, s));
+      await pretrain('context pre-training (distant labels: masked words + type)', p.contextPretrain.epochs, 'context', examples, (b, s) =>
+        model.contextPretrainLoss(b, s),
+      );
     }
     if (!stopped()) await store?.save('pre-training', { weights: await model.getWeights(), stages: stages.slice(before), step });
   }
-  if (stopped() && hooks.control?.() === 'cancel') return { model, dict, proposer, oShift: 0, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
+  if (stopped() && hooks.control?.() === 'cancel')
+    return { model, dict, proposer, oShift: 0, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
 
   // Stage 2: unified training on the human labels, the model chosen on dev span F1.
   hooks.onStage?.('unified training (human labels)');
@@ -271,10 +330,18 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
     const examples: RegionExample[] = [];
     for (const s of human) {
       for (const e of s.entities) examples.push({ words: s.words, start: e.start, end: e.end, label: cls.get(e.label) ?? 0 });
-      for (const [a, b] of sampleNegatives(s.words, s.entities, p.maxLength, dict, p.negatives, rand)) examples.push({ words: s.words, start: a, end: b, label: 0 });
+      for (const [a, b] of sampleNegatives(s.words, s.entities, p.maxLength, dict, p.negatives, rand))
+        examples.push({ words: s.words, start: a, end: b, label: 0 });
     }
     const e0 = performance.now();
-    const r = await model.fit(examples, (b, s) => model.unifiedLosses(b, true, s).total, vars, { optimizer, batchSize: t.batchSize, clip: t.clip, seed: t.seed * 7_919 + epoch, step, control: hooks.control });
+    const r = await model.fit(examples, (b, s) => model.unifiedLosses(b, true, s).total, vars, {
+      optimizer,
+      batchSize: t.batchSize,
+      clip: t.clip,
+      seed: t.seed * 7_919 + epoch,
+      step,
+      control: hooks.control,
+    });
     trainMs += performance.now() - e0;
     tokens += r.tokens;
     step += r.steps;
@@ -290,12 +357,42 @@ export async function runDecoupled(p: DecoupledPipeline, cfg: RunConfig, feat: F
       bestWeights = await model.getWeights();
       stale = 0;
     } else stale++;
-    if (store) await store.save('checkpoint unified', { epoch, weights: await model.getWeights(), ...(await optimizerState(optimizer)), best, bestDev, bestWeights, stale, oShift, step, tokens, trainMs, history: [...history] } satisfies UnifiedCheckpoint);
+    if (store)
+      await store.save('checkpoint unified', {
+        epoch,
+        weights: await model.getWeights(),
+        ...(await optimizerState(optimizer)),
+        best,
+        bestDev,
+        bestWeights,
+        stale,
+        oShift,
+        step,
+        tokens,
+        trainMs,
+        history: [...history],
+      } satisfies UnifiedCheckpoint);
   }
   optimizer.dispose();
   model.setWeights(bestWeights);
-  stages.push({ stage: 'unified training (human labels)', devF1: Math.max(best, 0), epochs: history.length, seconds: (performance.now() - u0) / 1000, trainSentences: human.length, history });
+  stages.push({
+    stage: 'unified training (human labels)',
+    devF1: Math.max(best, 0),
+    epochs: history.length,
+    seconds: (performance.now() - u0) / 1000,
+    trainSentences: human.length,
+    history,
+  });
   const cancelled = hooks.control?.() === 'cancel';
-  return { model, dict, proposer, oShift, dev: bestDev, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: tokens / Math.max(trainMs / 1000, 1e-9), ...(cancelled ? { stopped: 'cancelled' as const } : {}) };
+  return {
+    model,
+    dict,
+    proposer,
+    oShift,
+    dev: bestDev,
+    stages,
+    seconds: (performance.now() - t0) / 1000,
+    tokensPerSecond: tokens / Math.max(trainMs / 1000, 1e-9),
+    ...(cancelled ? { stopped: 'cancelled' as const } : {}),
+  };
 }
-

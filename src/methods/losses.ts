@@ -33,7 +33,14 @@ export function gceOfLabel(logPy: tf.Tensor2D, q: number): tf.Tensor2D {
  * is the estimated confidence that the (completed) weak labels are right; strong sequences take
  * the NLL alone. `weak` and `confidence` are [B].
  */
-export function noiseAwareCrf(emissions: tf.Tensor3D, tags: tf.Tensor3D, mask: tf.Tensor2D, p: CrfParams, weak: tf.Tensor1D, confidence: tf.Tensor1D): tf.Tensor1D {
+export function noiseAwareCrf(
+  emissions: tf.Tensor3D,
+  tags: tf.Tensor3D,
+  mask: tf.Tensor2D,
+  p: CrfParams,
+  weak: tf.Tensor1D,
+  confidence: tf.Tensor1D,
+): tf.Tensor1D {
   const nll = crfNll(emissions, tags, mask, p);
   const ul = crfUnlikelihood(emissions, tags, mask, p);
   const c = tf.add(tf.mul(weak, confidence), tf.sub(1, weak));
@@ -50,8 +57,8 @@ export function sharpen(probs: Float32Array, N: number, C: number): Float32Array
   const out = new Float32Array(N * C);
   for (let i = 0; i < N; i++) {
     let z = 0;
-    for (let j = 0; j < C; j++) z += (probs[i * C + j] ** 2) / Math.max(g[j], 1e-12);
-    for (let j = 0; j < C; j++) out[i * C + j] = (probs[i * C + j] ** 2) / Math.max(g[j], 1e-12) / Math.max(z, 1e-30);
+    for (let j = 0; j < C; j++) z += probs[i * C + j] ** 2 / Math.max(g[j], 1e-12);
+    for (let j = 0; j < C; j++) out[i * C + j] = probs[i * C + j] ** 2 / Math.max(g[j], 1e-12) / Math.max(z, 1e-30);
   }
   return out;
 }

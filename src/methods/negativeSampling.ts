@@ -6,7 +6,7 @@
  * missampling rate (Eq. 2, where synthetic masking remembers the hidden entities) and the mean
  * uncertainty of the sampled negatives.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { spanClasses } from '../model/tagger';
 import { batchTensors } from '../model/tagger';
 import { spanCrossEntropy, spanSlots, spanTargets } from '../model/spanHead';
@@ -102,7 +102,8 @@ registerMethod({
       const picked = sampleWithoutReplacement(candidates.length, Math.ceil(config.lambda * n), scores, rand).map((i) => candidates[i]);
       chosen.push(...picked);
       if (hidden) rates.push(missamplingRate(picked, new Set(candidates.filter((k) => hidden[k] > 0))));
-      if (probs && picked.length) uncertainties.push(picked.reduce((a, k) => a + weightedScore(probs!.subarray(k * C, (k + 1) * C), 1, 1).u, 0) / picked.length);
+      if (probs && picked.length)
+        uncertainties.push(picked.reduce((a, k) => a + weightedScore(probs!.subarray(k * C, (k + 1) * C), 1, 1).u, 0) / picked.length);
     });
     const stats: Record<string, number> = {};
     if (rates.length) stats.missamplingRate = rates.reduce((a, b) => a + b, 0) / rates.length;
@@ -161,7 +162,9 @@ export async function samplingMaps(
       if (labels[i] > 0) labeled.push({ start: starts[k], end: ends[k] });
       else cand.push(k);
     }
-    const scores = cand.map((k) => (config.sampling === 'weighted' ? weightedScore(probs.subarray((b * S + k) * C, (b * S + k + 1) * C), config.mu, T).score : 0));
+    const scores = cand.map((k) =>
+      config.sampling === 'weighted' ? weightedScore(probs.subarray((b * S + k) * C, (b * S + k + 1) * C), config.mu, T).score : 0,
+    );
     const m = Math.max(...scores, 0);
     const e = scores.map((x) => Math.exp(x - m));
     const z = e.reduce((a, x) => a + x, 0) || 1;

@@ -30,7 +30,11 @@ describe('RoSTER self-training targets (Eq. 8)', () => {
     // Two sentences, IO tags O, I-A, I-B; threshold 0 sharpens every token.
     const probs = [Float32Array.from([0.5, 0.3, 0.2, 0.1, 0.45, 0.45]), Float32Array.from([0.2, 0.1, 0.7])];
     const out = selfTrainingTargets(probs, 3, 0);
-    const cond = [[0.6, 0.4], [0.5, 0.5], [0.125, 0.875]];
+    const cond = [
+      [0.6, 0.4],
+      [0.5, 0.5],
+      [0.125, 0.875],
+    ];
     const g = [0.6 + 0.5 + 0.125, 0.4 + 0.5 + 0.875];
     const flat = [...out[0], ...out[1]];
     cond.forEach(([a, b], t) => {
@@ -51,7 +55,10 @@ describe('RoSTER self-training targets (Eq. 8)', () => {
     [0.5, 0.3, 0.2].forEach((v, j) => expect(flat[j]).toBeCloseTo(v));
     // Tokens 1 and 2 are sharpened with g over them alone.
     const g = [0.5 + 0.1 / 0.85, 0.5 + 0.75 / 0.85];
-    [[0.5, 0.5], [0.1 / 0.85, 0.75 / 0.85]].forEach(([a, b], k) => {
+    [
+      [0.5, 0.5],
+      [0.1 / 0.85, 0.75 / 0.85],
+    ].forEach(([a, b], k) => {
       const pO = [0.1, 0.15][k];
       const qa = a ** 2 / g[0];
       const qb = b ** 2 / g[1];

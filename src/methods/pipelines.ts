@@ -18,7 +18,6 @@ import { rosterRemoval } from '../core/reviewSignals';
 export { pipelineSchema, type Pipeline } from '../core/runConfig';
 import type { Pipeline } from '../core/runConfig';
 
-
 /**
  * RoSTER's self-training targets (Eq. 8) over IO tags (O first). For a token the model gives
  * P(entity) ≥ `entityThreshold`: P(O) kept as the model has it (the entity/non-entity part
@@ -100,7 +99,13 @@ export interface TrainSignals {
  * PU step: the O-tagged tokens by ascending O-value; the first ⌈λ·m⌉ are the likely unlabeled
  * entities. Returns them, and the detection curve against the hidden entities when known.
  */
-export function puRemoval(sentences: readonly LabeledSentence[], emissions: readonly Float32Array[], K: number, lambda: number, curve: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5]) {
+export function puRemoval(
+  sentences: readonly LabeledSentence[],
+  emissions: readonly Float32Array[],
+  K: number,
+  lambda: number,
+  curve: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5],
+) {
   const oTokens: { s: number; t: number; o: number; hidden: boolean }[] = [];
   sentences.forEach((x, s) => x.tags.forEach((tag, t) => tag === 0 && oTokens.push({ s, t, o: emissions[s][t * K], hidden: (x.hidden?.[t] ?? 0) > 0 })));
   oTokens.sort((a, b) => a.o - b.o);
@@ -154,17 +159,39 @@ export function completedConfidence(weakTags: readonly number[], modelConfidence
 }
 
 /** A language model on a fresh tagger of the config's encoder, trained on raw sentences (or restored from the store under `key`). */
-async function trainLm(cfg: RunConfig, feat: Featurizer, text: readonly { words: readonly string[] }[], o: { epochs: number; vocab: number }, hooks: TrainHooks, store: RunStore | undefined, key: string): Promise<{ lm: LanguageModel; losses: number[]; seconds: number }> {
+async function trainLm(
+  cfg: RunConfig,
+  feat: Featurizer,
+  text: readonly { words: readonly string[] }[],
+  o: { epochs: number; vocab: number },
+  hooks: TrainHooks,
+  store: RunStore | undefined,
+  key: string,
+): Promise<{ lm: LanguageModel; losses: number[]; seconds: number }> {
   const t0 = performance.now();
   const tagger = new Tagger({ ...cfg.model, head: cfg.model.head === 'span' ? 'softmax' : cfg.model.head }, featureDims(feat), cfg.train.seed);
-  const lm = new LanguageModel(tagger, feat, buildLmVocab(text.map((s) => s.words), o.vocab));
+  const lm = new LanguageModel(
+    tagger,
+    feat,
+    buildLmVocab(
+      text.map((s) => s.words),
+      o.vocab,
+    ),
+  );
   const saved = (await store?.load(key)) as { weights: { encoder: Weights; heads: Weights }; losses: number[]; seconds: number } | undefined;
   if (saved) {
     lm.setWeights(saved.weights);
     hooks.onStage?.(`language model restored from the run's store`);
     return { lm, losses: saved.losses, seconds: saved.seconds };
   }
-  const losses = await lm.pretrain(text, { epochs: o.epochs, batchSize: cfg.train.batchSize, lr: cfg.train.lr, clip: cfg.train.clip, seed: cfg.train.seed, onEpoch: (epoch, loss) => hooks.onStage?.(`language model epoch ${epoch}: loss ${loss.toFixed(3)}`) });
+  const losses = await lm.pretrain(text, {
+    epochs: o.epochs,
+    batchSize: cfg.train.batchSize,
+    lr: cfg.train.lr,
+    clip: cfg.train.clip,
+    seed: cfg.train.seed,
+    onEpoch: (epoch, loss) => hooks.onStage?.(`language model epoch ${epoch}: loss ${loss.toFixed(3)}`),
+  });
   const seconds = (performance.now() - t0) / 1000;
   await store?.save(key, { weights: await lm.getWeights(), losses, seconds });
   return { lm, losses, seconds };
@@ -186,7 +213,14 @@ export class PipelineStopped extends Error {
  * stages and resumes the running one where it stopped, to the same result as an uninterrupted
  * run (a stage with per-epoch records, PU's exploratory training, runs again whole).
  */
-export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Featurizer, data: PipelineData, hooks: TrainHooks = {}, store?: RunStore): Promise<PipelineResult> {
+export async function runPipeline(
+  pipeline: Pipeline,
+  cfg: RunConfig,
+  feat: Featurizer,
+  data: PipelineData,
+  hooks: TrainHooks = {},
+  store?: RunStore,
+): Promise<PipelineResult> {
   const t0 = performance.now();
   const stages: StageRecord[] = [];
   let tokens = 0;
@@ -209,7 +243,7 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
       history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1, ...(h.methodStats ? { methodStats: h.methodStats } : {}) })),
     });
     tokens += r.trainTokens * r.history.length;
-    trainMs += (r.trainTokens * r.history.length) / Math.max(r.tokensPerSecond, 1e-9) * 1000;
+    trainMs += ((r.trainTokens * r.history.length) / Math.max(r.tokensPerSecond, 1e-9)) * 1000;
     return r;
   };
   const strong = data.train.filter((s) => !s.weak);
@@ -231,7 +265,13 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
     const oValueEpochs: Float32Array[][] = [];
     const oValuesOf = (em: readonly Float32Array[]) => data.train.map((s, i) => Float32Array.from(s.tags, (tag, t) => (tag === 0 ? em[i][t * K] : NaN)));
     const afterEpoch = async (tagger: Tagger) => void oValueEpochs.push(oValuesOf(await predictEmissions(tagger, feat, data.train)));
-    const explore = await stage('exploratory training', withMethod({ ...cfg, train: { ...cfg.train, epochs: pipeline.explore, patience: pipeline.explore + 1 } }, { name: 'pu', gamma: 1 }), data.train, undefined, { afterEpoch });
+    const explore = await stage(
+      'exploratory training',
+      withMethod({ ...cfg, train: { ...cfg.train, epochs: pipeline.explore, patience: pipeline.explore + 1 } }, { name: 'pu', gamma: 1 }),
+      data.train,
+      undefined,
+      { afterEpoch },
+    );
     const emissions = await predictEmissions(explore.tagger, feat, data.train);
     explore.tagger.dispose();
     const { exclude, detection } = puRemoval(data.train, emissions, K, pipeline.lambda);
@@ -245,7 +285,11 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
       }),
     };
     // Training restarts from scratch without the removed tokens' losses.
-    const main = await stage('PU + negative sampling', cfg, data.train.map((s, i) => ({ ...s, exclude: exclude[i] })));
+    const main = await stage(
+      'PU + negative sampling',
+      cfg,
+      data.train.map((s, i) => ({ ...s, exclude: exclude[i] })),
+    );
     return finish(main, { detection, signals });
   }
 
@@ -259,7 +303,15 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
       const r = await stage(`noise-robust model ${k + 1}`, { ...cfg, train: { ...cfg.train, seed: cfg.train.seed + k } }, data.train);
       const probs = await predictProbs(r.tagger, feat, data.train);
       // The weak labels the first model's threshold would remove, for the review queue.
-      if (k === 0 && tau > 0) signals.rosterRemoved = rosterRemoval(data.train.map((s) => s.tags), probs, data.train.map((s) => !!s.weak), K, tau, r.tagger.cfg.head === 'twopart');
+      if (k === 0 && tau > 0)
+        signals.rosterRemoved = rosterRemoval(
+          data.train.map((s) => s.tags),
+          probs,
+          data.train.map((s) => !!s.weak),
+          K,
+          tau,
+          r.tagger.cfg.head === 'twopart',
+        );
       avg = avg ? avg.map((a, i) => a.map((v, j) => v + probs[i][j])) : probs;
       if (pipeline.models === 1) last = r;
       else r.tagger.dispose();
@@ -267,13 +319,23 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
     let current = last;
     if (pipeline.models > 1) {
       const targets = avg!.map((a) => a.map((v) => v / pipeline.models));
-      current = await stage('ensemble distillation', withMethod(cfg, { name: 'distill' }), data.train.map((s, i) => ({ ...s, soft: targets[i] })));
+      current = await stage(
+        'ensemble distillation',
+        withMethod(cfg, { name: 'distill' }),
+        data.train.map((s, i) => ({ ...s, soft: targets[i] })),
+      );
     }
     let lm: LanguageModel | null = null;
     if (pipeline.rounds > 0 && pipeline.augmentRate > 0 && pipeline.lm.epochs > 0) {
       const trained = await trainLm(cfg, feat, data.train, pipeline.lm, hooks, store, 'language model for augmentation');
       lm = trained.lm;
-      stages.push({ stage: 'language model for augmentation', devF1: 0, epochs: trained.losses.length, seconds: trained.seconds, trainSentences: data.train.length });
+      stages.push({
+        stage: 'language model for augmentation',
+        devF1: 0,
+        epochs: trained.losses.length,
+        seconds: trained.seconds,
+        trainSentences: data.train.length,
+      });
     }
     for (let round = 1; round <= pipeline.rounds; round++) {
       const probs = await predictProbs(current!.tagger, feat, data.train);
@@ -300,9 +362,23 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
   let pretrained: Weights | undefined;
   if (pipeline.kind === 'needle' && pipeline.stage1.epochs > 0) {
     // Stage I: the encoder learns the domain's text as a language model before any label.
-    const { lm, losses, seconds } = await trainLm(cfg, feat, [...data.train, ...(data.unlabeled ?? [])], pipeline.stage1, hooks, store, 'Stage I language model');
+    const { lm, losses, seconds } = await trainLm(
+      cfg,
+      feat,
+      [...data.train, ...(data.unlabeled ?? [])],
+      pipeline.stage1,
+      hooks,
+      store,
+      'Stage I language model',
+    );
     pretrained = await lm.tagger.getWeights();
-    stages.push({ stage: 'Stage I: language model', devF1: 0, epochs: losses.length, seconds, trainSentences: data.train.length + (data.unlabeled?.length ?? 0) });
+    stages.push({
+      stage: 'Stage I: language model',
+      devF1: 0,
+      epochs: losses.length,
+      seconds,
+      trainSentences: data.train.length + (data.unlabeled?.length ?? 0),
+    });
     lm.dispose();
     lm.tagger.dispose();
   }
@@ -351,11 +427,20 @@ export async function runPipeline(pipeline: Pipeline, cfg: RunConfig, feat: Feat
     if (pipeline.nal) {
       // Calibrate the model's Viterbi scores on dev: sequence accuracy per score bin (Appendix A).
       const dev = current.dev!;
-      calibration = histogramBins(dev.scores, data.dev.map((s, k) => s.tags.every((t, i) => t === dev.paths[k][i])), pipeline.bins);
+      calibration = histogramBins(
+        dev.scores,
+        data.dev.map((s, k) => s.tags.every((t, i) => t === dev.paths[k][i])),
+        pipeline.bins,
+      );
       confidences = completed.map((_, k) => completedConfidence(weak[k].tags, binConfidence(calibration!, current.scores[k]), pipeline.cap));
       completed = completed.map((s, k) => ({ ...s, confidence: confidences![k] }));
     }
-    const stage2 = await stage(`${pipeline.nal ? 'noise-aware continual training' : 'continual training (NLL)'}${suffix}`, withMethod(cfg, { name: pipeline.nal ? 'noise-aware' : 'wsl' }), [...strong, ...completed], current.weights);
+    const stage2 = await stage(
+      `${pipeline.nal ? 'noise-aware continual training' : 'continual training (NLL)'}${suffix}`,
+      withMethod(cfg, { name: pipeline.nal ? 'noise-aware' : 'wsl' }),
+      [...strong, ...completed],
+      current.weights,
+    );
     let end = stage2;
     if (pipeline.ft && strong.length) {
       const w2 = await stage2.tagger.getWeights();

@@ -46,8 +46,17 @@ describe('PU learning pieces (paper 003)', () => {
 
   it('with a CRF, the free tokens are marginalized out exactly (brute force)', () => {
     const [B, T, K] = [1, 4, 3];
-    const em = [[0.3, -0.2, 1], [0.5, 0.1, -1], [0, 0.7, 0.2], [1.2, 0, 0.4]];
-    const trans = [[0.1, -0.3, 0], [0.2, 0, -0.5], [0, 0.4, 0.1]];
+    const em = [
+      [0.3, -0.2, 1],
+      [0.5, 0.1, -1],
+      [0, 0.7, 0.2],
+      [1.2, 0, 0.4],
+    ];
+    const trans = [
+      [0.1, -0.3, 0],
+      [0.2, 0, -0.5],
+      [0, 0.4, 0.1],
+    ];
     const start = [0, 0.2, -0.1];
     const end = [0.1, 0, 0.3];
     const tags = [0, 1, 0, 0];
@@ -60,7 +69,9 @@ describe('PU learning pieces (paper 003)', () => {
       emissions: tf.tensor3d([em]),
       prepared: bound,
     };
-    const loss = getMethod('pu').loss(ctx as never).arraySync() as number;
+    const loss = getMethod('pu')
+      .loss(ctx as never)
+      .arraySync() as number;
     const score = (p: number[]) => start[p[0]] + end[p[3]] + p.reduce((a, k, t) => a + em[t][k] + (t ? trans[p[t - 1]][k] : 0), 0);
     const all: number[][] = [];
     for (let a = 0; a < K; a++) for (let b = 0; b < K; b++) for (let c = 0; c < K; c++) for (let d = 0; d < K; d++) all.push([a, b, c, d]);

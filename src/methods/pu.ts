@@ -59,7 +59,10 @@ registerMethod({
     const K = tagger.dims.tags;
     const gold = tagsOneHot(batch, K);
     if (tagger.cfg.head === 'crf') {
-      const free = tf.tensor3d(Float32Array.from({ length: batch.B * batch.T * K }, (_, i) => 1 - bound[Math.floor(i / K)]), [batch.B, batch.T, K]);
+      const free = tf.tensor3d(
+        Float32Array.from({ length: batch.B * batch.T * K }, (_, i) => 1 - bound[Math.floor(i / K)]),
+        [batch.B, batch.T, K],
+      );
       return tf.mean(crfPartialNll(emissions, tf.minimum(1, tf.add(gold, free)) as tf.Tensor3D, tensors.mask, tagger.crf())) as tf.Scalar;
     }
     return weightedMean(tokenNll(tf.logSoftmax(emissions) as tf.Tensor3D, gold), tf.tensor2d(bound, [batch.B, batch.T]));

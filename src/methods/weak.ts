@@ -72,7 +72,10 @@ registerMethod({
     const bound = constrainedTokens(ctx);
     if (tagger.cfg.head === 'crf') {
       // Unbound tokens may take any tag: the CRF likelihood with them marginalized out.
-      const free = tf.tensor3d(Float32Array.from({ length: batch.B * batch.T * K }, (_, i) => 1 - bound[Math.floor(i / K)]), [batch.B, batch.T, K]);
+      const free = tf.tensor3d(
+        Float32Array.from({ length: batch.B * batch.T * K }, (_, i) => 1 - bound[Math.floor(i / K)]),
+        [batch.B, batch.T, K],
+      );
       const allowed = tf.minimum(1, tf.add(gold, free)) as tf.Tensor3D;
       return tf.mean(crfPartialNll(ctx.emissions, allowed, tensors.mask, tagger.crf())) as tf.Scalar;
     }
@@ -136,14 +139,16 @@ registerMethod({
     const keep = new Float32Array(batch.B * batch.T).fill(1);
     const total = new Array<number>(K).fill(0);
     const gone = new Array<number>(K).fill(0);
-    rows.forEach((ts, s) => ts.forEach((y, t) => {
-      if (!weak[s] || y < 0) return;
-      total[y]++;
-      if (removed[s]![t]) {
-        gone[y]++;
-        keep[s * batch.T + t] = 0;
-      }
-    }));
+    rows.forEach((ts, s) =>
+      ts.forEach((y, t) => {
+        if (!weak[s] || y < 0) return;
+        total[y]++;
+        if (removed[s]![t]) {
+          gone[y]++;
+          keep[s * batch.T + t] = 0;
+        }
+      }),
+    );
     const stats: Record<string, number> = {};
     total.forEach((n, y) => n && (stats[`removed:${y}`] = gone[y] / n));
     return { data: keep, stats };

@@ -47,7 +47,10 @@ describe('linear-chain CRF', () => {
   const p = { transitions: tf.tensor2d(trans), start: tf.tensor1d(start), end: tf.tensor1d(end) };
   const emissions = tf.tensor3d(em);
   const mask = tf.tensor2d(lengths.map((n) => Array.from({ length: T }, (_, t) => (t < n ? 1 : 0))));
-  const gold = [[0, 2, 1, 1], [2, 2, 0, 0]];
+  const gold = [
+    [0, 2, 1, 1],
+    [2, 2, 0, 0],
+  ];
   const tags = tf.cast(tf.oneHot(tf.tensor2d(gold, undefined, 'int32'), K), 'float32') as tf.Tensor3D;
 
   it('log Z, path scores, NLL and unlikelihood equal brute-force enumeration', () => {
@@ -68,7 +71,11 @@ describe('linear-chain CRF', () => {
 
   it('marginalizing tokens out of the likelihood equals summing over their tags', () => {
     // Sequence 0: tokens 1 and 2 removed (any tag); 0 and 3 fixed to the gold tag.
-    const allowed = tf.tensor3d(lengths.map((_, b) => Array.from({ length: T }, (_, t) => Array.from({ length: K }, (_, k) => (b === 0 && (t === 1 || t === 2) ? 1 : k === gold[b][t] ? 1 : 0)))));
+    const allowed = tf.tensor3d(
+      lengths.map((_, b) =>
+        Array.from({ length: T }, (_, t) => Array.from({ length: K }, (_, k) => (b === 0 && (t === 1 || t === 2) ? 1 : k === gold[b][t] ? 1 : 0))),
+      ),
+    );
     const partial = crfPartialNll(emissions, allowed, mask, p).arraySync();
     const all = brute(em[0], trans, start, end);
     const z = lse(all.map((x) => x.score));
@@ -83,10 +90,11 @@ describe('linear-chain CRF', () => {
     lengths.forEach((n, b) => {
       const all = brute(em[b].slice(0, n), trans, start, end);
       const z = lse(all.map((x) => x.score));
-      for (let t = 0; t < n; t++) for (let k = 0; k < K; k++) {
-        const m = all.filter((x) => x.path[t] === k).reduce((a, x) => a + Math.exp(x.score - z), 0);
-        expect(marg[(b * T + t) * K + k]).toBeCloseTo(m, 4);
-      }
+      for (let t = 0; t < n; t++)
+        for (let k = 0; k < K; k++) {
+          const m = all.filter((x) => x.path[t] === k).reduce((a, x) => a + Math.exp(x.score - z), 0);
+          expect(marg[(b * T + t) * K + k]).toBeCloseTo(m, 4);
+        }
       const best = all.reduce((a, x) => (x.score > a.score ? x : a));
       expect(vit.paths[b]).toEqual(best.path);
       expect(vit.scores[b]).toBeCloseTo(best.score, 4);
@@ -95,7 +103,15 @@ describe('linear-chain CRF', () => {
 
   it('the gradient of log Z with respect to the emissions is the marginals', () => {
     const g = tf.grad((e: tf.Tensor) => tf.sum(crfLogZ(e as tf.Tensor3D, mask, p)))(emissions);
-    const marg = crfMarginals(new Float32Array(emissions.dataSync()), lengths, T, K, new Float32Array(trans.flat()), new Float32Array(start), new Float32Array(end));
+    const marg = crfMarginals(
+      new Float32Array(emissions.dataSync()),
+      lengths,
+      T,
+      K,
+      new Float32Array(trans.flat()),
+      new Float32Array(start),
+      new Float32Array(end),
+    );
     const gd = g.dataSync();
     for (let i = 0; i < marg.length; i++) expect(gd[i]).toBeCloseTo(marg[i], 4);
   });

@@ -132,7 +132,15 @@ export function crfPartialNll(emissions: tf.Tensor3D, allowed: tf.Tensor3D, mask
 }
 
 /** Marginals P(y_t = k | X) [B, T, K] by forward-backward, in plain arrays (no gradient). */
-export function crfMarginals(emissions: Float32Array, lengths: readonly number[], T: number, K: number, trans: Float32Array, start: Float32Array, end: Float32Array): Float32Array {
+export function crfMarginals(
+  emissions: Float32Array,
+  lengths: readonly number[],
+  T: number,
+  K: number,
+  trans: Float32Array,
+  start: Float32Array,
+  end: Float32Array,
+): Float32Array {
   const out = new Float32Array(emissions.length);
   const alpha = new Float64Array(T * K);
   const beta = new Float64Array(T * K);
@@ -143,9 +151,11 @@ export function crfMarginals(emissions: Float32Array, lengths: readonly number[]
   lengths.forEach((n, b) => {
     const e = (t: number, k: number) => emissions[(b * T + t) * K + k];
     for (let k = 0; k < K; k++) alpha[k] = start[k] + e(0, k);
-    for (let t = 1; t < n; t++) for (let j = 0; j < K; j++) alpha[t * K + j] = lse(Array.from({ length: K }, (_, i) => alpha[(t - 1) * K + i] + trans[i * K + j])) + e(t, j);
+    for (let t = 1; t < n; t++)
+      for (let j = 0; j < K; j++) alpha[t * K + j] = lse(Array.from({ length: K }, (_, i) => alpha[(t - 1) * K + i] + trans[i * K + j])) + e(t, j);
     for (let k = 0; k < K; k++) beta[(n - 1) * K + k] = end[k];
-    for (let t = n - 2; t >= 0; t--) for (let i = 0; i < K; i++) beta[t * K + i] = lse(Array.from({ length: K }, (_, j) => trans[i * K + j] + e(t + 1, j) + beta[(t + 1) * K + j]));
+    for (let t = n - 2; t >= 0; t--)
+      for (let i = 0; i < K; i++) beta[t * K + i] = lse(Array.from({ length: K }, (_, j) => trans[i * K + j] + e(t + 1, j) + beta[(t + 1) * K + j]));
     const logZ = lse(Array.from({ length: K }, (_, k) => alpha[(n - 1) * K + k] + end[k]));
     for (let t = 0; t < n; t++) for (let k = 0; k < K; k++) out[(b * T + t) * K + k] = Math.exp(alpha[t * K + k] + beta[t * K + k] - logZ);
   });
@@ -153,7 +163,15 @@ export function crfMarginals(emissions: Float32Array, lengths: readonly number[]
 }
 
 /** Viterbi decoding on the CPU: per sequence, the best tag path and its score. */
-export function viterbi(emissions: Float32Array, lengths: readonly number[], T: number, K: number, trans: Float32Array, start: Float32Array, end: Float32Array): { paths: number[][]; scores: number[] } {
+export function viterbi(
+  emissions: Float32Array,
+  lengths: readonly number[],
+  T: number,
+  K: number,
+  trans: Float32Array,
+  start: Float32Array,
+  end: Float32Array,
+): { paths: number[][]; scores: number[] } {
   const paths: number[][] = [];
   const scores: number[] = [];
   const delta = new Float64Array(T * K);

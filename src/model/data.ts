@@ -1,3 +1,4 @@
+import type { LexiconMatch } from '../core/lexicon';
 import { spansToTags, tagsToSpans } from '../core/tagScheme';
 import type { Annotation, ParsedDoc, Span } from '../core/types';
 import { sentenceRanges, tokenTexts, UNKNOWN_TYPE } from '../core/types';
@@ -19,6 +20,8 @@ export interface LabeledSentence {
   hidden?: number[];
   /** Token positions taken out of the loss (PU learning's likely unlabeled entities). */
   exclude?: number[];
+  /** Dictionary matches, when the model reads them (src/core/lexicon.ts). */
+  lex?: LexiconMatch[];
 }
 
 /** O, then B- and I- of each type in order. */
@@ -62,6 +65,13 @@ export function toSentences(docs: readonly ParsedDoc[], anns: readonly (Annotati
 /** Predicted tag ids of each sentence back to spans per document. */
 export function pathsToSpans(sentences: readonly LabeledSentence[], paths: readonly number[][], tags: readonly string[], nDocs: number): Span[][] {
   const out: Span[][] = Array.from({ length: nDocs }, () => []);
-  sentences.forEach((s, k) => out[s.doc].push(...tagsToSpans(paths[k].map((t) => tags[t]), s.offset)));
+  sentences.forEach((s, k) =>
+    out[s.doc].push(
+      ...tagsToSpans(
+        paths[k].map((t) => tags[t]),
+        s.offset,
+      ),
+    ),
+  );
   return out;
 }

@@ -39,7 +39,39 @@ export function maskedContext(words: readonly string[], start: number, end: numb
   return { words: [...words.slice(0, start), MASK, ...words.slice(end)], at: start };
 }
 
-const STOP = new Set(['the', 'a', 'an', 'of', 'and', 'or', 'in', 'on', 'at', 'to', 'for', 'with', 'by', 'from', 'as', 'is', 'was', 'are', 'were', 'be', 'been', 'that', 'this', 'which', 'who', "'s", 'than', 'but', 'not', 'it', 'its']);
+const STOP = new Set([
+  'the',
+  'a',
+  'an',
+  'of',
+  'and',
+  'or',
+  'in',
+  'on',
+  'at',
+  'to',
+  'for',
+  'with',
+  'by',
+  'from',
+  'as',
+  'is',
+  'was',
+  'are',
+  'were',
+  'be',
+  'been',
+  'that',
+  'this',
+  'which',
+  'who',
+  "'s",
+  'than',
+  'but',
+  'not',
+  'it',
+  'its',
+]);
 const PUNCT = /^[\p{P}\p{S}]+$/u;
 /** Inside a region, punctuation that names carry (hyphens, slashes, periods, apostrophes, ampersands). */
 const INNER = /^[-./'&]+$/;
@@ -84,15 +116,16 @@ export function candidates(words: readonly string[], maxLength: number, dict?: P
   for (let a = 0; a < n; a++) {
     for (let b = a + 1; b <= Math.min(n, a + maxLength); b++) if (passesFilter(words, a, b)) add(a, b);
     if (dict)
-      for (let b = a + 1; b <= Math.min(n, a + Math.min(dict.maxLength, 10)); b++)
-        if (dict.phrases.has(words.slice(a, b).join(' ').toLowerCase())) add(a, b);
+      for (let b = a + 1; b <= Math.min(n, a + Math.min(dict.maxLength, 10)); b++) if (dict.phrases.has(words.slice(a, b).join(' ').toLowerCase())) add(a, b);
   }
   for (const s of proposals) if (s.start >= 0 && s.end <= n && s.start < s.end) add(s.start, s.end);
   return out.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
 }
 
 /** Keeps the most probable non-O regions that do not overlap, best first. */
-export function decodeRegions(scored: readonly { start: number; end: number; label: number; p: number }[]): { start: number; end: number; label: number; p: number }[] {
+export function decodeRegions(
+  scored: readonly { start: number; end: number; label: number; p: number }[],
+): { start: number; end: number; label: number; p: number }[] {
   const taken: { start: number; end: number; label: number; p: number }[] = [];
   for (const r of [...scored].filter((x) => x.label > 0).sort((x, y) => y.p - x.p || x.start - y.start)) {
     if (taken.every((t) => r.end <= t.start || t.end <= r.start)) taken.push(r);
@@ -154,14 +187,19 @@ export class DecoupledModel {
 
   private head(name: string, x: tf.Tensor2D, out: number, seed: number): tf.Tensor2D {
     const H = x.shape[1];
-    const w = param(this.params, `${name}/w`, () => tf.randomUniform([H, out], -Math.sqrt(6 / (H + out)), Math.sqrt(6 / (H + out)), 'float32', this.seed * 31 + seed));
+    const w = param(this.params, `${name}/w`, () =>
+      tf.randomUniform([H, out], -Math.sqrt(6 / (H + out)), Math.sqrt(6 / (H + out)), 'float32', this.seed * 31 + seed),
+    );
     const b = param(this.params, `${name}/b`, () => tf.zeros([out]));
     return dense(x, w, b) as tf.Tensor2D;
   }
 
   /** h_m [N, H]: the mention encoder's states over the region's tokens alone, mean-pooled. */
   mentionVectors(regions: readonly RegionExample[], training: boolean, step: number): tf.Tensor2D {
-    const batch = makeBatch(this.feat, regions.map((r) => ({ words: r.words.slice(r.start, r.end) })));
+    const batch = makeBatch(
+      this.feat,
+      regions.map((r) => ({ words: r.words.slice(r.start, r.end) })),
+    );
     const t = batchTensors(batch, this.mention.dims);
     const h = this.mention.encode(t, training, step);
     const m = tf.expandDims(t.mask, 2);
@@ -191,7 +229,11 @@ export class DecoupledModel {
   }
 
   /** The distinct sentences of the regions as one batch, and each region as [sentence, start, end). */
-  private sentenceBatch(regions: readonly RegionExample[]): { sentences: (readonly string[])[]; batch: BatchTensors; triples: (readonly [number, number, number])[] } {
+  private sentenceBatch(regions: readonly RegionExample[]): {
+    sentences: (readonly string[])[];
+    batch: BatchTensors;
+    triples: (readonly [number, number, number])[];
+  } {
     const sentences: (readonly string[])[] = [];
     const index = new Map<readonly string[], number>();
     const triples = regions.map((r) => {
@@ -199,7 +241,17 @@ export class DecoupledModel {
       if (k === undefined) index.set(r.words, (k = sentences.push(r.words) - 1));
       return [k, r.start, r.end] as const;
     });
-    return { sentences, batch: batchTensors(makeBatch(this.feat, sentences.map((words) => ({ words }))), this.context.dims), triples };
+    return {
+      sentences,
+      batch: batchTensors(
+        makeBatch(
+          this.feat,
+          sentences.map((words) => ({ words })),
+        ),
+        this.context.dims,
+      ),
+      triples,
+    };
   }
 
   private maskToken(): BatchTensors {
@@ -251,7 +303,10 @@ export class DecoupledModel {
       triples.forEach(([, a, b], r) => (pick[r] = rowOf[r] * L + (reverse ? a - first[rowOf[r]] : b - 1 - a)));
       return tf.gather(sums, tf.tensor1d(pick, 'int32')) as tf.Tensor2D;
     };
-    const n = tf.tensor2d(triples.map(([, a, b]) => b - a), [triples.length, 1]);
+    const n = tf.tensor2d(
+      triples.map(([, a, b]) => b - a),
+      [triples.length, 1],
+    );
     const hm = tf.div(tf.concat([side(false), side(true)], 1), n) as tf.Tensor2D;
     const hc = this.context.insertedStates(batch, this.maskToken(), triples, false, 0, xc);
     return { hm, hc };
@@ -276,7 +331,10 @@ export class DecoupledModel {
 
   /** Mention pre-training: the type of a dictionary phrase (or O) from the phrase alone. */
   mentionPretrainLoss(regions: readonly RegionExample[], step: number): tf.Scalar {
-    return this.ce(this.head('mention-pre', this.mentionVectors(regions, true, step), this.classes.length, 4), regions.map((r) => r.label));
+    return this.ce(
+      this.head('mention-pre', this.mentionVectors(regions, true, step), this.classes.length, 4),
+      regions.map((r) => r.label),
+    );
   }
 
   /**
@@ -286,7 +344,10 @@ export class DecoupledModel {
   contextPretrainLoss(regions: readonly RegionExample[], step: number): tf.Scalar {
     if (!this.lmVocab) throw new Error('context pre-training needs a vocabulary: call setVocab first');
     const hc = this.contextVectorsFast(regions, true, step);
-    const type = this.ce(this.head('context-pre', hc, this.classes.length, 5), regions.map((r) => r.label));
+    const type = this.ce(
+      this.head('context-pre', hc, this.classes.length, 5),
+      regions.map((r) => r.label),
+    );
     const V = this.lmVocab.words.length;
     const bag = new Float32Array(regions.length * V);
     regions.forEach((r, i) => {
@@ -304,7 +365,10 @@ export class DecoupledModel {
   /** Class probabilities [N, C] of the global classifier. */
   async classify(regions: readonly RegionExample[]): Promise<Float32Array> {
     const p = tf.tidy(() => {
-      const { hm, hc } = this.cfg.encoder === 'bilstm' ? this.inferenceVectors(regions) : { hm: this.mentionVectors(regions, false, 0), hc: this.contextVectors(regions, false, 0) };
+      const { hm, hc } =
+        this.cfg.encoder === 'bilstm'
+          ? this.inferenceVectors(regions)
+          : { hm: this.mentionVectors(regions, false, 0), hc: this.contextVectors(regions, false, 0) };
       return tf.softmax(this.head('global', tf.concat([hm, hc], 1) as tf.Tensor2D, this.classes.length, 1));
     });
     const data = (await p.data()) as Float32Array;
@@ -313,12 +377,23 @@ export class DecoupledModel {
   }
 
   /** Spans per sentence: every candidate classified, the best non-overlapping entities kept. */
-  async predict(sentences: readonly { words: readonly string[] }[], cands: readonly (readonly [number, number][])[], oShift = 0, batchSize = 256, onProgress?: (done: number) => void): Promise<Span[][]> {
+  async predict(
+    sentences: readonly { words: readonly string[] }[],
+    cands: readonly (readonly [number, number][])[],
+    oShift = 0,
+    batchSize = 256,
+    onProgress?: (done: number) => void,
+  ): Promise<Span[][]> {
     return this.decode(await this.candidateProbs(sentences, cands, batchSize, onProgress), cands, oShift);
   }
 
   /** Each sentence's candidates' class probabilities, [candidates × classes] row-major. */
-  async candidateProbs(sentences: readonly { words: readonly string[] }[], cands: readonly (readonly [number, number][])[], batchSize = 256, onProgress?: (done: number) => void): Promise<Float32Array[]> {
+  async candidateProbs(
+    sentences: readonly { words: readonly string[] }[],
+    cands: readonly (readonly [number, number][])[],
+    batchSize = 256,
+    onProgress?: (done: number) => void,
+  ): Promise<Float32Array[]> {
     const C = this.classes.length;
     const flat: (RegionExample & { s: number; k: number })[] = [];
     sentences.forEach((x, s) => cands[s].forEach(([start, end], k) => flat.push({ words: x.words, start, end, label: 0, s, k })));
@@ -368,7 +443,10 @@ export class DecoupledModel {
     // Regions of one sentence share a batch where they can (one encoder pass reads them all).
     const jitter = new Map<readonly string[], number>();
     const key = (e: RegionExample) => jitter.get(e.words) ?? (jitter.set(e.words, e.words.length + 3 * rand()), jitter.get(e.words)!);
-    const order = examples.map((e, k) => [key(e), k] as const).sort((a, b) => a[0] - b[0]).map(([, k]) => k);
+    const order = examples
+      .map((e, k) => [key(e), k] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, k]) => k);
     const batches = chunkByBudget(order, (k) => examples[k].words.length, o.batchSize, MAX_BATCH_TOKENS);
     for (let i = batches.length - 1; i > 0; i--) {
       const j = Math.floor(rand() * (i + 1));
@@ -414,7 +492,8 @@ export class DecoupledModel {
       }
     };
     // Heads are made at first use: a model restored from a checkpoint makes them from it, in order.
-    for (const [k, v] of Object.entries(w)) if (k.startsWith('head:') && !this.params.has(k.slice(5))) param(this.params, k.slice(5), () => tf.tensor(v.data, v.shape));
+    for (const [k, v] of Object.entries(w))
+      if (k.startsWith('head:') && !this.params.has(k.slice(5))) param(this.params, k.slice(5), () => tf.tensor(v.data, v.shape));
     set('head', this.params);
     set('mention', this.mention.params);
     if (!this.opts.shared) set('context', this.context.params);

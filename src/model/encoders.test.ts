@@ -29,19 +29,31 @@ function reference(xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D, reverse:
 
 /** lstmOp against the taped reference, values and gradients, on the current backend. */
 function checkAgainstReference(): void {
-  for (const [B, T, lengths] of [[3, 6, [6, 4, 1]], [2, 1, [1, 1]]] as const) {
+  for (const [B, T, lengths] of [
+    [3, 6, [6, 4, 1]],
+    [2, 1, [1, 1]],
+  ] as const) {
     const H = 5;
     const xw = tf.randomNormal([B, T, 4 * H], 0, 1, 'float32', T) as tf.Tensor3D;
     const wh = tf.randomNormal([H, 4 * H], 0, 0.5, 'float32', T + 1) as tf.Tensor2D;
-    const mask = tf.tensor3d(Array.from({ length: B * T }, (_, p) => (p % T < lengths[Math.floor(p / T)] ? 1 : 0)), [B, T, 1]);
-    for (const [reverse, cells] of [[false, false], [true, false], [false, true], [true, true]]) {
+    const mask = tf.tensor3d(
+      Array.from({ length: B * T }, (_, p) => (p % T < lengths[Math.floor(p / T)] ? 1 : 0)),
+      [B, T, 1],
+    );
+    for (const [reverse, cells] of [
+      [false, false],
+      [true, false],
+      [false, true],
+      [true, true],
+    ]) {
       // With cells the op returns the cell states after the outputs, and gradients reach both.
       const u = tf.randomNormal([B, T, cells ? 2 * H : H], 0, 1, 'float32', T + 2);
       const want = reference(xw, mask, wh, reverse, cells);
       const got = lstmOp(reverse, cells)(xw, mask, wh);
       const close = (a: tf.Tensor, b: tf.Tensor) => a.dataSync().forEach((v, k) => expect(v).toBeCloseTo(b.dataSync()[k], 5));
       close(got, want);
-      const loss = (f: (x: tf.Tensor3D, w: tf.Tensor2D) => tf.Tensor) => (x: tf.Tensor, w: tf.Tensor) => tf.sum(tf.mul(tf.tanh(f(x as tf.Tensor3D, w as tf.Tensor2D)), u));
+      const loss = (f: (x: tf.Tensor3D, w: tf.Tensor2D) => tf.Tensor) => (x: tf.Tensor, w: tf.Tensor) =>
+        tf.sum(tf.mul(tf.tanh(f(x as tf.Tensor3D, w as tf.Tensor2D)), u));
       const [gx, gw] = tf.grads(loss((x, w) => lstmOp(reverse, cells)(x, mask, w)))([xw, wh]);
       const [rx, rw] = tf.grads(loss((x, w) => reference(x, mask, w, reverse, cells)))([xw, wh]);
       close(gx, rx);
@@ -51,7 +63,7 @@ function checkAgainstReference(): void {
 }
 
 describe('the fused LSTM direction', () => {
-  it('gives the taped recurrence\'s outputs and gradients (padding, both directions, with the cell states, one-step batches)', () => {
+  it("gives the taped recurrence's outputs and gradients (padding, both directions, with the cell states, one-step batches)", () => {
     checkAgainstReference();
   });
 

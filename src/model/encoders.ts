@@ -101,80 +101,92 @@ const timeMajor = (x: tf.Tensor3D) => tf.transpose(x, [1, 0, 2]) as tf.Tensor3D;
  * taping some 20 small ops per step and padding each step's slice gradient back to the whole
  * sequence.
  */
-const lstmOps = opPer(
-  (key: string) => {
-    const reverse = key.startsWith('reverse');
-    const cells = key.endsWith('cells');
-    return tf.customGrad(((xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D, save: tf.GradSaveFunc) => {
-      const masks = timeMajor(mask);
-      const run = lstmScan(timeMajor(xw), masks, wh, reverse);
-      save([run.gates, run.c, run.h, masks, wh]);
-      const h = tf.mul(run.h, masks) as tf.Tensor3D;
-      return {
-        value: timeMajor(cells ? (tf.concat([h, tf.mul(run.c, masks)], 2) as tf.Tensor3D) : h),
-        gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
-          const [gates, cAll, hAll, mAll, w] = saved as [tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.Tensor2D];
-          const [T, B, H4] = gates.shape;
-          const H = H4 / 4;
-          const dyT = timeMajor(dy as tf.Tensor3D);
-          const dys = tf.unstack(cells ? tf.slice(dyT, [0, 0, 0], [T, B, H]) : dyT) as tf.Tensor2D[];
-          // Gradients reaching the cell states from outside (zero at padding, like the outputs).
-          const dcs = cells ? (tf.unstack(tf.mul(tf.slice(dyT, [0, 0, H], [T, B, H]), mAll)) as tf.Tensor2D[]) : null;
-          const g4 = tf.unstack(gates) as tf.Tensor2D[];
-          const cs = tf.unstack(cAll) as tf.Tensor2D[];
-          const ms = tf.unstack(mAll) as tf.Tensor2D[];
-          const wT = tf.transpose(w);
-          const zero = tf.zeros([B, H]) as tf.Tensor2D;
-          const fused = hasKernel(LSTM_STEP_GRAD);
-          let dh: tf.Tensor2D = zero;
-          let dc: tf.Tensor2D = zero;
-          const dz: tf.Tensor2D[] = new Array(T);
-          // Against the recurrence: the last step it took first.
-          for (let k = T - 1; k >= 0; k--) {
-            const t = reverse ? T - 1 - k : k;
-            const prev = reverse ? t + 1 : t - 1;
-            const m = ms[t];
-            const cPrev = k > 0 ? cs[prev] : zero;
-            if (dcs) dc = tf.add(dc, dcs[t]) as tf.Tensor2D;
-            if (fused) {
-              const [dzt, dhKeep, dcNext] = tf.engine().runKernel(LSTM_STEP_GRAD, { dh, dc, dy: dys[t], gates: g4[t], c: cs[t], cPrev, m }) as tf.Tensor2D[];
-              dz[t] = dzt;
-              dh = tf.add(dhKeep, tf.matMul(dzt, wT)) as tf.Tensor2D;
-              dc = dcNext;
-              continue;
-            }
-            const [i, f, g, o] = tf.split(g4[t], 4, 1) as tf.Tensor2D[];
-            // out_t = h_t·m; h_t = h_prev + m·(h_new − h_prev), and likewise c_t.
-            const dhT = tf.add(dh, tf.mul(dys[t], m));
-            const dhNew = tf.mul(m, dhT);
-            // Where m = 1, c_t is the new cell state; where m = 0 every term below is zero.
-            const tc = tf.tanh(cs[t]);
-            const dcNew = tf.add(tf.mul(m, dc), tf.mul(tf.mul(dhNew, o), tf.sub(1, tf.square(tc))));
-            const dzi = tf.mul(tf.mul(dcNew, g), tf.mul(i, tf.sub(1, i)));
-            const dzf = tf.mul(tf.mul(dcNew, cPrev), tf.mul(f, tf.sub(1, f)));
-            const dzg = tf.mul(tf.mul(dcNew, i), tf.sub(1, tf.square(g)));
-            const dzo = tf.mul(tf.mul(dhNew, tc), tf.mul(o, tf.sub(1, o)));
-            dz[t] = tf.concat([dzi, dzf, dzg, dzo], 1) as tf.Tensor2D;
-            const keep = tf.sub(1, m);
-            dh = tf.add(tf.mul(keep, dhT), tf.matMul(dz[t], wT)) as tf.Tensor2D;
-            dc = tf.add(tf.mul(keep, dc), tf.mul(dcNew, f)) as tf.Tensor2D;
+const lstmOps = opPer((key: string) => {
+  const reverse = key.startsWith('reverse');
+  const cells = key.endsWith('cells');
+  return tf.customGrad(((xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D, save: tf.GradSaveFunc) => {
+    const masks = timeMajor(mask);
+    const run = lstmScan(timeMajor(xw), masks, wh, reverse);
+    save([run.gates, run.c, run.h, masks, wh]);
+    const h = tf.mul(run.h, masks) as tf.Tensor3D;
+    return {
+      value: timeMajor(cells ? (tf.concat([h, tf.mul(run.c, masks)], 2) as tf.Tensor3D) : h),
+      gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+        const [gates, cAll, hAll, mAll, w] = saved as [tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.Tensor3D, tf.Tensor2D];
+        const [T, B, H4] = gates.shape;
+        const H = H4 / 4;
+        const dyT = timeMajor(dy as tf.Tensor3D);
+        const dys = tf.unstack(cells ? tf.slice(dyT, [0, 0, 0], [T, B, H]) : dyT) as tf.Tensor2D[];
+        // Gradients reaching the cell states from outside (zero at padding, like the outputs).
+        const dcs = cells ? (tf.unstack(tf.mul(tf.slice(dyT, [0, 0, H], [T, B, H]), mAll)) as tf.Tensor2D[]) : null;
+        const g4 = tf.unstack(gates) as tf.Tensor2D[];
+        const cs = tf.unstack(cAll) as tf.Tensor2D[];
+        const ms = tf.unstack(mAll) as tf.Tensor2D[];
+        const wT = tf.transpose(w);
+        const zero = tf.zeros([B, H]) as tf.Tensor2D;
+        const fused = hasKernel(LSTM_STEP_GRAD);
+        let dh: tf.Tensor2D = zero;
+        let dc: tf.Tensor2D = zero;
+        const dz: tf.Tensor2D[] = new Array(T);
+        // Against the recurrence: the last step it took first.
+        for (let k = T - 1; k >= 0; k--) {
+          const t = reverse ? T - 1 - k : k;
+          const prev = reverse ? t + 1 : t - 1;
+          const m = ms[t];
+          const cPrev = k > 0 ? cs[prev] : zero;
+          if (dcs) dc = tf.add(dc, dcs[t]) as tf.Tensor2D;
+          if (fused) {
+            const [dzt, dhKeep, dcNext] = tf.engine().runKernel(LSTM_STEP_GRAD, { dh, dc, dy: dys[t], gates: g4[t], c: cs[t], cPrev, m }) as tf.Tensor2D[];
+            dz[t] = dzt;
+            dh = tf.add(dhKeep, tf.matMul(dzt, wT)) as tf.Tensor2D;
+            dc = dcNext;
+            continue;
           }
-          const dzAll = tf.stack(dz) as tf.Tensor3D;
-          // dWh = Σ_t h_prev(t)ᵀ dz_t over every step and sequence at once; h_prev is the state one
-          // step earlier in the recurrence (zero before its first step).
-          const first = tf.zeros([1, B, H]);
-          const hPrev = T === 1 ? first : reverse ? tf.concat([tf.slice(hAll, [1, 0, 0], [T - 1, B, H]), first], 0) : tf.concat([first, tf.slice(hAll, [0, 0, 0], [T - 1, B, H])], 0);
-          const dWh = tf.matMul(tf.transpose(tf.reshape(hPrev, [T * B, H])), tf.reshape(dzAll, [T * B, H4]));
-          return [timeMajor(dzAll), tf.zerosLike(mask), dWh];
-        },
-      };
-    }) as never) as (xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D) => tf.Tensor3D;
-  },
-);
+          const [i, f, g, o] = tf.split(g4[t], 4, 1) as tf.Tensor2D[];
+          // out_t = h_t·m; h_t = h_prev + m·(h_new − h_prev), and likewise c_t.
+          const dhT = tf.add(dh, tf.mul(dys[t], m));
+          const dhNew = tf.mul(m, dhT);
+          // Where m = 1, c_t is the new cell state; where m = 0 every term below is zero.
+          const tc = tf.tanh(cs[t]);
+          const dcNew = tf.add(tf.mul(m, dc), tf.mul(tf.mul(dhNew, o), tf.sub(1, tf.square(tc))));
+          const dzi = tf.mul(tf.mul(dcNew, g), tf.mul(i, tf.sub(1, i)));
+          const dzf = tf.mul(tf.mul(dcNew, cPrev), tf.mul(f, tf.sub(1, f)));
+          const dzg = tf.mul(tf.mul(dcNew, i), tf.sub(1, tf.square(g)));
+          const dzo = tf.mul(tf.mul(dhNew, tc), tf.mul(o, tf.sub(1, o)));
+          dz[t] = tf.concat([dzi, dzf, dzg, dzo], 1) as tf.Tensor2D;
+          const keep = tf.sub(1, m);
+          dh = tf.add(tf.mul(keep, dhT), tf.matMul(dz[t], wT)) as tf.Tensor2D;
+          dc = tf.add(tf.mul(keep, dc), tf.mul(dcNew, f)) as tf.Tensor2D;
+        }
+        const dzAll = tf.stack(dz) as tf.Tensor3D;
+        // dWh = Σ_t h_prev(t)ᵀ dz_t over every step and sequence at once; h_prev is the state one
+        // step earlier in the recurrence (zero before its first step).
+        const first = tf.zeros([1, B, H]);
+        const hPrev =
+          T === 1
+            ? first
+            : reverse
+              ? tf.concat([tf.slice(hAll, [1, 0, 0], [T - 1, B, H]), first], 0)
+              : tf.concat([first, tf.slice(hAll, [0, 0, 0], [T - 1, B, H])], 0);
+        const dWh = tf.matMul(tf.transpose(tf.reshape(hPrev, [T * B, H])), tf.reshape(dzAll, [T * B, H4]));
+        return [timeMajor(dzAll), tf.zerosLike(mask), dWh];
+      },
+    };
+  }) as never) as (xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D) => tf.Tensor3D;
+});
 
 export const lstmOp = (reverse: boolean, cells = false) => lstmOps(`${reverse ? 'reverse' : 'forward'}${cells ? '/cells' : ''}`);
 
-function lstmRun(params: Params, prefix: string, x: tf.Tensor3D, mask: tf.Tensor2D, H: number, reverse: boolean, seed: number, cells: boolean): { h: tf.Tensor3D; c: tf.Tensor3D | null } {
+function lstmRun(
+  params: Params,
+  prefix: string,
+  x: tf.Tensor3D,
+  mask: tf.Tensor2D,
+  H: number,
+  reverse: boolean,
+  seed: number,
+  cells: boolean,
+): { h: tf.Tensor3D; c: tf.Tensor3D | null } {
   const D = x.shape[2];
   const { wx, wh, b } = lstmWeights(params, prefix, D, H, seed);
   const xw = tf.add(dense(x, wx), b) as tf.Tensor3D;
@@ -197,7 +209,15 @@ function lstmDirection(params: Params, prefix: string, x: tf.Tensor3D, mask: tf.
  * would. regions: [sentence, start, end) triples; x: [B, T, D] inputs of the unedited sentences;
  * token: [1, D] the inserted token's input. Returns [R, 2H].
  */
-export function bilstmInsertedStates(params: Params, x: tf.Tensor3D, mask: tf.Tensor2D, H: number, seed: number, token: tf.Tensor2D, regions: readonly (readonly [number, number, number])[]): tf.Tensor2D {
+export function bilstmInsertedStates(
+  params: Params,
+  x: tf.Tensor3D,
+  mask: tf.Tensor2D,
+  H: number,
+  seed: number,
+  token: tf.Tensor2D,
+  regions: readonly (readonly [number, number, number])[],
+): tf.Tensor2D {
   const [B, T, D] = x.shape;
   const R = regions.length;
   const side = (prefix: string, reverse: boolean, s: number) => {
@@ -234,12 +254,22 @@ export function bilstmDirection(params: Params, x: tf.Tensor3D, mask: tf.Tensor2
  * product over shifted copies with a hand-written gradient (shiftConv), since TensorFlow.js has
  * no gradient for dilated convolution on any backend.
  */
-export function idcnn(params: Params, x: tf.Tensor3D, mask: tf.Tensor2D, F: number, iterations: number, dropout: number, training: boolean, seed: number): tf.Tensor3D {
+export function idcnn(
+  params: Params,
+  x: tf.Tensor3D,
+  mask: tf.Tensor2D,
+  F: number,
+  iterations: number,
+  dropout: number,
+  training: boolean,
+  seed: number,
+): tf.Tensor3D {
   const D = x.shape[2];
   const m3 = tf.expandDims(mask, 2);
   const inW = param(params, 'idcnn/in/w', () => tf.randomUniform([3 * D, F], -Math.sqrt(6 / (3 * D + F)), Math.sqrt(6 / (3 * D + F)), 'float32', seed));
   const inB = param(params, 'idcnn/in/b', () => tf.zeros([F]));
-  const conv = (h: tf.Tensor3D, w: tf.Variable, b: tf.Variable, d: number) => tf.relu(shiftConv(h, w as tf.Tensor as tf.Tensor2D, b as tf.Tensor as tf.Tensor1D, d)) as tf.Tensor3D;
+  const conv = (h: tf.Tensor3D, w: tf.Variable, b: tf.Variable, d: number) =>
+    tf.relu(shiftConv(h, w as tf.Tensor as tf.Tensor2D, b as tf.Tensor as tf.Tensor1D, d)) as tf.Tensor3D;
   let h = tf.mul(conv(x, inW, inB, 1), m3) as tf.Tensor3D;
   const dilations = [1, 2, 4, 1];
   const outs: tf.Tensor3D[] = [];

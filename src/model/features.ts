@@ -1,3 +1,4 @@
+import { lexiconDims, type LexiconMatch } from '../core/lexicon';
 import type { Embeddings } from './embeddings';
 import { lookupForm } from './embeddings';
 import * as tf from './tf';
@@ -29,6 +30,11 @@ export interface Featurizer {
   chars: Map<string, number>;
   oov: Map<string, number>;
   tags: string[];
+  /**
+   * The dictionary's types when the model reads dictionary matches (src/core/lexicon.ts); the
+   * sentences then carry their matches. Absent: no dictionary features.
+   */
+  lexicon?: string[];
 }
 
 export function buildFeaturizer(glove: Embeddings, trainSentences: readonly (readonly string[])[], tags: string[]): Featurizer {
@@ -48,7 +54,13 @@ export function buildFeaturizer(glove: Embeddings, trainSentences: readonly (rea
 
 export function featureDims(f: Featurizer) {
   // At least two rows: WebGPU's oneHot refuses a depth of 1.
-  return { word: f.glove.dims + CASING.length + 1, chars: f.chars.size + 2, oov: Math.max(2, f.oov.size + 1), tags: f.tags.length };
+  return {
+    word: f.glove.dims + CASING.length + 1,
+    chars: f.chars.size + 2,
+    oov: Math.max(2, f.oov.size + 1),
+    tags: f.tags.length,
+    lex: f.lexicon ? lexiconDims(f.lexicon) : 0,
+  };
 }
 
 /** One mini-batch as arrays; tensors are made from it inside the training step's tidy scope. */
@@ -78,6 +90,8 @@ export interface BatchArrays {
   hiddenTags: Int32Array | null;
   /** [B, T] 1 for tokens a method took out of the loss (PU learning's removed O tokens), or null. */
   exclude: Float32Array | null;
+  /** [B, T, lexicon dims] dictionary features, or null when the featurizer has no lexicon. */
+  lex: Float32Array | null;
 }
 
 export interface BatchSentence {
@@ -91,9 +105,20 @@ export interface BatchSentence {
   hidden?: readonly number[];
   /** Token positions taken out of the loss (PU learning). */
   exclude?: readonly number[];
+  /** Dictionary matches in the sentence (when the featurizer has a lexicon). */
+  lex?: readonly LexiconMatch[];
 }
 
-export function makeBatch(f: Featurizer, sentences: readonly BatchSentence[], ids?: readonly number[]): BatchArrays {
+/**
+ * Training-time dictionary feature dropout: each match is left out with probability `rate`, so
+ * that the model also learns from the context of dictionary entries (and of words no dictionary has).
+ */
+export interface LexiconDropout {
+  rate: number;
+  rand: () => number;
+}
+
+export function makeBatch(f: Featurizer, sentences: readonly BatchSentence[], ids?: readonly number[], lexDrop?: LexiconDropout): BatchArrays {
   const B = sentences.length;
   const T = Math.max(...sentences.map((s) => s.words.length));
   const D = f.glove.dims;
@@ -142,7 +167,21 @@ export function makeBatch(f: Featurizer, sentences: readonly BatchSentence[], id
     soft: softTargets(sentences, B, T, f.tags.length),
     hiddenTags: sentences.some((s) => s.hidden) ? hiddenTagIds(sentences, T) : null,
     exclude: sentences.some((s) => s.exclude?.length) ? excluded(sentences, T) : null,
+    lex: f.lexicon ? lexiconFeatures(sentences, T, f.lexicon.length, lexDrop) : null,
   };
+}
+
+/** Per token, for each type: 1 at the first token of a match of that type, 1 at its later tokens. */
+function lexiconFeatures(sentences: readonly BatchSentence[], T: number, types: number, drop?: LexiconDropout): Float32Array {
+  const L = 2 * types;
+  const out = new Float32Array(sentences.length * T * L);
+  sentences.forEach((s, b) => {
+    for (const m of s.lex ?? []) {
+      if (drop && drop.rate > 0 && drop.rand() < drop.rate) continue;
+      for (let t = m.start; t < m.end; t++) out[(b * T + t) * L + 2 * m.type + (t === m.start ? 0 : 1)] = 1;
+    }
+  });
+  return out;
 }
 
 function excluded(sentences: readonly BatchSentence[], T: number): Float32Array {

@@ -10,7 +10,13 @@ import { mulberry32 } from '../core/random';
 import { Tagger, type Weights } from './tagger';
 import * as tf from './tf';
 
-export async function modelGrads(backend: string, encoder: 'bilstm' | 'idcnn', weights?: Weights, head: 'crf' | 'softmax' = 'crf', dropout = 0): Promise<{ grads: Record<string, number[]>; weights: Weights }> {
+export async function modelGrads(
+  backend: string,
+  encoder: 'bilstm' | 'idcnn',
+  weights?: Weights,
+  head: 'crf' | 'softmax' = 'crf',
+  dropout = 0,
+): Promise<{ grads: Record<string, number[]>; weights: Weights }> {
   await tf.setBackend(backend);
   const cfg = modelSchema.parse({ encoder, hidden: 16, charDim: 8, charFilters: 8, dropout, head });
   const dims = { word: 20, chars: 30, oov: 4, tags: 9 };

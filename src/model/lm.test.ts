@@ -11,18 +11,52 @@ beforeAll(async () => {
 });
 
 // A tiny language with strong word order: "the cat sat on the mat", "a dog ran to the park", ...
-const subjects = [['the', 'cat'], ['a', 'dog'], ['the', 'bird']];
-const verbs = [['sat', 'on'], ['ran', 'to'], ['looked', 'at']];
-const places = [['the', 'mat'], ['the', 'park'], ['a', 'tree']];
+const subjects = [
+  ['the', 'cat'],
+  ['a', 'dog'],
+  ['the', 'bird'],
+];
+const verbs = [
+  ['sat', 'on'],
+  ['ran', 'to'],
+  ['looked', 'at'],
+];
+const places = [
+  ['the', 'mat'],
+  ['the', 'park'],
+  ['a', 'tree'],
+];
 const sentences = Array.from({ length: 60 }, (_, k) => ({ words: [...subjects[k % 3], ...verbs[Math.floor(k / 3) % 3], ...places[Math.floor(k / 9) % 3]] }));
 const vocabWords = [...new Set(sentences.flatMap((s) => s.words))];
-const glove = { dims: 4, index: new Map(vocabWords.map((w, k) => [w, k])), vectors: Float32Array.from({ length: vocabWords.length * 4 }, (_, i) => Math.cos(i)) };
-const feat = buildFeaturizer(glove, sentences.map((s) => s.words), bioTags(['X']));
-const newLm = () => new LanguageModel(new Tagger(modelSchema.parse({ hidden: 16, charDim: 4, charFilters: 4, dropout: 0 }), featureDims(feat), 3), feat, buildLmVocab(sentences.map((s) => s.words), 50));
+const glove = {
+  dims: 4,
+  index: new Map(vocabWords.map((w, k) => [w, k])),
+  vectors: Float32Array.from({ length: vocabWords.length * 4 }, (_, i) => Math.cos(i)),
+};
+const feat = buildFeaturizer(
+  glove,
+  sentences.map((s) => s.words),
+  bioTags(['X']),
+);
+const newLm = () =>
+  new LanguageModel(
+    new Tagger(modelSchema.parse({ hidden: 16, charDim: 4, charFilters: 4, dropout: 0 }), featureDims(feat), 3),
+    feat,
+    buildLmVocab(
+      sentences.map((s) => s.words),
+      50,
+    ),
+  );
 
 describe('bidirectional language model (NEEDLE Stage I, RoSTER augmentation)', () => {
   it('builds its vocabulary by frequency with a catch-all first', () => {
-    const v = buildLmVocab([['The', 'cat'], ['the', 'dog']], 2);
+    const v = buildLmVocab(
+      [
+        ['The', 'cat'],
+        ['the', 'dog'],
+      ],
+      2,
+    );
     expect(v.words).toEqual(['<other>', 'the']);
   });
 

@@ -24,7 +24,13 @@ export interface LmVocab {
 export function buildLmVocab(sentences: readonly (readonly string[])[], size: number): LmVocab {
   const counts = new Map<string, number>();
   for (const s of sentences) for (const w of s) counts.set(w.toLowerCase(), (counts.get(w.toLowerCase()) ?? 0) + 1);
-  const words = ['<other>', ...[...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, size - 1).map(([w]) => w)];
+  const words = [
+    '<other>',
+    ...[...counts]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, size - 1)
+      .map(([w]) => w),
+  ];
   return { words, index: new Map(words.map((w, k) => [w, k])) };
 }
 
@@ -38,7 +44,8 @@ export class LanguageModel {
     readonly feat: Featurizer,
     readonly vocab: LmVocab,
   ) {
-    if (tagger.cfg.encoder !== 'bilstm') throw new Error(`the language model needs the BiLSTM encoder (an ${tagger.cfg.encoder} sees both sides of every word)`);
+    if (tagger.cfg.encoder !== 'bilstm')
+      throw new Error(`the language model needs the BiLSTM encoder (an ${tagger.cfg.encoder} sees both sides of every word)`);
   }
 
   /** Next-word (forward) and previous-word (backward) log probabilities, each [B, T, V]. */
@@ -96,7 +103,10 @@ export class LanguageModel {
    * Trains the encoder (and the two word heads) on raw sentences of two words or more: Adam with
    * global-norm clipping, length-bucketed batches. Returns the mean loss of each epoch.
    */
-  async pretrain(all: readonly { words: readonly string[] }[], o: { epochs: number; batchSize: number; lr: number; clip: number; seed: number; onEpoch?: (epoch: number, loss: number) => void }): Promise<number[]> {
+  async pretrain(
+    all: readonly { words: readonly string[] }[],
+    o: { epochs: number; batchSize: number; lr: number; clip: number; seed: number; onEpoch?: (epoch: number, loss: number) => void },
+  ): Promise<number[]> {
     // A one-word sentence has no word pair to predict; batched by length, enough of them (CoNLL's
     // one-token lines) made a batch with no loss at all.
     const sentences = all.filter((s) => s.words.length >= 2);
@@ -109,12 +119,25 @@ export class LanguageModel {
     let step = 0;
     for (let epoch = 1; epoch <= o.epochs; epoch++) {
       const rand = mulberry32(o.seed * 1_000_003 + epoch);
-      const order = sentences.map((s, k) => [s.words.length + 2 * rand(), k] as const).sort((a, b) => a[0] - b[0]).map(([, k]) => k);
+      const order = sentences
+        .map((s, k) => [s.words.length + 2 * rand(), k] as const)
+        .sort((a, b) => a[0] - b[0])
+        .map(([, k]) => k);
       const batches: number[][] = [];
       for (let i = 0; i < order.length; i += o.batchSize) batches.push(order.slice(i, i + o.batchSize));
       let sum = 0;
       for (const idx of batches) {
-        const { value, grads } = tf.variableGrads(() => tf.tidy(() => this.loss(idx.map((k) => sentences[k]), true, step)), vars);
+        const { value, grads } = tf.variableGrads(
+          () =>
+            tf.tidy(() =>
+              this.loss(
+                idx.map((k) => sentences[k]),
+                true,
+                step,
+              ),
+            ),
+          vars,
+        );
         applyClipped(optimizer, vars, grads, o.clip);
         sum += (await value.data())[0] * idx.length;
         value.dispose();

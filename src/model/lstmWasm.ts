@@ -62,7 +62,8 @@ export const lstmWasmKernels: KernelConfig[] = [
       const [B, H4] = inputs.gates.shape;
       const H = H4 / 4;
       const outs = [backend.makeOutput([B, H4], 'float32'), backend.makeOutput([B, H], 'float32'), backend.makeOutput([B, H], 'float32')];
-      const view = () => [inputs.dh, inputs.dc, inputs.dy, inputs.gates, inputs.c, inputs.cPrev, inputs.m, ...outs].map((t) => backend.typedArrayFromHeap(t) as Float32Array);
+      const view = () =>
+        [inputs.dh, inputs.dc, inputs.dy, inputs.gates, inputs.c, inputs.cPrev, inputs.m, ...outs].map((t) => backend.typedArrayFromHeap(t) as Float32Array);
       let [DH, DC, DY, G, C, CP, M, DZ, DHK, DCN] = view();
       // tanh(c) through σ, in the dh output until that is written.
       for (let k = 0; k < B * H; k++) DHK[k] = 2 * C[k];

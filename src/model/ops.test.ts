@@ -38,9 +38,11 @@ describe('shiftConv', () => {
     const b = tf.randomNormal([4], 0, 1, 'float32', 3);
     const u = tf.randomNormal([2, 7, 4], 0, 1, 'float32', 4);
     for (const d of [1, 2, 4, 8]) {
-      const ref = (xi: tf.Tensor3D, wi: tf.Tensor2D, bi: tf.Tensor1D) => tf.add(tf.matMul(tf.reshape(tf.concat([shift(xi, d), xi, shift(xi, -d)], 2), [14, 9]), wi), bi).reshape([2, 7, 4]);
+      const ref = (xi: tf.Tensor3D, wi: tf.Tensor2D, bi: tf.Tensor1D) =>
+        tf.add(tf.matMul(tf.reshape(tf.concat([shift(xi, d), xi, shift(xi, -d)], 2), [14, 9]), wi), bi).reshape([2, 7, 4]);
       close(shiftConv(x as tf.Tensor3D, w as tf.Tensor2D, b as tf.Tensor1D, d), ref(x as tf.Tensor3D, w as tf.Tensor2D, b as tf.Tensor1D));
-      const loss = (conv: typeof ref) => (xi: tf.Tensor, wi: tf.Tensor, bi: tf.Tensor) => tf.sum(tf.mul(tf.tanh(conv(xi as tf.Tensor3D, wi as tf.Tensor2D, bi as tf.Tensor1D)), u));
+      const loss = (conv: typeof ref) => (xi: tf.Tensor, wi: tf.Tensor, bi: tf.Tensor) =>
+        tf.sum(tf.mul(tf.tanh(conv(xi as tf.Tensor3D, wi as tf.Tensor2D, bi as tf.Tensor1D)), u));
       const got = tf.grads(loss((xi, wi, bi) => shiftConv(xi, wi, bi, d)))([x, w, b]);
       const want = tf.grads(loss(ref))([x, w, b]);
       got.forEach((g, k) => close(g, want[k]));
@@ -48,7 +50,7 @@ describe('shiftConv', () => {
   });
 });
 
-describe('the studio\'s WASM kernels', () => {
+describe("the studio's WASM kernels", () => {
   it('cut what the CPU backend cuts: slices (contiguous, strided, empty), unstack and split on every axis', async () => {
     await import('@tensorflow/tfjs-backend-wasm');
     const { registerWasmKernels } = await import('./wasmKernels');

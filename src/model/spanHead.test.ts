@@ -35,7 +35,10 @@ describe('span classifier head', () => {
 
   it('scores spans as the MLP on those representations would, values and gradients', () => {
     const [B, T, H, L, hidden, C] = [2, 5, 3, 3, 4, 3];
-    const h = tf.tensor3d(Array.from({ length: B * T * H }, (_, k) => Math.cos(k * 0.7)), [B, T, H]);
+    const h = tf.tensor3d(
+      Array.from({ length: B * T * H }, (_, k) => Math.cos(k * 0.7)),
+      [B, T, H],
+    );
     const params: Params = new Map();
     const u = tf.randomNormal([B, spanSlots(T, L).S, C], 0, 1, 'float32', 3);
     const loss = (f: (x: tf.Tensor3D) => tf.Tensor) => (x: tf.Tensor) => tf.sum(tf.mul(f(x as tf.Tensor3D), u));
@@ -59,7 +62,10 @@ describe('span classifier head', () => {
       await tf.setBackend(backend);
       const [B, T, H, L, hidden, C] = [2, 5, 3, 3, 4, 3];
       const S = spanSlots(T, L).S;
-      const h = tf.tensor3d(Array.from({ length: B * T * H }, (_, k) => Math.sin(k * 0.9)), [B, T, H]);
+      const h = tf.tensor3d(
+        Array.from({ length: B * T * H }, (_, k) => Math.sin(k * 0.9)),
+        [B, T, H],
+      );
       const params: Params = Object.assign(new Map<string, tf.Variable>(), { prefix: `at-${backend}/` });
       const slots = Int32Array.from([0, 4, S + 2, S - 1, 2 * S - 1, 4]);
       const u = tf.randomNormal([slots.length, C], 0, 1, 'float32', 5);
@@ -91,7 +97,10 @@ describe('span classifier head', () => {
     const { S, starts, ends } = spanSlots(T, 3);
     expect(tooLong).toBe(1);
     const labeled = [...labels].flatMap((l, k) => (l ? [[Math.floor(k / S), starts[k % S], ends[k % S], l]] : []));
-    expect(labeled).toEqual([[0, 5, 6, 2], [1, 1, 2, 2]]);
+    expect(labeled).toEqual([
+      [0, 5, 6, 2],
+      [1, 1, 2, 2],
+    ]);
     expect(valid.slice(S, 2 * S).reduce((a, v) => a + v, 0)).toBe(3);
   });
 
@@ -110,12 +119,21 @@ describe('span classifier head', () => {
     set(1, 2, [0, 0, 6]); // type 1, more confident, overlaps (0, 2)
     set(2, 3, [1, 0, 1.5]); // type 1, weak but free
     const { paths, spans } = decodeSpans(logits, [3], T, L, C);
-    expect(spans[0].map((s) => [s.start, s.end, s.type])).toEqual([[1, 2, 1], [2, 3, 1]]);
+    expect(spans[0].map((s) => [s.start, s.end, s.type])).toEqual([
+      [1, 2, 1],
+      [2, 3, 1],
+    ]);
     expect(paths[0]).toEqual([0, 3, 3]);
   });
 
   it('span cross-entropy averages over the weighted slots only', () => {
-    const logits = tf.tensor3d([[[0, 0], [2, 0], [9, 9]]]);
+    const logits = tf.tensor3d([
+      [
+        [0, 0],
+        [2, 0],
+        [9, 9],
+      ],
+    ]);
     const loss = spanCrossEntropy(logits, Int32Array.from([0, 1, 0]), Float32Array.from([1, 1, 0])).arraySync();
     const want = (Math.log(2) + (2 + Math.log(1 + Math.exp(-2)))) / 2;
     expect(loss).toBeCloseTo(want, 5);

@@ -56,8 +56,15 @@ export function spanFeatures(h: tf.Tensor3D, L: number): tf.Tensor3D {
 }
 
 /** The MLP's weights (Glorot-uniform, zero biases), made at first use. */
-function spanParams(params: Params, H: number, hidden: number, classes: number, seed: number): { w1: tf.Tensor2D; b1: tf.Tensor1D; w2: tf.Tensor2D; b2: tf.Tensor1D } {
-  const glorot = (fanIn: number, fanOut: number, s: number) => () => tf.randomUniform([fanIn, fanOut], -Math.sqrt(6 / (fanIn + fanOut)), Math.sqrt(6 / (fanIn + fanOut)), 'float32', s);
+function spanParams(
+  params: Params,
+  H: number,
+  hidden: number,
+  classes: number,
+  seed: number,
+): { w1: tf.Tensor2D; b1: tf.Tensor1D; w2: tf.Tensor2D; b2: tf.Tensor1D } {
+  const glorot = (fanIn: number, fanOut: number, s: number) => () =>
+    tf.randomUniform([fanIn, fanOut], -Math.sqrt(6 / (fanIn + fanOut)), Math.sqrt(6 / (fanIn + fanOut)), 'float32', s);
   return {
     w1: param(params, 'span/w1', glorot(4 * H, hidden, seed)) as unknown as tf.Tensor2D,
     b1: param(params, 'span/b1', () => tf.zeros([hidden])) as unknown as tf.Tensor1D,
@@ -164,7 +171,13 @@ export function bioEntities(tags: ArrayLike<number>): { start: number; end: numb
  * score (the log-probability of that class) as long as they overlap no kept span. Returns BIO
  * tag-id paths and, per sequence, the sum of the kept spans' scores.
  */
-export function decodeSpans(logits: Float32Array, lengths: readonly number[], T: number, L: number, C: number): { paths: number[][]; scores: number[]; spans: { start: number; end: number; type: number; score: number }[][] } {
+export function decodeSpans(
+  logits: Float32Array,
+  lengths: readonly number[],
+  T: number,
+  L: number,
+  C: number,
+): { paths: number[][]; scores: number[]; spans: { start: number; end: number; type: number; score: number }[][] } {
   const { S, starts, ends } = spanSlots(T, L);
   const paths: number[][] = [];
   const scores: number[] = [];

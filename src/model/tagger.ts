@@ -15,6 +15,8 @@ export interface TaggerDims {
   chars: number;
   oov: number;
   tags: number;
+  /** Dictionary features per token (0: none). */
+  lex?: number;
 }
 
 /** Tensors of one batch, made inside the caller's tidy scope. */
@@ -24,6 +26,8 @@ export interface BatchTensors {
   mask: tf.Tensor2D;
   oovSelect: tf.Tensor2D | null;
   oovOneHot: tf.Tensor2D | null;
+  /** [B, T, lex] dictionary features, when the model reads them. */
+  lex?: tf.Tensor3D;
 }
 
 export function batchTensors(b: BatchArrays, dims: TaggerDims): BatchTensors {
@@ -45,6 +49,7 @@ export function batchTensors(b: BatchArrays, dims: TaggerDims): BatchTensors {
     mask: tf.tensor2d(b.mask, [b.B, b.T]),
     oovSelect,
     oovOneHot,
+    ...(dims.lex ? { lex: b.lex ? tf.tensor3d(b.lex, [b.B, b.T, dims.lex]) : tf.zeros([b.B, b.T, dims.lex]) } : {}),
   };
 }
 
@@ -103,6 +108,7 @@ export class Tagger {
           mask: tf.ones([1, 1]),
           oovSelect: tf.ones([1, 1]),
           oovOneHot: tf.cast(tf.oneHot([0], dims.oov), 'float32') as tf.Tensor2D,
+          ...(dims.lex ? { lex: tf.zeros([1, 1, dims.lex]) } : {}),
         },
         false,
         0,
@@ -116,7 +122,11 @@ export class Tagger {
   }
 
   crf(): CrfParams {
-    return { transitions: this.params.get('crf/transitions') as unknown as tf.Tensor2D, start: this.params.get('crf/start') as unknown as tf.Tensor1D, end: this.params.get('crf/end') as unknown as tf.Tensor1D };
+    return {
+      transitions: this.params.get('crf/transitions') as unknown as tf.Tensor2D,
+      start: this.params.get('crf/start') as unknown as tf.Tensor1D,
+      end: this.params.get('crf/end') as unknown as tf.Tensor1D,
+    };
   }
 
   /**
@@ -147,7 +157,10 @@ export class Tagger {
   encode(b: BatchTensors, training: boolean, step: number): tf.Tensor3D {
     const { cfg, params, seed } = this;
     const x = this.inputs(b, training, step);
-    const h = cfg.encoder === 'bilstm' ? bilstm(params, x, b.mask, cfg.hidden, seed + 11) : idcnn(params, x, b.mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11);
+    const h =
+      cfg.encoder === 'bilstm'
+        ? bilstm(params, x, b.mask, cfg.hidden, seed + 11)
+        : idcnn(params, x, b.mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11);
     return training && cfg.dropout > 0 ? (tf.dropout(h, cfg.dropout, undefined, seed * 7919 + step * 13 + 2) as tf.Tensor3D) : h;
   }
 
@@ -162,7 +175,14 @@ export class Tagger {
    * without re-encoding each edited sentence (see bilstmInsertedStates). `x`: the batch's inputs,
    * where the caller has them already.
    */
-  insertedStates(b: BatchTensors, token: BatchTensors, regions: readonly (readonly [number, number, number])[], training = false, step = 0, x = this.inputs(b, training, step)): tf.Tensor2D {
+  insertedStates(
+    b: BatchTensors,
+    token: BatchTensors,
+    regions: readonly (readonly [number, number, number])[],
+    training = false,
+    step = 0,
+    x = this.inputs(b, training, step),
+  ): tf.Tensor2D {
     const { cfg } = this;
     if (cfg.encoder !== 'bilstm') throw new Error('inserted-token states need the BiLSTM encoder');
     const tx = tf.reshape(this.inputs(token, training, step + 7_777), [1, -1]) as tf.Tensor2D;
@@ -170,7 +190,7 @@ export class Tagger {
     return training && cfg.dropout > 0 ? (tf.dropout(h, cfg.dropout, undefined, this.seed * 7919 + step * 13 + 2) as tf.Tensor2D) : h;
   }
 
-  /** Per-token inputs [B, T, D]: word vector, casing, trainable out-of-GloVe vector, character CNN. */
+  /** Per-token inputs [B, T, D]: word vector, casing, trainable out-of-GloVe vector, character CNN, dictionary matches. */
   inputs(b: BatchTensors, training: boolean, step: number): tf.Tensor3D {
     const { cfg, dims, params, seed } = this;
     const [B, T] = b.mask.shape;
@@ -179,11 +199,19 @@ export class Tagger {
       const table = param(params, 'oov/emb', () => tf.randomUniform([dims.oov, dims.word - 8], -0.1, 0.1, 'float32', seed + 3));
       const vecs = matMulFast(b.oovOneHot, table as unknown as tf.Tensor2D);
       const placed = tf.reshape(matMulFast(b.oovSelect, vecs), [B, T, dims.word - 8]);
-      words = tf.add(words, tf.pad(placed, [[0, 0], [0, 0], [0, 8]]));
+      words = tf.add(
+        words,
+        tf.pad(placed, [
+          [0, 0],
+          [0, 0],
+          [0, 8],
+        ]),
+      );
     }
     const chars = tf.reshape(charCnn(params, b.chars, dims.chars, cfg.charDim, cfg.charFilters, seed + 5), [B, T, cfg.charFilters]);
-    const x = tf.concat([words, chars], 2) as tf.Tensor3D;
-    const drop = (t: tf.Tensor3D, k: number) => (training && cfg.dropout > 0 ? (tf.dropout(t, cfg.dropout, undefined, seed * 7919 + step * 13 + k) as tf.Tensor3D) : t);
+    const x = tf.concat(b.lex ? [words, chars, b.lex] : [words, chars], 2) as tf.Tensor3D;
+    const drop = (t: tf.Tensor3D, k: number) =>
+      training && cfg.dropout > 0 ? (tf.dropout(t, cfg.dropout, undefined, seed * 7919 + step * 13 + k) as tf.Tensor3D) : t;
     return drop(x, 1);
   }
 
@@ -196,7 +224,12 @@ export class Tagger {
   }
 
   /** Best tag paths: Viterbi under the CRF, or the per-token argmax of the softmax head. */
-  decode(emissions: Float32Array, lengths: readonly number[], T: number, crf: Awaited<ReturnType<Tagger['crfArrays']>>): { paths: number[][]; scores: number[] } {
+  decode(
+    emissions: Float32Array,
+    lengths: readonly number[],
+    T: number,
+    crf: Awaited<ReturnType<Tagger['crfArrays']>>,
+  ): { paths: number[][]; scores: number[] } {
     const K = this.dims.tags;
     if (this.cfg.head === 'span') return decodeSpans(emissions, lengths, T, this.cfg.spanMaxLength, spanClasses(this.dims));
     if (crf) return viterbi(emissions, lengths, T, K, crf.transitions, crf.start, crf.end);

@@ -16,7 +16,7 @@ const tags = bioTags(['LOC', 'PER']);
 const words = ['in', 'mr', 'the', 'Paris', 'Rome', 'Smith', 'Jones', 'went', 'saw'];
 function toy(n: number, seed: number): LabeledSentence[] {
   let s = seed;
-  const r = () => ((s = (s * 16807) % 2147483647) / 2147483647);
+  const r = () => (s = (s * 16807) % 2147483647) / 2147483647;
   return Array.from({ length: n }, (_, k) => {
     const out: { w: string; t: number }[] = [];
     const len = 3 + Math.floor(r() * 5);
@@ -30,10 +30,18 @@ function toy(n: number, seed: number): LabeledSentence[] {
   });
 }
 
-const glove = { dims: 4, index: new Map(words.map((w, k) => [w.toLowerCase(), k])), vectors: Float32Array.from({ length: words.length * 4 }, (_, i) => Math.sin(i)) };
+const glove = {
+  dims: 4,
+  index: new Map(words.map((w, k) => [w.toLowerCase(), k])),
+  vectors: Float32Array.from({ length: words.length * 4 }, (_, i) => Math.sin(i)),
+};
 const train = toy(40, 3);
 const dev = toy(20, 5);
-const feat = buildFeaturizer(glove, train.map((s) => s.words), tags);
+const feat = buildFeaturizer(
+  glove,
+  train.map((s) => s.words),
+  tags,
+);
 const config = (epochs: number, model: object = {}) =>
   parseRunConfig({
     data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
@@ -55,29 +63,50 @@ describe('training loop', () => {
 
   it('trains the span classifier head on the same loop', async () => {
     const counts: number[] = [];
-    const r = await trainTagger(config(12, { head: 'span', spanMaxLength: 3, spanHidden: 16 }), feat, { train, dev }, { onStep: () => counts.push(tf.memory().numTensors) });
+    const r = await trainTagger(
+      config(12, { head: 'span', spanMaxLength: 3, spanHidden: 16 }),
+      feat,
+      { train, dev },
+      { onStep: () => counts.push(tf.memory().numTensors) },
+    );
     expect(new Set(counts.slice(1)).size).toBe(1);
     expect(r.bestDev!.overall.f1).toBeGreaterThan(0.9);
     r.tagger.dispose();
   });
 
-  it("RoSTER judges removal by the model without dropout, as rosterRemoval over its predictions", async () => {
+  it('RoSTER judges removal by the model without dropout, as rosterRemoval over its predictions', async () => {
     const { getMethod } = await import('../methods');
     const { rosterRemoval } = await import('../core/reviewSignals');
     const { Tagger } = await import('./tagger');
     const { featureDims, makeBatch } = await import('./features');
     const { predictProbs } = await import('./train');
     const io = ioTags(['LOC', 'PER']);
-    const ioFeat = buildFeaturizer(glove, train.map((s) => s.words), io);
+    const ioFeat = buildFeaturizer(
+      glove,
+      train.map((s) => s.words),
+      io,
+    );
     const sentences = train.slice(0, 8).map((s) => ({ ...s, weak: true, tags: s.tags.map((t) => (t ? (t + 1) >> 1 : 0)) }));
     const tagger = new Tagger(parseRunConfig({ ...config(1, { head: 'twopart', dropout: 0.5 }), scheme: 'IO' }).model, featureDims(ioFeat), 3);
     const method = getMethod('roster');
     const cfg = method.schema.parse({ name: 'roster', tau: 0.5, removeFromEpoch: 1 });
-    const batch = makeBatch(ioFeat, sentences, sentences.map((_, k) => k));
-    const prepare = async (step: number) => (await method.prepare!({ tagger, batch, config: cfg, epoch: 1, epochs: 1, step, rand: Math.random })).data as Float32Array;
+    const batch = makeBatch(
+      ioFeat,
+      sentences,
+      sentences.map((_, k) => k),
+    );
+    const prepare = async (step: number) =>
+      (await method.prepare!({ tagger, batch, config: cfg, epoch: 1, epochs: 1, step, rand: Math.random })).data as Float32Array;
     const [a, b] = [await prepare(0), await prepare(1)];
     expect([...a]).toEqual([...b]);
-    const removed = rosterRemoval(sentences.map((s) => s.tags), await predictProbs(tagger, ioFeat, sentences), sentences.map(() => true), io.length, 0.5, true);
+    const removed = rosterRemoval(
+      sentences.map((s) => s.tags),
+      await predictProbs(tagger, ioFeat, sentences),
+      sentences.map(() => true),
+      io.length,
+      0.5,
+      true,
+    );
     const want = sentences.flatMap((s, k) => Array.from({ length: batch.T }, (_, t) => (t < s.words.length && removed[k]![t] ? 0 : 1)));
     expect([...a]).toEqual(want);
     expect(want.some((x) => x === 0)).toBe(true);
@@ -87,7 +116,15 @@ describe('training loop', () => {
   it('trains every weak-label method on the shared loop, without leaking tensors', async () => {
     // Half the sentences weak, with one entity in three turned into O (the incomplete weak labels).
     const weakTrain = train.map((s, k) => (k % 2 ? { ...s, weak: true, confidence: 0.8, tags: s.tags.map((t, i) => (t && i % 3 === 0 ? 0 : t)) } : s));
-    const runs = [['wsl', 'crf', 8, {}], ['weighted-wsl', 'crf', 8, {}], ['partial-wsl', 'crf', 8, {}], ['noise-aware', 'crf', 8, {}], ['wsl', 'softmax', 16, {}], ['roster', 'softmax', 16, { removeFromEpoch: 10 }], ['roster', 'twopart', 16, { removeFromEpoch: 10 }]] as const;
+    const runs = [
+      ['wsl', 'crf', 8, {}],
+      ['weighted-wsl', 'crf', 8, {}],
+      ['partial-wsl', 'crf', 8, {}],
+      ['noise-aware', 'crf', 8, {}],
+      ['wsl', 'softmax', 16, {}],
+      ['roster', 'softmax', 16, { removeFromEpoch: 10 }],
+      ['roster', 'twopart', 16, { removeFromEpoch: 10 }],
+    ] as const;
     const f1: Record<string, number> = {};
     for (const [method, head, epochs, extra] of runs) {
       const cfg = parseRunConfig({ ...config(epochs, { head }), method: { name: method, ...extra } });
@@ -100,8 +137,12 @@ describe('training loop', () => {
     }
     // On weak labels that miss entities, leaving weak O tokens out beats taking them as gold.
     expect(f1['partial-wsl/crf']).toBeGreaterThan(f1['wsl/crf'] + 0.1);
-    await expect(trainTagger(parseRunConfig({ ...config(1), method: { name: 'roster' } }), feat, { train, dev })).rejects.toThrow(/needs the softmax or twopart head/);
-    await expect(trainTagger(parseRunConfig({ ...config(1), method: { name: 'supervised' } }), feat, { train: weakTrain.filter((s) => s.weak), dev })).rejects.toThrow(/strong labels/);
+    await expect(trainTagger(parseRunConfig({ ...config(1), method: { name: 'roster' } }), feat, { train, dev })).rejects.toThrow(
+      /needs the softmax or twopart head/,
+    );
+    await expect(
+      trainTagger(parseRunConfig({ ...config(1), method: { name: 'supervised' } }), feat, { train: weakTrain.filter((s) => s.weak), dev }),
+    ).rejects.toThrow(/strong labels/);
   }, 240_000);
 
   it('runs the SST and NEEDLE pipelines with their stages', async () => {
@@ -110,8 +151,16 @@ describe('training loop', () => {
     const sst = await runPipeline(pipelineSchema.parse({ kind: 'sst' }), config(4), feat, { train: mixed, dev });
     expect(sst.stages.map((s) => s.stage)).toEqual(['initial (supervised)', 'self-training']);
     sst.tagger.dispose();
-    const needle = await runPipeline(pipelineSchema.parse({ kind: 'needle', bins: 4, stage1: { epochs: 2, vocab: 20 } }), config(4), feat, { train: mixed, dev });
-    expect(needle.stages.map((s) => s.stage)).toEqual(['Stage I: language model', 'initial (supervised)', 'noise-aware continual training', 'fine-tuning (strong)']);
+    const needle = await runPipeline(pipelineSchema.parse({ kind: 'needle', bins: 4, stage1: { epochs: 2, vocab: 20 } }), config(4), feat, {
+      train: mixed,
+      dev,
+    });
+    expect(needle.stages.map((s) => s.stage)).toEqual([
+      'Stage I: language model',
+      'initial (supervised)',
+      'noise-aware continual training',
+      'fine-tuning (strong)',
+    ]);
     expect(needle.confidences).toHaveLength(mixed.filter((s) => s.weak).length);
     for (const c of needle.confidences!) expect(c).toBeLessThanOrEqual(0.95);
     expect(needle.calibration!.reduce((a, b) => a + b.n, 0)).toBe(dev.length);
@@ -119,18 +168,45 @@ describe('training loop', () => {
     needle.tagger.dispose();
     const ioTrain = mixed.map((s) => ({ ...s, weak: true, tags: s.tags.map((t) => (t ? (t + 1) >> 1 : 0)) }));
     const ioDev = dev.map((s) => ({ ...s, tags: s.tags.map((t) => (t ? (t + 1) >> 1 : 0)) }));
-    const ioFeat = buildFeaturizer(glove, train.map((s) => s.words), ioTags(['LOC', 'PER']));
-    const roster = await runPipeline(pipelineSchema.parse({ kind: 'roster', models: 2, rounds: 1, roundEpochs: 1, lm: { epochs: 1, vocab: 20 } }), parseRunConfig({ ...config(14, { head: 'twopart' }), method: { name: 'roster', removeFromEpoch: 8 } }), ioFeat, { train: ioTrain, dev: ioDev });
-    expect(roster.stages.map((s) => s.stage)).toEqual(['noise-robust model 1', 'noise-robust model 2', 'ensemble distillation', 'language model for augmentation', 'self-training round 1 (with augmented copies)']);
+    const ioFeat = buildFeaturizer(
+      glove,
+      train.map((s) => s.words),
+      ioTags(['LOC', 'PER']),
+    );
+    const roster = await runPipeline(
+      pipelineSchema.parse({ kind: 'roster', models: 2, rounds: 1, roundEpochs: 1, lm: { epochs: 1, vocab: 20 } }),
+      parseRunConfig({ ...config(14, { head: 'twopart' }), method: { name: 'roster', removeFromEpoch: 8 } }),
+      ioFeat,
+      { train: ioTrain, dev: ioDev },
+    );
+    expect(roster.stages.map((s) => s.stage)).toEqual([
+      'noise-robust model 1',
+      'noise-robust model 2',
+      'ensemble distillation',
+      'language model for augmentation',
+      'self-training round 1 (with augmented copies)',
+    ]);
     expect(roster.stages[4].trainSentences).toBe(2 * ioTrain.length);
     expect(roster.dev!.overall.f1).toBeGreaterThan(0.2);
     roster.tagger.dispose();
-    const noFt = await runPipeline(pipelineSchema.parse({ kind: 'needle', nal: false, ft: false, stage1: { epochs: 0, vocab: 2 } }), config(2), feat, { train: mixed, dev });
+    const noFt = await runPipeline(pipelineSchema.parse({ kind: 'needle', nal: false, ft: false, stage1: { epochs: 0, vocab: 2 } }), config(2), feat, {
+      train: mixed,
+      dev,
+    });
     expect(noFt.stages.map((s) => s.stage)).toEqual(['initial (supervised)', 'continual training (NLL)']);
     noFt.tagger.dispose();
     // A second round of Stages II and III starts from the fine-tuned model (NEEDLE §4.5).
-    const twice = await runPipeline(pipelineSchema.parse({ kind: 'needle', rounds: 2, bins: 4, stage1: { epochs: 0, vocab: 2 } }), config(2), feat, { train: mixed, dev });
-    expect(twice.stages.map((s) => s.stage)).toEqual(['initial (supervised)', 'noise-aware continual training', 'fine-tuning (strong)', 'noise-aware continual training (round 2)', 'fine-tuning (strong) (round 2)']);
+    const twice = await runPipeline(pipelineSchema.parse({ kind: 'needle', rounds: 2, bins: 4, stage1: { epochs: 0, vocab: 2 } }), config(2), feat, {
+      train: mixed,
+      dev,
+    });
+    expect(twice.stages.map((s) => s.stage)).toEqual([
+      'initial (supervised)',
+      'noise-aware continual training',
+      'fine-tuning (strong)',
+      'noise-aware continual training (round 2)',
+      'fine-tuning (strong) (round 2)',
+    ]);
     expect(twice.calibration!.reduce((a, b) => a + b.n, 0)).toBe(dev.length);
     twice.tagger.dispose();
   }, 240_000);
@@ -143,7 +219,10 @@ describe('training loop', () => {
       return { ...s, tags: s.tags.map((t, i) => (hidden[i] ? 0 : t)), hidden };
     });
     for (const sampling of ['uniform', 'weighted'] as const) {
-      const cfg = parseRunConfig({ ...config(12, { head: 'span', spanMaxLength: 3, spanHidden: 16 }), method: { name: 'negative-sampling', sampling, lambda: 0.3 } });
+      const cfg = parseRunConfig({
+        ...config(12, { head: 'span', spanMaxLength: 3, spanHidden: 16 }),
+        method: { name: 'negative-sampling', sampling, lambda: 0.3 },
+      });
       const r = await trainTagger(cfg, feat, { train: masked, dev });
       const stats = r.history.map((h) => h.methodStats!);
       expect(stats[0].missamplingRate).toBeGreaterThanOrEqual(0);
@@ -161,14 +240,28 @@ describe('training loop', () => {
     const sst = pipelineSchema.parse({ kind: 'sst' });
     const saved = new Map<string, unknown>();
     const saves: { key: string; value: unknown }[] = [];
-    const a = await runPipeline(sst, cfg, feat, { train: weakTrain, dev }, {}, {
-      load: async (k) => saved.get(k),
-      save: async (k, v) => void (saved.set(k, v), saves.push({ key: k, value: structuredClone(v) })),
-    });
+    const a = await runPipeline(
+      sst,
+      cfg,
+      feat,
+      { train: weakTrain, dev },
+      {},
+      {
+        load: async (k) => saved.get(k),
+        save: async (k, v) => void (saved.set(k, v), saves.push({ key: k, value: structuredClone(v) })),
+      },
+    );
     expect(a.stages.map((x) => x.stage)).toEqual(['initial (supervised)', 'self-training']);
     // Everything finished is restored: no epoch trains, the same model comes back.
     let epochs = 0;
-    const b = await runPipeline(sst, cfg, feat, { train: weakTrain, dev }, { onEpoch: () => void epochs++ }, { load: async (k) => saved.get(k), save: async () => {} });
+    const b = await runPipeline(
+      sst,
+      cfg,
+      feat,
+      { train: weakTrain, dev },
+      { onEpoch: () => void epochs++ },
+      { load: async (k) => saved.get(k), save: async () => {} },
+    );
     expect(epochs).toBe(0);
     expect(b.dev!.overall.f1).toBe(a.dev!.overall.f1);
     expect(await b.tagger.getWeights()).toEqual(await a.tagger.getWeights());
@@ -178,7 +271,14 @@ describe('training loop', () => {
     const inside = saves.find((x) => x.key.startsWith('checkpoint 1 ') && (x.value as Checkpoint).epoch === 2)!;
     partial.set(first.key, first.value).set(inside.key, inside.value);
     const resumed: number[] = [];
-    const c = await runPipeline(sst, cfg, feat, { train: weakTrain, dev }, { onEpoch: (e) => void resumed.push(e.epoch) }, { load: async (k) => partial.get(k), save: async (k, v) => void partial.set(k, v) });
+    const c = await runPipeline(
+      sst,
+      cfg,
+      feat,
+      { train: weakTrain, dev },
+      { onEpoch: (e) => void resumed.push(e.epoch) },
+      { load: async (k) => partial.get(k), save: async (k, v) => void partial.set(k, v) },
+    );
     expect(resumed).toEqual(a.stages[1].history!.slice(2).map((h) => h.epoch));
     expect(resumed.length).toBeGreaterThan(0);
     expect(c.stages[1].history!.map((h) => h.loss)).toEqual(a.stages[1].history!.map((h) => h.loss));

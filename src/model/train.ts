@@ -57,7 +57,11 @@ export async function optimizerState(optimizer: tf.Optimizer): Promise<Pick<Chec
 }
 
 /** Puts saved Adam state back; `vars` in the order the optimizer first saw them. */
-export async function restoreOptimizer(optimizer: tf.Optimizer, vars: readonly tf.Variable[], saved: Pick<Checkpoint, 'optimizer' | 'adamBetas'>): Promise<void> {
+export async function restoreOptimizer(
+  optimizer: tf.Optimizer,
+  vars: readonly tf.Variable[],
+  saved: Pick<Checkpoint, 'optimizer' | 'adamBetas'>,
+): Promise<void> {
   if (!saved.optimizer.length) return;
   // Adam's moments are created on the first update; make them, then overwrite with the saved ones.
   optimizer.applyGradients(Object.fromEntries(vars.map((v) => [v.name, tf.zerosLike(v)])));
@@ -138,7 +142,6 @@ export interface TrainResult {
   stopped: 'done' | 'early' | 'stopped' | 'cancelled';
 }
 
-
 /**
  * Padded tokens (sentences × longest) a training batch may hold. The BiLSTM's tape over a long
  * batch outgrew the WASM heap: 16 BC5CDR sentences of ~200 tokens (3,400 padded tokens) aborted
@@ -169,7 +172,10 @@ export function chunkByBudget(order: readonly number[], lengthOf: (k: number) =>
 
 /** Length-bucketed batches: sentences sorted by length with a little noise, then shuffled as batches. */
 export function makeBatches(sentences: readonly LabeledSentence[], batchSize: number, rand: () => number): number[][] {
-  const order = sentences.map((s, k) => [s.words.length + 2 * rand(), k] as const).sort((a, b) => a[0] - b[0]).map(([, k]) => k);
+  const order = sentences
+    .map((s, k) => [s.words.length + 2 * rand(), k] as const)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, k]) => k);
   const batches = chunkByBudget(order, (k) => sentences[k].words.length, batchSize, MAX_BATCH_TOKENS);
   for (let i = batches.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
@@ -195,7 +201,10 @@ async function scoreBatches(
 ): Promise<void> {
   const order = sentences.map((_, k) => k).sort((a, b) => sentences[a].words.length - sentences[b].words.length);
   for (const idx of chunkByBudget(order, (k) => sentences[k].words.length, batchSize, MAX_SCORE_TOKENS)) {
-    const batch = makeBatch(feat, idx.map((k) => sentences[k]));
+    const batch = makeBatch(
+      feat,
+      idx.map((k) => sentences[k]),
+    );
     const out = tf.tidy(() => transform(tagger.emissions(batchTensors(batch, tagger.dims), false, 0)));
     const data = (await out.data()) as Float32Array;
     out.dispose();
@@ -204,7 +213,12 @@ async function scoreBatches(
 }
 
 /** Per sentence, its rows [length, K] of a batch's [B, T, K] scores. */
-async function tokenRows(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[], transform: (em: tf.Tensor3D) => tf.Tensor): Promise<Float32Array[]> {
+async function tokenRows(
+  tagger: Tagger,
+  feat: Featurizer,
+  sentences: readonly LabeledSentence[],
+  transform: (em: tf.Tensor3D) => tf.Tensor,
+): Promise<Float32Array[]> {
   const K = tagger.dims.tags;
   const out: Float32Array[] = new Array(sentences.length);
   await scoreBatches(tagger, feat, sentences, transform, (batch, data, idx) =>
@@ -218,13 +232,19 @@ export async function predict(tagger: Tagger, feat: Featurizer, sentences: reado
   const crf = await tagger.crfArrays();
   const paths: number[][] = new Array(sentences.length);
   const scores: number[] = new Array(sentences.length);
-  await scoreBatches(tagger, feat, sentences, (em) => em, (batch, data, idx) => {
-    const r = tagger.decode(data, batch.lengths, batch.T, crf);
-    idx.forEach((k, j) => {
-      paths[k] = r.paths[j];
-      scores[k] = r.scores[j];
-    });
-  });
+  await scoreBatches(
+    tagger,
+    feat,
+    sentences,
+    (em) => em,
+    (batch, data, idx) => {
+      const r = tagger.decode(data, batch.lengths, batch.T, crf);
+      idx.forEach((k, j) => {
+        paths[k] = r.paths[j];
+        scores[k] = r.scores[j];
+      });
+    },
+  );
   return { paths, scores };
 }
 
@@ -238,7 +258,8 @@ export function predictEmissions(tagger: Tagger, feat: Featurizer, sentences: re
  * two-part head's own probabilities (the CRF head's would be marginals; not needed yet).
  */
 export function predictProbs(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<Float32Array[]> {
-  if (tagger.cfg.head !== 'softmax' && tagger.cfg.head !== 'twopart') throw new Error(`token distributions need the softmax or twopart head, not ${tagger.cfg.head}`);
+  if (tagger.cfg.head !== 'softmax' && tagger.cfg.head !== 'twopart')
+    throw new Error(`token distributions need the softmax or twopart head, not ${tagger.cfg.head}`);
   return tokenRows(tagger, feat, sentences, (em) => (tagger.cfg.head === 'twopart' ? tf.exp(em) : tf.softmax(em)));
 }
 
@@ -252,10 +273,16 @@ export async function predictMarginals(tagger: Tagger, feat: Featurizer, sentenc
   const crf = (await tagger.crfArrays())!;
   const K = tagger.dims.tags;
   const out: Float32Array[] = new Array(sentences.length);
-  await scoreBatches(tagger, feat, sentences, (em) => em, (batch, data, idx) => {
-    const m = crfMarginals(data, batch.lengths, batch.T, K, crf.transitions, crf.start, crf.end);
-    idx.forEach((k, j) => (out[k] = m.slice(j * batch.T * K, (j * batch.T + sentences[k].words.length) * K)));
-  });
+  await scoreBatches(
+    tagger,
+    feat,
+    sentences,
+    (em) => em,
+    (batch, data, idx) => {
+      const m = crfMarginals(data, batch.lengths, batch.T, K, crf.transitions, crf.start, crf.end);
+      idx.forEach((k, j) => (out[k] = m.slice(j * batch.T * K, (j * batch.T + sentences[k].words.length) * K)));
+    },
+  );
   return out;
 }
 
@@ -263,7 +290,10 @@ export async function predictMarginals(tagger: Tagger, feat: Featurizer, sentenc
 export async function evaluate(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<SpanScores> {
   const { paths } = await predict(tagger, feat, sentences);
   const toSpans = (ids: readonly number[]): Span[] => tagsToSpans(ids.map((t) => feat.tags[t]));
-  return scoreSpans(sentences.map((s) => toSpans(s.tags)), paths.map(toSpans));
+  return scoreSpans(
+    sentences.map((s) => toSpans(s.tags)),
+    paths.map(toSpans),
+  );
 }
 
 /**
@@ -282,9 +312,13 @@ export async function trainTagger(
   const method = getMethod(cfg.method.name);
   const methodConfig = method.schema.parse(cfg.method);
   const t = cfg.train;
-  if (method.heads && !method.heads.includes(cfg.model.head)) throw new Error(`method "${method.name}" needs the ${method.heads.join(' or ')} head, not ${cfg.model.head}`);
+  if (method.heads && !method.heads.includes(cfg.model.head))
+    throw new Error(`method "${method.name}" needs the ${method.heads.join(' or ')} head, not ${cfg.model.head}`);
   if (method.trainsOn === 'strong') data = { ...data, train: data.train.filter((s) => !s.weak) };
-  if (!data.train.length) throw new Error(method.trainsOn === 'strong' ? `method "${method.name}" learns from strong labels and the training data has none` : 'no training sentences');
+  if (!data.train.length)
+    throw new Error(
+      method.trainsOn === 'strong' ? `method "${method.name}" learns from strong labels and the training data has none` : 'no training sentences',
+    );
   if (!data.dev.length) throw new Error('no dev sentences to select the model on');
   const tagger = new Tagger(cfg.model, featureDims(feat), t.seed);
   const optimizer = tf.train.adam(t.lr);
@@ -321,7 +355,16 @@ export async function trainTagger(
         break outer;
       }
       const s0 = performance.now();
-      const batch = makeBatch(feat, batches[bi].map((k) => data.train[k]), batches[bi]);
+      const lexDrop =
+        feat.lexicon && cfg.model.dictionaryDropout > 0
+          ? { rate: cfg.model.dictionaryDropout, rand: mulberry32(t.seed * 4_099 + step * 65_537 + 29) }
+          : undefined;
+      const batch = makeBatch(
+        feat,
+        batches[bi].map((k) => data.train[k]),
+        batches[bi],
+        lexDrop,
+      );
       // A generator per step, so that a resumed run draws what an uninterrupted one draws.
       const rand = mulberry32(t.seed * 7_919 + step * 104_729 + 17);
       // A method may first look at the current model's predictions (negative sampling's oracle).
@@ -360,12 +403,31 @@ export async function trainTagger(
     } else stale++;
     const seconds = (performance.now() - e0) / 1000;
     const methodStats = Object.fromEntries(Object.entries(epochStats).map(([k, v]) => [k, v.reduce((a, b) => a + b, 0) / v.length]));
-    const ev: EpochEvent = { epoch, loss: lossSum / data.train.length, dev, seconds, tokensPerSecond: epochTokens / seconds, best: improved, ...(Object.keys(methodStats).length ? { methodStats } : {}) };
+    const ev: EpochEvent = {
+      epoch,
+      loss: lossSum / data.train.length,
+      dev,
+      seconds,
+      tokensPerSecond: epochTokens / seconds,
+      best: improved,
+      ...(Object.keys(methodStats).length ? { methodStats } : {}),
+    };
     history.push(ev);
     await hooks.onEpoch?.(ev);
     await hooks.afterEpoch?.(tagger, ev);
     if (hooks.onCheckpoint) {
-      await hooks.onCheckpoint({ epoch, step, weights: await tagger.getWeights(), ...(await optimizerState(optimizer)), best, bestEpoch, bestDev, bestWeights, stale, history: [...history] });
+      await hooks.onCheckpoint({
+        epoch,
+        step,
+        weights: await tagger.getWeights(),
+        ...(await optimizerState(optimizer)),
+        best,
+        bestEpoch,
+        bestDev,
+        bestWeights,
+        stale,
+        history: [...history],
+      });
     }
     if (stale >= t.patience) {
       stopped = 'early';
@@ -375,5 +437,15 @@ export async function trainTagger(
   optimizer.dispose();
   if (stopped !== 'cancelled') tagger.setWeights(bestWeights);
   const seconds = (performance.now() - t0) / 1000;
-  return { tagger, bestEpoch, bestDev, history, seconds, trainTokens, trainSentences: data.train.length, tokensPerSecond: tokensSeen / (trainMs / 1000 || 1), stopped };
+  return {
+    tagger,
+    bestEpoch,
+    bestDev,
+    history,
+    seconds,
+    trainTokens,
+    trainSentences: data.train.length,
+    tokensPerSecond: tokensSeen / (trainMs / 1000 || 1),
+    stopped,
+  };
 }

@@ -31,7 +31,13 @@ import { lstmWasmKernels } from './lstmWasm';
 import { sigmoidInPlace, type Args, type WasmBackendLike } from './wasmHeap';
 
 /** Copies the slice of `x` (shape, strides) at `begin` of `size` into `out`, row by innermost row. */
-export function stridedCopy(x: ArrayLike<number> & { subarray(a: number, b: number): ArrayLike<number> }, shape: readonly number[], begin: readonly number[], size: readonly number[], out: { set(a: ArrayLike<number>, offset: number): void }): void {
+export function stridedCopy(
+  x: ArrayLike<number> & { subarray(a: number, b: number): ArrayLike<number> },
+  shape: readonly number[],
+  begin: readonly number[],
+  size: readonly number[],
+  out: { set(a: ArrayLike<number>, offset: number): void },
+): void {
   const rank = shape.length;
   const strides = util.computeStrides(shape as number[]);
   const inner = size[rank - 1];
@@ -50,8 +56,6 @@ export function stridedCopy(x: ArrayLike<number> & { subarray(a: number, b: numb
 
 let originalSlice: KernelConfig | undefined;
 let originalGather: KernelConfig | undefined;
-
-
 
 /** The slice of x at begin of size, read in place (parsed begin and size). */
 function sliceInPlace(x: TensorInfo, begin: number[], size: number[], backend: WasmBackendLike): TensorInfo {
@@ -189,9 +193,6 @@ const kernels: KernelConfig[] = [
     },
   },
 ];
-
-
-
 
 /**
  * Replaces the WASM backend's Slice, Unpack and SplitV with the in-place versions, its Tanh with

@@ -40,7 +40,9 @@ export function App() {
                 <ProjectLayout />
               </Route>
               <Route>
-                <p>Nothing here. <Link href="/">Back to the projects.</Link></p>
+                <p>
+                  Nothing here. <Link href="/">Back to the projects.</Link>
+                </p>
               </Route>
             </Switch>
           </>

@@ -22,7 +22,11 @@ export async function probeGpu(): Promise<{ adapter: boolean; software: boolean;
   const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' }).catch(() => null);
   if (!adapter) return { adapter: false, software: false, label: 'no WebGPU adapter' };
   const info = adapter.info ?? {};
-  const software = !!(adapter.isFallbackAdapter || info.isFallbackAdapter || /swiftshader|llvmpipe|software/i.test(`${info.vendor} ${info.architecture} ${info.description}`));
+  const software = !!(
+    adapter.isFallbackAdapter ||
+    info.isFallbackAdapter ||
+    /swiftshader|llvmpipe|software/i.test(`${info.vendor} ${info.architecture} ${info.description}`)
+  );
   return { adapter: true, software, label: `${info.vendor || 'unknown vendor'} ${info.architecture || ''}`.trim() };
 }
 
@@ -46,7 +50,11 @@ async function tryBackend(name: BackendName): Promise<boolean> {
       const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
       if (!isolated) tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
       else wasm.setThreadsCount(Math.max(1, navigator.hardwareConcurrency || 1));
-      wasm.setWasmPaths({ 'tfjs-backend-wasm.wasm': plain.default, 'tfjs-backend-wasm-simd.wasm': simd.default, 'tfjs-backend-wasm-threaded-simd.wasm': threaded.default });
+      wasm.setWasmPaths({
+        'tfjs-backend-wasm.wasm': plain.default,
+        'tfjs-backend-wasm-simd.wasm': simd.default,
+        'tfjs-backend-wasm-threaded-simd.wasm': threaded.default,
+      });
     }
     return await tf.setBackend(name);
   } catch {
@@ -61,7 +69,8 @@ async function tryBackend(name: BackendName): Promise<boolean> {
  */
 export async function chooseBackend(pref: 'auto' | BackendName): Promise<BackendChoice> {
   const gpu = await probeGpu();
-  const order: BackendName[] = pref === 'auto' ? (gpu.adapter && !gpu.software ? ['webgpu', 'wasm', 'webgl', 'cpu'] : ['wasm', 'webgl', 'cpu']) : [pref, 'wasm', 'cpu'];
+  const order: BackendName[] =
+    pref === 'auto' ? (gpu.adapter && !gpu.software ? ['webgpu', 'wasm', 'webgl', 'cpu'] : ['wasm', 'webgl', 'cpu']) : [pref, 'wasm', 'cpu'];
   for (const name of order) {
     if (name === 'webgpu' && !gpu.adapter) continue;
     if (await tryBackend(name)) {
@@ -71,7 +80,14 @@ export async function chooseBackend(pref: 'auto' | BackendName): Promise<Backend
       else if (name === 'wasm') {
         const simd = tf.env().getBool('WASM_HAS_SIMD_SUPPORT');
         const threads = tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT') ? (await import('@tensorflow/tfjs-backend-wasm')).getThreadsCount() : 1;
-        const why = pref === 'auto' ? (gpu.adapter ? `the GPU adapter is a software one (${gpu.label})` : gpu.label) : pref === 'wasm' ? 'chosen' : `${pref} was not available`;
+        const why =
+          pref === 'auto'
+            ? gpu.adapter
+              ? `the GPU adapter is a software one (${gpu.label})`
+              : gpu.label
+            : pref === 'wasm'
+              ? 'chosen'
+              : `${pref} was not available`;
         reason = `WASM${simd ? ' with SIMD' : ''}${threads > 1 ? ` and ${threads} threads` : ', one thread'}: ${why}`;
       } else reason = `${name}: ${pref === name ? 'chosen' : 'WASM was not available'}`;
       return { backend: name, reason, softwareGpu: gpu.software };

@@ -7,6 +7,11 @@ export async function fetchGloveAsset(base: string): Promise<GloveAsset> {
     if (!res.ok) throw new Error(`GloVe vectors: ${f} answered HTTP ${res.status} (build the app with \`npm run build\`, which makes public/glove)`);
     return res;
   };
-  const [meta, vocab, vectors, scales] = await Promise.all([get('meta.json').then((r) => r.json()), get('vocab.txt').then((r) => r.text()), get('vectors.i8').then((r) => r.arrayBuffer()), get('scales.f32').then((r) => r.arrayBuffer())]);
+  const [meta, vocab, vectors, scales] = await Promise.all([
+    get('meta.json').then((r) => r.json()),
+    get('vocab.txt').then((r) => r.text()),
+    get('vectors.i8').then((r) => r.arrayBuffer()),
+    get('scales.f32').then((r) => r.arrayBuffer()),
+  ]);
   return { vocab, vectors: new Int8Array(vectors), scales: new Float32Array(scales), dims: (meta as { dims: number }).dims };
 }

@@ -8,7 +8,18 @@ import { bioTags, ioTags, pathsToSpans, toSentences } from '../model/data';
 import { trimGlove, type Embeddings, type GloveAsset } from '../model/embeddings';
 import { buildFeaturizer } from '../model/features';
 import * as tf from '../model/tf';
-import { predict, predictMarginals, predictProbs, trainTagger, type Checkpoint, type EpochEvent, type RunStore, type StepEvent } from '../model/train';
+import {
+  predict,
+  predictMarginals,
+  predictProbs,
+  trainTagger,
+  type Checkpoint,
+  type EpochEvent,
+  type RunStore,
+  type StepEvent,
+  type TrainResult,
+} from '../model/train';
+import type { Tagger } from '../model/tagger';
 import { crfKernelActive } from '../model/crf';
 import { PipelineStopped, runPipeline, type StageRecord, type TrainSignals } from '../methods/pipelines';
 import { rosterRemoval, uncertaintyOf, type DocSignals } from '../core/reviewSignals';
@@ -81,13 +92,19 @@ export function collectSignals(
   train.forEach((s, i) => {
     const n = docTokens[s.doc];
     const removed = sg?.rosterRemoved?.[i];
-    if (removed && removed.some((x) => x)) (get(s.doc).rosterRemoved ??= new Uint8Array(n)).set(removed, s.offset);
+    if (removed?.some((x) => x)) (get(s.doc).rosterRemoved ??= new Uint8Array(n)).set(removed, s.offset);
     if (sg?.oValue?.[i]) (get(s.doc).oValue ??= new Float32Array(n).fill(NaN)).set(sg.oValue[i], s.offset);
     sg?.oValueEpochs?.[i]?.forEach((o, e) => ((get(s.doc).oValueEpochs ??= [])[e] ??= new Float32Array(n).fill(NaN)).set(o, s.offset));
     const pu = sg?.puRemoved?.[i];
-    if (pu && pu.some((x) => x)) (get(s.doc).puRemoved ??= new Uint8Array(n)).set(pu, s.offset);
+    if (pu?.some((x) => x)) (get(s.doc).puRemoved ??= new Uint8Array(n)).set(pu, s.offset);
     const ps = sg?.pseudo?.[i];
-    if (ps) (get(s.doc).pseudo ??= []).push(...tagsToSpans(ps.map((t) => tags[t]), s.offset));
+    if (ps)
+      (get(s.doc).pseudo ??= []).push(
+        ...tagsToSpans(
+          ps.map((t) => tags[t]),
+          s.offset,
+        ),
+      );
     const c = sg?.completion?.[i];
     if (c) for (const [t, tag] of Object.entries(c)) (get(s.doc).completion ??= {})[s.offset + Number(t)] = tags[tag];
   });
@@ -110,13 +127,23 @@ async function projectEmbeddings(db: StudioDB, projectId: number, words: Iterabl
   }
   const emb = trimGlove(await fetchGlove(), need);
   // The words GloVe lacks are remembered apart, so the next run neither refetches nor indexes them.
-  await db.embeddings.put({ projectId, words: [...emb.index.keys()], absent: [...need].filter((w) => !emb.index.has(w)), dims: emb.dims, vectors: emb.vectors });
+  await db.embeddings.put({
+    projectId,
+    words: [...emb.index.keys()],
+    absent: [...need].filter((w) => !emb.index.has(w)),
+    dims: emb.dims,
+    vectors: emb.vectors,
+  });
   return emb;
 }
 
 /** A run's store in IndexedDB: rows of kind 'stage', removed with the run's other rows when it ends. */
 function runStore(db: StudioDB, runId: number): RunStore {
-  const rows = (key: string) => db.models.where('runId').equals(runId).filter((m) => m.kind === 'stage' && m.key === key);
+  const rows = (key: string) =>
+    db.models
+      .where('runId')
+      .equals(runId)
+      .filter((m) => m.kind === 'stage' && m.key === key);
   return {
     load: async (key) => (await rows(key).first())?.state,
     save: (key, value) =>
@@ -172,7 +199,12 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     const tags = cfg.model.head === 'twopart' ? ioTags([...trainTypes].sort()) : bioTags([...trainTypes].sort());
     metrics.tags = tags;
     const parsed = docs.map(toParsedDoc);
-    const sub = (ks: number[], anns: typeof trainAnns) => toSentences(ks.map((k) => parsed[k]), ks.map((k) => anns[k]), tags).map((s) => ({ ...s, doc: ks[s.doc] }));
+    const sub = (ks: number[], anns: typeof trainAnns) =>
+      toSentences(
+        ks.map((k) => parsed[k]),
+        ks.map((k) => anns[k]),
+        tags,
+      ).map((s) => ({ ...s, doc: ks[s.doc] }));
     // Where the gold layer also labels a weak training document, its entities that the weak labels
     // miss are the "hidden" ones the diagnostics tell apart from true O (PU's O-values per epoch,
     // negative sampling's missampling rate), as synthetic masking does in the experiments.
@@ -184,13 +216,21 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       goldTrain = null; // the gold layer has a type the training layer never labels: no hidden entities
     }
     const train = sub(trainIdx, trainAnns).map((x, k) => {
-      const hidden = goldTrain && weakDoc[x.doc] && goldRows[x.doc] && goldRows[x.doc]!.oMode === 'complete' ? goldTrain[k].tags.map((g, t) => (x.tags[t] === 0 ? g : 0)) : undefined;
+      const hidden =
+        goldTrain && weakDoc[x.doc] && goldRows[x.doc] && goldRows[x.doc]!.oMode === 'complete'
+          ? goldTrain[k].tags.map((g, t) => (x.tags[t] === 0 ? g : 0))
+          : undefined;
       return { ...x, weak: weakDoc[x.doc], ...(hidden ? { hidden } : {}) };
     });
     const dev = sub(devIdx, goldAnns);
 
     emit({ kind: 'stage', stage: 'loading word vectors' });
-    const emb = await projectEmbeddings(db, projectId, docs.flatMap((d) => tokenTexts(d)), fetchGlove);
+    const emb = await projectEmbeddings(
+      db,
+      projectId,
+      docs.flatMap((d) => tokenTexts(d)),
+      fetchGlove,
+    );
     const decoupled = cfg.pipeline.kind === 'decoupled';
     const feat = buildFeaturizer(emb, decoupled ? decoupledFeaturizerWords(train.map((s) => s.words)) : train.map((s) => s.words), tags);
 
@@ -207,9 +247,22 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     await db.runs.update(runId, { status: 'running', metrics });
 
     if (cfg.pipeline.kind === 'decoupled') {
-      return await trainDecoupled(db, runId, cfg, cfg.pipeline, { projectId, docs, parsed, train, dev, tags, feat, goldAnns, weakAnns: layer.kind === 'weak' ? layerAnns : null, devIdx, testIdx }, metrics, t0, emit);
+      return await trainDecoupled(
+        db,
+        runId,
+        cfg,
+        cfg.pipeline,
+        { projectId, docs, parsed, train, dev, tags, feat, goldAnns, weakAnns: layer.kind === 'weak' ? layerAnns : null, devIdx, testIdx },
+        metrics,
+        t0,
+        emit,
+      );
     }
-    const saved = await db.models.where('runId').equals(runId).filter((m) => m.kind === 'checkpoint').first();
+    const saved = await db.models
+      .where('runId')
+      .equals(runId)
+      .filter((m) => m.kind === 'checkpoint')
+      .first();
     let resume = saved?.state as Checkpoint | undefined;
     if (resume) metrics.resumedFrom = resume.epoch;
     let lastEmit = 0;
@@ -223,14 +276,25 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
         }
       },
       onEpoch: async (e: EpochEvent) => {
-        metrics.history.push({ epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1, seconds: e.seconds, tokensPerSecond: e.tokensPerSecond, ...(e.methodStats ? { methodStats: e.methodStats } : {}) });
+        metrics.history.push({
+          epoch: e.epoch,
+          loss: e.loss,
+          devF1: e.dev.overall.f1,
+          seconds: e.seconds,
+          tokensPerSecond: e.tokensPerSecond,
+          ...(e.methodStats ? { methodStats: e.methodStats } : {}),
+        });
         emit({ kind: 'epoch', epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1, seconds: e.seconds, tokensPerSecond: e.tokensPerSecond, best: e.best });
         await db.runs.update(runId, { metrics });
       },
       onCheckpoint: async (c: Checkpoint) => {
         resume = c;
         await db.transaction('rw', db.models, async () => {
-          await db.models.where('runId').equals(runId).filter((m) => m.kind === 'checkpoint').delete();
+          await db.models
+            .where('runId')
+            .equals(runId)
+            .filter((m) => m.kind === 'checkpoint')
+            .delete();
           await db.models.add({ runId, kind: 'checkpoint', state: c, createdAt: Date.now() });
         });
       },
@@ -238,14 +302,21 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     let lost = false;
     const device = (tf.backend() as unknown as { device?: { lost?: Promise<unknown> } }).device;
     void device?.lost?.then(() => (lost = true));
-    let result;
+    let result: { tagger: Tagger; bestEpoch: number; tokensPerSecond: number; stopped: TrainResult['stopped'] };
     let trainSignals: TrainSignals | undefined;
     try {
       if (cfg.pipeline.kind !== 'single') {
         // Multi-stage methods keep their finished stages and the running stage's epochs in the
         // run's store: a run started again after a reload goes on from them.
         try {
-          const r = await runPipeline(cfg.pipeline, cfg, feat, { train, dev }, { ...hooks, onCheckpoint: undefined, onStage: (stage: string) => emit({ kind: 'stage', stage }) }, runStore(db, runId));
+          const r = await runPipeline(
+            cfg.pipeline,
+            cfg,
+            feat,
+            { train, dev },
+            { ...hooks, onCheckpoint: undefined, onStage: (stage: string) => emit({ kind: 'stage', stage }) },
+            runStore(db, runId),
+          );
           Object.assign(metrics, { stages: r.stages, calibration: r.calibration, confidences: r.confidences, detection: r.detection });
           trainSignals = r.signals;
           result = { tagger: r.tagger, bestEpoch: 0, tokensPerSecond: r.tokensPerSecond, stopped: 'done' as 'done' | 'cancelled' };
@@ -272,10 +343,18 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       return metrics;
     }
     emit({ kind: 'stage', stage: 'predicting' });
-    const all = toSentences(parsed, docs.map(() => undefined), tags);
+    const all = toSentences(
+      parsed,
+      docs.map(() => undefined),
+      tags,
+    );
     const { paths } = await predict(result.tagger, feat, all);
     const predicted = pathsToSpans(all, paths, tags, docs.length);
-    const score = (ks: number[]) => scoreSpans(ks.map((k) => goldAnns[k].spans), ks.map((k) => predicted[k]));
+    const score = (ks: number[]) =>
+      scoreSpans(
+        ks.map((k) => goldAnns[k].spans),
+        ks.map((k) => predicted[k]),
+      );
     Object.assign(metrics, {
       bestEpoch: result.bestEpoch,
       dev: score(devIdx),
@@ -289,7 +368,18 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     if (cfg.method.name === 'roster' && !trainSignals?.rosterRemoved) {
       // A single-stage RoSTER run: the final model's threshold, judged over the training data.
       const tau = Number((cfg.method as { tau?: number }).tau ?? 0.7);
-      if (tau > 0) trainSignals = { ...trainSignals, rosterRemoved: rosterRemoval(train.map((x) => x.tags), await predictProbs(result.tagger, feat, train), train.map((x) => !!x.weak), tags.length, tau, result.tagger.cfg.head === 'twopart') };
+      if (tau > 0)
+        trainSignals = {
+          ...trainSignals,
+          rosterRemoved: rosterRemoval(
+            train.map((x) => x.tags),
+            await predictProbs(result.tagger, feat, train),
+            train.map((x) => !!x.weak),
+            tags.length,
+            tau,
+            result.tagger.cfg.head === 'twopart',
+          ),
+        };
     }
     if (cfg.method.name === 'negative-sampling') {
       // The heat map's data: the last epoch's sampling distribution on the first short sentences.
@@ -297,7 +387,14 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       const maps = await samplingMaps(result.tagger, feat, few, negativeSamplingSchema.parse(cfg.method), cfg.train.epochs, cfg.train.epochs);
       metrics.sampling = maps.map((m, k) => ({ ...m, doc: docIds[few[k].doc], offset: few[k].offset }));
     }
-    const signals = collectSignals(docs.map((d) => d.offsets.length >> 1), all, marginals, train, trainSignals, tags);
+    const signals = collectSignals(
+      docs.map((d) => d.offsets.length >> 1),
+      all,
+      marginals,
+      train,
+      trainSignals,
+      tags,
+    );
     const weights = await result.tagger.getWeights();
     result.tagger.dispose();
     await db.transaction('rw', [db.layers, db.annotations, db.models, db.runs, db.signals], async () => {
@@ -327,7 +424,19 @@ async function trainDecoupled(
   runId: number,
   cfg: RunConfig,
   pipeline: DecoupledPipeline,
-  d: { projectId: number; docs: DocumentRow[]; parsed: ParsedDoc[]; train: LabeledSentence[]; dev: LabeledSentence[]; tags: string[]; feat: Featurizer; goldAnns: Annotation[]; weakAnns: Annotation[] | null; devIdx: number[]; testIdx: number[] },
+  d: {
+    projectId: number;
+    docs: DocumentRow[];
+    parsed: ParsedDoc[];
+    train: LabeledSentence[];
+    dev: LabeledSentence[];
+    tags: string[];
+    feat: Featurizer;
+    goldAnns: Annotation[];
+    weakAnns: Annotation[] | null;
+    devIdx: number[];
+    testIdx: number[];
+  },
   metrics: TrainMetrics,
   t0: number,
   emit: (e: TrainEvent) => void,
@@ -341,19 +450,38 @@ async function trainDecoupled(
   // The weak layer's spans in each sentence (its gazetteer and rule matches, unknown types too) are
   // candidates on every split: at dev selection as at prediction.
   const weakSpansOf = (s: LabeledSentence) =>
-    (d.weakAnns?.[s.doc].spans ?? []).filter((x) => x.start >= s.offset && x.end <= s.offset + s.words.length).map((x) => ({ ...x, start: x.start - s.offset, end: x.end - s.offset }));
+    (d.weakAnns?.[s.doc].spans ?? [])
+      .filter((x) => x.start >= s.offset && x.end <= s.offset + s.words.length)
+      .map((x) => ({ ...x, start: x.start - s.offset, end: x.end - s.offset }));
   let epochs = 0;
-  const r = await runDecoupled(pipeline, cfg, d.feat, { human, dev: d.dev, dictionary, distant: distantSents.map((s) => ({ words: s.words, spans: spansOfTags(s.tags, d.tags) })), devProposals: d.dev.map(weakSpansOf) }, {
-    control: () => control,
-    onStage: (stage) => emit({ kind: 'stage', stage }),
-    onEpoch: (e) => {
-      // The unified stage's epochs are the run's; the others' (pre-training, the proposer) are progress.
-      if (e.stage !== 'unified' || e.devF1 === undefined) return emit({ kind: 'stage', stage: `${e.stage}: epoch ${e.epoch}, loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(1)}` : ''}` });
-      metrics.history.push({ epoch: ++epochs, loss: e.loss, devF1: e.devF1, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0 });
-      emit({ kind: 'epoch', epoch: epochs, loss: e.loss, devF1: e.devF1, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, best: false });
-      void db.runs.update(runId, { metrics });
+  const r = await runDecoupled(
+    pipeline,
+    cfg,
+    d.feat,
+    {
+      human,
+      dev: d.dev,
+      dictionary,
+      distant: distantSents.map((s) => ({ words: s.words, spans: spansOfTags(s.tags, d.tags) })),
+      devProposals: d.dev.map(weakSpansOf),
     },
-  }, runStore(db, runId));
+    {
+      control: () => control,
+      onStage: (stage) => emit({ kind: 'stage', stage }),
+      onEpoch: (e) => {
+        // The unified stage's epochs are the run's; the others' (pre-training, the proposer) are progress.
+        if (e.stage !== 'unified' || e.devF1 === undefined)
+          return emit({
+            kind: 'stage',
+            stage: `${e.stage}: epoch ${e.epoch}, loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(1)}` : ''}`,
+          });
+        metrics.history.push({ epoch: ++epochs, loss: e.loss, devF1: e.devF1, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0 });
+        emit({ kind: 'epoch', epoch: epochs, loss: e.loss, devF1: e.devF1, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, best: false });
+        void db.runs.update(runId, { metrics });
+      },
+    },
+    runStore(db, runId),
+  );
   metrics.stages = r.stages;
   if (r.stopped === 'cancelled') {
     disposeDecoupled(r);
@@ -361,11 +489,19 @@ async function trainDecoupled(
     return metrics;
   }
   emit({ kind: 'stage', stage: 'predicting' });
-  const all = toSentences(d.parsed, d.docs.map(() => undefined), d.tags);
+  const all = toSentences(
+    d.parsed,
+    d.docs.map(() => undefined),
+    d.tags,
+  );
   const spans = await predictDecoupled(r, all, pipeline, all.map(weakSpansOf));
   const predicted: { start: number; end: number; label: string }[][] = d.docs.map(() => []);
   all.forEach((s, k) => predicted[s.doc].push(...spans[k].map((x) => ({ ...x, start: x.start + s.offset, end: x.end + s.offset }))));
-  const score = (ks: number[]) => scoreSpans(ks.map((k) => d.goldAnns[k].spans), ks.map((k) => predicted[k]));
+  const score = (ks: number[]) =>
+    scoreSpans(
+      ks.map((k) => d.goldAnns[k].spans),
+      ks.map((k) => predicted[k]),
+    );
   Object.assign(metrics, {
     bestEpoch: metrics.history.reduce((b, h) => (h.devF1 > (metrics.history[b - 1]?.devF1 ?? -1) ? h.epoch : b), 0),
     dev: score(d.devIdx),
@@ -380,7 +516,12 @@ async function trainDecoupled(
     const lid = await db.layers.add({ projectId: d.projectId, kind: 'predicted', name: `run ${runId}`, createdAt: Date.now() });
     await db.annotations.bulkAdd(d.docs.map((doc, k) => ({ layerId: lid, docId: doc.id!, spans: predicted[k], oMode: 'complete' as const })));
     await db.models.where('runId').equals(runId).delete();
-    await db.models.add({ runId, kind: 'final', state: { kind: 'decoupled', classes: r.model.classes, oShift: r.oShift, weights, chars: [...d.feat.chars], oov: [...d.feat.oov] }, createdAt: Date.now() });
+    await db.models.add({
+      runId,
+      kind: 'final',
+      state: { kind: 'decoupled', classes: r.model.classes, oShift: r.oShift, weights, chars: [...d.feat.chars], oov: [...d.feat.oov] },
+      createdAt: Date.now(),
+    });
     metrics.predictedLayerId = lid;
     await db.runs.update(runId, { status: 'done', metrics, finishedAt: Date.now() });
   });

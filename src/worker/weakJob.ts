@@ -37,7 +37,13 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, method: A
   const entries = await Promise.all(gazetteers.map((g) => db.gazetteerEntries.where('gazetteerId').equals(g.id!).toArray()));
   const rules = (await db.rules.where('projectId').equals(projectId).sortBy('priority')).filter((r) => r.enabled);
   if (!gazetteers.length && !rules.length) throw new Error('the project has no gazetteer and no enabled rule: add one first');
-  const runId = await db.runs.add({ projectId, kind: 'weak', config: { method, gazetteers: gazetteers.map((g) => g.name), rules: rules.map((r) => r.rule.name) }, status: 'running', createdAt: Date.now() });
+  const runId = await db.runs.add({
+    projectId,
+    kind: 'weak',
+    config: { method, gazetteers: gazetteers.map((g) => g.name), rules: rules.map((r) => r.rule.name) },
+    status: 'running',
+    createdAt: Date.now(),
+  });
 
   const key = `${projectId}:${docRows.length}:${docRows[docRows.length - 1].id}`;
   let labeler = cache.get(key);
@@ -68,7 +74,11 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, method: A
     const devIdx = docRows.map((d, k) => (d.split === 'dev' ? k : -1)).filter((k) => k >= 0);
     let gold: { docs: number[]; spans: Span[][] } | undefined;
     if (goldLayer && devIdx.length) {
-      const anns = await layerAnnotations(db, goldLayer.id!, devIdx.map((k) => docIds[k]));
+      const anns = await layerAnnotations(
+        db,
+        goldLayer.id!,
+        devIdx.map((k) => docIds[k]),
+      );
       gold = { docs: devIdx, spans: anns.map((a) => a.spans) };
     }
     const summary: WeakSummary = {
@@ -78,8 +88,17 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, method: A
       tokens: result.tokens,
       ms: { load, ...result.ms, save, total: performance.now() - t0 },
       reusedIndex,
-      sources: sourceStats(result.sources, docRows.map((d) => d.tokenCount), gold),
-      aggregate: gold ? scoreSpans(gold.spans, gold.docs.map((k) => result.aggregate[k].spans)) : undefined,
+      sources: sourceStats(
+        result.sources,
+        docRows.map((d) => d.tokenCount),
+        gold,
+      ),
+      aggregate: gold
+        ? scoreSpans(
+            gold.spans,
+            gold.docs.map((k) => result.aggregate[k].spans),
+          )
+        : undefined,
       goldDocuments: gold?.docs.length ?? 0,
     };
     await db.runs.update(runId, { status: 'done', metrics: summary, finishedAt: Date.now() });

@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors';
 import { parseConll, writeConll } from './conll';
-import { parseGazetteerTsv, parsePatternsJsonl, parseUntypedList, writeGazetteerTsv } from './gazetteer';
+import { parseGazetteerTsv, parsePatternsJsonl } from './gazetteer';
 import { parseJsonl, parsePlainText, writeJsonl } from './jsonl';
-import { parseLines, writeLinesLabels, writeLinesText } from './lines';
+import { parseLines } from './lines';
+import { FIXTURES } from '../../testing/data';
+import { conllRoundTrip, gazetteers, linesRoundTrip } from '../../testing/referenceChecks';
 
-const DATA = new URL('../../../../shared/data/', import.meta.url);
-const read = (f: string) => readFileSync(new URL(f, DATA), 'utf8');
 const layer = { kind: 'gold' as const, name: 'gold' };
 
 function expectError(fn: () => unknown, re: RegExp) {
@@ -22,59 +21,44 @@ function expectError(fn: () => unknown, re: RegExp) {
 }
 
 describe('CoNLL', () => {
-  it('round-trips bc5cdr dev exactly, text and structure', () => {
-    const text = read('bc5cdr/dev.conll');
-    const c = parseConll(text, { file: 'dev.conll', scheme: 'BIO', split: 'dev', layer });
-    expect(c.docs).toHaveLength(6653);
-    expect(c.types).toEqual(['Chemical', 'Disease']);
-    const out = writeConll(c.docs, c.layers[0].annotations, 'BIO');
-    expect(out.trimEnd()).toBe(text.trimEnd());
-    const again = parseConll(out, { file: 'x', scheme: 'BIO', split: 'dev', layer });
-    expect(again.layers[0].annotations).toEqual(c.layers[0].annotations);
-    expect(again.docs.map((d) => d.text)).toEqual(c.docs.map((d) => d.text));
-  });
+  it('round-trips bc5cdr dev exactly, text and structure (fixture slice)', () => conllRoundTrip(FIXTURES, 200));
 
   it('groups sentences into documents at -DOCSTART- and reads every scheme', () => {
     const text = '-DOCSTART- -X- O\n\nJohn NNP S-PER\nlives VBZ O\n\nin IN O\nNew NNP B-LOC\nYork NNP E-LOC\n';
     const c = parseConll(text, { file: 'a.conll', scheme: 'BIOES', split: 'train', layer });
     expect(c.docs).toHaveLength(1);
     expect(c.docs[0].sentenceStarts).toEqual([0, 2]);
-    expect(c.layers[0].annotations[0].spans).toEqual([{ start: 0, end: 1, label: 'PER' }, { start: 3, end: 5, label: 'LOC' }]);
+    expect(c.layers[0].annotations[0].spans).toEqual([
+      { start: 0, end: 1, label: 'PER' },
+      { start: 3, end: 5, label: 'LOC' },
+    ]);
     const back = parseConll(writeConll(c.docs, c.layers[0].annotations, 'IOB1'), { file: 'b', scheme: 'IOB1', split: 'train', layer });
     expect(back.layers[0].annotations).toEqual(c.layers[0].annotations);
   });
 
   it('locates malformed input', () => {
-    expectError(() => parseConll('John B-PER\nSmith\n', { file: 'bad.conll', scheme: 'BIO', split: 'train', layer }), /bad\.conll, line 2: expected "token \.\.\. tag"/);
+    expectError(
+      () => parseConll('John B-PER\nSmith\n', { file: 'bad.conll', scheme: 'BIO', split: 'train', layer }),
+      /bad\.conll, line 2: expected "token \.\.\. tag"/,
+    );
     expectError(() => parseConll('John B-PER\nSmith X-PER\n', { file: 'bad.conll', scheme: 'BIO', split: 'train', layer }), /line 2: malformed tag "X-PER"/);
-    expectError(() => parseConll('a O\n\nJohn B-PER\nSmith E-PER\n', { file: 'bad.conll', scheme: 'BIO', split: 'train', layer }), /line 4: tag "E-PER" is not valid in the BIO scheme/);
+    expectError(
+      () => parseConll('a O\n\nJohn B-PER\nSmith E-PER\n', { file: 'bad.conll', scheme: 'BIO', split: 'train', layer }),
+      /line 4: tag "E-PER" is not valid in the BIO scheme/,
+    );
   });
 });
 
 describe('sentence lines with parallel label files', () => {
-  it('round-trips conll03 train with both label layers', () => {
-    const text = read('conll03-distant/train_text.txt');
-    const labels = [
-      { file: 'train_label_true.txt', text: read('conll03-distant/train_label_true.txt'), kind: 'gold' as const, name: 'gold' },
-      { file: 'train_label_dist.txt', text: read('conll03-distant/train_label_dist.txt'), kind: 'weak' as const, name: 'distant' },
-    ];
-    const c = parseLines({ file: 'train_text.txt', text }, labels, { scheme: 'BIO', split: 'train' });
-    expect(c.types).toEqual(['LOC', 'MISC', 'ORG', 'PER']);
-    const textOut = writeLinesText(c.docs);
-    const again = parseLines(
-      { file: 't', text: textOut },
-      c.layers.map((l) => ({ file: l.name, text: writeLinesLabels(c.docs, l.annotations, 'BIO'), kind: l.kind, name: l.name })),
-      { scheme: 'BIO', split: 'train' },
-    );
-    expect(again.docs).toEqual(c.docs.map((d) => ({ ...d, name: d.name.replace('train_text.txt', 't') })));
-    expect(again.layers).toEqual(c.layers);
-    // The gold file is canonical BIO, so its export equals it line for line.
-    expect(writeLinesLabels(c.docs, c.layers[0].annotations, 'BIO').split('\n').map((l) => l.trim())).toEqual(labels[0].text.split('\n').map((l) => l.trim()));
-  });
+  it('round-trips conll03 train with both label layers (fixture slice)', () => linesRoundTrip(FIXTURES, 300));
 
   it('names the file and line of a length mismatch', () => {
     expectError(
-      () => parseLines({ file: 't.txt', text: 'a b\nc d e\n' }, [{ file: 'l.txt', text: 'O O\nO O\n', kind: 'gold', name: 'g' }], { scheme: 'BIO', split: 'train' }),
+      () =>
+        parseLines({ file: 't.txt', text: 'a b\nc d e\n' }, [{ file: 'l.txt', text: 'O O\nO O\n', kind: 'gold', name: 'g' }], {
+          scheme: 'BIO',
+          split: 'train',
+        }),
       /l\.txt, line 2: 2 tags for 3 tokens/,
     );
     expectError(
@@ -86,7 +70,8 @@ describe('sentence lines with parallel label files', () => {
 
 describe('JSONL and plain text', () => {
   it('round-trips character-offset spans, tokens forced onto span edges', () => {
-    const src = '{"text": "Aspirin-induced asthma in 3 patients.", "spans": [{"start": 0, "end": 7, "label": "Chemical"}, {"start": 16, "end": 22, "label": "Disease"}]}\n';
+    const src =
+      '{"text": "Aspirin-induced asthma in 3 patients.", "spans": [{"start": 0, "end": 7, "label": "Chemical"}, {"start": 16, "end": 22, "label": "Disease"}]}\n';
     const c = parseJsonl(src, { file: 'a.jsonl', split: 'train', layer });
     const d = c.docs[0];
     const spans = c.layers[0].annotations[0].spans;
@@ -98,7 +83,10 @@ describe('JSONL and plain text', () => {
 
   it('locates bad records', () => {
     expectError(() => parseJsonl('{"text": "a"}\n{"text": 3}\n', { file: 'x.jsonl', split: 'train', layer }), /x\.jsonl, line 2: text:/);
-    expectError(() => parseJsonl('{"text": "abc", "spans": [{"start": 1, "end": 9, "label": "A"}]}\n', { file: 'x.jsonl', split: 'train', layer }), /line 1: span 1-9 is outside the text/);
+    expectError(
+      () => parseJsonl('{"text": "abc", "spans": [{"start": 1, "end": 9, "label": "A"}]}\n', { file: 'x.jsonl', split: 'train', layer }),
+      /line 1: span 1-9 is outside the text/,
+    );
     expectError(() => parseJsonl('not json\n', { file: 'x.jsonl', split: 'train', layer }), /line 1: invalid JSON/);
   });
 
@@ -109,13 +97,7 @@ describe('JSONL and plain text', () => {
 });
 
 describe('gazetteers', () => {
-  it('reads bc5cdr dict_core and dict_full and writes TSV back', () => {
-    const core = parseGazetteerTsv(read('bc5cdr/dict_core.txt'), 'dict_core.txt');
-    expect(core.entries).toHaveLength(2482);
-    expect(new Set(core.entries.map((e) => e.type))).toEqual(new Set(['Chemical', 'Disease']));
-    expect(parseGazetteerTsv(writeGazetteerTsv(core.entries), 'x').entries).toEqual(core.entries);
-    expect(parseUntypedList(read('bc5cdr/dict_full.txt'), 'dict_full.txt').entries).toHaveLength(6877);
-  });
+  it('reads bc5cdr dict_core and dict_full and writes TSV back (fixture slices)', () => gazetteers(FIXTURES, 300, 300));
 
   it('rejects a line without a type and an empty phrase, naming the line', () => {
     expectError(() => parseGazetteerTsv('Chemical\taspirin\nibuprofen\n', 'g.tsv'), /g\.tsv, line 2: no type/);
@@ -123,7 +105,10 @@ describe('gazetteers', () => {
   });
 
   it('reads spaCy / Prodigy patterns: phrases become entries, token patterns become rules', () => {
-    const g = parsePatternsJsonl('{"label": "ORG", "pattern": "Apple Inc"}\n{"label": "GPE", "pattern": [{"lower": "san"}, {"lower": "francisco"}]}\n', 'p.jsonl');
+    const g = parsePatternsJsonl(
+      '{"label": "ORG", "pattern": "Apple Inc"}\n{"label": "GPE", "pattern": [{"lower": "san"}, {"lower": "francisco"}]}\n',
+      'p.jsonl',
+    );
     expect(g.entries).toEqual([{ phrase: 'Apple Inc', type: 'ORG' }]);
     expect(g.patterns).toHaveLength(1);
     expect(g.patterns[0].line).toBe(2);

@@ -68,5 +68,5 @@ export function parsePatternsJsonl(text: string, file: string): ParsedGazetteer 
 }
 
 export function writeGazetteerTsv(entries: readonly GazetteerEntry[]): string {
-  return entries.map((e) => (e.type === null ? e.phrase : `${e.type}\t${e.phrase}`)).join('\n') + '\n';
+  return `${entries.map((e) => (e.type === null ? e.phrase : `${e.type}\t${e.phrase}`)).join('\n')}\n`;
 }

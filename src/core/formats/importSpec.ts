@@ -51,7 +51,10 @@ export function parseCorpusImport(spec: CorpusImport): ParsedCorpus {
     return {
       kind,
       name,
-      annotations: parts.flatMap((p) => p.layers.find((l) => l.kind === kind && l.name === name)?.annotations ?? p.docs.map(() => ({ spans: [], oMode: 'partial' as const, oTokens: [] }))),
+      annotations: parts.flatMap(
+        (p) =>
+          p.layers.find((l) => l.kind === kind && l.name === name)?.annotations ?? p.docs.map(() => ({ spans: [], oMode: 'partial' as const, oTokens: [] })),
+      ),
     };
   });
   return { docs, layers, types: [...new Set(parts.flatMap((p) => p.types))].sort() };

@@ -24,11 +24,15 @@ export function parseJsonl(text: string, opt: { file: string; split: Split; laye
   for (const { record: rec, line } of jsonLines(text, opt.file, record)) {
     const where = { file: opt.file, line };
     for (const s of rec.spans) {
-      if (s.end > rec.text.length || s.start >= s.end) throw new InputError(where, `span ${s.start}-${s.end} is outside the text (length ${rec.text.length}) or empty`);
+      if (s.end > rec.text.length || s.start >= s.end)
+        throw new InputError(where, `span ${s.start}-${s.end} is outside the text (length ${rec.text.length}) or empty`);
     }
     const offsets = rec.tokens
       ? rec.tokens.flatMap((t) => [t.start, t.end])
-      : tokenize(rec.text, rec.spans.flatMap((s) => [s.start, s.end]));
+      : tokenize(
+          rec.text,
+          rec.spans.flatMap((s) => [s.start, s.end]),
+        );
     const byStart = new Map<number, number>();
     const byEnd = new Map<number, number>();
     for (let i = 0; i < offsets.length; i += 2) {
@@ -39,7 +43,8 @@ export function parseJsonl(text: string, opt: { file: string; split: Split; laye
       .map((s) => {
         const start = byStart.get(s.start);
         const end = byEnd.get(s.end);
-        if (start === undefined || end === undefined) throw new InputError(where, `span ${s.start}-${s.end} ("${rec.text.slice(s.start, s.end)}") does not fall on token boundaries`);
+        if (start === undefined || end === undefined)
+          throw new InputError(where, `span ${s.start}-${s.end} ("${rec.text.slice(s.start, s.end)}") does not fall on token boundaries`);
         types.add(s.label);
         return { start, end, label: s.label };
       })
@@ -47,7 +52,13 @@ export function parseJsonl(text: string, opt: { file: string; split: Split; laye
     for (let i = 1; i < spans.length; i++) {
       if (spans[i].start < spans[i - 1].end) throw new InputError(where, `spans ${i} and ${i + 1} overlap`);
     }
-    docs.push({ name: typeof rec.meta?.name === 'string' ? rec.meta.name : `${opt.file}#${docs.length + 1}`, text: rec.text, offsets, sentenceStarts: splitSentences(rec.text, offsets), split: opt.split });
+    docs.push({
+      name: typeof rec.meta?.name === 'string' ? rec.meta.name : `${opt.file}#${docs.length + 1}`,
+      text: rec.text,
+      offsets,
+      sentenceStarts: splitSentences(rec.text, offsets),
+      split: opt.split,
+    });
     annotations.push({ spans, oMode: 'complete' });
   }
   if (!docs.length) throw new InputError({ file: opt.file }, 'no records found');
@@ -55,14 +66,14 @@ export function parseJsonl(text: string, opt: { file: string; split: Split; laye
 }
 
 export function writeJsonl(docs: readonly ParsedDoc[], annotations: readonly Annotation[]): string {
-  return docs
+  return `${docs
     .map((d, k) => {
       const n = tokenCount(d);
       const tokens = Array.from({ length: n }, (_, i) => ({ start: d.offsets[2 * i], end: d.offsets[2 * i + 1] }));
       const spans = annotations[k].spans.map((s) => ({ start: d.offsets[2 * s.start], end: d.offsets[2 * (s.end - 1) + 1], label: s.label }));
       return JSON.stringify({ text: d.text, spans, tokens, meta: { name: d.name } });
     })
-    .join('\n') + '\n';
+    .join('\n')}\n`;
 }
 
 /** Plain text: one document, tokenized and split into sentences here, offsets kept. */

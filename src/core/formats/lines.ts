@@ -15,11 +15,7 @@ export interface LabelFile {
  * One sentence a line, tokens separated by spaces, with parallel label files holding one tag per
  * token (the layout of conll03-distant). Each line becomes a document of one sentence.
  */
-export function parseLines(
-  textFile: { file: string; text: string },
-  labelFiles: readonly LabelFile[],
-  opt: { scheme: TagScheme; split: Split },
-): ParsedCorpus {
+export function parseLines(textFile: { file: string; text: string }, labelFiles: readonly LabelFile[], opt: { scheme: TagScheme; split: Split }): ParsedCorpus {
   const sentences = lines(textFile.text).map((l, i) => {
     const toks = l.trim().split(/ +/);
     if (toks.length === 1 && toks[0] === '') throw new InputError({ file: textFile.file, line: i + 1 }, 'empty sentence');
@@ -31,7 +27,10 @@ export function parseLines(
   const layers = labelFiles.map((lf) => {
     const rows = lines(lf.text);
     if (rows.length !== sentences.length) {
-      throw new InputError({ file: lf.file, line: Math.min(rows.length, sentences.length) + 1 }, `${rows.length} label lines for ${sentences.length} sentences in ${textFile.file}`);
+      throw new InputError(
+        { file: lf.file, line: Math.min(rows.length, sentences.length) + 1 },
+        `${rows.length} label lines for ${sentences.length} sentences in ${textFile.file}`,
+      );
     }
     const annotations: Annotation[] = rows.map((row, i) => {
       const tags = row.trim().split(/ +/);
@@ -58,7 +57,7 @@ export function writeLinesText(docs: readonly ParsedDoc[]): string {
     const toks = tokenTexts(d);
     d.sentenceStarts.forEach((s, k) => out.push(toks.slice(s, d.sentenceStarts[k + 1] ?? toks.length).join(' ')));
   }
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 /** The label file of the line layout, parallel to writeLinesText. */
@@ -68,5 +67,5 @@ export function writeLinesLabels(docs: readonly ParsedDoc[], annotations: readon
     const n = tokenCount(d);
     d.sentenceStarts.forEach((s, j) => out.push(spansToTags(annotations[k].spans, s, d.sentenceStarts[j + 1] ?? n, scheme).join(' ')));
   });
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

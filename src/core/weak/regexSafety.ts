@@ -12,6 +12,7 @@ export function compileUserRegex(source: string, flags: string): RegExp {
   } catch (e) {
     throw new Error(`does not compile: ${(e as Error).message}`);
   }
-  if (!safeRegex(re)) throw new Error('may backtrack catastrophically (nested quantifiers such as (a+)+); rewrite it without a quantified group that is itself quantified');
+  if (!safeRegex(re))
+    throw new Error('may backtrack catastrophically (nested quantifiers such as (a+)+); rewrite it without a quantified group that is itself quantified');
   return re;
 }

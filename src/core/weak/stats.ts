@@ -60,7 +60,11 @@ export function sourceStats(sources: readonly SourceOutput[], docLengths: readon
       conflict: covered ? conflict / covered : 0,
       unknownSpans: src.spans.reduce((a, s) => a + s.filter((x) => x.label === UNKNOWN_TYPE).length, 0),
     };
-    if (gold && gold.docs.length) stats.gold = scoreSpans(gold.spans, gold.docs.map((d) => src.spans[d]));
+    if (gold?.docs.length)
+      stats.gold = scoreSpans(
+        gold.spans,
+        gold.docs.map((d) => src.spans[d]),
+      );
     return stats;
   });
 }

@@ -19,7 +19,24 @@ const tokenSpec = z.record(z.string(), z.union([valueSpec, z.enum(['?', '*', '+'
 export const tokenPatternSchema = z.array(tokenSpec).min(1);
 export type TokenPattern = z.infer<typeof tokenPatternSchema>;
 
-const ATTRS = ['ORTH', 'TEXT', 'LOWER', 'SHAPE', 'LENGTH', 'PREFIX', 'SUFFIX', 'IS_DIGIT', 'IS_ALPHA', 'IS_TITLE', 'IS_UPPER', 'IS_LOWER', 'IS_PUNCT', 'LIKE_NUM', 'REGEX', 'OP'] as const;
+const ATTRS = [
+  'ORTH',
+  'TEXT',
+  'LOWER',
+  'SHAPE',
+  'LENGTH',
+  'PREFIX',
+  'SUFFIX',
+  'IS_DIGIT',
+  'IS_ALPHA',
+  'IS_TITLE',
+  'IS_UPPER',
+  'IS_LOWER',
+  'IS_PUNCT',
+  'LIKE_NUM',
+  'REGEX',
+  'OP',
+] as const;
 type Attr = (typeof ATTRS)[number];
 
 /** spaCy's word shape: X / x / d per character, runs of one class cut at four. */

@@ -31,14 +31,18 @@ describe('gazetteer matcher', () => {
   it('matches by case mode and never across sentences', () => {
     const ix = TokenIndex.build('normalized', [{ tokens: ['NEW', 'York', 'TIMES', 'Jördan'], sentenceStarts: [0, 2] }]);
     const m = new GazetteerMatcher({ name: 'g', mode: 'normalized', priority: 0, entries: [...entries, { phrase: 'jordan', type: 'PER' }] }, ix).match([]);
-    expect(m[0].map((s) => [s.start, s.end, s.label])).toEqual([[0, 2, 'LOC'], [2, 3, '?'], [3, 4, '?']]);
+    expect(m[0].map((s) => [s.start, s.end, s.label])).toEqual([
+      [0, 2, 'LOC'],
+      [2, 3, '?'],
+      [3, 4, '?'],
+    ]);
     expect(normalizeToken('Ｃafé', 'normalized')).toBe('cafe');
     const sensitive = TokenIndex.build('sensitive', [doc('NEW York')]);
     expect(new GazetteerMatcher({ name: 'g', mode: 'sensitive', priority: 0, entries }, sensitive).match([])[0]).toEqual([{ start: 1, end: 2, label: 'LOC' }]);
   });
   it('agrees with brute-force longest match and resolveOverlaps on random corpora', () => {
     const rand = mulberry32(7);
-    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
     const words = ['a', 'b', 'c', 'd', 'e', 'f'];
     const types = ['X', 'Y', 'Z'];
     for (let trial = 0; trial < 50; trial++) {
@@ -68,7 +72,11 @@ describe('gazetteer matcher', () => {
           return [];
         }),
       );
-      const want = docs.map((_, k) => resolveOverlaps(candidates, order).filter((s) => s.doc === k).map(({ doc: _d, priority: _p, ...s }) => s));
+      const want = docs.map((_, k) =>
+        resolveOverlaps(candidates, order)
+          .filter((s) => s.doc === k)
+          .map(({ doc: _d, priority: _p, ...s }) => s),
+      );
       expect(got).toEqual(want);
     }
   });
@@ -99,10 +107,15 @@ describe('rules', () => {
     const specs = compileTokenPattern([{ IS_TITLE: true, OP: '+' }, { LOWER: { IN: ['inc', 'corp'] } }]);
     expect(matchTokenPattern(specs, 'shares of Acme Widget Inc rose'.split(' '))).toEqual([[2, 5]]);
     const opt = compileTokenPattern([{ SHAPE: 'dd' }, { ORTH: '%', OP: '?' }]);
-    expect(matchTokenPattern(opt, '12 % and 13'.split(' '))).toEqual([[0, 2], [3, 4]]);
+    expect(matchTokenPattern(opt, '12 % and 13'.split(' '))).toEqual([
+      [0, 2],
+      [3, 4],
+    ]);
   });
   it('refuses a regex that does not compile or can backtrack catastrophically, naming the rule', () => {
-    expect(() => compileRule({ kind: 'regex', name: 'broken', label: 'X', pattern: '(ab', ignoreCase: false })).toThrow(/rule "broken": regular expression does not compile/);
+    expect(() => compileRule({ kind: 'regex', name: 'broken', label: 'X', pattern: '(ab', ignoreCase: false })).toThrow(
+      /rule "broken": regular expression does not compile/,
+    );
     expect(() => compileRule({ kind: 'regex', name: 'evil', label: 'X', pattern: '(a+)+$', ignoreCase: false })).toThrow(RuleError);
     expect(() => compileRule({ kind: 'tokens', name: 'tp', label: 'X', pattern: [{ COLOR: 'red' }] })).toThrow(/rule "tp": token 1: unknown attribute "COLOR"/);
   });
@@ -112,17 +125,33 @@ describe('aggregation', () => {
   const sentences = [[[0, 6]] as [number, number][]];
   const src = (name: string, priority: number, spans: { start: number; end: number; label: string }[]) => ({ name, priority, spans: [spans] });
   const sources = [
-    src('a', 0, [{ start: 0, end: 2, label: 'X' }, { start: 3, end: 4, label: 'Y' }]),
-    src('b', 1, [{ start: 0, end: 2, label: 'Y' }, { start: 3, end: 4, label: 'Y' }]),
-    src('c', 2, [{ start: 0, end: 2, label: 'Y' }, { start: 5, end: 6, label: '?' }]),
+    src('a', 0, [
+      { start: 0, end: 2, label: 'X' },
+      { start: 3, end: 4, label: 'Y' },
+    ]),
+    src('b', 1, [
+      { start: 0, end: 2, label: 'Y' },
+      { start: 3, end: 4, label: 'Y' },
+    ]),
+    src('c', 2, [
+      { start: 0, end: 2, label: 'Y' },
+      { start: 5, end: 6, label: '?' },
+    ]),
   ];
   it('priority keeps the first source on conflicts; unknown spans fill the O gaps', () => {
     const [a] = aggregate('priority', { sources, sentences, types: ['X', 'Y'] });
-    expect(a.spans).toEqual([{ start: 0, end: 2, label: 'X' }, { start: 3, end: 4, label: 'Y' }, { start: 5, end: 6, label: '?' }]);
+    expect(a.spans).toEqual([
+      { start: 0, end: 2, label: 'X' },
+      { start: 3, end: 4, label: 'Y' },
+      { start: 5, end: 6, label: '?' },
+    ]);
   });
   it('majority vote outvotes the first source and reports agreement as confidence', () => {
     const [a] = aggregate('vote', { sources, sentences, types: ['X', 'Y'] });
-    expect(a.spans.filter((s) => s.label !== '?')).toEqual([{ start: 0, end: 2, label: 'Y' }, { start: 3, end: 4, label: 'Y' }]);
+    expect(a.spans.filter((s) => s.label !== '?')).toEqual([
+      { start: 0, end: 2, label: 'Y' },
+      { start: 3, end: 4, label: 'Y' },
+    ]);
     expect(a.confidence?.[0]).toBeCloseTo(2 / 3);
     expect(a.confidence?.[3]).toBe(1);
   });
@@ -133,7 +162,10 @@ describe('aggregation', () => {
     const good = docs.map(() => [{ start: 1, end: 3, label: 'X' }]);
     const noisy = docs.map((k) => (k % 2 ? [{ start: 1, end: 3, label: 'Y' }] : [{ start: 4, end: 5, label: 'Y' }]));
     const result = aggregate('hmm', {
-      sources: [{ name: 'noisy', priority: 0, spans: noisy }, { name: 'good', priority: 1, spans: good }],
+      sources: [
+        { name: 'noisy', priority: 0, spans: noisy },
+        { name: 'good', priority: 1, spans: good },
+      ],
       sentences: docs.map(() => [[0, 6]] as [number, number][]),
       types: ['X', 'Y'],
     });
@@ -142,7 +174,15 @@ describe('aggregation', () => {
     for (const r of result) for (const c of r.confidence ?? []) expect(c).toBeGreaterThan(0), expect(c).toBeLessThanOrEqual(1 + 1e-9);
   });
   it('source statistics: coverage, overlap, conflict and gold scores', () => {
-    const stats = sourceStats(sources, [6], { docs: [0], spans: [[{ start: 0, end: 2, label: 'Y' }, { start: 3, end: 4, label: 'Y' }]] });
+    const stats = sourceStats(sources, [6], {
+      docs: [0],
+      spans: [
+        [
+          { start: 0, end: 2, label: 'Y' },
+          { start: 3, end: 4, label: 'Y' },
+        ],
+      ],
+    });
     expect(stats[0]).toMatchObject({ spans: 2, coverage: 3 / 6, overlap: 1, conflict: 2 / 3 });
     expect(stats[1].gold?.overall.f1).toBe(1);
     expect(stats[0].gold?.overall.tp).toBe(1);

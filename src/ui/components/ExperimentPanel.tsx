@@ -6,7 +6,7 @@
  * config and seed are not queued again, so a stopped experiment goes on where it was.
  */
 import { useState } from 'react';
-import { parseExperimentMethods, parseSeeds, planExperiment, type ExperimentMethod, type ExperimentMethods } from '../../core/experimentConfig';
+import { isScoredOnly, parseExperimentMethods, parseSeeds, planExperiment, type ExperimentMethod, type ExperimentMethods } from '../../core/experimentConfig';
 import { runGroupKey, type RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
 import type { RunRow } from '../../db/schema';
@@ -44,7 +44,7 @@ export function ExperimentPanel(props: {
       const exp = parseExperimentMethods(text, name);
       setFile({ ...exp, file: name });
       setSeeds(exp.seeds.join(', '));
-      setChosen(new Set(exp.methods.filter((m) => m.method.name !== 'weak-labels').map((m) => m.label)));
+      setChosen(new Set(exp.methods.filter((m) => !isScoredOnly(m.method.name)).map((m) => m.label)));
     } catch (err) {
       props.onError((err as Error).message);
     }
@@ -55,14 +55,19 @@ export function ExperimentPanel(props: {
     setMessage(null);
     try {
       // Methods that train nothing are planned too, to be said as not run here.
-      const picked = methods.filter((m) => chosen.has(m.label) || m.method.name === 'weak-labels');
-      if (!picked.some((m) => m.method.name !== 'weak-labels')) throw new Error('experiment: choose at least one method');
+      const picked = methods.filter((m) => chosen.has(m.label) || isScoredOnly(m.method.name));
+      if (!picked.some((m) => !isScoredOnly(m.method.name))) throw new Error('experiment: choose at least one method');
       const exp = file ? { ...file, methods: picked, seeds: parseSeeds(seeds) } : { name: 'experiment', methods: picked, seeds: parseSeeds(seeds) };
       const { runs, skipped } = planExperiment(exp, props.baseConfig());
-      const done = new Set(props.runs.filter((r) => r.status === 'done').map((r) => `${runGroupKey(r.config as RunConfig)}#${(r.config as RunConfig).train?.seed}`));
+      const done = new Set(
+        props.runs.filter((r) => r.status === 'done').map((r) => `${runGroupKey(r.config as RunConfig)}#${(r.config as RunConfig).train?.seed}`),
+      );
       const todo = runs.filter((r) => !done.has(`${runGroupKey(r.config)}#${r.seed}`));
       const now = Date.now();
-      const ids = (await db.runs.bulkAdd(todo.map((r) => ({ projectId, kind: 'train' as const, config: r.config, status: 'queued' as const, createdAt: now })), { allKeys: true })) as number[];
+      const ids = (await db.runs.bulkAdd(
+        todo.map((r) => ({ projectId, kind: 'train' as const, config: r.config, status: 'queued' as const, createdAt: now })),
+        { allKeys: true },
+      )) as number[];
       const already = runs.length - todo.length;
       setMessage(
         `Queued ${todo.length} ${todo.length === 1 ? 'run' : 'runs'}` +
@@ -88,19 +93,24 @@ export function ExperimentPanel(props: {
   } catch {
     // Said when the experiment starts.
   }
-  const n = methods.filter((m) => chosen.has(m.label) && m.method.name !== 'weak-labels').length * seedCount;
+  const n = methods.filter((m) => chosen.has(m.label) && !isScoredOnly(m.method.name)).length * seedCount;
 
   return (
     <section className="stack" aria-label="Experiment">
       <h2>Experiment</h2>
       <p className="muted">
-        Methods × seeds on the layers chosen above, trained one after another; each run is listed below, and Compare runs shows the runs of one method that differ only in the seed as
-        mean ± std. Load an experiment config (bench/configs/*.json) for its methods, ablations and model; its settings are replaced by this project&apos;s layers.
+        Methods × seeds on the layers chosen above, trained one after another; each run is listed below, and Compare runs shows the runs of one method that
+        differ only in the seed as mean ± std. Load an experiment config (bench/configs/*.json) for its methods, ablations and model; its settings are replaced
+        by this project&apos;s layers.
       </p>
       <div className="row">
         <label>
           Experiment config{' '}
-          <input type="file" aria-label="Experiment config" accept=".json,application/json" onChange={(e) => {
+          <input
+            type="file"
+            aria-label="Experiment config"
+            accept=".json,application/json"
+            onChange={(e) => {
               const f = e.target.files?.[0];
               e.target.value = '';
               if (f) void load(f);
@@ -112,7 +122,7 @@ export function ExperimentPanel(props: {
             <span data-testid="experiment-file">
               {file.file}: {file.name}
             </span>
-            <button className="link" onClick={() => (setFile(null), setChosen(new Set()))}>
+            <button type="button" className="link" onClick={() => (setFile(null), setChosen(new Set()))}>
               use the catalog&apos;s methods
             </button>
           </>
@@ -122,8 +132,9 @@ export function ExperimentPanel(props: {
         <legend>Methods</legend>
         {methods.map((m) => (
           <label key={m.label} title={JSON.stringify({ method: m.method, pipeline: m.pipeline, model: m.model, train: m.train })}>
-            <input type="checkbox" disabled={m.method.name === 'weak-labels'} checked={chosen.has(m.label)} onChange={(e) => toggle(m.label, e.target.checked)} /> {m.label}
-            {m.method.name === 'weak-labels' ? <span className="muted"> (no training: see the Weak labels page)</span> : null}
+            <input type="checkbox" disabled={isScoredOnly(m.method.name)} checked={chosen.has(m.label)} onChange={(e) => toggle(m.label, e.target.checked)} />{' '}
+            {m.label}
+            {isScoredOnly(m.method.name) ? <span className="muted"> (no training: the weak labels or the dictionary, scored as they are)</span> : null}
           </label>
         ))}
       </fieldset>
@@ -131,7 +142,7 @@ export function ExperimentPanel(props: {
         <label>
           seeds <input aria-label="Experiment seeds" value={seeds} onChange={(e) => setSeeds(e.target.value)} />
         </label>
-        <button onClick={() => void start()} disabled={props.busy || n === 0}>
+        <button type="button" onClick={() => void start()} disabled={props.busy || n === 0}>
           Run experiment ({n} {n === 1 ? 'run' : 'runs'})
         </button>
       </div>

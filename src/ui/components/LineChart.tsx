@@ -17,6 +17,7 @@ export function LineChart({ title, x, series, xLabel, height = 220, testId }: Pr
   const el = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const shape = series.map((s) => s.label).join('|');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: rebuilt only when the set of series changes; data updates go through setData below
   useEffect(() => {
     if (!el.current) return;
     plot.current = new uPlot(
@@ -33,8 +34,6 @@ export function LineChart({ title, x, series, xLabel, height = 220, testId }: Pr
       el.current,
     );
     return () => plot.current?.destroy();
-    // Rebuilt only when the set of series changes; data updates go through setData below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [shape, title]);
   useEffect(() => {
     plot.current?.setData([x, ...series.map((s) => s.values)] as uPlot.AlignedData);

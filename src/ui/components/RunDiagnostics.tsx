@@ -14,10 +14,16 @@ const COLORS = ['#2456c7', '#c0392b', '#1e6b32', '#8e44ad'];
 
 export function RunDiagnostics({ runId, metrics }: { runId: number; metrics: TrainMetrics }) {
   const perEpoch = useMemo(() => {
-    const rows = [...(metrics.stages ?? []).flatMap((s) => (s.history ?? []).map((h) => ({ ...h, stage: s.stage }))), ...(metrics.stages ? [] : metrics.history.map((h) => ({ ...h, stage: '' })))].filter((h) => h.methodStats);
+    const rows = [
+      ...(metrics.stages ?? []).flatMap((s) => (s.history ?? []).map((h) => ({ ...h, stage: s.stage }))),
+      ...(metrics.stages ? [] : metrics.history.map((h) => ({ ...h, stage: '' }))),
+    ].filter((h) => h.methodStats);
     const keys = [...new Set(rows.flatMap((h) => Object.keys(h.methodStats!)))];
     // RoSTER's removal shares are keyed by tag id: name them.
-    const label = (key: string) => (key === 'oShift' ? "O's log-probability shift (chosen on dev)" : key.replace(/^removed:(\d+)$/, (_, k: string) => `removed ${metrics.tags?.[Number(k)] ?? `tag ${k}`}`));
+    const label = (key: string) =>
+      key === 'oShift'
+        ? "O's log-probability shift (chosen on dev)"
+        : key.replace(/^removed:(\d+)$/, (_, k: string) => `removed ${metrics.tags?.[Number(k)] ?? `tag ${k}`}`);
     return { rows, keys, label };
   }, [metrics]);
   const calRef = useRef<HTMLDivElement>(null);
@@ -42,29 +48,29 @@ export function RunDiagnostics({ runId, metrics }: { runId: number; metrics: Tra
             testId={`calibration-chart-${runId}`}
           />
           <div ref={calRef}>
-          <CsvButton target={calRef} name={`run-${runId}-calibration`} />
-          <table className="grid" data-testid={`calibration-${runId}`}>
-            <thead>
-              <tr>
-                <th>Bin</th>
-                <th>Viterbi score</th>
-                <th>Dev sentences</th>
-                <th>Sequence accuracy</th>
-              </tr>
-            </thead>
-            <tbody>
-              {metrics.calibration.map((b, k) => (
-                <tr key={k}>
-                  <td>{k + 1}</td>
-                  <td className="num">
-                    {b.lo.toFixed(2)} – {b.hi.toFixed(2)}
-                  </td>
-                  <td className="num">{b.n}</td>
-                  <td className="num">{(100 * b.accuracy).toFixed(1)}</td>
+            <CsvButton target={calRef} name={`run-${runId}-calibration`} />
+            <table className="grid" data-testid={`calibration-${runId}`}>
+              <thead>
+                <tr>
+                  <th>Bin</th>
+                  <th>Viterbi score</th>
+                  <th>Dev sentences</th>
+                  <th>Sequence accuracy</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {metrics.calibration.map((b, k) => (
+                  <tr key={k}>
+                    <td>{k + 1}</td>
+                    <td className="num">
+                      {b.lo.toFixed(2)} – {b.hi.toFixed(2)}
+                    </td>
+                    <td className="num">{b.n}</td>
+                    <td className="num">{(100 * b.accuracy).toFixed(1)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           </div>
         </>
       )}
@@ -77,34 +83,38 @@ export function RunDiagnostics({ runId, metrics }: { runId: number; metrics: Tra
         <LineChart
           title="Method statistics by epoch"
           x={perEpoch.rows.map((_, k) => k + 1)}
-          series={perEpoch.keys.map((key, k) => ({ label: perEpoch.label(key), color: COLORS[k % COLORS.length], values: perEpoch.rows.map((h) => h.methodStats![key] ?? null) }))}
+          series={perEpoch.keys.map((key, k) => ({
+            label: perEpoch.label(key),
+            color: COLORS[k % COLORS.length],
+            values: perEpoch.rows.map((h) => h.methodStats![key] ?? null),
+          }))}
           xLabel="epoch (all stages in order)"
           testId={`method-stats-${runId}`}
         />
       )}
       {metrics.detection && (
         <div ref={detRef}>
-        <CsvButton target={detRef} name={`run-${runId}-detection`} />
-        <table className="grid" data-testid={`detection-${runId}`}>
-          <thead>
-            <tr>
-              <th>λ</th>
-              <th>Tokens removed</th>
-              <th>Precision</th>
-              <th>Recall</th>
-            </tr>
-          </thead>
-          <tbody>
-            {metrics.detection.map((d) => (
-              <tr key={d.lambda}>
-                <td>{d.lambda}</td>
-                <td className="num">{d.removed}</td>
-                <td className="num">{(100 * d.precision).toFixed(1)}</td>
-                <td className="num">{(100 * d.recall).toFixed(1)}</td>
+          <CsvButton target={detRef} name={`run-${runId}-detection`} />
+          <table className="grid" data-testid={`detection-${runId}`}>
+            <thead>
+              <tr>
+                <th>λ</th>
+                <th>Tokens removed</th>
+                <th>Precision</th>
+                <th>Recall</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {metrics.detection.map((d) => (
+                <tr key={d.lambda}>
+                  <td>{d.lambda}</td>
+                  <td className="num">{d.removed}</td>
+                  <td className="num">{(100 * d.precision).toFixed(1)}</td>
+                  <td className="num">{(100 * d.recall).toFixed(1)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </div>
       )}
     </section>

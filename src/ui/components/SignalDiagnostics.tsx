@@ -60,7 +60,8 @@ export function SignalDiagnostics({ runId, metrics }: { runId: number; metrics: 
     if (!run || !rows.some((r) => r.oValue || r.rosterRemoved)) return null;
     const cfg = run.config as { data?: { layerId?: number; goldLayerId?: number }; pipeline?: { lambda?: number } };
     const docs = await db.documents.bulkGet(rows.map((r) => r.docId));
-    const get = (layer: number | undefined) => (layer === undefined ? Promise.resolve(rows.map(() => undefined)) : db.annotations.bulkGet(rows.map((r) => [layer, r.docId] as [number, number])));
+    const get = (layer: number | undefined) =>
+      layer === undefined ? Promise.resolve(rows.map(() => undefined)) : db.annotations.bulkGet(rows.map((r) => [layer, r.docId] as [number, number]));
     const [weak, gold] = await Promise.all([get(cfg.data?.layerId), get(cfg.data?.goldLayerId)]);
     const removed: Token[] = [];
     const perDoc: { docId: number; words: string[]; weak: string[]; gold: string[] | null; oValue?: Float32Array; epochs?: Float32Array[] }[] = [];
@@ -145,7 +146,11 @@ function OValues({ runId, tokens, initial }: { runId: number; tokens: Token[]; i
         height: 220,
         scales: { x: { time: false } },
         axes: [{ label: 'O-value' }, { label: 'tokens' }],
-        series: [{ label: 'O-value' }, { label: 'O-tagged tokens', fill: '#2456c755', stroke: '#2456c7', paths: bars, points: { show: false } }, { label: 'gold entities among them', fill: '#c0392b88', stroke: '#c0392b', paths: bars, points: { show: false } }],
+        series: [
+          { label: 'O-value' },
+          { label: 'O-tagged tokens', fill: '#2456c755', stroke: '#2456c7', paths: bars, points: { show: false } },
+          { label: 'gold entities among them', fill: '#c0392b88', stroke: '#c0392b', paths: bars, points: { show: false } },
+        ],
         hooks: {
           draw: [
             (u) => {
@@ -169,6 +174,7 @@ function OValues({ runId, tokens, initial }: { runId: number; tokens: Token[]; i
     );
     return () => plot.current?.destroy();
   }, [hist]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the plot's draw hook reads the threshold; redraw when it moves
   useEffect(() => plot.current?.redraw(false), [cut.threshold]);
   return (
     <div className="stack" data-testid={`ovalues-${runId}`}>
@@ -177,17 +183,23 @@ function OValues({ runId, tokens, initial }: { runId: number; tokens: Token[]; i
         <ExportButtons target={el} name={`run-${runId}-o-values`} />
       </div>
       <label>
-        λ{' '}
-        <input type="range" min={0} max={0.5} step={0.005} value={lambda} aria-label="PU lambda" onChange={(e) => setLambda(Number(e.target.value))} />{' '}
+        λ <input type="range" min={0} max={0.5} step={0.005} value={lambda} aria-label="PU lambda" onChange={(e) => setLambda(Number(e.target.value))} />{' '}
         <span data-testid={`ovalues-cut-${runId}`} data-removed={cut.count} data-precision={cut.precision} data-recall={cut.recall}>
-          λ = {lambda.toFixed(3)}: the {cut.count} of {tokens.length} weak-O tokens with O-value ≤ {Number.isFinite(cut.threshold) ? cut.threshold.toFixed(3) : '—'}
-          {cut.gold ? ` find the gold entities with precision ${(100 * cut.precision).toFixed(1)} % and recall ${(100 * cut.recall).toFixed(1)} % (${cut.hidden} gold-entity tokens among them)` : ' (no gold labels for these documents: precision and recall unknown)'}
+          λ = {lambda.toFixed(3)}: the {cut.count} of {tokens.length} weak-O tokens with O-value ≤{' '}
+          {Number.isFinite(cut.threshold) ? cut.threshold.toFixed(3) : '—'}
+          {cut.gold
+            ? ` find the gold entities with precision ${(100 * cut.precision).toFixed(1)} % and recall ${(100 * cut.recall).toFixed(1)} % (${cut.hidden} gold-entity tokens among them)`
+            : ' (no gold labels for these documents: precision and recall unknown)'}
         </span>
       </label>
       <ol className="compact" data-testid={`ovalues-list-${runId}`}>
         {cut.first.map((x) => (
           <li key={`${x.docId}:${x.t}`}>
-            <Link href={`/annotate/${x.docId}/${x.t}`}>{x.word}</Link> <span className="muted">O-value {x.o.toFixed(3)}{x.gold !== null ? `, gold ${x.gold}` : ''}</span>
+            <Link href={`/annotate/${x.docId}/${x.t}`}>{x.word}</Link>{' '}
+            <span className="muted">
+              O-value {x.o.toFixed(3)}
+              {x.gold !== null ? `, gold ${x.gold}` : ''}
+            </span>
           </li>
         ))}
       </ol>
@@ -202,7 +214,7 @@ function Removed({ runId, tokens }: { runId: number; tokens: Token[] }) {
     for (const x of tokens) {
       const r = m.get(x.weak) ?? { n: 0, wrong: 0, gold: 0 };
       r.n++;
-      if (x.gold !== null) (r.gold++, x.gold !== x.weak && r.wrong++);
+      if (x.gold !== null) r.gold++, x.gold !== x.weak && r.wrong++;
       m.set(x.weak, r);
     }
     return [...m].sort((a, b) => b[1].n - a[1].n);
@@ -234,13 +246,17 @@ function Removed({ runId, tokens }: { runId: number; tokens: Token[] }) {
       <ol className="compact">
         {tokens.slice(0, 50).map((x) => (
           <li key={`${x.docId}:${x.t}`}>
-            <Link href={`/annotate/${x.docId}/${x.t}`}>{x.word}</Link> <span className="muted">weak {x.weak}{x.gold !== null ? `, gold ${x.gold}` : ''}</span>
+            <Link href={`/annotate/${x.docId}/${x.t}`}>{x.word}</Link>{' '}
+            <span className="muted">
+              weak {x.weak}
+              {x.gold !== null ? `, gold ${x.gold}` : ''}
+            </span>
           </li>
         ))}
       </ol>
       <p className="muted">
-        A weak O token is removed when the model's P(O) is at most τ. With the two-part head a weak entity token is judged by P(type | entity) and
-        loses its type only: it still counts as an entity. Removal over time, by tag: the "removed" series of the method statistics above.
+        A weak O token is removed when the model's P(O) is at most τ. With the two-part head a weak entity token is judged by P(type | entity) and loses its
+        type only: it still counts as an entity. Removal over time, by tag: the "removed" series of the method statistics above.
       </p>
     </div>
   );
@@ -279,14 +295,30 @@ function SamplingHeatMap({ runId, maps }: { runId: number; maps: NonNullable<Tra
             </g>
           ))}
           {m.cells.map((c) => (
-            <rect key={`${c.start}:${c.end}`} data-span={`${c.start}:${c.end}`} data-p={c.p} x={pad + (c.end - 1) * cell} y={pad + c.start * cell} width={cell - 1} height={cell - 1} fill={`rgba(192, 57, 43, ${(0.08 + 0.92 * (c.p / max)).toFixed(3)})`}>
-              <title>
-                {`span ${c.start}–${c.end - 1} “${m.words.slice(c.start, c.end).join(' ')}”: p = ${c.p.toFixed(4)}`}
-              </title>
+            <rect
+              key={`${c.start}:${c.end}`}
+              data-span={`${c.start}:${c.end}`}
+              data-p={c.p}
+              x={pad + (c.end - 1) * cell}
+              y={pad + c.start * cell}
+              width={cell - 1}
+              height={cell - 1}
+              fill={`rgba(192, 57, 43, ${(0.08 + 0.92 * (c.p / max)).toFixed(3)})`}
+            >
+              <title>{`span ${c.start}–${c.end - 1} “${m.words.slice(c.start, c.end).join(' ')}”: p = ${c.p.toFixed(4)}`}</title>
             </rect>
           ))}
           {m.labeled.map((c) => (
-            <rect key={`l${c.start}:${c.end}`} x={pad + (c.end - 1) * cell} y={pad + c.start * cell} width={cell - 1} height={cell - 1} fill="none" stroke="#1e6b32" strokeWidth="2">
+            <rect
+              key={`l${c.start}:${c.end}`}
+              x={pad + (c.end - 1) * cell}
+              y={pad + c.start * cell}
+              width={cell - 1}
+              height={cell - 1}
+              fill="none"
+              stroke="#1e6b32"
+              strokeWidth="2"
+            >
               <title>{`labeled span ${c.start}–${c.end - 1}: always in the loss`}</title>
             </rect>
           ))}

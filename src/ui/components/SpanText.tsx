@@ -50,7 +50,13 @@ export const SpanText = memo(function SpanText({ text, offsets, spans, colors, f
     const conflict = flagged && [...Array(s.end - s.start).keys()].some((i) => flagged.has(s.start + i));
     const title = s.candidates ? `ambiguous: ${s.candidates.join(' / ')}` : s.label === UNKNOWN_TYPE ? 'entity of unknown type' : s.label;
     parts.push(
-      <mark key={`s${k}`} className={conflict ? 'ent conflict' : 'ent'} style={{ borderColor: color, background: `${color}22` }} title={title} data-label={s.label}>
+      <mark
+        key={`s${k}`}
+        className={conflict ? 'ent conflict' : 'ent'}
+        style={{ borderColor: color, background: `${color}22` }}
+        title={title}
+        data-label={s.label}
+      >
         {text.slice(from, to)}
         <span className="ent-label" style={{ background: color }}>
           {s.candidates ? s.candidates.join('/') : s.label}

@@ -50,9 +50,31 @@ const SentenceRow = memo(
     for (let t = from; t < to; t++) {
       const span = spans.find((s) => s.start <= t && t < s.end);
       const sug = suggestions.find((s) => s.start <= t && t < s.end);
-      const cls = ['tok', span ? 'gold' : '', sug ? 'sug' : '', sug && sug === current ? 'sug-current' : '', t === cursor ? 'cursor' : '', sel && t >= sel[0] && t < sel[1] ? 'sel' : '', o.has(t) ? 'def-o' : ''].filter(Boolean).join(' ');
+      const cls = [
+        'tok',
+        span ? 'gold' : '',
+        sug ? 'sug' : '',
+        sug && sug === current ? 'sug-current' : '',
+        t === cursor ? 'cursor' : '',
+        sel && t >= sel[0] && t < sel[1] ? 'sel' : '',
+        o.has(t) ? 'def-o' : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
       out.push(
-        <span key={t} data-t={t} className={cls} style={span ? { background: `${colors.get(span.label) ?? '#888'}33`, borderBottomColor: colors.get(span.label) } : sug ? { borderBottomColor: colors.get(sug.label) } : undefined} title={span?.label ?? (sug ? `suggested: ${sug.label}` : undefined)}>
+        <span
+          key={t}
+          data-t={t}
+          className={cls}
+          style={
+            span
+              ? { background: `${colors.get(span.label) ?? '#888'}33`, borderBottomColor: colors.get(span.label) }
+              : sug
+                ? { borderBottomColor: colors.get(sug.label) }
+                : undefined
+          }
+          title={span?.label ?? (sug ? `suggested: ${sug.label}` : undefined)}
+        >
           {words[t]}
         </span>,
         ' ',
@@ -62,6 +84,8 @@ const SentenceRow = memo(
   },
   (a, b) => a.sig === b.sig,
 );
+
+const key = (s: Span) => `${s.start}:${s.end}:${s.label}`;
 
 export function AnnotatePage() {
   const projectId = useProjectId();
@@ -98,7 +122,10 @@ export function AnnotatePage() {
       target.current = tid;
       const initial = { spans: own?.spans ?? [], oTokens: own?.oTokens ?? [] };
       history.current = new History(initial);
-      extra.current = { reviewedAt: { ...(own as EditorAnnotation | undefined)?.reviewedAt }, rejected: [...((own as EditorAnnotation | undefined)?.rejected ?? [])] };
+      extra.current = {
+        reviewedAt: { ...(own as EditorAnnotation | undefined)?.reviewedAt },
+        rejected: [...((own as EditorAnnotation | undefined)?.rejected ?? [])],
+      };
       setDismissed(new Set(extra.current.rejected));
       setCursor(Math.min(startToken, Math.max(0, (d?.offsets.length ?? 0) / 2 - 1)));
       setDoc(d && d.projectId === projectId ? d : null);
@@ -127,7 +154,6 @@ export function AnnotatePage() {
   const sentences = useMemo(() => (doc ? sentenceRanges(doc) : []), [doc]);
   const types = project?.types ?? [];
   const colors = useMemo(() => new Map(types.map((t) => [t.name, t.color])), [types]);
-  const key = (s: Span) => `${s.start}:${s.end}:${s.label}`;
   const suggestions = useMemo(() => {
     const have = new Set(state.spans.map(key));
     return suggested.filter((s) => s.label !== '?' && !have.has(key(s)) && !dismissed.has(key(s)));
@@ -158,7 +184,8 @@ export function AnnotatePage() {
   );
   const restore = (s: EditState) => {
     setState(s);
-    if (target.current !== null) saveAnnotation(db, target.current, docId, s.spans, s.oTokens, extra.current).catch((e) => setError(`not saved: ${(e as Error).message}`));
+    if (target.current !== null)
+      saveAnnotation(db, target.current, docId, s.spans, s.oTokens, extra.current).catch((e) => setError(`not saved: ${(e as Error).message}`));
   };
 
   const onKey = (e: React.KeyboardEvent) => {
@@ -210,7 +237,12 @@ export function AnnotatePage() {
     if (handled) e.preventDefault();
   };
 
-  if (doc === null) return <p role="alert" className="error">Document {docId} is not in this project.</p>;
+  if (doc === null)
+    return (
+      <p role="alert" className="error">
+        Document {docId} is not in this project.
+      </p>
+    );
   const rows = sentences.map(([from, to], i) => {
     const { spans, sugs, base } = bySentence[i];
     const cur = current && current.start < to && current.end > from ? current : null;
@@ -225,8 +257,7 @@ export function AnnotatePage() {
         <Link href={`/docs/${docId}`}>← document</Link>
         <strong data-testid="annotate-title">{doc?.name}</strong>
         <label>
-          Annotator{' '}
-          <input aria-label="Annotator" className="narrow" value={annotator} onChange={(e) => setAnnotator(e.target.value.trim() || 'gold')} />
+          Annotator <input aria-label="Annotator" className="narrow" value={annotator} onChange={(e) => setAnnotator(e.target.value.trim() || 'gold')} />
         </label>
         <label>
           Suggestions from{' '}
@@ -241,9 +272,7 @@ export function AnnotatePage() {
               ))}
           </select>
         </label>
-        <span className="muted">
-          types: {types.map((t, i) => `${i + 1} ${t.name}`).join(' · ')} · press ? for keys
-        </span>
+        <span className="muted">types: {types.map((t, i) => `${i + 1} ${t.name}`).join(' · ')} · press ? for keys</span>
       </div>
       {error && (
         <p role="alert" className="error">
@@ -264,9 +293,31 @@ export function AnnotatePage() {
           </tbody>
         </table>
       )}
-      <div ref={box} tabIndex={0} className="annotate" onKeyDown={onKey} data-testid="annotate-box" aria-label="Annotation editor: use the keyboard, ? lists the keys">
+      <div
+        ref={box}
+        role="application"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the editor is a keyboard application (role="application") that takes focus
+        tabIndex={0}
+        className="annotate"
+        onKeyDown={onKey}
+        data-testid="annotate-box"
+        aria-label="Annotation editor: use the keyboard, ? lists the keys"
+      >
         {rows.map((r) => (
-          <SentenceRow key={r.from} sig={r.sig} from={r.from} to={r.to} words={words} spans={r.spans} suggestions={r.sugs} current={r.cur} cursor={r.c} sel={r.s} o={oSet} colors={colors} />
+          <SentenceRow
+            key={r.from}
+            sig={r.sig}
+            from={r.from}
+            to={r.to}
+            words={words}
+            spans={r.spans}
+            suggestions={r.sugs}
+            current={r.cur}
+            cursor={r.c}
+            sel={r.s}
+            o={oSet}
+            colors={colors}
+          />
         ))}
       </div>
       <p className="muted" data-testid="annotate-status">

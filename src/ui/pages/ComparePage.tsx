@@ -69,7 +69,6 @@ function viewOf(r: RunRow): RunView {
   };
 }
 
-
 type SortKey = 'id' | 'method' | 'seed' | 'dev' | 'p' | 'r' | 'f1' | `type:${string}`;
 
 function sortValue(r: RunView, k: SortKey): number | string {
@@ -87,7 +86,15 @@ const COLORS = ['#2456c7', '#c0392b', '#1e6b32', '#8e44ad', '#d35400', '#16a085'
 export function ComparePage() {
   const projectId = useProjectId();
   const colors = useTypeColors(projectId);
-  const rows = useLiveQuery(() => db.runs.where('projectId').equals(projectId).filter((r) => r.kind === 'train').sortBy('id'), [projectId]);
+  const rows = useLiveQuery(
+    () =>
+      db.runs
+        .where('projectId')
+        .equals(projectId)
+        .filter((r) => r.kind === 'train')
+        .sortBy('id'),
+    [projectId],
+  );
   const runs = useMemo(() => (rows ?? []).map(viewOf), [rows]);
   const types = useMemo(() => [...new Set(runs.flatMap((r) => Object.keys(r.test?.perType ?? {})))].sort(), [runs]);
   const [filter, setFilter] = useState('');
@@ -109,7 +116,11 @@ export function ComparePage() {
   const groups = useMemo(() => {
     const by = new Map<string, RunView[]>();
     for (const r of shown) if (r.test) by.set(r.group, [...(by.get(r.group) ?? []), r]);
-    return [...by.values()].map((rs) => ({ runs: rs, f1: rs.map((r) => r.test!.overall.f1), perType: Object.fromEntries(types.map((t) => [t, rs.map((r) => r.test!.perType[t]?.f1 ?? 0)])) }));
+    return [...by.values()].map((rs) => ({
+      runs: rs,
+      f1: rs.map((r) => r.test!.overall.f1),
+      perType: Object.fromEntries(types.map((t) => [t, rs.map((r) => r.test!.perType[t]?.f1 ?? 0)])),
+    }));
   }, [shown, types]);
 
   const picked = runs.filter((r) => chosen.includes(r.id));
@@ -129,13 +140,18 @@ export function ComparePage() {
 
   const curveX = useMemo(() => [...new Set(picked.flatMap((r) => r.history.map((h) => h.epoch)))].sort((a, b) => a - b), [picked]);
   const curves = useMemo(
-    () => picked.map((r, k) => ({ label: `run ${r.id}`, color: COLORS[k % COLORS.length], values: curveX.map((e) => (r.history.find((h) => h.epoch === e)?.devF1 ?? null) as number | null).map((v) => (v === null ? null : 100 * v)) })),
+    () =>
+      picked.map((r, k) => ({
+        label: `run ${r.id}`,
+        color: COLORS[k % COLORS.length],
+        values: curveX.map((e) => (r.history.find((h) => h.epoch === e)?.devF1 ?? null) as number | null).map((v) => (v === null ? null : 100 * v)),
+      })),
     [picked, curveX],
   );
 
   const header = (key: SortKey, label: string) => (
-    <th>
-      <button className="link" onClick={() => setSort({ key, desc: sort.key === key ? !sort.desc : true })} aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
+    <th aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
+      <button type="button" className="link" onClick={() => setSort({ key, desc: sort.key === key ? !sort.desc : true })}>
         {label}
         {sort.key === key ? (sort.desc ? ' ▼' : ' ▲') : ''}
       </button>
@@ -144,11 +160,27 @@ export function ComparePage() {
 
   const csv = () => {
     const head = ['run', 'status', 'method', 'model', 'seed', 'dev_f1', 'test_p', 'test_r', 'test_f1', ...types.map((t) => `test_f1_${t}`)];
-    const lines = shown.map((r) => [r.id, r.status, r.method, r.model, r.seed, r.dev ?? '', r.test?.overall.precision ?? '', r.test?.overall.recall ?? '', r.test?.overall.f1 ?? '', ...types.map((t) => r.test?.perType[t]?.f1 ?? '')]);
+    const lines = shown.map((r) => [
+      r.id,
+      r.status,
+      r.method,
+      r.model,
+      r.seed,
+      r.dev ?? '',
+      r.test?.overall.precision ?? '',
+      r.test?.overall.recall ?? '',
+      r.test?.overall.f1 ?? '',
+      ...types.map((t) => r.test?.perType[t]?.f1 ?? ''),
+    ]);
     download(`runs-project-${projectId}.csv`, toCsv([head, ...lines]), 'text/csv');
   };
 
-  const diff = errors && errors.out.length === 2 ? errors.test.map((d, k) => ({ d, a: errors.out[0].pred[k], b: errors.out[1].pred[k] })).filter(({ a, b }) => JSON.stringify(a.map((s) => [s.start, s.end, s.label])) !== JSON.stringify(b.map((s) => [s.start, s.end, s.label]))) : null;
+  const diff =
+    errors && errors.out.length === 2
+      ? errors.test
+          .map((d, k) => ({ d, a: errors.out[0].pred[k], b: errors.out[1].pred[k] }))
+          .filter(({ a, b }) => JSON.stringify(a.map((s) => [s.start, s.end, s.label])) !== JSON.stringify(b.map((s) => [s.start, s.end, s.label])))
+      : null;
 
   return (
     <div className="stack">
@@ -157,7 +189,9 @@ export function ComparePage() {
         <label>
           <input type="checkbox" checked={onlyDone} onChange={(e) => setOnlyDone(e.target.checked)} /> finished runs only
         </label>
-        <button onClick={csv}>Export CSV</button>
+        <button type="button" onClick={csv}>
+          Export CSV
+        </button>
         <label>
           Import experiment records{' '}
           <input
@@ -204,7 +238,12 @@ export function ComparePage() {
           {shown.map((r) => (
             <tr key={r.id} data-run={r.id}>
               <td>
-                <input type="checkbox" aria-label={`compare run ${r.id}`} checked={chosen.includes(r.id)} onChange={(e) => setChosen(e.target.checked ? [...chosen, r.id] : chosen.filter((x) => x !== r.id))} />
+                <input
+                  type="checkbox"
+                  aria-label={`compare run ${r.id}`}
+                  checked={chosen.includes(r.id)}
+                  onChange={(e) => setChosen(e.target.checked ? [...chosen, r.id] : chosen.filter((x) => x !== r.id))}
+                />
               </td>
               <td>{r.id}</td>
               <td>{r.method}</td>

@@ -32,35 +32,78 @@ export function DistributionPage() {
       const anns = await layerAnnotations(db, l.id!, ids);
       // Only the documents this layer annotates count (a gold layer may cover dev and test only).
       const keep = present.map((p, k) => (p ? k : -1)).filter((k) => k >= 0);
-      rows.push({ id: l.id!, label: `${l.kind}: ${l.name}`, dist: labelDistribution(keep.map((k) => anns[k].spans), keep.map((k) => counts[k])), annotated: keep.length });
+      rows.push({
+        id: l.id!,
+        label: `${l.kind}: ${l.name}`,
+        dist: labelDistribution(
+          keep.map((k) => anns[k].spans),
+          keep.map((k) => counts[k]),
+        ),
+        annotated: keep.length,
+      });
     }
     // What multi-stage runs made of the weak labels: the initial model's pseudo-labels (SST,
     // NEEDLE) and the weak labels after NEEDLE's completion (its "corrected" labels).
-    const runs = await db.runs.where('projectId').equals(projectId).filter((r) => r.kind === 'train' && r.status === 'done').sortBy('id');
+    const runs = await db.runs
+      .where('projectId')
+      .equals(projectId)
+      .filter((r) => r.kind === 'train' && r.status === 'done')
+      .sortBy('id');
     for (const run of runs) {
       const sig = await db.signals.bulkGet(ids.map((d) => [run.id!, d] as [number, number]));
       const withPseudo = ids.map((_, k) => k).filter((k) => sig[k]?.pseudo);
       if (!withPseudo.length) continue;
       const at = (ks: number[]) => ks.map((k) => counts[k]);
-      rows.push({ id: -run.id!, label: `pseudo-labels: run ${run.id}`, dist: labelDistribution(withPseudo.map((k) => sig[k]!.pseudo!), at(withPseudo)), annotated: withPseudo.length });
+      rows.push({
+        id: -run.id!,
+        label: `pseudo-labels: run ${run.id}`,
+        dist: labelDistribution(
+          withPseudo.map((k) => sig[k]!.pseudo!),
+          at(withPseudo),
+        ),
+        annotated: withPseudo.length,
+      });
       const withCompletion = withPseudo.filter((k) => sig[k]!.completion);
       const weakLayer = (run.config as { data?: { layerId?: number } }).data?.layerId;
       if (!withCompletion.length || weakLayer === undefined) continue;
-      const weakAnns = await layerAnnotations(db, weakLayer, withCompletion.map((k) => ids[k]));
+      const weakAnns = await layerAnnotations(
+        db,
+        weakLayer,
+        withCompletion.map((k) => ids[k]),
+      );
       const corrected = withCompletion.map((k, j) => {
-        const tags = spansToTags(weakAnns[j].spans.filter((x) => x.label !== UNKNOWN_TYPE), 0, counts[k], 'BIO');
+        const tags = spansToTags(
+          weakAnns[j].spans.filter((x) => x.label !== UNKNOWN_TYPE),
+          0,
+          counts[k],
+          'BIO',
+        );
         for (const [t, tag] of Object.entries(sig[k]!.completion!)) if (tags[Number(t)] === 'O') tags[Number(t)] = tag;
         return tagsToSpans(tags);
       });
-      rows.push({ id: -run.id! - 0.5, label: `corrected: run ${run.id} (weak + completion)`, dist: labelDistribution(corrected, at(withCompletion)), annotated: withCompletion.length });
+      rows.push({
+        id: -run.id! - 0.5,
+        label: `corrected: run ${run.id} (weak + completion)`,
+        dist: labelDistribution(corrected, at(withCompletion)),
+        annotated: withCompletion.length,
+      });
     }
     return rows;
   }, [projectId, split]);
-  const types = [...new Set((data ?? []).flatMap((r) => Object.keys(r.dist.tokens)))].filter((t) => t !== 'O').sort((a, b) => (a === UNKNOWN_TYPE ? 1 : b === UNKNOWN_TYPE ? -1 : a.localeCompare(b)));
+  const types = [...new Set((data ?? []).flatMap((r) => Object.keys(r.dist.tokens)))]
+    .filter((t) => t !== 'O')
+    .sort((a, b) => (a === UNKNOWN_TYPE ? 1 : b === UNKNOWN_TYPE ? -1 : a.localeCompare(b)));
 
   const csv = () => {
     const head = ['layer', 'documents', 'spans', 'tokens', ...types.flatMap((t) => [`span_share_${t}`, `token_share_${t}`]), 'token_share_O'];
-    const lines = (data ?? []).map((r) => [r.label, r.annotated, r.dist.totalSpans, r.dist.totalTokens, ...types.flatMap((t) => [share(r.dist.spans[t], r.dist.totalSpans).toFixed(2), share(r.dist.tokens[t], r.dist.totalTokens).toFixed(2)]), share(r.dist.tokens.O, r.dist.totalTokens).toFixed(2)]);
+    const lines = (data ?? []).map((r) => [
+      r.label,
+      r.annotated,
+      r.dist.totalSpans,
+      r.dist.totalTokens,
+      ...types.flatMap((t) => [share(r.dist.spans[t], r.dist.totalSpans).toFixed(2), share(r.dist.tokens[t], r.dist.totalTokens).toFixed(2)]),
+      share(r.dist.tokens.O, r.dist.totalTokens).toFixed(2),
+    ]);
     download(`label-distribution-${split}.csv`, toCsv([head, ...lines]), 'text/csv');
   };
 
@@ -75,7 +118,9 @@ export function DistributionPage() {
             ))}
           </select>
         </label>
-        <button onClick={csv}>Export CSV</button>
+        <button type="button" onClick={csv}>
+          Export CSV
+        </button>
         <span className="muted">share of spans / share of tokens per type; a layer counts only the documents it annotates</span>
       </div>
       <table className="grid" data-testid="distribution-table">

@@ -42,11 +42,20 @@ export function DocumentPage() {
     return { doc, layers, byLayer, prev: ids[at - 1], next: ids[at + 1] };
   }, [docId, projectId]);
 
-  const sources = useMemo(() => (data ? data.layers.filter((l) => l.kind === 'weak' && l.role === 'source').map((l) => ({ layer: l, spans: data.byLayer.get(l.id!)?.spans ?? [] })) : []), [data]);
+  const sources = useMemo(
+    () =>
+      data ? data.layers.filter((l) => l.kind === 'weak' && l.role === 'source').map((l) => ({ layer: l, spans: data.byLayer.get(l.id!)?.spans ?? [] })) : [],
+    [data],
+  );
   const flagged = useMemo(() => conflicts(sources), [sources]);
 
   if (data === undefined) return <p className="muted">Loading…</p>;
-  if (data === null) return <p role="alert" className="error">Document {docId} is not in this project.</p>;
+  if (data === null)
+    return (
+      <p role="alert" className="error">
+        Document {docId} is not in this project.
+      </p>
+    );
   const { doc, layers, byLayer } = data;
   const layerId = chosen !== undefined && layers.some((l) => l.id === chosen) ? chosen : layers.find((l) => byLayer.has(l.id!))?.id;
   const ann = layerId !== undefined ? byLayer.get(layerId) : undefined;
@@ -57,7 +66,9 @@ export function DocumentPage() {
         {data.prev !== undefined && <Link href={`/docs/${data.prev}`}>← previous</Link>}
         <strong data-testid="doc-title">{doc.name}</strong>
         <span className={`split split-${doc.split}`}>{doc.split}</span>
-        <span className="muted">{doc.tokenCount} tokens · {doc.sentenceStarts.length} sentences</span>
+        <span className="muted">
+          {doc.tokenCount} tokens · {doc.sentenceStarts.length} sentences
+        </span>
         {data.next !== undefined && <Link href={`/docs/${data.next}`}>next →</Link>}
         <Link href={`/annotate/${docId}`}>Annotate</Link>
         <label className="push">
@@ -92,8 +103,13 @@ export function DocumentPage() {
                       <span className="muted">none</span>
                     ) : (
                       spans.map((s, k) => (
-                        <span key={k} className={`chip${[...Array(s.end - s.start).keys()].some((i) => flagged.has(s.start + i)) ? ' conflict' : ''}`} style={{ borderColor: colors.get(s.label) ?? '#888' }}>
-                          {doc.text.slice(doc.offsets[2 * s.start], doc.offsets[2 * s.end - 1])} <small>{s.candidates ? s.candidates.join('/') : s.label}</small>
+                        <span
+                          key={k}
+                          className={`chip${[...Array(s.end - s.start).keys()].some((i) => flagged.has(s.start + i)) ? ' conflict' : ''}`}
+                          style={{ borderColor: colors.get(s.label) ?? '#888' }}
+                        >
+                          {doc.text.slice(doc.offsets[2 * s.start], doc.offsets[2 * s.end - 1])}{' '}
+                          <small>{s.candidates ? s.candidates.join('/') : s.label}</small>
                         </span>
                       ))
                     )}

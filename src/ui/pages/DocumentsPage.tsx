@@ -28,7 +28,10 @@ export function DocumentsPage() {
   const split = useUi((s) => s.splitFilter);
   const setSplit = useUi((s) => s.setSplitFilter);
   const ids = useLiveQuery(
-    () => (split === 'all' ? db.documents.where('projectId').equals(projectId).primaryKeys() : db.documents.where('[projectId+split]').equals([projectId, split]).primaryKeys()),
+    () =>
+      split === 'all'
+        ? db.documents.where('projectId').equals(projectId).primaryKeys()
+        : db.documents.where('[projectId+split]').equals([projectId, split]).primaryKeys(),
     [projectId, split],
   );
   const parent = useRef<HTMLDivElement>(null);

@@ -46,13 +46,17 @@ function Entries({ gazetteerId, types }: { gazetteerId: number; types: string[] 
             return (
               <div key={entry.id} className="virtual-row entry-row" style={{ transform: `translateY(${v.start}px)`, height: ROW }}>
                 <span className="phrase">{entry.phrase}</span>
-                <select aria-label={`Type of ${entry.phrase}`} value={entry.type ?? ''} onChange={(e) => void retypeGazetteerEntry(db, entry.id!, e.target.value || null)}>
+                <select
+                  aria-label={`Type of ${entry.phrase}`}
+                  value={entry.type ?? ''}
+                  onChange={(e) => void retypeGazetteerEntry(db, entry.id!, e.target.value || null)}
+                >
                   <option value="">(untyped)</option>
                   {types.map((t) => (
                     <option key={t}>{t}</option>
                   ))}
                 </select>
-                <button className="link danger" onClick={() => void removeGazetteerEntry(db, entry.id!)} aria-label={`Remove ${entry.phrase}`}>
+                <button type="button" className="link danger" onClick={() => void removeGazetteerEntry(db, entry.id!)} aria-label={`Remove ${entry.phrase}`}>
                   remove
                 </button>
               </div>
@@ -102,7 +106,10 @@ export function GazetteersPage() {
       const parsed = parseGazetteerFile(format, f);
       const id = await importGazetteer(db, projectId, f.file, mode, parsed);
       setSelected(id);
-      setResult({ ok: true, message: `Imported ${parsed.entries.length.toLocaleString()} entries${parsed.patterns.length ? ` and ${parsed.patterns.length} token-pattern rules` : ''} from ${f.file}.` });
+      setResult({
+        ok: true,
+        message: `Imported ${parsed.entries.length.toLocaleString()} entries${parsed.patterns.length ? ` and ${parsed.patterns.length} token-pattern rules` : ''} from ${f.file}.`,
+      });
     } catch (err) {
       setResult({ ok: false, message: `Nothing was imported. ${(err as Error).message}` });
     }
@@ -124,23 +131,33 @@ export function GazetteersPage() {
           {(gazetteers ?? []).map((g) => (
             <tr key={g.id} className={selected === g.id ? 'selected' : ''}>
               <td>
-                <button className="link" onClick={() => setSelected(g.id!)}>
+                <button type="button" className="link" onClick={() => setSelected(g.id!)}>
                   {g.name}
                 </button>
               </td>
               <td className="num">{g.entries.toLocaleString()}</td>
               <td>
-                <select aria-label={`Matching of ${g.name}`} value={g.mode} onChange={(e) => void db.gazetteers.update(g.id!, { mode: e.target.value as CaseMode })}>
+                <select
+                  aria-label={`Matching of ${g.name}`}
+                  value={g.mode}
+                  onChange={(e) => void db.gazetteers.update(g.id!, { mode: e.target.value as CaseMode })}
+                >
                   {CASE_MODES.map((m) => (
                     <option key={m}>{m}</option>
                   ))}
                 </select>
               </td>
               <td>
-                <input aria-label={`Priority of ${g.name}`} type="number" className="narrow" value={g.priority} onChange={(e) => void db.gazetteers.update(g.id!, { priority: Number(e.target.value) })} />
+                <input
+                  aria-label={`Priority of ${g.name}`}
+                  type="number"
+                  className="narrow"
+                  value={g.priority}
+                  onChange={(e) => void db.gazetteers.update(g.id!, { priority: Number(e.target.value) })}
+                />
               </td>
               <td>
-                <button className="link danger" onClick={() => confirm(`Delete gazetteer ${g.name}?`) && void deleteGazetteer(db, g.id!)}>
+                <button type="button" className="link danger" onClick={() => confirm(`Delete gazetteer ${g.name}?`) && void deleteGazetteer(db, g.id!)}>
                   Delete
                 </button>
               </td>

@@ -46,7 +46,10 @@ export function ImportPage() {
       });
       const { documents } = await importCorpus(db, projectId, corpus);
       const spans = corpus.layers.reduce((a, l) => a + l.annotations.reduce((b, x) => b + x.spans.length, 0), 0);
-      setResult({ ok: true, message: `Imported ${documents.toLocaleString()} documents and ${spans.toLocaleString()} labeled spans in ${((performance.now() - t0) / 1000).toFixed(2)} s.` });
+      setResult({
+        ok: true,
+        message: `Imported ${documents.toLocaleString()} documents and ${spans.toLocaleString()} labeled spans in ${((performance.now() - t0) / 1000).toFixed(2)} s.`,
+      });
     } catch (err) {
       setResult({ ok: false, message: `Nothing was imported. ${(err as Error).message}` });
     } finally {
@@ -110,18 +113,28 @@ export function ImportPage() {
               aria-label="Label files"
               type="file"
               multiple
-              onChange={(e) => setLabels([...(e.target.files ?? [])].map((file, k) => ({ file, kind: k === 0 ? 'gold' : 'weak', name: file.name.replace(/\.[^.]+$/, '') })))}
+              onChange={(e) =>
+                setLabels([...(e.target.files ?? [])].map((file, k) => ({ file, kind: k === 0 ? 'gold' : 'weak', name: file.name.replace(/\.[^.]+$/, '') })))
+              }
             />
           </label>
           {labels.map((l, k) => (
             <div key={l.file.name} className="row">
               <span>{l.file.name} →</span>
-              <select aria-label={`Kind of ${l.file.name}`} value={l.kind} onChange={(e) => setLabels(labels.map((x, j) => (j === k ? { ...x, kind: e.target.value as LayerKind } : x)))}>
+              <select
+                aria-label={`Kind of ${l.file.name}`}
+                value={l.kind}
+                onChange={(e) => setLabels(labels.map((x, j) => (j === k ? { ...x, kind: e.target.value as LayerKind } : x)))}
+              >
                 {LAYER_KINDS.map((kind) => (
                   <option key={kind}>{kind}</option>
                 ))}
               </select>
-              <input aria-label={`Layer name of ${l.file.name}`} value={l.name} onChange={(e) => setLabels(labels.map((x, j) => (j === k ? { ...x, name: e.target.value } : x)))} />
+              <input
+                aria-label={`Layer name of ${l.file.name}`}
+                value={l.name}
+                onChange={(e) => setLabels(labels.map((x, j) => (j === k ? { ...x, name: e.target.value } : x)))}
+              />
             </div>
           ))}
         </>

@@ -21,7 +21,11 @@ export function OverviewPage() {
 
   const exportLayer = async (layerId: number, name: string) => {
     const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
-    const anns = await layerAnnotations(db, layerId, docs.map((d) => d.id!));
+    const anns = await layerAnnotations(
+      db,
+      layerId,
+      docs.map((d) => d.id!),
+    );
     const parsed = docs.map(toParsedDoc);
     const safe = name.replace(/[^\w.-]+/g, '_');
     if (format === 'conll') download(`${safe}.conll`, writeConll(parsed, anns, scheme));
@@ -52,8 +56,12 @@ export function OverviewPage() {
           ))}
           <tr className="total">
             <td>all</td>
-            <td className="num" data-testid="doc-count">{stats.documents.toLocaleString()}</td>
-            <td className="num" data-testid="token-count">{stats.tokens.toLocaleString()}</td>
+            <td className="num" data-testid="doc-count">
+              {stats.documents.toLocaleString()}
+            </td>
+            <td className="num" data-testid="token-count">
+              {stats.tokens.toLocaleString()}
+            </td>
           </tr>
         </tbody>
       </table>
@@ -109,7 +117,7 @@ export function OverviewPage() {
                     </td>
                   ))}
                   <td>
-                    <button className="link" onClick={() => void exportLayer(l.id, `${project.name}-${l.name}`)}>
+                    <button type="button" className="link" onClick={() => void exportLayer(l.id, `${project.name}-${l.name}`)}>
                       Export
                     </button>
                   </td>

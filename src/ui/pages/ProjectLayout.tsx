@@ -31,33 +31,38 @@ export function ProjectLayout() {
   const project = useProject(projectId);
   const [location] = useLocation();
   if (project === undefined) return <p className="muted">Loading…</p>;
-  if (project === null) return <p role="alert" className="error">Project {projectId} does not exist.</p>;
+  if (project === null)
+    return (
+      <p role="alert" className="error">
+        Project {projectId} does not exist.
+      </p>
+    );
   return (
     <ProjectContext.Provider value={projectId}>
-    <section>
-      <h1 data-testid="project-name">{project.name}</h1>
-      <nav className="tabs">
-        {TABS.map(([href, label]) => (
-          <Link key={href} href={href} className={(href === '/' ? location === '/' : location.startsWith(href)) ? 'tab active' : 'tab'}>
-            {label}
-          </Link>
-        ))}
-      </nav>
-      <Switch>
-        <Route path="/" component={OverviewPage} />
-        <Route path="/docs" component={DocumentsPage} />
-        <Route path="/docs/:docId" component={DocumentPage} />
-        <Route path="/import" component={ImportPage} />
-        <Route path="/gazetteers" component={GazetteersPage} />
-        <Route path="/rules" component={RulesPage} />
-        <Route path="/weak" component={WeakPage} />
-        <Route path="/train" component={TrainPage} />
-        <Route path="/compare" component={ComparePage} />
-        <Route path="/distribution" component={DistributionPage} />
-        <Route path="/annotate/:docId/:token?" component={AnnotatePage} />
-        <Route path="/review" component={ReviewPage} />
-      </Switch>
-    </section>
+      <section>
+        <h1 data-testid="project-name">{project.name}</h1>
+        <nav className="tabs">
+          {TABS.map(([href, label]) => (
+            <Link key={href} href={href} className={(href === '/' ? location === '/' : location.startsWith(href)) ? 'tab active' : 'tab'}>
+              {label}
+            </Link>
+          ))}
+        </nav>
+        <Switch>
+          <Route path="/" component={OverviewPage} />
+          <Route path="/docs" component={DocumentsPage} />
+          <Route path="/docs/:docId" component={DocumentPage} />
+          <Route path="/import" component={ImportPage} />
+          <Route path="/gazetteers" component={GazetteersPage} />
+          <Route path="/rules" component={RulesPage} />
+          <Route path="/weak" component={WeakPage} />
+          <Route path="/train" component={TrainPage} />
+          <Route path="/compare" component={ComparePage} />
+          <Route path="/distribution" component={DistributionPage} />
+          <Route path="/annotate/:docId/:token?" component={AnnotatePage} />
+          <Route path="/review" component={ReviewPage} />
+        </Switch>
+      </section>
     </ProjectContext.Provider>
   );
 }

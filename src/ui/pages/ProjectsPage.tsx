@@ -20,7 +20,14 @@ export function ProjectsPage() {
     e.preventDefault();
     setError(null);
     try {
-      await createProject(db, name, types.split(',').map((t) => t.trim()).filter(Boolean));
+      await createProject(
+        db,
+        name,
+        types
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      );
       setName('');
       setTypes('');
     } catch (err) {
@@ -57,6 +64,7 @@ export function ProjectsPage() {
                 {p.documents.toLocaleString()} documents · {p.types.map((t) => t.name).join(', ') || 'no types yet'}
               </div>
               <button
+                type="button"
                 className="link danger"
                 onClick={() => {
                   if (confirm(`Delete project "${p.name}" and everything in it?`)) void deleteProject(db, p.id!);

@@ -41,7 +41,15 @@ function available(rows: readonly DocSignals[], hasRun: boolean): Set<SignalKind
 export function ReviewPage() {
   const projectId = useProjectId();
   const layers = useLiveQuery(() => db.layers.where('projectId').equals(projectId).sortBy('id'), [projectId]);
-  const runs = useLiveQuery(() => db.runs.where('projectId').equals(projectId).filter((r) => r.kind === 'train' && r.status === 'done').sortBy('id'), [projectId]);
+  const runs = useLiveQuery(
+    () =>
+      db.runs
+        .where('projectId')
+        .equals(projectId)
+        .filter((r) => r.kind === 'train' && r.status === 'done')
+        .sortBy('id'),
+    [projectId],
+  );
   const [weakId, setWeakId] = useState<number | null>(null);
   const [runId, setRunId] = useState<number | null>(null);
   const [signalChoice, setSignal] = useState<SignalKind | null>(null);
@@ -60,7 +68,15 @@ export function ReviewPage() {
     ]);
     const byDoc = new Map(sig.map((s) => [s.docId, s]));
     return {
-      docs: docs.map((d, k) => ({ docId: d.id!, name: d.name, words: tokenTexts(d), sentences: sentenceRanges(d), weak: w[k].spans, predicted: p?.[k].spans, signals: byDoc.get(d.id!) })),
+      docs: docs.map((d, k) => ({
+        docId: d.id!,
+        name: d.name,
+        words: tokenTexts(d),
+        sentences: sentenceRanges(d),
+        weak: w[k].spans,
+        predicted: p?.[k].spans,
+        signals: byDoc.get(d.id!),
+      })),
       have: available(sig, predLayer !== null),
     };
   }, [projectId, weak, predLayer, run?.id]);
@@ -73,11 +89,13 @@ export function ReviewPage() {
         <label>
           Weak layer{' '}
           <select aria-label="Review weak layer" value={weak ?? ''} onChange={(e) => setWeakId(Number(e.target.value))}>
-            {(layers ?? []).filter((l) => l.kind === 'weak').map((l) => (
-              <option key={l.id} value={l.id}>
-                {l.name}
-              </option>
-            ))}
+            {(layers ?? [])
+              .filter((l) => l.kind === 'weak')
+              .map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.name}
+                </option>
+              ))}
           </select>
         </label>
         <label>
@@ -161,36 +179,41 @@ function ProgressPanel({ projectId }: { projectId: number }) {
       {stats && (
         <>
           <div ref={tableRef}>
-          <CsvButton target={tableRef} name="annotation-progress" />
-          <table className="grid" data-testid="progress-splits">
-            <thead>
-              <tr>
-                <th>split</th>
-                <th>sentences reviewed</th>
-                <th>tokens reviewed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {Object.entries(stats.progress.bySplit).map(([split, r]) => (
-                <tr key={split} data-split={split}>
-                  <td>{split}</td>
-                  <td>
-                    {r.reviewed} / {r.sentences} ({pct(r.reviewed / Math.max(1, r.sentences))})
-                  </td>
-                  <td>
-                    {r.reviewedTokens} / {r.tokens}
-                  </td>
+            <CsvButton target={tableRef} name="annotation-progress" />
+            <table className="grid" data-testid="progress-splits">
+              <thead>
+                <tr>
+                  <th>split</th>
+                  <th>sentences reviewed</th>
+                  <th>tokens reviewed</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {Object.entries(stats.progress.bySplit).map(([split, r]) => (
+                  <tr key={split} data-split={split}>
+                    <td>{split}</td>
+                    <td>
+                      {r.reviewed} / {r.sentences} ({pct(r.reviewed / Math.max(1, r.sentences))})
+                    </td>
+                    <td>
+                      {r.reviewedTokens} / {r.tokens}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           </div>
           <p className="muted" data-testid="progress-types">
-            Spans in reviewed sentences: {Object.entries(stats.progress.byType).map(([t, n]) => `${t} ${n}`).join(' · ') || 'none'}
+            Spans in reviewed sentences:{' '}
+            {Object.entries(stats.progress.byType)
+              .map(([t, n]) => `${t} ${n}`)
+              .join(' · ') || 'none'}
           </p>
           <p className="muted" data-testid="progress-speed">
             {stats.speed.reviews} sentences marked reviewed in the editor
-            {stats.speed.perHour !== null ? `; ${stats.speed.perHour.toFixed(0)} an hour over ${stats.speed.activeMinutes.toFixed(1)} active minutes (pauses over 5 minutes left out)` : ''}
+            {stats.speed.perHour !== null
+              ? `; ${stats.speed.perHour.toFixed(0)} an hour over ${stats.speed.activeMinutes.toFixed(1)} active minutes (pauses over 5 minutes left out)`
+              : ''}
           </p>
         </>
       )}
@@ -211,8 +234,8 @@ function ProgressPanel({ projectId }: { projectId: number }) {
           {stats?.agreement && (
             <p data-testid="agreement" data-kappa={stats.agreement.kappa} data-f1={stats.agreement.spanF1}>
               {name(a)} and {name(b)} on the {stats.agreement.sentences} sentences both reviewed ({stats.agreement.tokens} tokens): Cohen's κ{' '}
-              <strong>{Number.isFinite(stats.agreement.kappa) ? stats.agreement.kappa.toFixed(3) : '—'}</strong> (observed {pct(stats.agreement.observed || 0)}, by chance{' '}
-              {pct(stats.agreement.expected || 0)}), span F1 <strong>{pct(stats.agreement.spanF1)}</strong>
+              <strong>{Number.isFinite(stats.agreement.kappa) ? stats.agreement.kappa.toFixed(3) : '—'}</strong> (observed {pct(stats.agreement.observed || 0)},
+              by chance {pct(stats.agreement.expected || 0)}), span F1 <strong>{pct(stats.agreement.spanF1)}</strong>
             </p>
           )}
         </div>

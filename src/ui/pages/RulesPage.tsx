@@ -161,7 +161,12 @@ export function RulesPage() {
           {(rules ?? []).map((r) => (
             <tr key={r.id}>
               <td>
-                <input type="checkbox" aria-label={`Enable ${r.rule.name}`} checked={r.enabled} onChange={(e) => void db.rules.update(r.id!, { enabled: e.target.checked })} />
+                <input
+                  type="checkbox"
+                  aria-label={`Enable ${r.rule.name}`}
+                  checked={r.enabled}
+                  onChange={(e) => void db.rules.update(r.id!, { enabled: e.target.checked })}
+                />
               </td>
               <td>{r.rule.name}</td>
               <td>{r.rule.label}</td>
@@ -169,7 +174,7 @@ export function RulesPage() {
                 <code>{r.rule.kind === 'regex' ? `/${r.rule.pattern}/${r.rule.ignoreCase ? 'i' : ''}` : JSON.stringify(r.rule.pattern)}</code>
               </td>
               <td>
-                <button className="link danger" onClick={() => void db.rules.delete(r.id!)}>
+                <button type="button" className="link danger" onClick={() => void db.rules.delete(r.id!)}>
                   Delete
                 </button>
               </td>

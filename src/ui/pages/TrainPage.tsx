@@ -59,15 +59,13 @@ function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: nu
                 {r.status === 'running' && !busy && (
                   <>
                     {' '}
-                    <button className="link" onClick={() => onResume(r.id!)}>
+                    <button type="button" className="link" onClick={() => onResume(r.id!)}>
                       resume
                     </button>
                   </>
                 )}
               </td>
-              <td title={cfg.label ? `${cfg.pipeline?.kind ?? 'single'} · ${cfg.method?.name}` : undefined}>
-                {runMethodName(cfg)}
-              </td>
+              <td title={cfg.label ? `${cfg.pipeline?.kind ?? 'single'} · ${cfg.method?.name}` : undefined}>{runMethodName(cfg)}</td>
               <td>
                 {cfg.model?.encoder} {cfg.model?.hidden} · {cfg.model?.head}
               </td>
@@ -104,8 +102,31 @@ function LayerOptions({ layers }: { layers: readonly { id?: number; name: string
 export function TrainPage() {
   const projectId = useProjectId();
   const layers = useLiveQuery(() => db.layers.where('projectId').equals(projectId).sortBy('id'), [projectId]);
-  const runs = useLiveQuery(() => db.runs.where('projectId').equals(projectId).filter((r) => r.kind === 'train').reverse().sortBy('id'), [projectId]);
-  const [form, setForm] = useState({ layer: '', gold: '', strong: '', method: 'wsl', encoder: 'bilstm', hidden: '100', head: 'crf', dropout: '0.5', epochs: '10', batch: '32', lr: '0.002', seed: '1', backend: 'auto' });
+  const runs = useLiveQuery(
+    () =>
+      db.runs
+        .where('projectId')
+        .equals(projectId)
+        .filter((r) => r.kind === 'train')
+        .reverse()
+        .sortBy('id'),
+    [projectId],
+  );
+  const [form, setForm] = useState({
+    layer: '',
+    gold: '',
+    strong: '',
+    method: 'wsl',
+    encoder: 'bilstm',
+    hidden: '100',
+    head: 'crf',
+    dropout: '0.5',
+    epochs: '10',
+    batch: '32',
+    lr: '0.002',
+    seed: '1',
+    backend: 'auto',
+  });
   // The chosen method's options (method and pipeline, every default filled in): the ablations' switches.
   const [options, setOptions] = useState(() => entryOptionsText(METHOD_CATALOG.find((m) => m.id === 'wsl')!));
   const [live, setLive] = useState<Live | null>(null);
@@ -182,7 +203,10 @@ export function TrainPage() {
     try {
       for (const [k, id] of ids.entries()) {
         if (queueCancelled.current) {
-          await db.runs.where('id').anyOf(ids.slice(k)).modify({ status: 'cancelled', error: 'the experiment was cancelled before this run', finishedAt: Date.now() });
+          await db.runs
+            .where('id')
+            .anyOf(ids.slice(k))
+            .modify({ status: 'cancelled', error: 'the experiment was cancelled before this run', finishedAt: Date.now() });
           break;
         }
         const row = await db.runs.get(id);
@@ -194,7 +218,11 @@ export function TrainPage() {
     }
   };
   const busy = !!live || queueBusy;
-  const queued = runs?.filter((r) => r.status === 'queued').map((r) => r.id!).reverse() ?? [];
+  const queued =
+    runs
+      ?.filter((r) => r.status === 'queued')
+      .map((r) => r.id!)
+      .reverse() ?? [];
 
   const stepX = useMemo(() => live?.steps.map((s) => s.x) ?? [], [live?.steps]);
   const stepSeries = useMemo(() => [{ label: 'loss', values: live?.steps.map((s) => s.loss) ?? [], color: '#2456c7' }], [live?.steps]);
@@ -280,7 +308,13 @@ export function TrainPage() {
         </div>
         <details>
           <summary>Method options (the ablations: switch a stage or a loss term off here)</summary>
-          <textarea aria-label="Options (JSON)" rows={Math.min(24, options.split('\n').length + 1)} value={options} onChange={(e) => setOptions(e.target.value)} spellCheck={false} />
+          <textarea
+            aria-label="Options (JSON)"
+            rows={Math.min(24, options.split('\n').length + 1)}
+            value={options}
+            onChange={(e) => setOptions(e.target.value)}
+            spellCheck={false}
+          />
         </details>
       </form>
       <ExperimentPanel baseConfig={baseConfig} runs={runs ?? []} busy={busy} onQueued={runQueue} onError={setError} />
@@ -302,10 +336,15 @@ export function TrainPage() {
                 {live.queue.label ? ` · ${live.queue.label}` : ''}
               </span>
             )}
-            <button onClick={() => job.current?.stop()}>Stop (keep best)</button>
-            <button onClick={() => job.current?.cancel()}>Cancel</button>
+            <button type="button" onClick={() => job.current?.stop()}>
+              Stop (keep best)
+            </button>
+            <button type="button" onClick={() => job.current?.cancel()}>
+              Cancel
+            </button>
             {live.queue && (
               <button
+                type="button"
                 onClick={() => {
                   queueCancelled.current = true;
                   job.current?.cancel();
@@ -331,10 +370,12 @@ export function TrainPage() {
       {queued.length > 0 && !busy && (
         <p className="row">
           {queued.length} queued {queued.length === 1 ? 'run' : 'runs'} (an experiment stopped by a reload)
-          <button onClick={() => void runQueue(queued)}>Run the queued runs</button>
+          <button type="button" onClick={() => void runQueue(queued)}>
+            Run the queued runs
+          </button>
         </p>
       )}
-      {runs && runs.length ? <RunsTable runs={runs} busy={busy} onResume={(id) => void execute(id)} /> : <p className="muted">No training run yet.</p>}
+      {runs?.length ? <RunsTable runs={runs} busy={busy} onResume={(id) => void execute(id)} /> : <p className="muted">No training run yet.</p>}
     </div>
   );
 }

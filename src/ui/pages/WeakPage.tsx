@@ -46,7 +46,9 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
   return (
     <>
       <p className="muted">
-        {summary.documents.toLocaleString()} documents, {summary.tokens.toLocaleString()} tokens labeled in {(summary.ms.total / 1000).toFixed(2)} s ({summary.reusedIndex ? 'corpus index reused' : 'corpus indexed'}: index {summary.ms.index.toFixed(0)} ms, gazetteers {summary.ms.match.toFixed(0)} ms, rules {summary.ms.rules.toFixed(0)} ms, aggregation {summary.ms.aggregate.toFixed(0)} ms, save {summary.ms.save.toFixed(0)} ms).
+        {summary.documents.toLocaleString()} documents, {summary.tokens.toLocaleString()} tokens labeled in {(summary.ms.total / 1000).toFixed(2)} s (
+        {summary.reusedIndex ? 'corpus index reused' : 'corpus indexed'}: index {summary.ms.index.toFixed(0)} ms, gazetteers {summary.ms.match.toFixed(0)} ms,
+        rules {summary.ms.rules.toFixed(0)} ms, aggregation {summary.ms.aggregate.toFixed(0)} ms, save {summary.ms.save.toFixed(0)} ms).
         {hasGold ? ` Scores against gold on the ${summary.goldDocuments} dev documents.` : ' No gold on the dev split: precision and recall need it.'}
       </p>
       <table className="grid" data-testid="stats-table">
@@ -69,7 +71,7 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
               <tr data-source={s.name}>
                 <td>
                   {s.gold ? (
-                    <button className="link" onClick={() => setOpen(open === s.name ? null : s.name)} aria-expanded={open === s.name}>
+                    <button type="button" className="link" onClick={() => setOpen(open === s.name ? null : s.name)} aria-expanded={open === s.name}>
                       {s.name}
                     </button>
                   ) : (
@@ -109,7 +111,15 @@ export function WeakPage() {
   const [error, setError] = useState<string | null>(null);
   const job = useRef<WeakJob | null>(null);
   const last = useLiveQuery(
-    async () => (await db.runs.where('projectId').equals(projectId).filter((r) => r.kind === 'weak' && r.status === 'done').reverse().sortBy('id'))[0],
+    async () =>
+      (
+        await db.runs
+          .where('projectId')
+          .equals(projectId)
+          .filter((r) => r.kind === 'weak' && r.status === 'done')
+          .reverse()
+          .sortBy('id')
+      )[0],
     [projectId],
   );
 
@@ -138,18 +148,23 @@ export function WeakPage() {
             ))}
           </select>
         </label>
-        <button onClick={() => void run()} disabled={!!progress}>
+        <button type="button" onClick={() => void run()} disabled={!!progress}>
           Make weak labels
         </button>
         {progress && (
           <>
             <progress max={progress.total} value={progress.done} aria-label="Labeling progress" />
             <span className="muted">{progress.stage}</span>
-            <button onClick={() => job.current?.cancel()}>Cancel</button>
+            <button type="button" onClick={() => job.current?.cancel()}>
+              Cancel
+            </button>
           </>
         )}
       </div>
-      <p className="muted">{METHOD_HELP[method]} Labels every document with the project's gazetteers and enabled rules, replacing the previous weak layers; gold and corrected layers are never touched.</p>
+      <p className="muted">
+        {METHOD_HELP[method]} Labels every document with the project's gazetteers and enabled rules, replacing the previous weak layers; gold and corrected
+        layers are never touched.
+      </p>
       {error && (
         <p role="alert" className="error">
           {error}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { lexiconFromSpans, lexiconMatcher, makeLexicon } from './lexicon';
+
+describe('dictionary features', () => {
+  const lex = makeLexicon(
+    [
+      { words: ['New', 'York'], type: 'LOC' },
+      { words: ['New', 'York', 'Times'], type: 'ORG' },
+      { words: ['York'], type: 'PER' },
+      { words: ['aspirin'], type: null },
+    ],
+    'insensitive',
+  );
+
+  it('puts the untyped phrases last, as the unknown type', () => {
+    expect(lex.types).toEqual(['LOC', 'ORG', 'PER', '?']);
+  });
+
+  it('finds every match, nested and overlapping ones too, in the lexicon case mode', () => {
+    const match = lexiconMatcher(lex);
+    const m = match(['the', 'new', 'York', 'Times', 'on', 'Aspirin']);
+    expect(m).toEqual([
+      { start: 1, end: 3, type: 0 },
+      { start: 1, end: 4, type: 1 },
+      { start: 2, end: 3, type: 2 },
+      { start: 5, end: 6, type: 3 },
+    ]);
+    expect(match([])).toEqual([]);
+    expect(lexiconMatcher({ ...lex, mode: 'sensitive' })(['new', 'York'])).toEqual([{ start: 1, end: 2, type: 2 }]);
+  });
+
+  it('builds a distant dictionary from the typed strings of labeled sentences, one entry per string and type', () => {
+    const entries = lexiconFromSpans([
+      {
+        words: ['Paris', 'is', 'in', 'France'],
+        spans: [
+          { start: 0, end: 1, label: 'LOC' },
+          { start: 3, end: 4, label: 'LOC' },
+        ],
+      },
+      {
+        words: ['Paris', 'Hilton', 'met', 'Paris'],
+        spans: [
+          { start: 0, end: 2, label: 'PER' },
+          { start: 3, end: 4, label: 'PER' },
+        ],
+      },
+      {
+        words: ['Paris'],
+        spans: [
+          { start: 0, end: 1, label: 'LOC' },
+          { start: 0, end: 1, label: '?' },
+        ],
+      },
+    ]);
+    expect(entries).toEqual([
+      { words: ['Paris'], type: 'LOC' },
+      { words: ['France'], type: 'LOC' },
+      { words: ['Paris', 'Hilton'], type: 'PER' },
+      { words: ['Paris'], type: 'PER' },
+    ]);
+  });
+});

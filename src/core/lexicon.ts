@@ -1,0 +1,96 @@
+/**
+ * Dictionary features for the model: where a sentence's tokens fall inside a gazetteer match, by
+ * type (untyped matches as UNKNOWN_TYPE) and by position (first token of the match, or a later
+ * one). Every match counts, overlapping and ambiguous ones too: the model, not a longest-match
+ * rule, decides what to make of them. Trained with matches dropped at random (feature dropout), a
+ * model uses the dictionary at prediction time and still learns from context.
+ */
+import { UNKNOWN_TYPE } from './types';
+import { normalizeToken, type CaseMode } from './weak/normalize';
+
+export interface LexiconEntry {
+  words: readonly string[];
+  /** null for an untyped phrase (an entity of unknown type). */
+  type: string | null;
+}
+
+/** A dictionary as model input: its types (UNKNOWN_TYPE last when it has untyped phrases) and entries. */
+export interface Lexicon {
+  types: string[];
+  mode: CaseMode;
+  entries: readonly LexiconEntry[];
+}
+
+/** One match in a sentence: tokens [start, end) and the index of its type in `Lexicon.types`. */
+export interface LexiconMatch {
+  start: number;
+  end: number;
+  type: number;
+}
+
+/** Features per token: for each type, "first token of a match" and "later token of a match". */
+export const lexiconDims = (types: readonly string[]): number => 2 * types.length;
+
+/** The lexicon of typed and untyped entries, its types sorted with the unknown type last. */
+export function makeLexicon(entries: readonly LexiconEntry[], mode: CaseMode): Lexicon {
+  const typed = [...new Set(entries.map((e) => e.type).filter((t): t is string => t !== null))].sort();
+  const types = entries.some((e) => e.type === null) ? [...typed, UNKNOWN_TYPE] : typed;
+  return { types, mode, entries };
+}
+
+interface Node {
+  next: Map<string, Node>;
+  /** Type indices of the entries that end here. */
+  ends: number[];
+}
+
+/** A matcher for one lexicon: every (start, end, type) whose words form an entry. */
+export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => LexiconMatch[] {
+  const root: Node = { next: new Map(), ends: [] };
+  const typeIndex = new Map(lex.types.map((t, k) => [t, k]));
+  for (const e of lex.entries) {
+    if (!e.words.length) continue;
+    let node = root;
+    for (const w of e.words) {
+      const key = normalizeToken(w, lex.mode);
+      let child = node.next.get(key);
+      if (!child) node.next.set(key, (child = { next: new Map(), ends: [] }));
+      node = child;
+    }
+    const type = typeIndex.get(e.type ?? UNKNOWN_TYPE)!;
+    if (!node.ends.includes(type)) node.ends.push(type);
+  }
+  return (words) => {
+    const forms = words.map((w) => normalizeToken(w, lex.mode));
+    const out: LexiconMatch[] = [];
+    for (let i = 0; i < forms.length; i++) {
+      let node = root.next.get(forms[i]);
+      for (let j = i + 1; node; j++) {
+        for (const type of node.ends) out.push({ start: i, end: j, type });
+        if (j >= forms.length) break;
+        node = node.next.get(forms[j]);
+      }
+    }
+    return out;
+  };
+}
+
+/**
+ * A dictionary made from labeled sentences: their distinct typed entity strings (a string labeled
+ * with two types is an entry of each). The distant settings' dictionary: what the distant labels
+ * matched in the training sentences, nothing from dev or test.
+ */
+export function lexiconFromSpans(
+  sentences: readonly { words: readonly string[]; spans: readonly { start: number; end: number; label: string }[] }[],
+): LexiconEntry[] {
+  const seen = new Map<string, LexiconEntry>();
+  for (const s of sentences) {
+    for (const x of s.spans) {
+      if (x.label === UNKNOWN_TYPE) continue;
+      const words = s.words.slice(x.start, x.end);
+      const key = `${x.label}\t${words.join(' ')}`;
+      if (!seen.has(key)) seen.set(key, { words, type: x.label });
+    }
+  }
+  return [...seen.values()];
+}
