@@ -1,5 +1,5 @@
 import react from '@vitejs/plugin-react';
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { wasmThreadsPlugin } from './scripts/wasmThreads';
@@ -9,6 +9,15 @@ const isolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
+
+/**
+ * The Content-Security-Policy, written once in index.html's meta tag and sent as a header too: a
+ * meta tag does not cover workers, whose policy comes from their own response's header. The dev
+ * server also lets Vite's inline refresh preamble and its HMR websocket through.
+ */
+const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(readFileSync(new URL('./index.html', import.meta.url), 'utf8'))?.[1];
+if (!csp) throw new Error('index.html: no Content-Security-Policy meta tag');
+const devCsp = csp.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "connect-src 'self' ws: wss:");
 
 /**
  * Lists every built file (workers included, which are built apart from the main bundle) so the
@@ -42,8 +51,8 @@ function precacheManifest(): Plugin {
 export default defineConfig({
   base: './',
   plugins: [react(), precacheManifest(), wasmThreadsPlugin()],
-  server: { headers: isolation },
-  preview: { headers: isolation },
+  server: { headers: { ...isolation, 'Content-Security-Policy': devCsp } },
+  preview: { headers: { ...isolation, 'Content-Security-Policy': csp } },
   // The training worker loads TensorFlow.js's WASM backend: its threaded build needs the patch in
   // every bundle it lands in (worker build, dev pre-bundling).
   worker: { format: 'es', plugins: () => [wasmThreadsPlugin()] },

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { labelSpan, removeAt } from '../src/core/annotate';
 import type { Span } from '../src/core/types';
-import { expect, makeWeakLabels, openDemo, test } from './fixtures';
+import { expect, makeWeakLabels, openDemo, test, docScreenshot } from './fixtures';
 
 type Row = { id: number; projectId: number; split: string };
 
@@ -89,7 +89,7 @@ test('corrects weak labels with the keyboard alone, undoes and redoes, and a rel
   await expect.poll(() => goldSpans(page, doc.id)).toEqual(state.spans);
   await expect(page.locator('.tok.def-o').first()).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 500 });
-  await page.screenshot({ path: 'docs/annotate.png' });
+  await docScreenshot(page, 'annotate.png');
 });
 
 test('the review queue ranks sentences by how many tokens the weak labels and a run disagree on', async ({ page, outside: _ }) => {
@@ -197,7 +197,7 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   ]);
   await expect(items.first()).toContainText('O-value -3, removed as a likely unlabeled entity');
   await page.setViewportSize({ width: 1280, height: 700 });
-  await page.screenshot({ path: 'docs/review-queue.png' });
+  await docScreenshot(page, 'review-queue.png');
   // An entry opens the editor at its sentence.
   await items.first().getByRole('link').click();
   await expect(page.getByTestId('annotate-title')).toBeVisible();

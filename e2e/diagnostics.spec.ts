@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { labelDistribution } from '../src/core/metrics';
 import { tokenCount } from '../src/core/types';
-import { demoCorpora, expect, makeWeakLabels, openDemo, test } from './fixtures';
+import { demoCorpora, expect, makeWeakLabels, openDemo, test, docScreenshot } from './fixtures';
 
 // The label-distribution view against the demo's own gold labels (parsed here, independently of
 // the page) and against the weak layer the page stored.
@@ -57,7 +57,7 @@ test('label distribution per layer and type matches the stored labels', async ({
     `${((100 * (weak.spans.Chemical ?? 0)) / weak.totalSpans).toFixed(1)} / ${((100 * (weak.tokens.Chemical ?? 0)) / weak.totalTokens).toFixed(1)}`,
   );
   await page.setViewportSize({ width: 1280, height: 700 });
-  await page.screenshot({ path: 'docs/label-distribution.png' });
+  await docScreenshot(page, 'label-distribution.png');
 });
 
 // Experiment records from the CLI land in the run comparison; a bad line imports nothing.
@@ -223,7 +223,7 @@ test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat
       .subarray(0, 8)
       .toString('hex'),
   ).toBe('89504e470d0a1a0a');
-  await page.getByTestId(`ovalues-${pu}`).screenshot({ path: 'docs/o-values.png' });
+  await docScreenshot(page.getByTestId(`ovalues-${pu}`), 'o-values.png');
 
   // RoSTER: removed weak labels by type, as stored.
   await page.getByLabel(`compare run ${pu}`).uncheck();
@@ -237,7 +237,7 @@ test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat
   }
   expect(byLabel.size).toBeGreaterThan(0);
   for (const [label, n] of byLabel) await expect(page.getByTestId(`removed-${roster}`).locator(`tr[data-label="${label}"] td`).nth(1)).toHaveText(String(n));
-  await page.getByTestId(`removed-${roster}`).screenshot({ path: 'docs/roster-removed.png' });
+  await docScreenshot(page.getByTestId(`removed-${roster}`), 'roster-removed.png');
 
   // Negative sampling: the heat map's cells are the stored distribution (they sum to 1).
   await page.getByLabel(`compare run ${roster}`).uncheck();
@@ -251,5 +251,5 @@ test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat
   shown.forEach((p, i) => expect(p).toBeCloseTo(maps[0].cells[i].p, 6));
   const [svg] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Export run-${ns}-sampling as SVG` }).click()]);
   expect(readFileSync((await svg.path())!, 'utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-  await page.getByTestId(`sampling-${ns}`).screenshot({ path: 'docs/sampling-heatmap.png' });
+  await docScreenshot(page.getByTestId(`sampling-${ns}`), 'sampling-heatmap.png');
 });

@@ -35,6 +35,14 @@ export const test = base.extend<{ outside: string[] }>({
 
 export { expect };
 
+/**
+ * Screenshots for the README, taken only by `npm run docs:screenshots` (DOCS_SCREENSHOTS=1), so
+ * that `npm test` never rewrites tracked files.
+ */
+export async function docScreenshot(target: { screenshot(o: { path: string }): Promise<unknown> }, file: string): Promise<void> {
+  if (process.env.DOCS_SCREENSHOTS === '1') await target.screenshot({ path: `docs/${file}` });
+}
+
 /** Opens the app and waits for the first start (demo load) to finish. */
 export async function openStudio(page: Page): Promise<void> {
   await page.goto('/');

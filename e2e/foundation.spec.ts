@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createProject, demo, demoCorpora, expect, openDemo, openStudio, test } from './fixtures';
 
 const CONLL = ['Aspirin B-Chemical', 'induced O', 'asthma B-Disease', '', 'Renal B-Disease', 'failure I-Disease', 'was O', 'seen O', ''].join('\n');
@@ -101,4 +102,21 @@ test('the studio works offline after the first load', async ({ page, context, ou
   await page.getByRole('button', { name: 'Make weak labels' }).click();
   await expect(page.getByTestId('stats-table')).toBeVisible();
   await context.setOffline(false);
+});
+
+test('the server sends the Content-Security-Policy as a header, for the page and for the workers', async ({ page, request, outside: _ }) => {
+  const workers: string[] = [];
+  page.on('response', (r) => {
+    if (/worker[^/]*\.js$/.test(new URL(r.url()).pathname)) workers.push(r.url());
+  });
+  const meta = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(readFileSync('index.html', 'utf8'))![1];
+  const home = await request.get('/');
+  expect(home.headers()['content-security-policy']).toBe(meta);
+  expect(home.headers()['cross-origin-embedder-policy']).toBe('require-corp');
+  await openDemo(page);
+  await page.getByRole('link', { name: 'Weak labels' }).click();
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await expect(page.getByTestId('stats-table')).toBeVisible();
+  expect(workers.length).toBeGreaterThan(0);
+  for (const url of workers) expect((await request.get(url)).headers()['content-security-policy'], url).toBe(meta);
 });

@@ -1,4 +1,4 @@
-import { expect, makeWeakLabels, openDemo, storeRows, test } from './fixtures';
+import { expect, makeWeakLabels, openDemo, storeRows, test, docScreenshot } from './fixtures';
 import type { Page } from '@playwright/test';
 import { spanErrors } from '../src/core/metrics';
 import type { Span } from '../src/core/types';
@@ -124,7 +124,7 @@ test("the noise-aware methods run from the training page: RoSTER's loss on its t
   await expect(rows).toHaveCount(m.calibration.length);
   for (const [k, b] of m.calibration.entries()) await expect(rows.nth(k).locator('td').nth(3)).toHaveText((100 * b.accuracy).toFixed(1));
   await expect(page.getByTestId(`confidences-${rosterId + 1}`)).toContainText(`the ${m.confidences.length} weak sentences`);
-  await page.getByTestId(`diagnostics-${rosterId + 1}`).screenshot({ path: 'docs/needle-calibration.png' });
+  await docScreenshot(page.getByTestId(`diagnostics-${rosterId + 1}`), 'needle-calibration.png');
 
   // The label distribution shows NEEDLE's pseudo-labels and its completed ("corrected") weak labels, as stored.
   const stored = await page.evaluate(async (runId) => {
@@ -198,7 +198,7 @@ test('an experiment from a config file runs its methods × seeds in turn; compar
   );
   await page.setViewportSize({ width: 1280, height: 1000 });
   await page.getByRole('region', { name: 'Experiment' }).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: 'docs/experiment.png' });
+  await docScreenshot(page, 'experiment.png');
   const runs = await Promise.all(ids.map((id) => runMetrics(page, id)));
   const f1 = runs.map((r) => r.metrics.test.overall.f1);
   expect(Math.max(...f1), 'the runs learned something, so the comparison has content').toBeGreaterThan(0.2);
@@ -235,7 +235,7 @@ test('an experiment from a config file runs its methods × seeds in turn; compar
   await expect(page.getByTestId('compare-curves')).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 1100 });
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: 'docs/compare-runs.png' });
+  await docScreenshot(page, 'compare-runs.png');
 });
 
 test('a cancelled run leaves every layer as it was and is marked cancelled after a reload', async ({ page, outside: _ }) => {

@@ -70,6 +70,12 @@ test('a rule shows a live preview on sample documents, and bad patterns name the
   await page.getByLabel('Rule kind').selectOption('tokens');
   await page.getByLabel('Rule pattern').fill('[{"LOWER": {"REGEX": "itis$"}}, {"COLOUR": "red"}]');
   await expect(page.getByTestId('rule-error')).toContainText('rule "disease-phrases": token 2: unknown attribute "COLOUR"');
+  // A token pattern's regular expression gets the plain regex rule's check, and is refused on save too.
+  await page.getByLabel('Rule pattern').fill('[{"LOWER": {"REGEX": "(a+)+$"}}]');
+  await expect(page.getByTestId('rule-error')).toContainText('rule "disease-phrases": token 1: regular expression may backtrack catastrophically');
+  await page.getByRole('button', { name: 'Save rule' }).click();
+  await expect(page.getByTestId('rule-error')).toContainText('regular expression may backtrack catastrophically');
+  await expect(page.getByTestId('rule-table').locator('tbody tr')).toHaveCount(demo.rules.length);
   await page.getByLabel('Rule pattern').fill('[{"LOWER": {"REGEX": "itis$"}}]');
   await expect(page.getByTestId('rule-hits')).toBeVisible();
   await page.getByRole('button', { name: 'Save rule' }).click();

@@ -3,7 +3,7 @@
  * `--data DIR` on the command line, else NER_STUDIO_DATA, else `../shared/data` beside the
  * project's root. Paths in a config resolve against the config file's own folder.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,4 +51,14 @@ export function missingFilesError(configFile: string, missing: readonly { writte
     ? ` The data folder is ${data}${existsSync(data) ? '' : ', which does not exist'}: give --data DIR or set NER_STUDIO_DATA to the folder that holds the data.`
     : ` Paths without ${DATA_PREFIX} resolve from the config's folder.`;
   return new Error(`${configFile}: ${missing.length === 1 ? 'file not found' : `${missing.length} files not found`}: ${list}.${hint}`);
+}
+
+/** A config file's JSON, or an error that names the file and what is wrong with it. */
+export function readConfigJson(file: string): unknown {
+  if (!existsSync(file)) throw new Error(`${file}: no such config file (paths are relative to the working directory, ${process.cwd()})`);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`${file}: invalid JSON (${(e as Error).message})`);
+  }
 }

@@ -10,7 +10,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
-import { dataFolder, missingFilesError, resolveConfigPath, resolveDataPaths } from './dataFolder';
+import { dataFolder, missingFilesError, readConfigJson, resolveConfigPath, resolveDataPaths } from './dataFolder';
 import type { z } from 'zod';
 import { experimentSchema, isScoredOnly, planExperiment, type splitSchema, type Experiment, type PlannedRun, type Setting } from '../core/experimentConfig';
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
@@ -396,12 +396,7 @@ export async function runExperiment(
     log?: (s: string) => void;
   } = {},
 ): Promise<Record<string, unknown>> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(configFile, 'utf8'));
-  } catch (e) {
-    throw new Error(`${configFile}: ${(e as Error).message}`);
-  }
+  const raw = readConfigJson(configFile);
   const parsed = experimentSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -558,7 +553,9 @@ export async function runExperiment(
               onStage: (message) => log(`${key}: ${message}`),
               onEpoch: (e) => {
                 keepWall();
-                log(`${key}: epoch ${e.epoch}: loss ${e.loss.toFixed(4)}, dev F1 ${(100 * e.dev.overall.f1).toFixed(2)}`);
+                log(
+                  `${key}: ${e.stage ? `${e.stage}, ` : ''}epoch ${e.epoch}${e.epochs ? ` of ${e.epochs}` : ''}: loss ${e.loss.toFixed(4)}, dev F1 ${(100 * e.dev.overall.f1).toFixed(2)}${e.best ? ' (best so far)' : ''}`,
+                );
               },
             },
             store,

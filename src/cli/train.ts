@@ -1,7 +1,7 @@
 import '../methods';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { dataFolder, missingFilesError, resolveDataPaths } from './dataFolder';
+import { dataFolder, missingFilesError, readConfigJson, resolveDataPaths } from './dataFolder';
 import { parseCorpusImport } from '../core/formats/importSpec';
 import type { ParsedCorpus } from '../core/types';
 import { parseRunConfig, type RunConfig } from '../core/runConfig';
@@ -133,7 +133,7 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
 
 /** `train --config FILE [--out model.json]`: trains in Node on the WASM backend. */
 export async function trainFromConfig(configFile: string, out?: string, dataFlag?: string): Promise<Record<string, unknown>> {
-  let cfg = parseRunConfig(JSON.parse(readFileSync(configFile, 'utf8')), configFile);
+  let cfg = parseRunConfig(readConfigJson(configFile), configFile);
   // Paths resolve from the config's folder, `$data/...` from the data folder (--data, NER_STUDIO_DATA).
   const folder = dataFolder(dataFlag);
   const missing: { written: string; path: string }[] = [];

@@ -5,7 +5,7 @@ import type { Annotation, EntityType, LayerKind, ParsedCorpus, ParsedDoc, Span, 
 import { UNKNOWN_TYPE } from '../core/types';
 import type { SourceOutput } from '../core/weak/aggregate';
 import type { CaseMode } from '../core/weak/normalize';
-import type { Rule } from '../core/weak/rules';
+import { compileRule, type Rule } from '../core/weak/rules';
 import Dexie from 'dexie';
 import type { DocumentRow, LayerRow, ProjectRow, StudioDB } from './schema';
 
@@ -119,6 +119,7 @@ export async function importGazetteer(db: StudioDB, projectId: number, name: str
 }
 
 export async function addRule(db: StudioDB, projectId: number, rule: Rule): Promise<number> {
+  compileRule(rule); // refused on entry, naming the rule and the fault, not at labeling time
   return db.transaction('rw', [db.projects, db.rules], async () => {
     const project = await db.projects.get(projectId);
     if (!project) throw new Error(`project ${projectId} does not exist`);

@@ -181,7 +181,7 @@ async function trainLm(
   const saved = (await store?.load(key)) as { weights: { encoder: Weights; heads: Weights }; losses: number[]; seconds: number } | undefined;
   if (saved) {
     lm.setWeights(saved.weights);
-    hooks.onStage?.(`language model restored from the run's store`);
+    hooks.onStage?.(`${key}: restored from the run's store`);
     return { lm, losses: saved.losses, seconds: saved.seconds };
   }
   const losses = await lm.pretrain(text, {
@@ -190,7 +190,9 @@ async function trainLm(
     lr: cfg.train.lr,
     clip: cfg.train.clip,
     seed: cfg.train.seed,
-    onEpoch: (epoch, loss) => hooks.onStage?.(`language model epoch ${epoch}: loss ${loss.toFixed(3)}`),
+    onEpoch: (epoch, loss) => hooks.onStage?.(`${key}: epoch ${epoch} of ${o.epochs} done, loss ${loss.toFixed(3)}`),
+    onProgress: (epoch, batch, batches, loss) =>
+      hooks.onStage?.(`${key}: epoch ${epoch} of ${o.epochs}, batch ${batch} of ${batches}, loss ${loss.toFixed(3)}`),
   });
   const seconds = (performance.now() - t0) / 1000;
   await store?.save(key, { weights: await lm.getWeights(), losses, seconds });
@@ -226,10 +228,13 @@ export async function runPipeline(
   let tokens = 0;
   let trainMs = 0;
   let stageCount = 0;
-  const stage = async (name: string, c: RunConfig, train: LabeledSentence[], init?: Weights, extra: Pick<TrainHooks, 'afterEpoch'> = {}) => {
+  /** `shown`: the stage's name in progress messages (its store key keeps `name`, so older runs resume). */
+  const stage = async (name: string, c: RunConfig, train: LabeledSentence[], init?: Weights, extra: Pick<TrainHooks, 'afterEpoch'> = {}, shown = name) => {
     const id = `${stageCount++} ${name}`;
+    hooks.onStage?.(`${shown}: training on ${train.length} sentences, up to ${c.train.epochs} epochs`);
+    const stageHooks: TrainHooks = { ...hooks, ...extra, onEpoch: (e) => hooks.onEpoch?.({ ...e, stage: shown, epochs: c.train.epochs }) };
     // A stage with per-epoch records (PU's exploratory training) runs again whole: they are not kept.
-    const r = await trainStage(extra.afterEpoch ? undefined : store, id, c, feat, { train, dev: data.dev }, { ...hooks, ...extra }, init);
+    const r = await trainStage(extra.afterEpoch ? undefined : store, id, c, feat, { train, dev: data.dev }, stageHooks, init);
     if (r.stopped === 'cancelled' || r.stopped === 'stopped') {
       r.tagger.dispose();
       throw new PipelineStopped(r.stopped, name);
@@ -300,7 +305,14 @@ export async function runPipeline(
     const signals: TrainSignals = {};
     const tau = cfg.method.name === 'roster' ? Number((cfg.method as { tau?: number }).tau ?? 0.7) : 0;
     for (let k = 0; k < pipeline.models; k++) {
-      const r = await stage(`noise-robust model ${k + 1}`, { ...cfg, train: { ...cfg.train, seed: cfg.train.seed + k } }, data.train);
+      const r = await stage(
+        `noise-robust model ${k + 1}`,
+        { ...cfg, train: { ...cfg.train, seed: cfg.train.seed + k } },
+        data.train,
+        undefined,
+        {},
+        `noise-robust model ${k + 1} of ${pipeline.models}`,
+      );
       const probs = await predictProbs(r.tagger, feat, data.train);
       // The weak labels the first model's threshold would remove, for the review queue.
       if (k === 0 && tau > 0)
@@ -346,7 +358,8 @@ export async function runPipeline(
       const original = data.train.map((s, i) => ({ ...s, soft: targets[i] }));
       // Eq. 9: the same targets on the original and on an augmented copy of each sentence.
       const augmented = lm ? await lm.augment(original, pipeline.augmentRate, cfg.train.seed * 1_009 + round) : [];
-      current = await stage(`self-training round ${round}${lm ? ' (with augmented copies)' : ''}`, stCfg, [...original, ...augmented], w);
+      const name = `self-training round ${round}${lm ? ' (with augmented copies)' : ''}`;
+      current = await stage(name, stCfg, [...original, ...augmented], w, {}, name.replace(`round ${round}`, `round ${round} of ${pipeline.rounds}`));
     }
     if (lm) {
       lm.dispose();

@@ -105,7 +105,17 @@ export class LanguageModel {
    */
   async pretrain(
     all: readonly { words: readonly string[] }[],
-    o: { epochs: number; batchSize: number; lr: number; clip: number; seed: number; onEpoch?: (epoch: number, loss: number) => void },
+    o: {
+      epochs: number;
+      batchSize: number;
+      lr: number;
+      clip: number;
+      seed: number;
+      onEpoch?: (epoch: number, loss: number) => void;
+      /** Within an epoch, at most every `progressSeconds` (10 by default): the batch done and the running mean loss. */
+      onProgress?: (epoch: number, batch: number, batches: number, loss: number) => void;
+      progressSeconds?: number;
+    },
   ): Promise<number[]> {
     // A one-word sentence has no word pair to predict; batched by length, enough of them (CoNLL's
     // one-token lines) made a batch with no loss at all.
@@ -117,6 +127,7 @@ export class LanguageModel {
     const optimizer = tf.train.adam(o.lr);
     const losses: number[] = [];
     let step = 0;
+    let lastProgress = performance.now();
     for (let epoch = 1; epoch <= o.epochs; epoch++) {
       const rand = mulberry32(o.seed * 1_000_003 + epoch);
       const order = sentences
@@ -126,6 +137,8 @@ export class LanguageModel {
       const batches: number[][] = [];
       for (let i = 0; i < order.length; i += o.batchSize) batches.push(order.slice(i, i + o.batchSize));
       let sum = 0;
+      let seen = 0;
+      let done = 0;
       for (const idx of batches) {
         const { value, grads } = tf.variableGrads(
           () =>
@@ -140,9 +153,14 @@ export class LanguageModel {
         );
         applyClipped(optimizer, vars, grads, o.clip);
         sum += (await value.data())[0] * idx.length;
+        seen += idx.length;
         value.dispose();
         tf.dispose(Object.values(grads));
         step++;
+        if (o.onProgress && performance.now() - lastProgress > (o.progressSeconds ?? 10) * 1000) {
+          lastProgress = performance.now();
+          o.onProgress(epoch, ++done, batches.length, sum / seen);
+        } else done++;
         await new Promise<void>((r) => setTimeout(r, 0));
       }
       losses.push(sum / sentences.length);

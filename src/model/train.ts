@@ -30,6 +30,9 @@ export interface EpochEvent {
   best: boolean;
   /** A method's own per-epoch means (negative sampling: missampling rate, sampled uncertainty). */
   methodStats?: Record<string, number>;
+  /** In a multi-stage method: the stage's name, and its epoch budget. */
+  stage?: string;
+  epochs?: number;
 }
 
 /** Everything needed to go on training after a reload or a lost GPU device. */

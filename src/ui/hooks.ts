@@ -35,8 +35,4 @@ export function download(name: string, content: string | Blob, type = 'text/plai
 
 export const pct = (x: number | undefined) => (x === undefined ? '–' : (100 * x).toFixed(1));
 
-/** Rows as CSV (RFC 4180 quoting), one line each, ending in a newline. */
-export function toCsv(rows: readonly (readonly unknown[])[]): string {
-  const cell = (v: unknown) => (/[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
-  return `${rows.map((r) => r.map(cell).join(',')).join('\n')}\n`;
-}
+export { toCsv } from '../core/formats/csv';

@@ -117,3 +117,16 @@ describe('gazetteers', () => {
     expect(parsePatternsJsonl('{"label": "A", "pattern": "x"}\n\n{"label": "B", "pattern": [{"lower": "y"}]}\n', 'p.jsonl').patterns[0].line).toBe(3);
   });
 });
+
+describe('CSV export', () => {
+  it('opens formulas as text, quotes quotes, commas, LF and CR, and keeps numbers numbers', async () => {
+    const { toCsv } = await import('./csv');
+    expect(
+      toCsv([
+        ['=1+1', '+SUM(A1)', '-2+3', '@cmd', '\tx', 'plain'],
+        [-3.5, '-3.5', '1e-4', 'a,b', 'say "hi"', 'line\rbreak'],
+      ]),
+    ).toBe(`'=1+1,'+SUM(A1),'-2+3,'@cmd,'\tx,plain\n-3.5,-3.5,1e-4,"a,b","say ""hi""","line\rbreak"\n`);
+    expect(toCsv([['\r=1']])).toBe(`"'\r=1"\n`);
+  });
+});

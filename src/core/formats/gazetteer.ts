@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../errors';
 import type { TokenPattern } from '../weak/tokenPattern';
-import { tokenPatternSchema } from '../weak/tokenPattern';
+import { compileTokenPattern, tokenPatternSchema } from '../weak/tokenPattern';
 import { jsonLines, lines } from './build';
 
 /** A gazetteer entry: a phrase (tokens separated by spaces) and its type, or null when untyped. */
@@ -60,6 +60,12 @@ export function parsePatternsJsonl(text: string, file: string): ParsedGazetteer 
       if (!phrase) throw new InputError({ file, line }, 'empty phrase');
       entries.push({ phrase, type: record.label });
     } else {
+      // A token pattern becomes a rule: refused here, with its line, if it would be refused there.
+      try {
+        compileTokenPattern(record.pattern);
+      } catch (e) {
+        throw new InputError({ file, line }, (e as Error).message);
+      }
       patterns.push({ label: record.label, pattern: record.pattern, line });
     }
   }

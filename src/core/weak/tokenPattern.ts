@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compileUserRegex } from './regexSafety';
 
 /**
  * Token patterns in the style of spaCy's EntityRuler / Matcher: a list of token specs, each a set
@@ -132,11 +133,12 @@ function valueTest(key: Attr, value: unknown, k: number): Test {
   return (tok) => attrValue(key, tok) === value;
 }
 
+/** The same check as a regular-expression rule's: it must compile and must not backtrack catastrophically. */
 function compileRegex(src: string, k: number): RegExp {
   try {
-    return new RegExp(src, 'u');
+    return compileUserRegex(src, 'u');
   } catch (e) {
-    throw new Error(`token ${k + 1}: regular expression does not compile (${(e as Error).message})`);
+    throw new Error(`token ${k + 1}: regular expression ${(e as Error).message}`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { parsePatternsJsonl } from '../formats/gazetteer';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../random';
 import { aggregate } from './aggregate';
@@ -118,6 +119,15 @@ describe('rules', () => {
     );
     expect(() => compileRule({ kind: 'regex', name: 'evil', label: 'X', pattern: '(a+)+$', ignoreCase: false })).toThrow(RuleError);
     expect(() => compileRule({ kind: 'tokens', name: 'tp', label: 'X', pattern: [{ COLOR: 'red' }] })).toThrow(/rule "tp": token 1: unknown attribute "COLOR"/);
+    // A token pattern's REGEX gets the same check as a regular-expression rule, in either place it may stand.
+    const evil = /rule "tp": token 2: regular expression may backtrack catastrophically/;
+    expect(() => compileRule({ kind: 'tokens', name: 'tp', label: 'X', pattern: [{ LOWER: 'a' }, { REGEX: '(a+)+$' }] })).toThrow(evil);
+    expect(() => compileRule({ kind: 'tokens', name: 'tp', label: 'X', pattern: [{ LOWER: 'a' }, { TEXT: { REGEX: '(a+)+$' } }] })).toThrow(evil);
+  });
+
+  it('refuses a pattern file line whose token pattern would be refused as a rule, naming the line', () => {
+    const text = '{"label": "Disease", "pattern": "heart failure"}\n{"label": "Disease", "pattern": [{"LOWER": {"REGEX": "(a+)+$"}}]}\n';
+    expect(() => parsePatternsJsonl(text, 'p.jsonl')).toThrow(/p\.jsonl, line 2: token 1: regular expression may backtrack catastrophically/);
   });
 });
 

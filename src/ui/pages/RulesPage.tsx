@@ -2,7 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import type { Span } from '../../core/types';
 import { tokenTexts } from '../../core/types';
-import { ruleSchema, type Rule } from '../../core/weak/rules';
+import { compileRule, ruleSchema, type Rule } from '../../core/weak/rules';
 import { db } from '../../db/instance';
 import { addRule } from '../../db/repo';
 import type { DocumentRow } from '../../db/schema';
@@ -27,6 +27,7 @@ function draftRule(kind: Rule['kind'], name: string, label: string, pattern: str
     const issue = r.error.issues[0];
     throw new Error(`${issue.path.join('.') || 'rule'}: ${issue.message}`);
   }
+  compileRule(r.data); // a pattern that does not compile or may backtrack catastrophically is refused as typed
   return r.data;
 }
 
