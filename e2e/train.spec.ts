@@ -347,9 +347,24 @@ test('bad training input stops before training with a clear error', async ({ pag
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(page.getByTestId('train-error')).toHaveText('the chosen layer has no labeled entity on the train split');
   await expect(latestRun(page).nth(1)).toContainText('failed');
+  // Options are checked as they are typed: the message names the field, and no run can start.
+  const runs = await page.getByTestId('runs-table').locator('tbody tr').count();
   await page.getByLabel('Dropout').fill('3');
-  await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(page.getByTestId('train-error')).toContainText('run config: model.dropout');
+  await expect(page.getByTestId('form-problems')).toContainText('dropout: Too big');
+  await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
+  await page.getByLabel('Dropout').fill('0.5');
+  await page.getByLabel('Epochs').fill('abc');
+  await expect(page.getByTestId('form-problems')).toHaveText('epochs: "abc" is not a number');
+  await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
+  await page.getByLabel('Epochs').fill('-1');
+  await expect(page.getByTestId('form-problems')).toContainText('epochs: Too small');
+  await page.getByLabel('Epochs').fill('2');
+  await page.getByLabel('Dictionary dropout').fill('1.5');
+  await expect(page.getByTestId('form-problems')).toContainText('dictionary dropout: Too big');
+  await page.getByLabel('Dictionary features').uncheck();
+  await expect(page.getByTestId('form-problems')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeEnabled();
+  await expect(page.getByTestId('runs-table').locator('tbody tr')).toHaveCount(runs);
 });
 
 test('WebGPU runs in headless Chromium on SwiftShader and gets the WASM loss', async ({ page, outside: _ }) => {

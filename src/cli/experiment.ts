@@ -16,7 +16,7 @@ import { experimentSchema, isScoredOnly, planExperiment, type splitSchema, type 
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
 import { WeakLabeler } from '../core/weak/pipeline';
-import { lexiconFromSpans, lexiconMatcher, makeLexicon, type Lexicon, type LexiconMatch } from '../core/lexicon';
+import { lexiconFromSpans, lexiconMatcher, lexiconSize, makeLexicon, type Lexicon, type LexiconMatch } from '../core/lexicon';
 import { decoupledFeaturizerWords } from '../model/decoupled';
 import { disposeDecoupled, predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
 import { parseRunRecords, type RunRecord } from '../core/runRecord';
@@ -178,12 +178,12 @@ function settingLexicon(s: Setting, d: SettingData): Lexicon | null {
       ...s.gazetteers.flatMap((f) => readGazetteer(f, f.endsWith('.jsonl') ? 'patterns' : 'tsv').entries),
       ...s.untyped.flatMap((f) => readGazetteer(f, 'untyped').entries),
     ].map((e) => ({ words: e.phrase.split(' '), type: e.type }));
-    return entries.length ? makeLexicon(entries, s.case) : null;
+    return entries.length ? makeLexicon([{ mode: s.case, entries }]) : null;
   }
   if (s.kind !== 'distant') return null;
   const n = Math.min(d.train.corpus.docs.length, s.limitTrain ?? Infinity);
   const sentences = d.train.corpus.docs.slice(0, n).map((doc, k) => ({ words: tokenTexts(doc), spans: d.train.anns[k].spans }));
-  return makeLexicon(lexiconFromSpans(sentences), 'sensitive');
+  return makeLexicon([{ mode: 'sensitive', entries: lexiconFromSpans(sentences) }]);
 }
 
 /** Sentences with their dictionary matches attached. */
@@ -246,10 +246,15 @@ function scoreWeakLabels(s: Setting, d: SettingData): { split: 'test' | 'train';
 function scoreDictionaryMatch(s: Setting, d: SettingData, lexicon: Lexicon | null): ReturnType<typeof roundScores> {
   if (!lexicon) throw new Error(`setting "${s.name}": it has no dictionary to match (a distant or dictionary setting has one)`);
   const docs = d.test.docs.map((doc) => ({ text: doc.text, offsets: doc.offsets, tokens: tokenTexts(doc), sentenceStarts: doc.sentenceStarts }));
-  const entries = lexicon.entries.map((e) => ({ phrase: e.words.join(' '), type: e.type }));
+  const gazetteers = lexicon.sources.map((src, k) => ({
+    name: `dictionary ${k + 1}`,
+    mode: src.mode,
+    priority: k,
+    entries: src.entries.map((e) => ({ phrase: e.words.join(' '), type: e.type })),
+  }));
   const types = lexicon.types.filter((t) => t !== UNKNOWN_TYPE);
   const result = new WeakLabeler(docs).run({
-    gazetteers: [{ name: 'dictionary', mode: lexicon.mode, priority: 0, entries }],
+    gazetteers,
     rules: [],
     types,
     method: 'priority',
@@ -491,7 +496,7 @@ export async function runExperiment(
       if (lexicon) {
         const match = lexiconMatcher(lexicon);
         sents = { train: withLexicon(sents.train, match), dev: withLexicon(sents.dev, match), test: withLexicon(sents.test, match) };
-        log(`${setting.name}: dictionary features from ${lexicon.entries.length} entries (${lexicon.types.join(', ')})`);
+        log(`${setting.name}: dictionary features from ${lexiconSize(lexicon)} entries (${lexicon.types.join(', ')})`);
       }
       const words = [...sents.train, ...sents.dev, ...sents.test].flatMap((s) => s.words);
       const featWords = sents.train.map((s) => s.words);
@@ -506,7 +511,7 @@ export async function runExperiment(
         if (done.has(key)) continue;
         log(`${key}: training (${sents.train.length} sentences, ${sents.train.filter((s) => s.weak).length} weak)`);
         const t0 = performance.now();
-        let r: { dev: SpanScores | null; stages: StageRecord[]; tokensPerSecond: number };
+        let r: { dev: SpanScores | null; stages: StageRecord[]; tokensPerSecond: number; oShift?: number };
         let test: SpanScores;
         // Finished stages and the running stage's last epoch are kept on disk until the run is
         // recorded, so a stopped experiment goes on inside a run as well as between runs.
@@ -575,6 +580,7 @@ export async function runExperiment(
           stages: r.stages.map((s) => ({ ...s, devF1: Math.round(s.devF1 * 10000) / 100, seconds: Math.round(s.seconds) })),
           wallSeconds: Math.round(wall()),
           tokensPerSecond: Math.round(r.tokensPerSecond),
+          ...(r.oShift !== undefined ? { oShift: r.oShift } : {}),
           finishedAt: new Date().toISOString(),
           config: { ...cfg, pipeline: m.pipeline, scheme: m.scheme } as Record<string, unknown>,
         };

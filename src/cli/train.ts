@@ -17,6 +17,7 @@ import * as tf from '../model/tf';
 import { registerWasmKernels } from '../model/wasmKernels';
 import { evaluate, predict, trainTagger } from '../model/train';
 import { roundScores } from './roundScores';
+import { finalOShift } from '../methods/pipelines';
 
 type FileSplit = { text: string; labels: string } | { conll: string };
 
@@ -68,12 +69,14 @@ interface ModelFile {
   tags: string[];
   chars: [string, number][];
   oov: [string, number][];
+  /** The O shift the model decodes with (absent in files written before it existed: 0). */
+  oShift?: number;
   weights: Record<string, { shape: number[]; data: number[] }>;
 }
 
 async function modelFile(cfg: RunConfig, feat: Featurizer, tagger: Tagger): Promise<ModelFile> {
   const weights = Object.fromEntries(Object.entries(await tagger.getWeights()).map(([k, v]) => [k, { shape: v.shape, data: Array.from(v.data) }]));
-  return { format: 'ner-studio-model/1', config: cfg, tags: feat.tags, chars: [...feat.chars], oov: [...feat.oov], weights };
+  return { format: 'ner-studio-model/1', config: cfg, tags: feat.tags, chars: [...feat.chars], oov: [...feat.oov], oShift: tagger.oShift, weights };
 }
 
 /**
@@ -106,6 +109,7 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
   };
   const tagger = new Tagger(m.config.model, featureDims(feat), m.config.train.seed);
   tagger.setWeights(Object.fromEntries(Object.entries(m.weights).map(([k, v]) => [k, { shape: v.shape, data: Float32Array.from(v.data) }])));
+  tagger.oShift = m.oShift ?? 0;
   const t0 = performance.now();
   const { paths } = await predict(tagger, feat, sentences);
   const seconds = (performance.now() - t0) / 1000;
@@ -155,6 +159,7 @@ export async function trainFromConfig(configFile: string, out?: string, dataFlag
         `epoch ${e.epoch}: loss ${e.loss.toFixed(3)} dev F1 ${(100 * e.dev.overall.f1).toFixed(2)} ${e.best ? '*' : ''} (${e.seconds.toFixed(0)} s, ${e.tokensPerSecond.toFixed(0)} tokens/s)\n`,
       ),
   });
+  const shifted = await finalOShift(result.tagger, cfg, feat, data.dev, { onStage: (m) => void process.stderr.write(`${m}\n`) });
   const test = data.test.length ? await evaluate(result.tagger, feat, data.test) : null;
   if (out) writeFileSync(out, JSON.stringify(await modelFile(cfg, feat, result.tagger)));
   const r2 = (x: number) => Math.round(x * 10000) / 100;
@@ -167,7 +172,8 @@ export async function trainFromConfig(configFile: string, out?: string, dataFlag
     epochs: result.history.length,
     bestEpoch: result.bestEpoch,
     stopped: result.stopped,
-    dev: result.bestDev && roundScores(result.bestDev),
+    dev: (shifted.dev ?? result.bestDev) && roundScores((shifted.dev ?? result.bestDev)!),
+    oShift: shifted.oShift,
     test: test && roundScores(test),
     wallSeconds: Math.round(result.seconds),
     trainTokensPerSecond: Math.round(result.tokensPerSecond),

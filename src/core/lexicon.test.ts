@@ -2,15 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { lexiconFromSpans, lexiconMatcher, makeLexicon } from './lexicon';
 
 describe('dictionary features', () => {
-  const lex = makeLexicon(
-    [
-      { words: ['New', 'York'], type: 'LOC' },
-      { words: ['New', 'York', 'Times'], type: 'ORG' },
-      { words: ['York'], type: 'PER' },
-      { words: ['aspirin'], type: null },
-    ],
-    'insensitive',
-  );
+  const entries = [
+    { words: ['New', 'York'], type: 'LOC' },
+    { words: ['New', 'York', 'Times'], type: 'ORG' },
+    { words: ['York'], type: 'PER' },
+    { words: ['aspirin'], type: null },
+  ];
+  const lex = makeLexicon([{ mode: 'insensitive', entries }]);
 
   it('puts the untyped phrases last, as the unknown type', () => {
     expect(lex.types).toEqual(['LOC', 'ORG', 'PER', '?']);
@@ -26,7 +24,23 @@ describe('dictionary features', () => {
       { start: 5, end: 6, type: 3 },
     ]);
     expect(match([])).toEqual([]);
-    expect(lexiconMatcher({ ...lex, mode: 'sensitive' })(['new', 'York'])).toEqual([{ start: 1, end: 2, type: 2 }]);
+    expect(lexiconMatcher(makeLexicon([{ mode: 'sensitive', entries }]))(['new', 'York'])).toEqual([{ start: 1, end: 2, type: 2 }]);
+    // Two gazetteers, each in its own case mode, one match list without repeats.
+    const two = makeLexicon([
+      { mode: 'sensitive', entries: [{ words: ['US'], type: 'LOC' }] },
+      {
+        mode: 'insensitive',
+        entries: [
+          { words: ['us'], type: 'LOC' },
+          { words: ['army'], type: null },
+        ],
+      },
+    ]);
+    expect(lexiconMatcher(two)(['US', 'Army', 'us'])).toEqual([
+      { start: 0, end: 1, type: 0 },
+      { start: 1, end: 2, type: 1 },
+      { start: 2, end: 3, type: 0 },
+    ]);
   });
 
   it('builds a distant dictionary from the typed strings of labeled sentences, one entry per string and type', () => {

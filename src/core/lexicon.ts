@@ -14,11 +14,16 @@ export interface LexiconEntry {
   type: string | null;
 }
 
-/** A dictionary as model input: its types (UNKNOWN_TYPE last when it has untyped phrases) and entries. */
-export interface Lexicon {
-  types: string[];
+/** One gazetteer's entries and the case mode it matches in. */
+export interface LexiconSource {
   mode: CaseMode;
   entries: readonly LexiconEntry[];
+}
+
+/** Dictionaries as model input: their types (UNKNOWN_TYPE last when some phrase is untyped) and sources. */
+export interface Lexicon {
+  types: string[];
+  sources: readonly LexiconSource[];
 }
 
 /** One match in a sentence: tokens [start, end) and the index of its type in `Lexicon.types`. */
@@ -31,12 +36,15 @@ export interface LexiconMatch {
 /** Features per token: for each type, "first token of a match" and "later token of a match". */
 export const lexiconDims = (types: readonly string[]): number => 2 * types.length;
 
-/** The lexicon of typed and untyped entries, its types sorted with the unknown type last. */
-export function makeLexicon(entries: readonly LexiconEntry[], mode: CaseMode): Lexicon {
-  const typed = [...new Set(entries.map((e) => e.type).filter((t): t is string => t !== null))].sort();
-  const types = entries.some((e) => e.type === null) ? [...typed, UNKNOWN_TYPE] : typed;
-  return { types, mode, entries };
+/** The lexicon of gazetteers' typed and untyped entries, its types sorted with the unknown type last. */
+export function makeLexicon(sources: readonly LexiconSource[]): Lexicon {
+  const all = sources.flatMap((s) => s.entries);
+  const typed = [...new Set(all.map((e) => e.type).filter((t): t is string => t !== null))].sort();
+  const types = all.some((e) => e.type === null) ? [...typed, UNKNOWN_TYPE] : typed;
+  return { types, sources };
 }
+
+export const lexiconSize = (lex: Lexicon): number => lex.sources.reduce((a, s) => a + s.entries.length, 0);
 
 interface Node {
   next: Map<string, Node>;
@@ -44,34 +52,45 @@ interface Node {
   ends: number[];
 }
 
-/** A matcher for one lexicon: every (start, end, type) whose words form an entry. */
+/** A matcher for one lexicon: every (start, end, type) whose words form an entry of some source. */
 export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => LexiconMatch[] {
-  const root: Node = { next: new Map(), ends: [] };
   const typeIndex = new Map(lex.types.map((t, k) => [t, k]));
-  for (const e of lex.entries) {
-    if (!e.words.length) continue;
-    let node = root;
-    for (const w of e.words) {
-      const key = normalizeToken(w, lex.mode);
-      let child = node.next.get(key);
-      if (!child) node.next.set(key, (child = { next: new Map(), ends: [] }));
-      node = child;
+  const tries = lex.sources.map((source) => {
+    const root: Node = { next: new Map(), ends: [] };
+    for (const e of source.entries) {
+      if (!e.words.length) continue;
+      let node = root;
+      for (const w of e.words) {
+        const key = normalizeToken(w, source.mode);
+        let child = node.next.get(key);
+        if (!child) node.next.set(key, (child = { next: new Map(), ends: [] }));
+        node = child;
+      }
+      const type = typeIndex.get(e.type ?? UNKNOWN_TYPE)!;
+      if (!node.ends.includes(type)) node.ends.push(type);
     }
-    const type = typeIndex.get(e.type ?? UNKNOWN_TYPE)!;
-    if (!node.ends.includes(type)) node.ends.push(type);
-  }
+    return { root, mode: source.mode };
+  });
   return (words) => {
-    const forms = words.map((w) => normalizeToken(w, lex.mode));
+    const seen = new Set<string>();
     const out: LexiconMatch[] = [];
-    for (let i = 0; i < forms.length; i++) {
-      let node = root.next.get(forms[i]);
-      for (let j = i + 1; node; j++) {
-        for (const type of node.ends) out.push({ start: i, end: j, type });
-        if (j >= forms.length) break;
-        node = node.next.get(forms[j]);
+    for (const { root, mode } of tries) {
+      const forms = words.map((w) => normalizeToken(w, mode));
+      for (let i = 0; i < forms.length; i++) {
+        let node = root.next.get(forms[i]);
+        for (let j = i + 1; node; j++) {
+          for (const type of node.ends) {
+            const key = `${i},${j},${type}`;
+            if (seen.has(key)) continue;
+            seen.add(key);
+            out.push({ start: i, end: j, type });
+          }
+          if (j >= forms.length) break;
+          node = node.next.get(forms[j]);
+        }
       }
     }
-    return out;
+    return out.sort((a, b) => a.start - b.start || a.end - b.end || a.type - b.type);
   };
 }
 

@@ -68,6 +68,11 @@ export const trainSchema = z.object({
   clip: z.number().positive().default(5),
   /** Stop after this many epochs without a better dev F1. */
   patience: z.number().int().positive().default(5),
+  /**
+   * Subtracted from the O tag's score when the final model decodes (Tagger.oShift): "dev" picks
+   * it on the dev split among a few values (0 among them); a number fixes it (0: decode as trained).
+   */
+  oShift: z.union([z.literal('dev'), z.number().min(-10).max(10)]).default('dev'),
   seed: z.number().int().default(1),
 });
 

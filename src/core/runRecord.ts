@@ -36,6 +36,8 @@ export const runRecordSchema = z.object({
   ),
   wallSeconds: z.number(),
   tokensPerSecond: z.number(),
+  /** The O shift the final model decoded with (chosen on dev unless configured). */
+  oShift: z.number().optional(),
   finishedAt: z.string(),
   /** The run's config (records written since the config was added carry it). */
   config: z.record(z.string(), z.unknown()).optional(),

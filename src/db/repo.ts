@@ -1,3 +1,4 @@
+import { makeLexicon, type Lexicon } from '../core/lexicon';
 import { parseRunRecords, recordScores } from '../core/runRecord';
 import type { EditorAnnotation } from '../core/progress';
 import type { ParsedGazetteer } from '../core/formats/gazetteer';
@@ -94,6 +95,22 @@ export async function importCorpus(db: StudioDB, projectId: number, corpus: Pars
     await db.projects.update(projectId, { types: mergeTypes(project.types, corpus.types) });
     return { documents: docIds.length, docIds };
   });
+}
+
+/**
+ * The project's gazetteers as a dictionary a model reads (src/core/lexicon.ts), each in its own
+ * case mode; null when it has no entries.
+ */
+export async function projectLexicon(db: StudioDB, projectId: number): Promise<Lexicon | null> {
+  const gazetteers = await db.gazetteers.where('projectId').equals(projectId).sortBy('priority');
+  const sources = await Promise.all(
+    gazetteers.map(async (g) => ({
+      mode: g.mode,
+      entries: (await db.gazetteerEntries.where('gazetteerId').equals(g.id!).toArray()).map((e) => ({ words: e.phrase.split(' '), type: e.type })),
+    })),
+  );
+  const withEntries = sources.filter((s) => s.entries.length);
+  return withEntries.length ? makeLexicon(withEntries) : null;
 }
 
 export async function importGazetteer(db: StudioDB, projectId: number, name: string, mode: CaseMode, parsed: ParsedGazetteer): Promise<number> {

@@ -11,7 +11,7 @@ import type { Featurizer } from '../model/features';
 import { featureDims } from '../model/features';
 import { buildLmVocab, LanguageModel } from '../model/lm';
 import { Tagger, type Weights } from '../model/tagger';
-import { predict, predictEmissions, predictProbs, trainStage, type RunStore, type TrainHooks } from '../model/train';
+import { chooseOShift, predict, predictEmissions, predictProbs, trainStage, type RunStore, type TrainHooks } from '../model/train';
 import { sharpen } from './losses';
 import { rosterRemoval } from '../core/reviewSignals';
 
@@ -81,6 +81,8 @@ export interface PipelineResult {
   detection?: { lambda: number; removed: number; precision: number; recall: number }[];
   /** What the method learned about each training sentence's weak labels (the review queue's signals), aligned with data.train. */
   signals?: TrainSignals;
+  /** The O shift the final model decodes with (Tagger.oShift), chosen on dev unless configured. */
+  oShift?: number;
 }
 
 export interface TrainSignals {
@@ -216,6 +218,40 @@ export class PipelineStopped extends Error {
  * run (a stage with per-epoch records, PU's exploratory training, runs again whole).
  */
 export async function runPipeline(
+  pipeline: Pipeline,
+  cfg: RunConfig,
+  feat: Featurizer,
+  data: PipelineData,
+  hooks: TrainHooks = {},
+  store?: RunStore,
+): Promise<PipelineResult> {
+  const r = await runStages(pipeline, cfg, feat, data, hooks, store);
+  return { ...r, ...(await finalOShift(r.tagger, cfg, feat, data.dev, hooks)) };
+}
+
+/**
+ * The last step of every run: the O shift chosen on dev (train.oShift "dev"), or the configured
+ * one, set on the final model; the run's dev scores are then the shifted model's.
+ */
+export async function finalOShift(
+  tagger: Tagger,
+  cfg: RunConfig,
+  feat: Featurizer,
+  dev: readonly LabeledSentence[],
+  hooks: Pick<TrainHooks, 'onStage'> = {},
+): Promise<{ oShift: number; dev?: SpanScores }> {
+  if (cfg.train.oShift !== 'dev') {
+    tagger.oShift = cfg.train.oShift;
+    return { oShift: tagger.oShift };
+  }
+  const chosen = await chooseOShift(tagger, feat, dev);
+  hooks.onStage?.(
+    `O shift chosen on dev: ${chosen.shift} (dev F1 ${(100 * chosen.dev.overall.f1).toFixed(2)}; at 0: ${(100 * (chosen.byShift.find((b) => b.shift === 0)?.f1 ?? chosen.dev.overall.f1)).toFixed(2)})`,
+  );
+  return { oShift: chosen.shift, dev: chosen.dev };
+}
+
+async function runStages(
   pipeline: Pipeline,
   cfg: RunConfig,
   feat: Featurizer,

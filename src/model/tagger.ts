@@ -93,6 +93,11 @@ let taggers = 0;
 export class Tagger {
   /** Two taggers may live at once (a resumed run, a comparison), so variable names carry an id. */
   readonly params: Params = Object.assign(new Map<string, tf.Variable>(), { prefix: `tagger${++taggers}/` });
+  /**
+   * Subtracted from the O tag's score at decoding (not in training): a trained model's trade of
+   * precision for recall, chosen on dev after training (chooseOShift). 0 decodes as trained.
+   */
+  oShift = 0;
 
   constructor(
     readonly cfg: TaggerConfig,
@@ -232,6 +237,11 @@ export class Tagger {
   ): { paths: number[][]; scores: number[] } {
     const K = this.dims.tags;
     if (this.cfg.head === 'span') return decodeSpans(emissions, lengths, T, this.cfg.spanMaxLength, spanClasses(this.dims));
+    if (this.oShift !== 0) {
+      // The O tag's score lowered by the shift chosen on dev (chooseOShift): more entities when positive.
+      emissions = emissions.slice();
+      for (let p = 0; p < emissions.length; p += K) emissions[p] -= this.oShift;
+    }
     if (crf) return viterbi(emissions, lengths, T, K, crf.transitions, crf.start, crf.end);
     const paths = lengths.map((n, b) =>
       Array.from({ length: n }, (_, t) => {

@@ -315,4 +315,27 @@ describe('training loop', () => {
     expect(resumed.history.map((h) => h.loss)).toEqual(full.history.map((h) => h.loss));
     for (const t of [full, first, resumed]) t.tagger.dispose();
   });
+
+  it('chooses the O shift on dev: decoding shifted as predict does, never below the unshifted F1', async () => {
+    const { chooseOShift, evaluate } = await import('./train');
+    // Undertrained on purpose, so that the shift has something to move.
+    const r = await trainTagger(config(2), feat, { train, dev });
+    const at0 = (await evaluate(r.tagger, feat, dev)).overall.f1;
+    const chosen = await chooseOShift(r.tagger, feat, dev);
+    expect(chosen.byShift.find((b) => b.shift === 0)!.f1).toBeCloseTo(at0, 10);
+    expect(chosen.dev.overall.f1).toBeGreaterThanOrEqual(at0);
+    expect(chosen.dev.overall.f1).toBe(Math.max(...chosen.byShift.map((b) => b.f1)));
+    expect(r.tagger.oShift).toBe(chosen.shift);
+    // predict() decodes with the chosen shift: the same F1 as chosen on dev.
+    expect((await evaluate(r.tagger, feat, dev)).overall.f1).toBeCloseTo(chosen.dev.overall.f1, 10);
+    // A larger shift never predicts fewer entity tokens.
+    const count = async (shift: number) => {
+      r.tagger.oShift = shift;
+      const { predict } = await import('./train');
+      return (await predict(r.tagger, feat, dev)).paths.flat().filter((t) => t !== 0).length;
+    };
+    expect(await count(3)).toBeGreaterThanOrEqual(await count(0));
+    expect(await count(0)).toBeGreaterThanOrEqual(await count(-2));
+    r.tagger.dispose();
+  });
 });

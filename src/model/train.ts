@@ -289,6 +289,43 @@ export async function predictMarginals(tagger: Tagger, feat: Featurizer, sentenc
   return out;
 }
 
+/**
+ * The O shift (Tagger.oShift) that scores best on dev, from `grid`: the emissions are computed
+ * once and decoded under each shift. Models trained on weak labels that miss entities (distant
+ * supervision) predict too few, dictionaries with false matches too many; the shift moves the
+ * decision and dev says how far. Ties go to the smallest shift in size. Sets it on the tagger.
+ */
+export async function chooseOShift(
+  tagger: Tagger,
+  feat: Featurizer,
+  dev: readonly LabeledSentence[],
+  grid: readonly number[] = O_SHIFTS,
+): Promise<{ shift: number; dev: SpanScores; byShift: { shift: number; f1: number }[] }> {
+  if (tagger.cfg.head === 'span') {
+    tagger.oShift = 0;
+    return { shift: 0, dev: await evaluate(tagger, feat, dev), byShift: [] };
+  }
+  const crf = await tagger.crfArrays();
+  const rows = await predictEmissions(tagger, feat, dev);
+  const toSpans = (ids: readonly number[]): Span[] => tagsToSpans(ids.map((t) => feat.tags[t]));
+  const gold = dev.map((s) => toSpans(s.tags));
+  const saved = tagger.oShift;
+  let best: { shift: number; dev: SpanScores } | null = null;
+  const byShift: { shift: number; f1: number }[] = [];
+  for (const shift of [...grid].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b)) {
+    tagger.oShift = shift;
+    const paths = rows.map((r, k) => tagger.decode(r, [dev[k].words.length], dev[k].words.length, crf).paths[0]);
+    const scores = scoreSpans(gold, paths.map(toSpans));
+    byShift.push({ shift, f1: scores.overall.f1 });
+    if (!best || scores.overall.f1 > best.dev.overall.f1) best = { shift, dev: scores };
+  }
+  tagger.oShift = best ? best.shift : saved;
+  return { shift: tagger.oShift, dev: best!.dev, byShift: byShift.sort((a, b) => a.shift - b.shift) };
+}
+
+/** The O shifts tried on dev (scores are log-potentials: 1 is a factor of e on the O tag). */
+export const O_SHIFTS = [-2, -1.5, -1, -0.5, -0.25, 0, 0.25, 0.5, 1, 1.5, 2, 3];
+
 /** Span scores of predicted paths against the sentences' own tags. */
 export async function evaluate(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<SpanScores> {
   const { paths } = await predict(tagger, feat, sentences);

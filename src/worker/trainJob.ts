@@ -2,7 +2,8 @@ import '../methods';
 import { scoreSpans, type SpanScores } from '../core/metrics';
 import { parseRunConfig, type RunConfig } from '../core/runConfig';
 import { UNKNOWN_TYPE, tokenTexts } from '../core/types';
-import { layerAnnotations, toParsedDoc } from '../db/repo';
+import { layerAnnotations, projectLexicon, toParsedDoc } from '../db/repo';
+import { lexiconMatcher, lexiconSize } from '../core/lexicon';
 import type { StudioDB } from '../db/schema';
 import { bioTags, ioTags, pathsToSpans, toSentences } from '../model/data';
 import { trimGlove, type Embeddings, type GloveAsset } from '../model/embeddings';
@@ -21,7 +22,7 @@ import {
 } from '../model/train';
 import type { Tagger } from '../model/tagger';
 import { crfKernelActive } from '../model/crf';
-import { PipelineStopped, runPipeline, type StageRecord, type TrainSignals } from '../methods/pipelines';
+import { finalOShift, PipelineStopped, runPipeline, type StageRecord, type TrainSignals } from '../methods/pipelines';
 import { rosterRemoval, uncertaintyOf, type DocSignals } from '../core/reviewSignals';
 import { tagsToSpans } from '../core/tagScheme';
 import type { LabeledSentence } from '../model/data';
@@ -41,6 +42,8 @@ export type TrainEvent =
   | ({ kind: 'epoch' } & Omit<EpochEvent, 'dev'> & { devF1: number });
 
 export interface TrainMetrics {
+  /** The O shift the final model decoded with (chosen on dev unless configured). */
+  oShift?: number;
   backend: string;
   backendReason: string;
   /** How the CRF's forward algorithm and gradient ran: the backend's WGSL kernels or generic ops. */
@@ -215,14 +218,21 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     } catch {
       goldTrain = null; // the gold layer has a type the training layer never labels: no hidden entities
     }
-    const train = sub(trainIdx, trainAnns).map((x, k) => {
+    const trainRaw = sub(trainIdx, trainAnns).map((x, k) => {
       const hidden =
         goldTrain && weakDoc[x.doc] && goldRows[x.doc] && goldRows[x.doc]!.oMode === 'complete'
           ? goldTrain[k].tags.map((g, t) => (x.tags[t] === 0 ? g : 0))
           : undefined;
       return { ...x, weak: weakDoc[x.doc], ...(hidden ? { hidden } : {}) };
     });
-    const dev = sub(devIdx, goldAnns);
+    const decoupled = cfg.pipeline.kind === 'decoupled';
+    // Dictionary features: every sentence carries its gazetteer matches (the decoupled model has its own use of them).
+    const lexicon = cfg.model.dictionary && !decoupled ? await projectLexicon(db, projectId) : null;
+    const match = lexicon ? lexiconMatcher(lexicon) : null;
+    const withLex = <T extends { words: readonly string[] }>(ss: T[]): T[] => (match ? ss.map((x) => ({ ...x, lex: match(x.words) })) : ss);
+    const train = withLex(trainRaw);
+    const dev = withLex(sub(devIdx, goldAnns));
+    if (lexicon) emit({ kind: 'stage', stage: `dictionary features from ${lexiconSize(lexicon).toLocaleString()} entries (${lexicon.types.join(', ')})` });
 
     emit({ kind: 'stage', stage: 'loading word vectors' });
     const emb = await projectEmbeddings(
@@ -231,8 +241,8 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       docs.flatMap((d) => tokenTexts(d)),
       fetchGlove,
     );
-    const decoupled = cfg.pipeline.kind === 'decoupled';
     const feat = buildFeaturizer(emb, decoupled ? decoupledFeaturizerWords(train.map((s) => s.words)) : train.map((s) => s.words), tags);
+    if (lexicon) feat.lexicon = lexicon.types;
 
     const choice = await chooseBackend(cfg.backend);
     metrics.backend = choice.backend;
@@ -326,7 +336,11 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
           await db.runs.update(runId, { status: 'cancelled', error: e.message, metrics, finishedAt: Date.now() });
           return metrics;
         }
-      } else result = await trainTagger(cfg, feat, { train, dev }, hooks, resume);
+      } else {
+        result = await trainTagger(cfg, feat, { train, dev }, hooks, resume);
+        if (result.stopped !== 'cancelled') await finalOShift(result.tagger, cfg, feat, dev, { onStage: (stage) => emit({ kind: 'stage', stage }) });
+      }
+      metrics.oShift = result.tagger.oShift;
     } catch (e) {
       if (choice.backend !== 'webgpu' || !lost) throw e;
       // The GPU device was lost: go on from the last checkpoint on the next backend.
@@ -343,10 +357,12 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       return metrics;
     }
     emit({ kind: 'stage', stage: 'predicting' });
-    const all = toSentences(
-      parsed,
-      docs.map(() => undefined),
-      tags,
+    const all = withLex(
+      toSentences(
+        parsed,
+        docs.map(() => undefined),
+        tags,
+      ),
     );
     const { paths } = await predict(result.tagger, feat, all);
     const predicted = pathsToSpans(all, paths, tags, docs.length);
@@ -402,7 +418,12 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       await db.annotations.bulkAdd(docIds.map((docId, k) => ({ layerId: lid, docId, spans: predicted[k], oMode: 'complete' as const })));
       await db.models.where('runId').equals(runId).delete();
       await db.signals.bulkPut(signals.flatMap((sg, k) => (sg ? [{ runId, docId: docIds[k], ...sg }] : [])));
-      await db.models.add({ runId, kind: 'final', state: { tags, weights, chars: [...feat.chars], oov: [...feat.oov] }, createdAt: Date.now() });
+      await db.models.add({
+        runId,
+        kind: 'final',
+        state: { tags, weights, chars: [...feat.chars], oov: [...feat.oov], oShift: result.tagger.oShift, ...(feat.lexicon ? { lexicon: feat.lexicon } : {}) },
+        createdAt: Date.now(),
+      });
       metrics.predictedLayerId = lid;
       await db.runs.update(runId, { status: 'done', metrics, finishedAt: Date.now() });
     });

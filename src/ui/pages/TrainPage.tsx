@@ -1,6 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo, useRef, useState } from 'react';
-import { parseRunConfig, runMethodName, type RunConfig } from '../../core/runConfig';
+import { modelSchema, parseRunConfig, runConfigSchema, runMethodName, type RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
 import type { RunRow } from '../../db/schema';
 import { METHOD_CATALOG } from '../../methods/catalog';
@@ -22,10 +22,71 @@ interface Live {
   queue?: { k: number; n: number; label?: string };
 }
 
-function num(v: string, fallback: number): number {
+const MODEL_DEFAULTS = modelSchema.parse({});
+
+/** The form's number fields, with the names its messages use. */
+const NUMBER_FIELDS = {
+  hidden: 'units',
+  dropout: 'dropout',
+  dictDropout: 'dictionary dropout',
+  epochs: 'epochs',
+  batch: 'batch',
+  lr: 'lr',
+  seed: 'seed',
+} as const;
+
+/** A field's number, or an error that names the field and what was typed. */
+function num(form: Record<keyof typeof NUMBER_FIELDS, string>, k: keyof typeof NUMBER_FIELDS): number {
+  const v = form[k].trim();
   const n = Number(v);
-  return Number.isFinite(n) && v.trim() !== '' ? n : fallback;
+  if (v === '' || !Number.isFinite(n)) throw new Error(`${NUMBER_FIELDS[k]}: "${form[k]}" is not a number`);
+  return n;
 }
+
+/**
+ * What is wrong with the form's model and training fields as typed (no layers needed): each
+ * field's own message, checked by the run config's schema, so that a run never starts on a typo.
+ */
+function formProblems(form: Record<keyof typeof NUMBER_FIELDS, string> & { encoder: string; head: string; dictionary: boolean }): string[] {
+  const problems: string[] = [];
+  for (const k of Object.keys(NUMBER_FIELDS) as (keyof typeof NUMBER_FIELDS)[]) {
+    if (k === 'dictDropout' && !form.dictionary) continue;
+    try {
+      num(form, k);
+    } catch (e) {
+      problems.push((e as Error).message);
+    }
+  }
+  if (problems.length) return problems;
+  const r = runConfigSchema.safeParse({
+    data: { kind: 'project', projectId: 0, layerId: 0, goldLayerId: 0 },
+    model: {
+      encoder: form.encoder,
+      head: form.head,
+      hidden: num(form, 'hidden'),
+      dropout: num(form, 'dropout'),
+      dictionary: form.dictionary,
+      dictionaryDropout: dictDropout(form),
+    },
+    train: { epochs: num(form, 'epochs'), batchSize: num(form, 'batch'), lr: num(form, 'lr'), seed: num(form, 'seed') },
+  });
+  if (!r.success) for (const issue of r.error.issues) problems.push(`${FIELD_OF[issue.path.join('.')] ?? issue.path.join('.')}: ${issue.message}`);
+  return problems;
+}
+
+/** The dictionary dropout as typed; the default when dictionary features are off (then it plays no part). */
+const dictDropout = (form: Record<keyof typeof NUMBER_FIELDS, string> & { dictionary: boolean }) =>
+  form.dictionary ? num(form, 'dictDropout') : MODEL_DEFAULTS.dictionaryDropout;
+
+const FIELD_OF: Record<string, string> = {
+  'model.hidden': 'units',
+  'model.dropout': 'dropout',
+  'model.dictionaryDropout': 'dictionary dropout',
+  'train.epochs': 'epochs',
+  'train.batchSize': 'batch',
+  'train.lr': 'lr',
+  'train.seed': 'seed',
+};
 
 function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: number) => void; busy: boolean }) {
   return (
@@ -121,6 +182,8 @@ export function TrainPage() {
     hidden: '100',
     head: 'crf',
     dropout: '0.5',
+    dictionary: true,
+    dictDropout: String(MODEL_DEFAULTS.dictionaryDropout),
     epochs: '10',
     batch: '32',
     lr: '0.002',
@@ -132,6 +195,7 @@ export function TrainPage() {
   const [live, setLive] = useState<Live | null>(null);
   const [error, setError] = useState<string | null>(null);
   const job = useRef<TrainJob | null>(null);
+  const problems = useMemo(() => formProblems(form), [form]);
   const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setForm({ ...form, [k]: e.target.value });
   const chooseMethod = (e: React.ChangeEvent<HTMLSelectElement>) => {
     set('method')(e);
@@ -170,8 +234,15 @@ export function TrainPage() {
     if (layerId === undefined || goldId === undefined) throw new Error('choose a training layer and a gold layer (the dev split is scored on it)');
     const c = parseRunConfig({
       data: { kind: 'project', projectId, layerId, goldLayerId: goldId, ...(form.strong ? { strongLayerId: Number(form.strong) } : {}) },
-      model: { encoder: form.encoder, hidden: num(form.hidden, 100), head: form.head, dropout: num(form.dropout, 0.5) },
-      train: { epochs: num(form.epochs, 10), batchSize: num(form.batch, 32), lr: num(form.lr, 0.002), seed: num(form.seed, 1) },
+      model: {
+        encoder: form.encoder,
+        hidden: num(form, 'hidden'),
+        head: form.head,
+        dropout: num(form, 'dropout'),
+        dictionary: form.dictionary,
+        dictionaryDropout: dictDropout(form),
+      },
+      train: { epochs: num(form, 'epochs'), batchSize: num(form, 'batch'), lr: num(form, 'lr'), seed: num(form, 'seed') },
       backend: form.backend,
     });
     return { data: c.data, model: c.model, train: c.train, backend: c.backend };
@@ -283,8 +354,36 @@ export function TrainPage() {
           <label>
             dropout <input aria-label="Dropout" className="narrow" value={form.dropout} onChange={set('dropout')} />
           </label>
+          <label title="The project's gazetteer matches as model input, so the model uses the dictionaries at prediction time">
+            <input
+              type="checkbox"
+              aria-label="Dictionary features"
+              checked={form.dictionary}
+              onChange={(e) => setForm({ ...form, dictionary: e.target.checked })}
+            />{' '}
+            dictionary features
+          </label>
+          {form.dictionary && (
+            <label title="The share of dictionary matches left out of each training batch, so the model also learns from context">
+              dropped{' '}
+              <input
+                aria-label="Dictionary dropout"
+                className="narrow"
+                value={form.dictDropout}
+                onChange={set('dictDropout')}
+                aria-invalid={problems.some((p) => p.startsWith('dictionary dropout'))}
+              />
+            </label>
+          )}
           <label>
-            epochs <input aria-label="Epochs" className="narrow" value={form.epochs} onChange={set('epochs')} />
+            epochs{' '}
+            <input
+              aria-label="Epochs"
+              className="narrow"
+              value={form.epochs}
+              onChange={set('epochs')}
+              aria-invalid={problems.some((p) => p.startsWith('epochs'))}
+            />
           </label>
           <label>
             batch <input aria-label="Batch size" className="narrow" value={form.batch} onChange={set('batch')} />
@@ -302,10 +401,17 @@ export function TrainPage() {
             <option value="webgl">WebGL</option>
             <option value="cpu">CPU</option>
           </select>
-          <button type="submit" disabled={busy}>
+          <button type="submit" disabled={busy || problems.length > 0}>
             Train
           </button>
         </div>
+        {problems.length > 0 && (
+          <ul role="alert" className="error" data-testid="form-problems">
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        )}
         <details>
           <summary>Method options (the ablations: switch a stage or a loss term off here)</summary>
           <textarea
