@@ -16,6 +16,7 @@ import { experimentSchema, isScoredOnly, planExperiment, type splitSchema, type 
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
 import { WeakLabeler } from '../core/weak/pipeline';
+import { noEntityDiagnosis } from '../core/noEntity';
 import { lexiconFromSpans, lexiconMatcher, lexiconSize, makeLexicon, type Lexicon, type LexiconMatch } from '../core/lexicon';
 import { decoupledFeaturizerWords } from '../model/decoupled';
 import { disposeDecoupled, predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
@@ -282,7 +283,16 @@ export function resultsTable(exp: Experiment, records: RunRecord[]): string {
       if (rs[0].seed === 0) return `${f1[0].toFixed(2)}${where ? ` (${where.trim()})` : ''}`;
       return f1.length > 1 ? `${mean.toFixed(2)} ± ${std.toFixed(2)} (${f1.length})` : `${f1[0].toFixed(2)} (1 seed)`;
     });
-    return `| ${m.label} | ${cells.join(' | ')} |`;
+    const row = `| ${m.label} | ${cells.join(' | ')} |`;
+    // Runs decoded with an O shift chosen on dev also recorded their scores without it: the ablation's row.
+    const zero = exp.settings.map((s) => {
+      const rs = records.filter((r) => r.setting === s.name && r.label === m.label);
+      if (!rs.length || !rs.some((r) => r.oShift !== undefined)) return null;
+      const f1 = rs.map((r) => (r.unshifted ?? r).test.f1);
+      const { mean, std } = meanStd(f1);
+      return f1.length > 1 ? `${mean.toFixed(2)} ± ${std.toFixed(2)} (${f1.length})` : `${f1[0].toFixed(2)} (1 seed)`;
+    });
+    return zero.some((z) => z !== null) ? `${row}\n| ${m.label}, decoded without the O shift | ${zero.map((z) => z ?? '').join(' | ')} |` : row;
   });
   return [head, ...rows].join('\n');
 }
@@ -512,6 +522,7 @@ export async function runExperiment(
         log(`${key}: training (${sents.train.length} sentences, ${sents.train.filter((s) => s.weak).length} weak)`);
         const t0 = performance.now();
         let r: { dev: SpanScores | null; stages: StageRecord[]; tokensPerSecond: number; oShift?: number };
+        let unshifted: RunRecord['unshifted'];
         let test: SpanScores;
         // Finished stages and the running stage's last epoch are kept on disk until the run is
         // recorded, so a stopped experiment goes on inside a run as well as between runs.
@@ -566,6 +577,11 @@ export async function runExperiment(
             store,
           );
           test = await evaluate(p.tagger, feat, sents.test);
+          if (p.tagger.oShift !== 0) {
+            // The same model decoded as trained: the "w/o O shift" ablation, at no training cost.
+            p.tagger.oShift = 0;
+            unshifted = { dev: roundScores(await evaluate(p.tagger, feat, sents.dev)), test: roundScores(await evaluate(p.tagger, feat, sents.test)) };
+          }
           p.tagger.dispose();
           r = p;
         }
@@ -581,6 +597,7 @@ export async function runExperiment(
           wallSeconds: Math.round(wall()),
           tokensPerSecond: Math.round(r.tokensPerSecond),
           ...(r.oShift !== undefined ? { oShift: r.oShift } : {}),
+          ...(unshifted ? { unshifted } : {}),
           finishedAt: new Date().toISOString(),
           config: { ...cfg, pipeline: m.pipeline, scheme: m.scheme } as Record<string, unknown>,
         };
@@ -589,6 +606,17 @@ export async function runExperiment(
         done.add(key);
         ran++;
         log(`${key}: test F1 ${record.test.f1} (${record.wallSeconds} s)`);
+        const last = r.stages[r.stages.length - 1];
+        const warning = noEntityDiagnosis({
+          predictedSpans: record.test.tp + record.test.fp,
+          epochs: last?.epochs ?? 0,
+          bestEpoch: last?.history ? last.history.reduce((b, h, k) => (h.devF1 > (last.history![b - 1]?.devF1 ?? -1) ? k + 1 : b), 0) : 0,
+          stopped: last && last.epochs < cfg.train.epochs ? 'early' : 'done',
+          patience: cfg.train.patience,
+          entityTokens: sents.train.reduce((a, x) => a + x.tags.filter((t) => t !== 0).length, 0),
+          tokens: sents.train.reduce((a, x) => a + x.words.length, 0),
+        });
+        if (warning) log(`${key}: ${warning}`);
       }
     }
   }

@@ -4,7 +4,7 @@
  * project's layers (its setting), so both read the same files.
  */
 import { z } from 'zod';
-import { modelSchema, parseRunConfig, pipelineSchema, trainSchema, type ModelConfig, type RunConfig, type TrainConfig } from './runConfig';
+import { modelOverrides, parseRunConfig, pipelineSchema, trainOverrides, type ModelConfig, type RunConfig, type TrainConfig } from './runConfig';
 
 export const splitSchema = z.union([z.object({ text: z.string(), labels: z.string() }).strict(), z.object({ conll: z.string() }).strict()]);
 const common = {
@@ -99,8 +99,8 @@ export const isScoredOnly = (name: string): boolean => (SCORED_ONLY_METHODS as r
 export const experimentSchema = z
   .object({
     name: z.string(),
-    model: modelSchema.partial().default({}),
-    train: trainSchema.partial().default({}),
+    model: modelOverrides.default({}),
+    train: trainOverrides.default({}),
     settings: z.array(settingSchema).min(1),
     methods: z
       .array(
@@ -115,8 +115,8 @@ export const experimentSchema = z
             method: z.object({ name: z.string() }).passthrough().default({ name: 'supervised' }),
             pipeline: pipelineSchema.default({ kind: 'single' }),
             scheme: z.enum(['BIO', 'IO']).default('BIO'),
-            model: modelSchema.partial().default({}),
-            train: trainSchema.partial().default({}),
+            model: modelOverrides.default({}),
+            train: trainOverrides.default({}),
             /** Settings (by name) this method runs in; all when absent. */
             settings: z.array(z.string()).optional(),
             /** A variant's own seeds (one is enough for a variant); the experiment's when absent. */

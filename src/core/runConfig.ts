@@ -232,3 +232,20 @@ export function runGroupKey(cfg: RunConfig): string {
 export function runMethodName(cfg: Pick<RunConfig, 'label' | 'pipeline' | 'method'>): string {
   return cfg.label ?? `${cfg.pipeline && cfg.pipeline.kind !== 'single' ? `${cfg.pipeline.kind} · ` : ''}${cfg.method?.name ?? '?'}`;
 }
+
+/**
+ * An object schema's fields as overrides: each optional and without its default, so that parsing
+ * `{ head: 'span' }` gives exactly that, and merging it over another config changes only what it
+ * names. (Zod's .partial() keeps the defaults: an override of one field would reset the others.)
+ */
+function overridesOf<S extends z.ZodRawShape>(schema: z.ZodObject<S>) {
+  const shape = Object.fromEntries(
+    Object.entries(schema.shape).map(([k, v]) => [k, (v instanceof z.ZodDefault ? (v.unwrap() as z.ZodType) : (v as z.ZodType)).optional()]),
+  );
+  return z.object(shape).strict() as unknown as z.ZodType<Partial<z.infer<z.ZodObject<S>>>>;
+}
+
+/** Model and training overrides (experiment configs): only the fields they name. */
+export const modelOverrides = overridesOf(modelSchema);
+export const trainOverrides = overridesOf(trainSchema);
+

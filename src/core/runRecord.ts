@@ -38,6 +38,8 @@ export const runRecordSchema = z.object({
   tokensPerSecond: z.number(),
   /** The O shift the final model decoded with (chosen on dev unless configured). */
   oShift: z.number().optional(),
+  /** With an O shift other than 0: the same model's scores decoded without it (the shift's ablation). */
+  unshifted: z.object({ dev: roundedScores, test: roundedScores }).optional(),
   finishedAt: z.string(),
   /** The run's config (records written since the config was added carry it). */
   config: z.record(z.string(), z.unknown()).optional(),

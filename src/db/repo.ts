@@ -188,7 +188,8 @@ export interface ProjectStats {
   documents: number;
   tokens: number;
   bySplit: Record<Split, { documents: number; tokens: number }>;
-  layers: { id: number; kind: LayerKind; name: string; role?: string; documents: number; spans: number; perType: Record<string, number> }[];
+  /** Per layer: the documents it annotates (devDocuments: those on the dev split), its spans, by type. */
+  layers: { id: number; kind: LayerKind; name: string; role?: string; documents: number; devDocuments: number; spans: number; perType: Record<string, number> }[];
 }
 
 export async function projectStats(db: StudioDB, projectId: number): Promise<ProjectStats> {
@@ -200,10 +201,12 @@ export async function projectStats(db: StudioDB, projectId: number): Promise<Pro
   };
   let documents = 0;
   let tokens = 0;
+  const devIds = new Set<number>();
   await db.documents
     .where('projectId')
     .equals(projectId)
     .each((d) => {
+      if (d.split === 'dev') devIds.add(d.id!);
       documents++;
       tokens += d.tokenCount;
       bySplit[d.split].documents++;
@@ -215,14 +218,16 @@ export async function projectStats(db: StudioDB, projectId: number): Promise<Pro
     const perType: Record<string, number> = {};
     let spans = 0;
     let docs = 0;
+    let dev = 0;
     await annotationsOf(db, l.id!).each((a) => {
       docs++;
+      if (devIds.has(a.docId)) dev++;
       for (const s of a.spans) {
         spans++;
         perType[s.label] = (perType[s.label] ?? 0) + 1;
       }
     });
-    out.push({ id: l.id!, kind: l.kind, name: l.name, role: l.role, documents: docs, spans, perType });
+    out.push({ id: l.id!, kind: l.kind, name: l.name, role: l.role, documents: docs, devDocuments: dev, spans, perType });
   }
   return { documents, tokens, bySplit, layers: out };
 }

@@ -6,6 +6,16 @@ import type { ProjectRow } from '../db/schema';
 /** The project whose pages are shown; set by ProjectLayout from the route. */
 export const ProjectContext = createContext<number>(NaN);
 
+/**
+ * A record id from a route segment: a positive whole number, or -1 (a key no record has) for
+ * anything else ("null", "abc"), so that a bad link shows the page's "does not exist" message
+ * instead of an IndexedDB DataError.
+ */
+export function routeId(raw: string | undefined): number {
+  const n = Number(raw);
+  return raw !== undefined && /^\d+$/.test(raw) && Number.isSafeInteger(n) && n > 0 ? n : -1;
+}
+
 export function useProjectId(): number {
   return useContext(ProjectContext);
 }

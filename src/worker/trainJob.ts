@@ -4,6 +4,7 @@ import { parseRunConfig, type RunConfig } from '../core/runConfig';
 import { UNKNOWN_TYPE, tokenTexts } from '../core/types';
 import { layerAnnotations, projectLexicon, toParsedDoc } from '../db/repo';
 import { lexiconMatcher, lexiconSize } from '../core/lexicon';
+import { noEntityDiagnosis } from '../core/noEntity';
 import type { StudioDB } from '../db/schema';
 import { bioTags, ioTags, pathsToSpans, toSentences } from '../model/data';
 import { trimGlove, type Embeddings, type GloveAsset } from '../model/embeddings';
@@ -42,6 +43,8 @@ export type TrainEvent =
   | ({ kind: 'epoch' } & Omit<EpochEvent, 'dev'> & { devF1: number });
 
 export interface TrainMetrics {
+  /** Set when the final model predicts no entity: what it says about why (core/noEntity). */
+  warning?: string;
   /** The O shift the final model decoded with (chosen on dev unless configured). */
   oShift?: number;
   backend: string;
@@ -371,7 +374,19 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
         ks.map((k) => goldAnns[k].spans),
         ks.map((k) => predicted[k]),
       );
+    const entityTokens = train.reduce((a, x) => a + x.tags.filter((t) => t !== 0).length, 0);
+    const warning = noEntityDiagnosis({
+      predictedSpans: predicted.reduce((a, p) => a + p.length, 0),
+      epochs: metrics.history.length,
+      bestEpoch: result.bestEpoch,
+      stopped: result.stopped,
+      patience: cfg.train.patience,
+      entityTokens,
+      tokens: train.reduce((a, x) => a + x.words.length, 0),
+    });
+    if (warning) emit({ kind: 'stage', stage: warning });
     Object.assign(metrics, {
+      ...(warning ? { warning } : {}),
       bestEpoch: result.bestEpoch,
       dev: score(devIdx),
       test: testIdx.length ? score(testIdx) : undefined,

@@ -79,6 +79,8 @@ export function SignalDiagnostics({ runId, metrics }: { runId: number; metrics: 
   }, [runId]);
   // O-tagged tokens by O-value, from the model the PU step cut with (epoch -1) or after an exploratory epoch.
   const [epoch, setEpoch] = useState(-1);
+  // Kept here, not in the chart, so that choosing another epoch keeps the cut-off where the user put it.
+  const [lambda, setLambda] = useState<number | null>(null);
   const oTokens = useMemo(() => {
     const out: Token[] = [];
     for (const d of data?.perDoc ?? []) {
@@ -92,6 +94,7 @@ export function SignalDiagnostics({ runId, metrics }: { runId: number; metrics: 
     <section className="stack" data-testid={`signals-${runId}`}>
       {data && oTokens.length > 0 && (
         <>
+          <h4>PU learning: O-values of the weak-O tokens, and the λ cut-off</h4>
           {data.epochs > 0 && (
             <label>
               O-values of{' '}
@@ -105,7 +108,7 @@ export function SignalDiagnostics({ runId, metrics }: { runId: number; metrics: 
               </select>
             </label>
           )}
-          <OValues key={epoch} runId={runId} tokens={oTokens} initial={data.lambda} />
+          <OValues runId={runId} tokens={oTokens} lambda={lambda ?? data.lambda} setLambda={setLambda} />
         </>
       )}
       {data && data.removed.length > 0 && <Removed runId={runId} tokens={data.removed} />}
@@ -114,8 +117,7 @@ export function SignalDiagnostics({ runId, metrics }: { runId: number; metrics: 
   );
 }
 
-function OValues({ runId, tokens, initial }: { runId: number; tokens: Token[]; initial: number }) {
-  const [lambda, setLambda] = useState(initial);
+function OValues({ runId, tokens, lambda, setLambda }: { runId: number; tokens: Token[]; lambda: number; setLambda: (l: number) => void }) {
   const index = useMemo(() => cutOffIndex(tokens), [tokens]);
   const cut = useMemo(() => cutOff(index, lambda), [index, lambda]);
   const el = useRef<HTMLDivElement>(null);

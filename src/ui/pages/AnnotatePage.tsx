@@ -14,7 +14,7 @@ import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
 import { goldLayer, saveAnnotation } from '../../db/repo';
 import type { DocumentRow, LayerRow } from '../../db/schema';
-import { useProject, useProjectId } from '../hooks';
+import { routeId, useProject, useProjectId } from '../hooks';
 
 const KEYS: [string, string][] = [
   ['← →', 'move the cursor; with shift, extend the selection'],
@@ -90,8 +90,8 @@ const key = (s: Span) => `${s.start}:${s.end}:${s.label}`;
 export function AnnotatePage() {
   const projectId = useProjectId();
   const params = useParams<{ docId: string; token?: string }>();
-  const docId = Number(params.docId);
-  const startToken = params.token === undefined ? 0 : Number(params.token) || 0;
+  const docId = routeId(params.docId);
+  const startToken = params.token === undefined ? 0 : Math.max(0, routeId(params.token));
   const project = useProject(projectId);
   const [doc, setDoc] = useState<DocumentRow | null>(null);
   const [layers, setLayers] = useState<LayerRow[]>([]);
@@ -240,7 +240,7 @@ export function AnnotatePage() {
   if (doc === null)
     return (
       <p role="alert" className="error">
-        Document {docId} is not in this project.
+        Document {JSON.stringify(decodeURIComponent(params.docId))} is not in this project.
       </p>
     );
   const rows = sentences.map(([from, to], i) => {

@@ -5,7 +5,7 @@ import type { Span } from '../../core/types';
 import { UNKNOWN_TYPE } from '../../core/types';
 import { db } from '../../db/instance';
 import { SpanText } from '../components/SpanText';
-import { useProjectId, useTypeColors } from '../hooks';
+import { routeId, useProjectId, useTypeColors } from '../hooks';
 import { useUi } from '../store';
 
 /** Tokens that two weak sources label with different known types. */
@@ -27,7 +27,8 @@ function conflicts(bySource: { spans: Span[] }[]): Set<number> {
 
 export function DocumentPage() {
   const projectId = useProjectId();
-  const docId = Number(useParams<{ docId: string }>().docId);
+  const rawId = useParams<{ docId: string }>().docId;
+  const docId = routeId(rawId);
   const colors = useTypeColors(projectId);
   const chosen = useUi((s) => s.layerByProject[projectId]);
   const setLayer = useUi((s) => s.setLayer);
@@ -53,7 +54,7 @@ export function DocumentPage() {
   if (data === null)
     return (
       <p role="alert" className="error">
-        Document {docId} is not in this project.
+        Document {JSON.stringify(decodeURIComponent(rawId))} is not in this project.
       </p>
     );
   const { doc, layers, byLayer } = data;

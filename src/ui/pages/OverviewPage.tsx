@@ -6,6 +6,7 @@ import { writeLinesLabels, writeLinesText } from '../../core/formats/lines';
 import { SPLITS, TAG_SCHEMES, type TagScheme } from '../../core/types';
 import { db } from '../../db/instance';
 import { layerAnnotations, projectStats, toParsedDoc } from '../../db/repo';
+import { NextSteps } from '../components/NextSteps';
 import { download, useProject, useProjectId } from '../hooks';
 
 type ExportFormat = 'conll' | 'jsonl' | 'lines';
@@ -16,11 +17,19 @@ export function OverviewPage() {
   const stats = useLiveQuery(() => projectStats(db, projectId), [projectId]);
   const [format, setFormat] = useState<ExportFormat>('conll');
   const [scheme, setScheme] = useState<TagScheme>('BIO');
+  const [exported, setExported] = useState<string | null>(null);
   if (!stats || !project) return <p className="muted">Counting…</p>;
   const types = [...project.types.map((t) => t.name), ...(stats.layers.some((l) => l.perType['?']) ? ['?'] : [])];
 
   const exportLayer = async (layerId: number, name: string) => {
-    const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
+    const all = await db.documents.where('projectId').equals(projectId).sortBy('id');
+    // Only the documents the layer annotates: a gold layer's unannotated documents are unknown, not all O.
+    const rows = await db.annotations.bulkGet(all.map((d) => [layerId, d.id!] as [number, number]));
+    const docs = all.filter((_, k) => rows[k] !== undefined);
+    if (!docs.length) {
+      setExported(`Nothing to export: layer "${name}" annotates no document.`);
+      return;
+    }
     const anns = await layerAnnotations(
       db,
       layerId,
@@ -28,6 +37,11 @@ export function OverviewPage() {
     );
     const parsed = docs.map(toParsedDoc);
     const safe = name.replace(/[^\w.-]+/g, '_');
+    setExported(
+      docs.length === all.length
+        ? `Exported all ${docs.length.toLocaleString()} documents of "${name}".`
+        : `Exported the ${docs.length.toLocaleString()} documents "${name}" annotates; the other ${(all.length - docs.length).toLocaleString()} have no annotation in it and were left out.`,
+    );
     if (format === 'conll') download(`${safe}.conll`, writeConll(parsed, anns, scheme));
     else if (format === 'jsonl') download(`${safe}.jsonl`, writeJsonl(parsed, anns), 'application/jsonl');
     else {
@@ -36,8 +50,10 @@ export function OverviewPage() {
     }
   };
 
+  const goldOnDev = stats.layers.some((l) => l.kind === 'gold' && l.devDocuments > 0);
   return (
     <div>
+      <NextSteps projectId={projectId} documents={stats.documents} hasDevGold={goldOnDev} />
       <table className="grid" data-testid="split-table">
         <thead>
           <tr>
@@ -91,6 +107,11 @@ export function OverviewPage() {
               </label>
             )}
           </div>
+          {exported && (
+            <p role="status" data-testid="export-result">
+              {exported}
+            </p>
+          )}
           <table className="grid" data-testid="layer-table">
             <thead>
               <tr>

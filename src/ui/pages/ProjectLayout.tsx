@@ -1,5 +1,5 @@
 import { Link, Route, Switch, useLocation, useParams } from 'wouter';
-import { ProjectContext, useProject } from '../hooks';
+import { ProjectContext, routeId, useProject } from '../hooks';
 import { DocumentPage } from './DocumentPage';
 import { DocumentsPage } from './DocumentsPage';
 import { GazetteersPage } from './GazetteersPage';
@@ -27,14 +27,15 @@ const TABS = [
 ] as const;
 
 export function ProjectLayout() {
-  const projectId = Number(useParams<{ id: string }>().id);
+  const raw = useParams<{ id: string }>().id;
+  const projectId = routeId(raw);
   const project = useProject(projectId);
   const [location] = useLocation();
   if (project === undefined) return <p className="muted">Loading…</p>;
   if (project === null)
     return (
       <p role="alert" className="error">
-        Project {projectId} does not exist.
+        Project {JSON.stringify(decodeURIComponent(raw ?? ''))} does not exist. <Link href="~/">All projects</Link>
       </p>
     );
   return (

@@ -1,12 +1,13 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { loadDemo } from '../../db/demo';
 import { db } from '../../db/instance';
 import { createProject, deleteProject } from '../../db/repo';
 import { fetchDemoAsset } from '../demoAsset';
 
 export function ProjectsPage() {
+  const [, navigate] = useLocation();
   const projects = useLiveQuery(async () => {
     const rows = await db.projects.orderBy('id').toArray();
     return Promise.all(rows.map(async (p) => ({ ...p, documents: await db.documents.where('projectId').equals(p.id!).count() })));
@@ -38,7 +39,9 @@ export function ProjectsPage() {
     setBusy(true);
     setError(null);
     try {
-      await loadDemo(db, await fetchDemoAsset());
+      // The demo is one project: when it is here already, open it rather than make a second copy.
+      const existing = await db.projects.filter((p) => !!p.demo).first();
+      navigate(`/p/${existing ? existing.id : await loadDemo(db, await fetchDemoAsset())}`);
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -81,7 +84,7 @@ export function ProjectsPage() {
         <input aria-label="Entity types" placeholder="Types, comma-separated (PER, ORG, …)" value={types} onChange={(e) => setTypes(e.target.value)} />
         <button type="submit">Create project</button>
         <button type="button" onClick={demo} disabled={busy}>
-          {busy ? 'Loading demo…' : 'Load the demo project'}
+          {busy ? 'Loading demo…' : projects?.some((p) => p.demo) ? 'Open the demo project' : 'Load the demo project'}
         </button>
       </form>
       {error && (

@@ -114,9 +114,15 @@ function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: nu
           return (
             <tr key={r.id} data-run={r.id}>
               <td>{r.id}</td>
-              <td title={r.error}>
+              <td title={r.error ?? m.warning}>
                 {r.status}
                 {r.error ? `: ${r.error}` : ''}
+                {m.warning && (
+                  <span className="error" data-testid="run-warning">
+                    {' '}
+                    {m.warning}
+                  </span>
+                )}
                 {r.status === 'running' && !busy && (
                   <>
                     {' '}
