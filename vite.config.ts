@@ -13,7 +13,9 @@ const isolation = {
 /**
  * The Content-Security-Policy, written once in index.html's meta tag and sent as a header too: a
  * meta tag does not cover workers, whose policy comes from their own response's header. The dev
- * server also lets Vite's inline refresh preamble and its HMR websocket through.
+ * server also lets Vite's inline refresh preamble and its HMR websocket through. script-src has
+ * blob: because the threaded WASM backend starts its pthread workers from blob URLs
+ * (importScripts), which the header, unlike the meta tag, governs inside the training worker.
  */
 const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(readFileSync(new URL('./index.html', import.meta.url), 'utf8'))?.[1];
 if (!csp) throw new Error('index.html: no Content-Security-Policy meta tag');

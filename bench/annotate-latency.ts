@@ -29,11 +29,11 @@ const result = await withStudio(async (browser, url) => {
   await page.getByLabel('Project name').fill('Long document');
   await page.getByRole('button', { name: 'Create project' }).click();
   await page.getByRole('link', { name: 'Long document', exact: true }).click();
-  await page.getByRole('link', { name: 'Import' }).click();
+  await page.getByRole('link', { name: 'Import', exact: true }).click();
   await page.getByLabel('Corpus files').setInputFiles({ name: 'long.conll', mimeType: 'text/plain', buffer: Buffer.from(lines.join('\n')) });
   await page.getByRole('button', { name: 'Import' }).click();
   await page.getByTestId('import-result').waitFor();
-  await page.getByRole('link', { name: 'Documents' }).click();
+  await page.getByRole('link', { name: 'Documents', exact: true }).click();
   await page
     .getByRole('link', { name: /long\.conll/ })
     .first()

@@ -25,7 +25,7 @@ const result = await withStudio(async (browser, url) => {
   await page.getByLabel('Project name').fill('conll03 train');
   await page.getByRole('button', { name: 'Create project' }).click();
   await page.getByRole('link', { name: 'conll03 train', exact: true }).click();
-  await page.getByRole('link', { name: 'Import' }).click();
+  await page.getByRole('link', { name: 'Import', exact: true }).click();
   await page.getByLabel('Format').selectOption('lines');
   await page.getByLabel('Corpus files').setInputFiles(file('train_text.txt'));
   await page.getByLabel('Label files').setInputFiles([file('train_label_true.txt'), file('train_label_dist.txt')]);
@@ -108,7 +108,7 @@ const result = await withStudio(async (browser, url) => {
     await new Promise((r) => (tx.oncomplete = r));
     return { runId, docs: docs.length, oTokens };
   });
-  await page.getByRole('link', { name: 'Compare runs' }).click();
+  await page.getByRole('link', { name: 'Compare runs', exact: true }).click();
   const t0 = Date.now();
   await page.getByLabel(`compare run ${seeded.runId}`).check();
   await page.getByTestId(`ovalues-cut-${seeded.runId}`).waitFor({ timeout: 120_000 });

@@ -22,7 +22,7 @@ const result = await withStudio(async (browser, url) => {
     await page.getByLabel('Project name').fill(`bench ${r}`);
     await page.getByRole('button', { name: 'Create project' }).click();
     await page.getByRole('link', { name: `bench ${r}`, exact: true }).click();
-    await page.getByRole('link', { name: 'Import' }).click();
+    await page.getByRole('link', { name: 'Import', exact: true }).click();
     await page.getByLabel('Format').selectOption('lines');
     await page.getByLabel('Corpus files').setInputFiles(file('train_text.txt'));
     await page.getByLabel('Label files').setInputFiles([file('train_label_true.txt'), file('train_label_dist.txt')]);

@@ -96,14 +96,14 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   test.setTimeout(300_000);
   await openDemo(page);
   await makeWeakLabels(page);
-  await page.getByRole('link', { name: 'Train' }).click();
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Hidden units').fill('16');
   await page.getByLabel('Epochs').fill('2');
   await page.getByLabel('Backend').selectOption('wasm');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
-  await page.getByRole('link', { name: 'Review queue' }).click();
+  await page.getByRole('link', { name: 'Review queue', exact: true }).click();
   await expect(page.getByTestId('review-queue').locator('li').first()).toBeVisible();
 
   // The expected disagreement per document (the demo's documents are one sentence each).

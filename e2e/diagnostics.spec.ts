@@ -8,7 +8,7 @@ import { demoCorpora, expect, makeWeakLabels, openDemo, test, docScreenshot } fr
 test('label distribution per layer and type matches the stored labels', async ({ page, outside: _ }) => {
   await openDemo(page);
   await makeWeakLabels(page);
-  await page.getByRole('link', { name: 'Label distribution' }).click();
+  await page.getByRole('link', { name: 'Label distribution', exact: true }).click();
   await page.getByLabel('Distribution split').selectOption('test');
 
   const test = demoCorpora().find((c) => c.docs.some((d) => d.split === 'test'))!;
@@ -70,7 +70,7 @@ test('experiment records import into the run comparison, all or nothing', async 
     .split('\n')
     .map((l) => JSON.parse(l) as { setting: string; label: string; test: { f1: number; tp: number; fp: number; fn: number } });
   await openDemo(page);
-  await page.getByRole('link', { name: 'Compare runs' }).click();
+  await page.getByRole('link', { name: 'Compare runs', exact: true }).click();
   const bad = `${text.split('\n')[0]}\n{"key": 3}\n`;
   await page.getByLabel('Experiment records').setInputFiles({ name: 'bad.jsonl', mimeType: 'text/plain', buffer: Buffer.from(bad) });
   await expect(page.getByTestId('records-result')).toContainText('bad.jsonl: line 2');
@@ -89,7 +89,7 @@ test('experiment records import into the run comparison, all or nothing', async 
 
 /** Trains one run from the training page on the weak aggregate and returns its id once done. */
 async function trainRun(page: import('@playwright/test').Page, method: string, epochs = 2) {
-  await page.getByRole('link', { name: 'Train' }).click();
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Method').selectOption({ label: method });
   await page.getByLabel('Hidden units').fill('8');
@@ -187,7 +187,7 @@ test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat
     .map((h) => h.methodStats ?? {});
   expect(puStats.some((m) => m.oValueHidden !== undefined && m.oValueTrueO !== undefined)).toBe(true);
   expect(statsOf(ns).history.every((h) => h.methodStats?.missamplingRate !== undefined)).toBe(true);
-  await page.getByRole('link', { name: 'Compare runs' }).click();
+  await page.getByRole('link', { name: 'Compare runs', exact: true }).click();
   await page.getByLabel(`compare run ${pu}`).check();
   await expect(page.getByTestId(`ovalues-${pu}`)).toBeVisible();
   await page.getByLabel('PU lambda').fill('0.2');

@@ -65,7 +65,7 @@ export async function createProject(page: Page, name: string): Promise<void> {
 
 /** Makes the demo's weak labels (priority aggregation) on the Weak labels page. */
 export async function makeWeakLabels(page: Page): Promise<void> {
-  await page.getByRole('link', { name: 'Weak labels' }).click();
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
   await page.getByLabel('Aggregation').selectOption('priority');
   await page.getByRole('button', { name: 'Make weak labels' }).click();
   await expect(page.getByTestId('stats-table')).toBeVisible();

@@ -12,60 +12,60 @@ test('first start loads the demo project with its documents, gold layer and dict
   await expect(page.getByTestId('doc-count')).toHaveText(docs.toLocaleString('en-US'));
   await expect(page.getByTestId('token-count')).toHaveText(tokens.toLocaleString('en-US'));
   await expect(page.locator('[data-layer="gold"] td').nth(3)).toHaveText(goldSpans.toLocaleString('en-US'));
-  await page.getByRole('link', { name: 'Gazetteers' }).click();
+  await page.getByRole('link', { name: 'Gazetteers', exact: true }).click();
   await expect(page.getByTestId('gazetteer-table')).toContainText('dict_core.txt');
   await expect(page.getByTestId('gazetteer-table')).toContainText('2,482');
 });
 
 test('importing a CoNLL file shows its documents and spans, and a reload keeps them', async ({ page, outside: _ }) => {
   await createProject(page, 'CoNLL import');
-  await page.getByRole('link', { name: 'Import' }).click();
+  await page.getByRole('link', { name: 'Import', exact: true }).click();
   await page.getByLabel('Split').selectOption('dev');
   await page.getByLabel('Corpus files').setInputFiles({ name: 'small.conll', mimeType: 'text/plain', buffer: Buffer.from(CONLL) });
   await page.getByRole('button', { name: 'Import' }).click();
   await expect(page.getByTestId('import-result')).toContainText('Imported 2 documents and 3 labeled spans');
-  await page.getByRole('link', { name: 'Documents' }).click();
+  await page.getByRole('link', { name: 'Documents', exact: true }).click();
   await expect(page.getByTestId('doc-list-count')).toHaveText('2 documents');
   await page.getByRole('link', { name: /Renal failure was seen/ }).click();
   await expect(page.locator('mark.ent')).toHaveText('Renal failureDisease');
 
   await page.reload();
   await expect(page.locator('mark.ent')).toHaveText('Renal failureDisease');
-  await page.getByRole('link', { name: 'Overview' }).click();
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
   await expect(page.getByTestId('doc-count')).toHaveText('2');
   await expect(page.locator('[data-layer="gold"] td').nth(3)).toHaveText('3');
 });
 
 test('a malformed file shows where it is wrong and imports nothing', async ({ page, outside: _ }) => {
   await createProject(page, 'Bad import');
-  await page.getByRole('link', { name: 'Import' }).click();
+  await page.getByRole('link', { name: 'Import', exact: true }).click();
   const bad = CONLL.replace('was O', 'was O-X');
   await page.getByLabel('Corpus files').setInputFiles({ name: 'bad.conll', mimeType: 'text/plain', buffer: Buffer.from(bad) });
   await page.getByRole('button', { name: 'Import' }).click();
   await expect(page.getByRole('alert')).toHaveText('Nothing was imported. bad.conll, line 7: malformed tag "O-X" (expected O or B-/I-/E-/S-TYPE)');
-  await page.getByRole('link', { name: 'Overview' }).click();
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
   await expect(page.getByTestId('doc-count')).toHaveText('0');
 
   // Parallel label file one line short: the label file and line are named.
-  await page.getByRole('link', { name: 'Import' }).click();
+  await page.getByRole('link', { name: 'Import', exact: true }).click();
   await page.getByLabel('Format').selectOption('lines');
   await page.getByLabel('Corpus files').setInputFiles({ name: 'text.txt', mimeType: 'text/plain', buffer: Buffer.from('a b\nc d\n') });
   await page.getByLabel('Label files').setInputFiles({ name: 'labels.txt', mimeType: 'text/plain', buffer: Buffer.from('O O\nO\n') });
   await page.getByRole('button', { name: 'Import' }).click();
   await expect(page.getByRole('alert')).toHaveText('Nothing was imported. labels.txt, line 2: 1 tags for 2 tokens');
-  await page.getByRole('link', { name: 'Overview' }).click();
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
   await expect(page.getByTestId('doc-count')).toHaveText('0');
 });
 
 test('imported text is shown as text, never as HTML', async ({ page, outside: _ }) => {
   await createProject(page, 'Markup');
-  await page.getByRole('link', { name: 'Import' }).click();
+  await page.getByRole('link', { name: 'Import', exact: true }).click();
   await page.getByLabel('Format').selectOption('text');
   const evil = '<img src=x onerror="window.__pwned=1"> <b>bold</b> text.';
   await page.getByLabel('Corpus files').setInputFiles({ name: 'evil.txt', mimeType: 'text/plain', buffer: Buffer.from(evil) });
   await page.getByRole('button', { name: 'Import' }).click();
   await expect(page.getByTestId('import-result')).toContainText('Imported 1 documents');
-  await page.getByRole('link', { name: 'Documents' }).click();
+  await page.getByRole('link', { name: 'Documents', exact: true }).click();
   await page.getByRole('link', { name: /evil\.txt/ }).click();
   await expect(page.locator('.doc-text')).toHaveText(evil);
   expect(await page.locator('.doc-text img, .doc-text b').count()).toBe(0);
@@ -74,7 +74,7 @@ test('imported text is shown as text, never as HTML', async ({ page, outside: _ 
 
 test('the document list is virtualized and the demo documents open in order', async ({ page, outside: _ }) => {
   await openDemo(page);
-  await page.getByRole('link', { name: 'Documents' }).click();
+  await page.getByRole('link', { name: 'Documents', exact: true }).click();
   const total = demo.corpora.length && demoCorpora().reduce((a, c) => a + c.docs.length, 0);
   await expect(page.getByTestId('doc-list-count')).toHaveText(`${total} documents`);
   // Only the rows in view (plus overscan) are in the DOM.
@@ -98,7 +98,7 @@ test('the studio works offline after the first load', async ({ page, context, ou
   await page.reload();
   await expect(page.getByTestId('project-list')).toContainText(demo.name);
   await page.getByRole('link', { name: demo.name }).click();
-  await page.getByRole('link', { name: 'Weak labels' }).click();
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
   await page.getByRole('button', { name: 'Make weak labels' }).click();
   await expect(page.getByTestId('stats-table')).toBeVisible();
   await context.setOffline(false);
@@ -114,7 +114,7 @@ test('the server sends the Content-Security-Policy as a header, for the page and
   expect(home.headers()['content-security-policy']).toBe(meta);
   expect(home.headers()['cross-origin-embedder-policy']).toBe('require-corp');
   await openDemo(page);
-  await page.getByRole('link', { name: 'Weak labels' }).click();
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
   await page.getByRole('button', { name: 'Make weak labels' }).click();
   await expect(page.getByTestId('stats-table')).toBeVisible();
   expect(workers.length).toBeGreaterThan(0);

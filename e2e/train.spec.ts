@@ -31,7 +31,7 @@ async function startRun(
     options?: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void;
   },
 ) {
-  await page.getByRole('link', { name: 'Train' }).click();
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   if (opts.method) await page.getByLabel('Method').selectOption({ label: opts.method });
   if (opts.options) await editOptions(page, opts.options);
@@ -83,7 +83,7 @@ test('trains on the weak layer in a worker, stores predictions as a layer and th
   const { metrics } = await runMetrics(page, id);
   expect(metrics.history).toHaveLength(2);
   await expect(latestRun(page).nth(9)).toHaveText((100 * metrics.test.overall.f1).toFixed(1));
-  await page.getByRole('link', { name: 'Overview' }).click();
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
   await expect(page.locator(`[data-layer="run ${id}"] td`).nth(1)).toHaveText('predicted');
 });
 
@@ -118,7 +118,7 @@ test("the noise-aware methods run from the training page: RoSTER's loss on its t
   // The calibration NEEDLE used (dev Viterbi-score bins) is shown as stored.
   const m = needle.metrics as unknown as { calibration: { n: number; accuracy: number }[]; confidences: number[] };
   expect(m.calibration.reduce((a, b) => a + b.n, 0)).toBe(150);
-  await page.getByRole('link', { name: 'Compare runs' }).click();
+  await page.getByRole('link', { name: 'Compare runs', exact: true }).click();
   await page.getByLabel(`compare run ${rosterId + 1}`).check();
   const rows = page.getByTestId(`calibration-${rosterId + 1}`).locator('tbody tr');
   await expect(rows).toHaveCount(m.calibration.length);
@@ -146,7 +146,7 @@ test("the noise-aware methods run from the training page: RoSTER's loss on its t
     };
   }, rosterId + 1);
   expect(stored.docs).toBeGreaterThan(0);
-  await page.getByRole('link', { name: 'Label distribution' }).click();
+  await page.getByRole('link', { name: 'Label distribution', exact: true }).click();
   await page.getByLabel('Distribution split').selectOption('train');
   const pseudoRow = page.locator(`[data-testid="distribution-table"] tr[data-layer="pseudo-labels: run ${rosterId + 1}"] td`);
   await expect(pseudoRow.nth(1)).toHaveText(String(stored.docs));
@@ -163,7 +163,7 @@ test('an experiment from a config file runs its methods × seeds in turn; compar
   test.setTimeout(500_000);
   await openDemo(page);
   await makeWeakLabels(page);
-  await page.getByRole('link', { name: 'Train' }).click();
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Backend').selectOption('wasm');
   // An experiment config as the CLI reads it; its file settings are replaced by the project's layers.
@@ -202,7 +202,7 @@ test('an experiment from a config file runs its methods × seeds in turn; compar
   const runs = await Promise.all(ids.map((id) => runMetrics(page, id)));
   const f1 = runs.map((r) => r.metrics.test.overall.f1);
   expect(Math.max(...f1), 'the runs learned something, so the comparison has content').toBeGreaterThan(0.2);
-  await page.getByRole('link', { name: 'Compare runs' }).click();
+  await page.getByRole('link', { name: 'Compare runs', exact: true }).click();
   for (const [k, id] of ids.entries()) {
     const cells = page.locator(`[data-testid="compare-table"] tr[data-run="${id}"] td`);
     await expect(cells.nth(8)).toHaveText((100 * f1[k]).toFixed(1));
@@ -242,7 +242,7 @@ test('a cancelled run leaves every layer as it was and is marked cancelled after
   test.setTimeout(300_000);
   await openDemo(page);
   await makeWeakLabels(page);
-  await page.getByRole('link', { name: 'Overview' }).click();
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
   const before = await page.getByTestId('layer-table').textContent();
   await startRun(page, { epochs: 50, backend: 'wasm' });
   await expect(page.getByTestId('train-progress')).toContainText('step', { timeout: 120_000 });
@@ -250,7 +250,7 @@ test('a cancelled run leaves every layer as it was and is marked cancelled after
   await expect(latestRun(page).nth(1)).toHaveText('cancelled', { timeout: 60_000 });
   await page.reload();
   await expect(latestRun(page).nth(1)).toHaveText('cancelled');
-  await page.getByRole('link', { name: 'Overview' }).click();
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
   await expect(page.getByTestId('layer-table')).toHaveText(before!);
 });
 
@@ -278,7 +278,7 @@ test('a multi-stage run reloaded inside its second stage resumes from its stored
   await expect.poll(() => stageKeys(page, id), { timeout: 300_000, intervals: [200] }).toContain('checkpoint 1 self-training');
   expect(await stageKeys(page, id)).toContain('stage 0 initial (WSL)');
   await page.reload();
-  await expect(latestRun(page).nth(1)).toContainText('running');
+  await expect(latestRun(page).nth(1)).toContainText('interrupted: the page was closed or reloaded while it trained');
   // What the run reports while it goes on, kept as it appears.
   await page.evaluate(() => {
     const seen: string[] = ((window as unknown as { progress: string[] }).progress = []);
@@ -309,7 +309,7 @@ test('an experiment goes on from its queued runs after a reload, and cancelling 
   test.setTimeout(400_000);
   await openDemo(page);
   await makeWeakLabels(page);
-  await page.getByRole('link', { name: 'Train' }).click();
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Hidden units').fill('8');
   await page.getByLabel('Epochs').fill('1');
@@ -332,15 +332,37 @@ test('an experiment goes on from its queued runs after a reload, and cancelling 
   await expect(page.getByTestId('train-progress')).toContainText('step', { timeout: 120_000 });
   await page.reload();
   await expect(status.first()).toHaveText('queued');
-  await expect(status.nth(1)).toContainText('running');
+  await expect(status.nth(1)).toContainText('interrupted');
   await page.getByRole('button', { name: 'Run the queued runs' }).click();
   await expect(status.first()).toHaveText('done', { timeout: 240_000 });
   await expect(page.getByRole('button', { name: 'Run the queued runs' })).toHaveCount(0);
 });
 
+test('a run cut off by a reload is marked interrupted, resumes, and counts its epochs and wall time over both attempts', async ({ page, outside: _ }) => {
+  test.setTimeout(300_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  await startRun(page, { epochs: 6, backend: 'wasm', hidden: 8 });
+  const id = Number(await latestRun(page).first().textContent());
+  const epochsDone = async () => (await runMetrics(page, id))?.metrics?.history?.length ?? 0;
+  await expect.poll(epochsDone, { timeout: 200_000, intervals: [200] }).toBeGreaterThanOrEqual(2);
+  const before = (await runMetrics(page, id)).metrics as unknown as { elapsedSeconds: number };
+  await page.reload();
+  await expect(latestRun(page).nth(1)).toContainText('interrupted: the page was closed or reloaded while it trained');
+  await latestRun(page).nth(1).getByRole('button', { name: 'resume' }).click();
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 200_000 });
+  const { metrics } = (await runMetrics(page, id)) as unknown as { metrics: { history: { epoch: number }[]; attempts: number; wallSeconds: number } };
+  expect(metrics.history.map((h) => h.epoch)).toEqual([1, 2, 3, 4, 5, 6].slice(0, metrics.history.length));
+  expect(metrics.history.length).toBeGreaterThanOrEqual(2);
+  expect(metrics.attempts).toBe(2);
+  expect(metrics.wallSeconds).toBeGreaterThan(before.elapsedSeconds);
+  // The table counts the epochs of both attempts.
+  await expect(latestRun(page).nth(5)).toContainText(String(metrics.history.length));
+});
+
 test('bad training input stops before training with a clear error', async ({ page, outside: _ }) => {
   await openDemo(page);
-  await page.getByRole('link', { name: 'Train' }).click();
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
   // The demo's gold layer labels dev and test only: nothing to learn from on the train split.
   await page.getByLabel('Training layer').selectOption({ label: 'gold: gold' });
   await page.getByLabel('Epochs').fill('1');
@@ -349,10 +371,10 @@ test('bad training input stops before training with a clear error', async ({ pag
   await expect(latestRun(page).nth(1)).toContainText('failed');
   // Options are checked as they are typed: the message names the field, and no run can start.
   const runs = await page.getByTestId('runs-table').locator('tbody tr').count();
-  await page.getByLabel('Dropout').fill('3');
+  await page.getByLabel('Dropout', { exact: true }).fill('3');
   await expect(page.getByTestId('form-problems')).toContainText('dropout: Too big');
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
-  await page.getByLabel('Dropout').fill('0.5');
+  await page.getByLabel('Dropout', { exact: true }).fill('0.5');
   await page.getByLabel('Epochs').fill('abc');
   await expect(page.getByTestId('form-problems')).toHaveText('epochs: "abc" is not a number');
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
@@ -425,7 +447,7 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
     await new Promise((r) => (tx.oncomplete = r));
   });
   await page.reload();
-  await page.getByRole('link', { name: 'Train' }).click();
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Strong layer').selectOption({ label: 'alice' });
   await page

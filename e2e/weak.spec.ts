@@ -15,7 +15,7 @@ function demoDocs() {
 
 test('gazetteer import, search, retype, remove and add; a bad file changes nothing', async ({ page, outside: _ }) => {
   await createProject(page, 'Gazetteers');
-  await page.getByRole('link', { name: 'Gazetteers' }).click();
+  await page.getByRole('link', { name: 'Gazetteers', exact: true }).click();
   await page
     .getByLabel('Gazetteer file')
     .setInputFiles({ name: 'drugs.tsv', mimeType: 'text/plain', buffer: Buffer.from('Chemical\taspirin\nChemical\tlithium carbonate\nDisease\tasthma\n') });
@@ -49,7 +49,7 @@ test('gazetteer import, search, retype, remove and add; a bad file changes nothi
 
 test('a rule shows a live preview on sample documents, and bad patterns name the rule', async ({ page, outside: _ }) => {
   await openDemo(page);
-  await page.getByRole('link', { name: 'Rules' }).click();
+  await page.getByRole('link', { name: 'Rules', exact: true }).click();
   await expect(page.getByTestId('rule-table').locator('tbody tr')).toHaveCount(demo.rules.length);
   const pattern = '\\b[a-z]+ (hypertension|failure|syndrome)\\b';
   const label = compileRule({ kind: 'regex', name: 'x', label: 'Disease', pattern, ignoreCase: true });
@@ -112,7 +112,7 @@ test('weak labeling fills the statistics table with the numbers core computes, a
     dev.map((k) => result.aggregate[k].spans),
   ).overall;
 
-  await page.getByRole('link', { name: 'Weak labels' }).click();
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
   await page.getByLabel('Aggregation').selectOption('priority');
   await page.getByRole('button', { name: 'Make weak labels' }).click();
   const table = page.getByTestId('stats-table');
@@ -129,13 +129,13 @@ test('weak labeling fills the statistics table with the numbers core computes, a
   await expect(page.getByText('corpus indexed')).toBeVisible();
 
   // Edit the dictionary and relabel: the corpus index is reused, and the new entry is matched.
-  await page.getByRole('link', { name: 'Gazetteers' }).click();
+  await page.getByRole('link', { name: 'Gazetteers', exact: true }).click();
   await page.getByRole('button', { name: 'dict_core.txt' }).click();
   await page.getByLabel('New phrase', { exact: true }).fill('blood pressure');
   await page.getByLabel('New phrase type').selectOption('Disease');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(page.getByTestId('entry-count')).toHaveText('2,483 of 2,483 entries');
-  await page.getByRole('link', { name: 'Weak labels' }).click();
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
   await page.getByLabel('Aggregation').selectOption('priority');
   await page.getByRole('button', { name: 'Make weak labels' }).click();
   await expect(page.getByText('corpus index reused')).toBeVisible();
@@ -144,19 +144,19 @@ test('weak labeling fills the statistics table with the numbers core computes, a
   expect(after).toBeGreaterThan(before);
 
   // The weak layers show in the document view, by source.
-  await page.getByRole('link', { name: 'Documents' }).click();
+  await page.getByRole('link', { name: 'Documents', exact: true }).click();
   await page.locator('.doc-row').first().click();
   await expect(page.getByTestId('source-spans').locator('tbody tr')).toHaveCount(demo.gazetteers.length + demo.rules.length);
 });
 
 test('cancelling weak labeling leaves the stored layers as they were', async ({ page, outside: _ }) => {
   await openDemo(page);
-  await page.getByRole('link', { name: 'Weak labels' }).click();
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
   await page.getByLabel('Aggregation').selectOption('hmm');
   await page.getByRole('button', { name: 'Make weak labels' }).click();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByRole('alert')).toHaveText('cancelled');
-  await page.getByRole('link', { name: 'Overview' }).click();
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
   await expect(page.getByTestId('layer-table').locator('tbody tr')).toHaveCount(1);
   await expect(page.getByTestId('layer-table')).toContainText('gold');
 });

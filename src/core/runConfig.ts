@@ -248,4 +248,3 @@ function overridesOf<S extends z.ZodRawShape>(schema: z.ZodObject<S>) {
 /** Model and training overrides (experiment configs): only the fields they name. */
 export const modelOverrides = overridesOf(modelSchema);
 export const trainOverrides = overridesOf(trainSchema);
-

@@ -189,7 +189,16 @@ export interface ProjectStats {
   tokens: number;
   bySplit: Record<Split, { documents: number; tokens: number }>;
   /** Per layer: the documents it annotates (devDocuments: those on the dev split), its spans, by type. */
-  layers: { id: number; kind: LayerKind; name: string; role?: string; documents: number; devDocuments: number; spans: number; perType: Record<string, number> }[];
+  layers: {
+    id: number;
+    kind: LayerKind;
+    name: string;
+    role?: string;
+    documents: number;
+    devDocuments: number;
+    spans: number;
+    perType: Record<string, number>;
+  }[];
 }
 
 export async function projectStats(db: StudioDB, projectId: number): Promise<ProjectStats> {
@@ -328,4 +337,17 @@ export async function saveAnnotation(
   extra: Pick<EditorAnnotation, 'reviewedAt' | 'rejected'> = {},
 ): Promise<void> {
   await db.annotations.put({ layerId, docId, spans, oMode: 'partial', oTokens, ...extra });
+}
+
+/**
+ * Runs stored as "running" that no page is training (none holds their lock: `held` are the lock
+ * names held now, from navigator.locks.query) become "interrupted", so the studio says so and
+ * offers to resume them; returns their ids.
+ */
+export async function markInterruptedRuns(db: StudioDB, held: ReadonlySet<string>, lockName: (runId: number) => string): Promise<number[]> {
+  return db.transaction('rw', db.runs, async () => {
+    const dead = (await db.runs.where('status').equals('running').toArray()).filter((r) => !held.has(lockName(r.id!)));
+    for (const r of dead) await db.runs.update(r.id!, { status: 'interrupted', error: 'the page was closed or reloaded while it trained' });
+    return dead.map((r) => r.id!);
+  });
 }

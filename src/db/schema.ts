@@ -65,7 +65,8 @@ export interface RuleRow {
   enabled: boolean;
 }
 
-export type RunStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+/** interrupted: it was running when its page went away (reload, closed tab); it can resume from its checkpoints. */
+export type RunStatus = 'queued' | 'running' | 'interrupted' | 'done' | 'failed' | 'cancelled';
 
 export interface RunRow {
   id?: number;

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import { Link, Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { ensureDemoOnFirstStart } from '../db/demo';
+import { markInterruptedRuns } from '../db/repo';
+import { runLockName } from '../worker/trainClient';
 import { db } from '../db/instance';
 import { fetchDemoAsset } from './demoAsset';
 import { ProjectLayout } from './pages/ProjectLayout';
@@ -11,6 +13,11 @@ export function App() {
   const [status, setStatus] = useState<'starting' | 'ready' | string>('starting');
   useEffect(() => {
     ensureDemoOnFirstStart(db, fetchDemoAsset)
+      .then(async () => {
+        // A run left "running" by a page that went away is not running: say so (it can resume).
+        const held = new Set(((await navigator.locks?.query())?.held ?? []).map((l) => l.name ?? ''));
+        await markInterruptedRuns(db, held, runLockName);
+      })
       .then(() => setStatus('ready'))
       .catch((e: Error) => setStatus(`The demo project could not be loaded: ${e.message}`));
   }, []);

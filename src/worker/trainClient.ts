@@ -7,12 +7,19 @@ export class TrainJob {
   private worker = new Worker(new URL('./train.worker.ts', import.meta.url), { type: 'module' });
   private remote = Comlink.wrap<TrainWorkerApi>(this.worker);
 
+  /**
+   * Trains a run, holding the run's Web Lock while it does: a run stored as "running" whose lock
+   * no tab holds was cut off by a reload or a closed tab (markInterruptedRuns).
+   */
   async run(runId: number, onEvent: (e: TrainEvent) => void): Promise<TrainMetrics> {
-    try {
-      return await this.remote.train(runId, new URL('./', document.baseURI).href, Comlink.proxy(onEvent));
-    } finally {
-      this.worker.terminate();
-    }
+    const go = async () => {
+      try {
+        return await this.remote.train(runId, new URL('./', document.baseURI).href, Comlink.proxy(onEvent));
+      } finally {
+        this.worker.terminate();
+      }
+    };
+    return navigator.locks ? navigator.locks.request(runLockName(runId), go) : go();
   }
 
   /** Stop after the current step and keep the best model so far. */
@@ -25,3 +32,6 @@ export class TrainJob {
     void this.remote.control('cancel');
   }
 }
+
+/** The Web Lock a tab holds while a run trains in its worker. */
+export const runLockName = (runId: number) => `ner-studio:run:${runId}`;

@@ -66,7 +66,13 @@ export interface TrainMetrics {
   /** PU: precision and recall of unlabeled-entity detection by λ (where hidden entities are known). */
   detection?: { lambda: number; removed: number; precision: number; recall: number }[];
   tokensPerSecond?: number;
+  /** Summed over attempts when a run was interrupted and resumed. */
   wallSeconds?: number;
+  /** Seconds trained so far over every attempt, kept at each epoch (an interrupted run's next attempt adds to it). */
+  elapsedSeconds?: number;
+  earlierSeconds?: number;
+  /** Attempts the run took (more than 1 after an interruption). */
+  attempts?: number;
   predictedLayerId?: number;
   resumedFrom?: number;
   /** The model's tag set (method statistics keyed by tag id read their names here). */
@@ -171,8 +177,17 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
   if (!run) throw new Error(`run ${runId} does not exist`);
   let cfg: RunConfig;
   const metrics: TrainMetrics = { backend: '', backendReason: '', history: [], stepLosses: [] };
+  // A run started again after its page went away goes on counting: its epochs and its wall time
+  // add up over the attempts.
+  const prev = run.metrics as TrainMetrics | undefined;
+  if ((run.status === 'interrupted' || run.status === 'running') && prev) {
+    metrics.history = [...(prev.history ?? [])];
+    metrics.attempts = (prev.attempts ?? 1) + 1;
+    metrics.earlierSeconds = prev.elapsedSeconds ?? 0;
+  }
   let steps = 0;
   const t0 = performance.now();
+  const elapsed = () => (metrics.earlierSeconds ?? 0) + (performance.now() - t0) / 1000;
   try {
     cfg = parseRunConfig(run.config);
     if (cfg.data.kind !== 'project') throw new Error('a browser run trains on a project: data.kind must be "project"');
@@ -257,7 +272,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     };
     metrics.backendReason += crfNote();
     emit({ kind: 'backend', choice: { ...choice, reason: metrics.backendReason } });
-    await db.runs.update(runId, { status: 'running', metrics });
+    await db.runs.update(runId, { status: 'running', error: undefined, metrics });
 
     if (cfg.pipeline.kind === 'decoupled') {
       return await trainDecoupled(
@@ -277,7 +292,11 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       .filter((m) => m.kind === 'checkpoint')
       .first();
     let resume = saved?.state as Checkpoint | undefined;
-    if (resume) metrics.resumedFrom = resume.epoch;
+    if (resume) {
+      metrics.resumedFrom = resume.epoch;
+      // The epochs after the checkpoint, if the last attempt recorded any, train again.
+      metrics.history = metrics.history.filter((h) => h.epoch <= resume!.epoch);
+    }
     let lastEmit = 0;
     const hooks = {
       control: () => control,
@@ -298,6 +317,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
           ...(e.methodStats ? { methodStats: e.methodStats } : {}),
         });
         emit({ kind: 'epoch', epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1, seconds: e.seconds, tokensPerSecond: e.tokensPerSecond, best: e.best });
+        metrics.elapsedSeconds = elapsed();
         await db.runs.update(runId, { metrics });
       },
       onCheckpoint: async (c: Checkpoint) => {
@@ -392,7 +412,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       test: testIdx.length ? score(testIdx) : undefined,
       trainSentences: train.length,
       tokensPerSecond: result.tokensPerSecond,
-      wallSeconds: (performance.now() - t0) / 1000,
+      wallSeconds: elapsed(),
     });
     emit({ kind: 'stage', stage: 'recording review signals' });
     const marginals = await predictMarginals(result.tagger, feat, all);

@@ -33,7 +33,13 @@ export function NextSteps({ projectId, documents, hasDevGold }: { projectId: num
   }, [projectId]);
   if (!counts) return null;
   const steps: Step[] = [
-    { id: 'import', title: 'Import documents', href: '/import', done: documents > 0, detail: documents ? `${documents.toLocaleString()} documents` : 'raw text, CoNLL or JSONL; a few labeled dev and test documents let you score' },
+    {
+      id: 'import',
+      title: 'Import documents',
+      href: '/import',
+      done: documents > 0,
+      detail: documents ? `${documents.toLocaleString()} documents` : 'raw text, CoNLL or JSONL; a few labeled dev and test documents let you score',
+    },
     {
       id: 'sources',
       title: 'Add dictionaries and rules',
@@ -41,15 +47,31 @@ export function NextSteps({ projectId, documents, hasDevGold }: { projectId: num
       done: counts.gazetteers + counts.rules > 0,
       detail: `${counts.gazetteers} gazetteers, ${counts.rules} rules`,
     },
-    { id: 'weak', title: 'Make weak labels', href: '/weak', done: counts.weak, detail: counts.weak ? 'an aggregate weak layer exists' : 'the sources label every document; an aggregate combines them' },
+    {
+      id: 'weak',
+      title: 'Make weak labels',
+      href: '/weak',
+      done: counts.weak,
+      detail: counts.weak ? 'an aggregate weak layer exists' : 'the sources label every document; an aggregate combines them',
+    },
     {
       id: 'train',
       title: 'Train a model',
       href: '/train',
       done: counts.trained,
-      detail: hasDevGold ? (counts.trained ? 'a run is done: compare runs to see its scores' : 'on the aggregate weak layer, with the defaults') : 'needs gold labels on the dev split to choose the model',
+      detail: hasDevGold
+        ? counts.trained
+          ? 'a run is done: compare runs to see its scores'
+          : 'on the aggregate weak layer, with the defaults'
+        : 'needs gold labels on the dev split to choose the model',
     },
-    { id: 'review', title: 'Review where the model and the weak labels disagree', href: '/review', done: counts.corrected, detail: 'the review queue opens each sentence in the editor' },
+    {
+      id: 'review',
+      title: 'Review where the model and the weak labels disagree',
+      href: '/review',
+      done: counts.corrected,
+      detail: 'the review queue opens each sentence in the editor',
+    },
     { id: 'export', title: 'Export a layer', href: '/', done: false, detail: 'below: any layer as CoNLL, sentence lines or JSONL' },
   ];
   const next = steps.find((s) => !s.done);

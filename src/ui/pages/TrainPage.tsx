@@ -123,7 +123,7 @@ function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: nu
                     {m.warning}
                   </span>
                 )}
-                {r.status === 'running' && !busy && (
+                {(r.status === 'running' || r.status === 'interrupted') && !busy && (
                   <>
                     {' '}
                     <button type="button" className="link" onClick={() => onResume(r.id!)}>
