@@ -1,4 +1,4 @@
-import { demo, expect, openDemo, openStudio, test } from './fixtures';
+import { createProject, demo, expect, openDemo, openStudio, test } from './fixtures';
 
 test('the Overview says what to do next, and ticks each step as it is done', async ({ page, outside: _ }) => {
   await openDemo(page);
@@ -48,4 +48,15 @@ test('exporting the gold layer leaves out the documents it does not annotate, an
   // Only dev and test (the demo's gold) are in the file: as many sentences as their files have.
   const sentences = (t: string) => t.split(/\n\s*\n/).filter((s) => s.trim()).length;
   expect(sentences(text)).toBe(goldDocs.reduce((a, c) => a + sentences(c.text), 0));
+});
+
+test('label distribution on a split with no documents says so instead of an empty table', async ({ page, outside: _ }) => {
+  await createProject(page, 'Empty');
+  await page.getByRole('link', { name: 'Label distribution', exact: true }).click();
+  await expect(page.getByTestId('distribution-empty')).toHaveText(
+    'No documents on the train split: choose another split, or move documents to it when importing.',
+  );
+  await openDemo(page);
+  await page.getByRole('link', { name: 'Label distribution', exact: true }).click();
+  await expect(page.getByTestId('distribution-empty')).toContainText('No layer annotates the 300 documents on the train split yet');
 });

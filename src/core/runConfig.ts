@@ -230,7 +230,20 @@ export function runGroupKey(cfg: RunConfig): string {
 
 /** How tables name a run's method: its label, else the pipeline and the method. */
 export function runMethodName(cfg: Pick<RunConfig, 'label' | 'pipeline' | 'method'>): string {
-  return cfg.label ?? `${cfg.pipeline && cfg.pipeline.kind !== 'single' ? `${cfg.pipeline.kind} · ` : ''}${cfg.method?.name ?? '?'}`;
+  if (cfg.label) return cfg.label;
+  const m = cfg.method as ({ name?: string } & Record<string, unknown>) | undefined;
+  // Variants of one method that tables must tell apart (negative sampling's uniform and weighted).
+  const variant = m?.name === 'negative-sampling' && typeof m.sampling === 'string' ? ` (${m.sampling})` : '';
+  return `${cfg.pipeline && cfg.pipeline.kind !== 'single' ? `${cfg.pipeline.kind} · ` : ''}${m?.name ?? '?'}${variant}`;
+}
+
+const HEAD_NAMES: Record<string, string> = { crf: 'CRF', softmax: 'softmax', span: 'span classifier', twopart: 'two-part (RoSTER)' };
+
+/** A run's model in a table: encoder, size and head, with the features that change what it reads. */
+export function modelName(cfg: Pick<RunConfig, 'model'>): string {
+  const m = cfg.model;
+  if (!m) return '?';
+  return `${m.encoder} ${m.hidden} · ${HEAD_NAMES[m.head] ?? m.head}${m.dictionary === true ? ' · dictionary' : ''}`;
 }
 
 /**

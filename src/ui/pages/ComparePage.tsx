@@ -7,7 +7,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo, useState } from 'react';
 import { meanStd, spanErrors, type SpanErrors, type SpanScores } from '../../core/metrics';
-import { runGroupKey, runMethodName, type RunConfig } from '../../core/runConfig';
+import { modelName, runGroupKey, runMethodName, type RunConfig } from '../../core/runConfig';
 import type { Span } from '../../core/types';
 import { importRunRecords, layerAnnotations } from '../../db/repo';
 import { db } from '../../db/instance';
@@ -45,7 +45,7 @@ function viewOf(r: RunRow): RunView {
       metrics: (r.metrics ?? { history: [] }) as TrainMetrics,
       status: r.status,
       method: `${imported.setting} · ${imported.label}`,
-      model: cfg.model ? `${cfg.model.encoder} ${cfg.model.hidden} · ${cfg.model.head}` : 'imported',
+      model: cfg.model ? modelName(cfg as RunConfig) : 'imported',
       seed: imported.seed,
       group: JSON.stringify([imported.file, imported.setting, imported.label]),
       dev: m.dev?.overall.f1,
@@ -58,7 +58,7 @@ function viewOf(r: RunRow): RunView {
     metrics: (r.metrics ?? { history: [] }) as TrainMetrics,
     status: r.status,
     method: runMethodName(cfg),
-    model: `${cfg.model?.encoder} ${cfg.model?.hidden} · ${cfg.model?.head}`,
+    model: modelName(cfg),
     seed: cfg.train?.seed ?? 0,
     group: runGroupKey(cfg),
     dev: m.dev?.overall.f1,
@@ -269,7 +269,7 @@ export function ComparePage() {
           <tr>
             <th>Method</th>
             <th>Model</th>
-            <th>Runs (seeds)</th>
+            <th>Runs</th>
             <th>Test F1, mean ± std</th>
             {types.map((t) => (
               <th key={t}>{t} F1</th>
@@ -282,7 +282,7 @@ export function ComparePage() {
               <td>{g.runs[0].method}</td>
               <td>{g.runs[0].model}</td>
               <td>
-                {g.runs.map((r) => r.id).join(', ')} ({g.runs.map((r) => r.seed).join(', ')})
+                {g.runs.length} {g.runs.length === 1 ? 'run' : 'runs'}: {g.runs.map((r) => `#${r.id} seed ${r.seed}`).join(', ')}
               </td>
               <td className="num">
                 {(100 * meanStd(g.f1).mean).toFixed(1)} ± {(100 * meanStd(g.f1).std).toFixed(1)}

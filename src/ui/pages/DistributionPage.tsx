@@ -88,15 +88,16 @@ export function DistributionPage() {
         annotated: withCompletion.length,
       });
     }
-    return rows;
+    return { rows, documents: docs.length };
   }, [projectId, split]);
-  const types = [...new Set((data ?? []).flatMap((r) => Object.keys(r.dist.tokens)))]
+  const rowsOf = data?.rows;
+  const types = [...new Set((rowsOf ?? []).flatMap((r) => Object.keys(r.dist.tokens)))]
     .filter((t) => t !== 'O')
     .sort((a, b) => (a === UNKNOWN_TYPE ? 1 : b === UNKNOWN_TYPE ? -1 : a.localeCompare(b)));
 
   const csv = () => {
     const head = ['layer', 'documents', 'spans', 'tokens', ...types.flatMap((t) => [`span_share_${t}`, `token_share_${t}`]), 'token_share_O'];
-    const lines = (data ?? []).map((r) => [
+    const lines = (rowsOf ?? []).map((r) => [
       r.label,
       r.annotated,
       r.dist.totalSpans,
@@ -123,6 +124,13 @@ export function DistributionPage() {
         </button>
         <span className="muted">share of spans / share of tokens per type; a layer counts only the documents it annotates</span>
       </div>
+      {data && (data.documents === 0 || data.rows.length === 0) && (
+        <p role="status" className="muted" data-testid="distribution-empty">
+          {data.documents === 0
+            ? `No documents on the ${split} split: choose another split, or move documents to it when importing.`
+            : `No layer annotates the ${data.documents.toLocaleString()} documents on the ${split} split yet: make weak labels, annotate, or train a model.`}
+        </p>
+      )}
       <table className="grid" data-testid="distribution-table">
         <thead>
           <tr>
@@ -136,7 +144,7 @@ export function DistributionPage() {
           </tr>
         </thead>
         <tbody>
-          {(data ?? []).map((r) => (
+          {(rowsOf ?? []).map((r) => (
             <tr key={r.id} data-layer={r.label}>
               <td>{r.label}</td>
               <td className="num">{r.annotated}</td>

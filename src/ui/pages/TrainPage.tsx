@@ -1,6 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo, useRef, useState } from 'react';
-import { modelSchema, parseRunConfig, runConfigSchema, runMethodName, type RunConfig } from '../../core/runConfig';
+import { modelName, modelSchema, parseRunConfig, runConfigSchema, runMethodName, type RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
 import type { RunRow } from '../../db/schema';
 import { METHOD_CATALOG } from '../../methods/catalog';
@@ -133,9 +133,7 @@ function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: nu
                 )}
               </td>
               <td title={cfg.label ? `${cfg.pipeline?.kind ?? 'single'} · ${cfg.method?.name}` : undefined}>{runMethodName(cfg)}</td>
-              <td>
-                {cfg.model?.encoder} {cfg.model?.hidden} · {cfg.model?.head}
-              </td>
+              <td>{modelName(cfg)}</td>
               <td title={m.backendReason}>{m.backend || '–'}</td>
               <td className="num">
                 {m.history.length} {m.bestEpoch ? `(${m.bestEpoch})` : ''}

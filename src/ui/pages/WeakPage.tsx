@@ -13,7 +13,13 @@ const METHOD_HELP: Record<AggregateMethod, string> = {
   hmm: 'A hidden Markov model over the sources, fitted without gold (EM): learns how accurate each source is.',
 };
 
-function Scores({ s }: { s?: PRF }) {
+function Scores({ s, na }: { s?: PRF; na?: string }) {
+  if (na)
+    return (
+      <td colSpan={3} className="muted" title={na}>
+        n/a (untyped)
+      </td>
+    );
   return (
     <>
       <td className="num">{pct(s?.precision)}</td>
@@ -83,7 +89,11 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
                 <td className="num">{pct(s.overlap)}</td>
                 <td className="num">{pct(s.conflict)}</td>
                 <td className="num">{s.unknownSpans.toLocaleString()}</td>
-                <Scores s={s.gold?.overall} />
+                {/* An untyped source's spans have no type, so typed span scores say nothing about it. */}
+                <Scores
+                  s={s.gold?.overall}
+                  na={s.spans > 0 && s.unknownSpans === s.spans ? 'an untyped source: its spans have no type to score against gold' : undefined}
+                />
               </tr>
               {open === s.name && <PerTypeRows perType={s.gold?.perType ?? {}} />}
             </Fragment>
