@@ -60,3 +60,52 @@ test('label distribution on a split with no documents says so instead of an empt
   await page.getByRole('link', { name: 'Label distribution', exact: true }).click();
   await expect(page.getByTestId('distribution-empty')).toContainText('No layer annotates the 300 documents on the train split yet');
 });
+
+test('an import that brings new types, snapped spans or text that is not text asks first, and stores nothing until answered', async ({ page, outside: _ }) => {
+  await openDemo(page);
+  const docCount = page.getByTestId('doc-count');
+  const before = await docCount.textContent();
+  await page.getByRole('link', { name: 'Import', exact: true }).click();
+  await page.getByLabel('Format').selectOption('conll');
+  await page.getByLabel('Corpus files').setInputFiles({ name: 'foo.conll', mimeType: 'text/plain', buffer: Buffer.from('aspirin B-Chemical\nfoo B-FOO\n') });
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  const checks = page.getByTestId('import-checks');
+  await expect(checks).toContainText('type "FOO" is not among this project\'s types (Chemical, Disease): importing adds it');
+  await page.getByRole('button', { name: 'Cancel import' }).click();
+  await expect(page.getByTestId('import-result')).toHaveText('Import cancelled: nothing was stored.');
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
+  await expect(docCount).toHaveText(before!);
+
+  // A span inside a token snaps out to it, and the line is named; binary junk is flagged.
+  await page.getByRole('link', { name: 'Import', exact: true }).click();
+  await page.getByLabel('Format').selectOption('jsonl');
+  const jsonl = '{"text": "Barack Obama spoke.", "spans": [{"start": 2, "end": 10, "label": "Disease"}]}\n';
+  await page.getByLabel('Corpus files').setInputFiles({ name: 'p.jsonl', mimeType: 'text/plain', buffer: Buffer.from(jsonl) });
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(checks).toContainText('p.jsonl, line 1: span 2-10 ("rack Oba") starts or ends inside a token; it now covers the whole tokens "Barack Obama"');
+  await page.getByRole('button', { name: 'Import anyway' }).click();
+  await expect(page.getByTestId('import-result')).toContainText('Imported 1 documents and 1 labeled spans');
+  await page.getByLabel('Format').selectOption('text');
+  await page
+    .getByLabel('Corpus files')
+    .setInputFiles({ name: 'junk.bin', mimeType: 'application/octet-stream', buffer: Buffer.from(Array.from({ length: 4096 }, (_, k) => (k * 7919) % 256)) });
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(checks).toContainText('did not decode as UTF-8');
+  await page.getByRole('button', { name: 'Cancel import' }).click();
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
+  await expect(docCount).toHaveText(String(Number(before!.replace(/,/g, '')) + 1));
+});
+
+test('a rule whose label is not a type of the project asks before adding one, and shows the label as text', async ({ page, outside: _ }) => {
+  await openDemo(page);
+  await page.getByRole('link', { name: 'Rules', exact: true }).click();
+  await page.getByLabel('Rule name').fill('odd');
+  await page.getByLabel('Rule label').fill('<b>X</b>');
+  await page.getByLabel('Rule pattern').fill('\\bfoo\\b');
+  const save = page.getByRole('button', { name: 'Save rule' });
+  await expect(page.getByTestId('rule-new-type')).toContainText('"<b>X</b>" is not one of this project\'s types (Chemical, Disease): add it as a new type');
+  await expect(save).toBeDisabled();
+  await page.getByTestId('rule-new-type').getByRole('checkbox').check();
+  await save.click();
+  await expect(page.getByRole('status')).toHaveText('Saved rule "odd", and "<b>X</b>" is a new type of the project.');
+});

@@ -65,6 +65,8 @@ export interface ParsedCorpus {
   docs: ParsedDoc[];
   layers: { kind: LayerKind; name: string; annotations: Annotation[] }[];
   types: string[];
+  /** What the import changed or doubts, each naming its file and line: shown before it is stored. */
+  warnings?: string[];
 }
 
 export function tokenCount(doc: Pick<ParsedDoc, 'offsets'>): number {

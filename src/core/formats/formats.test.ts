@@ -69,16 +69,38 @@ describe('sentence lines with parallel label files', () => {
 });
 
 describe('JSONL and plain text', () => {
-  it('round-trips character-offset spans, tokens forced onto span edges', () => {
+  it("round-trips character-offset spans on the text's own tokens", () => {
     const src =
       '{"text": "Aspirin-induced asthma in 3 patients.", "spans": [{"start": 0, "end": 7, "label": "Chemical"}, {"start": 16, "end": 22, "label": "Disease"}]}\n';
     const c = parseJsonl(src, { file: 'a.jsonl', split: 'train', layer });
     const d = c.docs[0];
     const spans = c.layers[0].annotations[0].spans;
-    expect(spans.map((s) => d.text.slice(d.offsets[2 * s.start], d.offsets[2 * s.end - 1]))).toEqual(['Aspirin', 'asthma']);
+    // "Aspirin-induced" is one token: the Chemical span snaps out to it, and the import says so.
+    expect(spans.map((s) => d.text.slice(d.offsets[2 * s.start], d.offsets[2 * s.end - 1]))).toEqual(['Aspirin-induced', 'asthma']);
+    expect(c.warnings).toHaveLength(1);
     const again = parseJsonl(writeJsonl(c.docs, c.layers[0].annotations), { file: 'a.jsonl', split: 'train', layer });
     expect(again.layers).toEqual(c.layers);
     expect(again.docs[0].offsets).toEqual(d.offsets);
+  });
+
+  it('snaps a span edge inside a token out to the token, never re-tokenizing, and says which line', () => {
+    const src = '{"text": "Barack Obama spoke."}\n{"text": "Barack Obama spoke.", "spans": [{"start": 2, "end": 10, "label": "PER"}]}\n';
+    const c = parseJsonl(src, { file: 'p.jsonl', split: 'train', layer });
+    const d = c.docs[1];
+    expect(d.offsets).toEqual(c.docs[0].offsets);
+    const [s] = c.layers[0].annotations[1].spans;
+    expect(d.text.slice(d.offsets[2 * s.start], d.offsets[2 * s.end - 1])).toBe('Barack Obama');
+    expect(c.warnings).toEqual(['p.jsonl, line 2: span 2-10 ("rack Oba") starts or ends inside a token; it now covers the whole tokens "Barack Obama"']);
+    // With the tokens given, a span off their edges is refused, naming the line.
+    expectError(
+      () =>
+        parseJsonl('{"text": "ab cd", "tokens": [{"start": 0, "end": 2}, {"start": 3, "end": 5}], "spans": [{"start": 1, "end": 5, "label": "X"}]}\n', {
+          file: 't.jsonl',
+          split: 'train',
+          layer,
+        }),
+      /t\.jsonl, line 1: span 1-5 \("b cd"\) does not fall on the given token boundaries/,
+    );
   });
 
   it('locates bad records', () => {

@@ -57,7 +57,8 @@ export function parseCorpusImport(spec: CorpusImport): ParsedCorpus {
       ),
     };
   });
-  return { docs, layers, types: [...new Set(parts.flatMap((p) => p.types))].sort() };
+  const warnings = parts.flatMap((p) => p.warnings ?? []);
+  return { docs, layers, types: [...new Set(parts.flatMap((p) => p.types))].sort(), ...(warnings.length ? { warnings } : {}) };
 }
 
 export function parseGazetteerFile(format: GazetteerFormat, f: NamedText): ParsedGazetteer {

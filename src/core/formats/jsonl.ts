@@ -14,25 +14,23 @@ const record = z.object({
 
 /**
  * JSONL with character-offset spans ({"text", "spans": [{"start", "end", "label"}]}), the spaCy /
- * Prodigy convention. Given "tokens", they are kept; otherwise the text is tokenized here with a
- * token boundary forced at every span edge, so every span lands on whole tokens.
+ * Prodigy convention. Given "tokens", they are kept; otherwise the text is tokenized here, by the
+ * same rules as any text (a span never re-tokenizes it). A span edge inside a token is snapped
+ * out to the token's edge (Ba|rack Obama: "Barack"), and each such line is listed in the
+ * corpus's warnings; with given tokens, a span off their boundaries is refused with its line.
  */
 export function parseJsonl(text: string, opt: { file: string; split: Split; layer: { kind: LayerKind; name: string } }): ParsedCorpus {
   const docs: ParsedDoc[] = [];
   const annotations: Annotation[] = [];
   const types = new Set<string>();
+  const warnings: string[] = [];
   for (const { record: rec, line } of jsonLines(text, opt.file, record)) {
     const where = { file: opt.file, line };
     for (const s of rec.spans) {
       if (s.end > rec.text.length || s.start >= s.end)
         throw new InputError(where, `span ${s.start}-${s.end} is outside the text (length ${rec.text.length}) or empty`);
     }
-    const offsets = rec.tokens
-      ? rec.tokens.flatMap((t) => [t.start, t.end])
-      : tokenize(
-          rec.text,
-          rec.spans.flatMap((s) => [s.start, s.end]),
-        );
+    const offsets = rec.tokens ? rec.tokens.flatMap((t) => [t.start, t.end]) : tokenize(rec.text);
     const byStart = new Map<number, number>();
     const byEnd = new Map<number, number>();
     for (let i = 0; i < offsets.length; i += 2) {
@@ -41,10 +39,20 @@ export function parseJsonl(text: string, opt: { file: string; split: Split; laye
     }
     const spans: Span[] = rec.spans
       .map((s) => {
-        const start = byStart.get(s.start);
-        const end = byEnd.get(s.end);
-        if (start === undefined || end === undefined)
-          throw new InputError(where, `span ${s.start}-${s.end} ("${rec.text.slice(s.start, s.end)}") does not fall on token boundaries`);
+        let start = byStart.get(s.start);
+        let end = byEnd.get(s.end);
+        if (start === undefined || end === undefined) {
+          const quoted = `span ${s.start}-${s.end} ("${rec.text.slice(s.start, s.end)}")`;
+          if (rec.tokens) throw new InputError(where, `${quoted} does not fall on the given token boundaries`);
+          // The tokens that the span's characters touch: its edges snap outwards to theirs.
+          const touched: number[] = [];
+          for (let i = 0; i < offsets.length; i += 2) if (offsets[i] < s.end && offsets[i + 1] > s.start) touched.push(i >> 1);
+          if (!touched.length) throw new InputError(where, `${quoted} covers no token`);
+          start = touched[0];
+          end = touched[touched.length - 1] + 1;
+          const snapped = rec.text.slice(offsets[2 * start], offsets[2 * end - 1]);
+          warnings.push(`${opt.file}, line ${line}: ${quoted} starts or ends inside a token; it now covers the whole tokens "${snapped}"`);
+        }
         types.add(s.label);
         return { start, end, label: s.label };
       })
@@ -62,7 +70,7 @@ export function parseJsonl(text: string, opt: { file: string; split: Split; laye
     annotations.push({ spans, oMode: 'complete' });
   }
   if (!docs.length) throw new InputError({ file: opt.file }, 'no records found');
-  return { docs, layers: [{ ...opt.layer, annotations }], types: [...types].sort() };
+  return { docs, layers: [{ ...opt.layer, annotations }], types: [...types].sort(), ...(warnings.length ? { warnings } : {}) };
 }
 
 export function writeJsonl(docs: readonly ParsedDoc[], annotations: readonly Annotation[]): string {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { CORPUS_FORMATS, parseCorpusImport, type CorpusFormat } from '../../core/formats/importSpec';
-import { LAYER_KINDS, SPLITS, TAG_SCHEMES, type LayerKind, type Split, type TagScheme } from '../../core/types';
+import { importChecks } from '../../core/importChecks';
+import { LAYER_KINDS, SPLITS, TAG_SCHEMES, type LayerKind, type ParsedCorpus, type Split, type TagScheme } from '../../core/types';
 import { db } from '../../db/instance';
 import { importCorpus } from '../../db/repo';
 import { readText, useProjectId } from '../hooks';
@@ -30,10 +31,23 @@ export function ImportPage() {
   const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // A parsed corpus whose checks the user has to answer before it is stored.
+  const [pending, setPending] = useState<{ corpus: ParsedCorpus; checks: string[]; t0: number } | null>(null);
+
+  const store = async (corpus: ParsedCorpus, t0: number) => {
+    const { documents } = await importCorpus(db, projectId, corpus);
+    const spans = corpus.layers.reduce((a, l) => a + l.annotations.reduce((b, x) => b + x.spans.length, 0), 0);
+    setResult({
+      ok: true,
+      message: `Imported ${documents.toLocaleString()} documents and ${spans.toLocaleString()} labeled spans in ${((performance.now() - t0) / 1000).toFixed(2)} s.`,
+    });
+  };
+
   const run = async (e: React.FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setResult(null);
+    setPending(null);
     try {
       const t0 = performance.now();
       const corpus = parseCorpusImport({
@@ -44,15 +58,26 @@ export function ImportPage() {
         labels: await Promise.all(labels.map(async (l) => ({ ...(await readText(l.file)), kind: l.kind, name: l.name }))),
         layer: { kind: layerKind, name: layerName.trim() || 'gold' },
       });
-      const { documents } = await importCorpus(db, projectId, corpus);
-      const spans = corpus.layers.reduce((a, l) => a + l.annotations.reduce((b, x) => b + x.spans.length, 0), 0);
-      setResult({
-        ok: true,
-        message: `Imported ${documents.toLocaleString()} documents and ${spans.toLocaleString()} labeled spans in ${((performance.now() - t0) / 1000).toFixed(2)} s.`,
-      });
+      const project = await db.projects.get(projectId);
+      const checks = importChecks(corpus, project?.types.map((t) => t.name) ?? []);
+      if (checks.length) setPending({ corpus, checks, t0 });
+      else await store(corpus, t0);
     } catch (err) {
       setResult({ ok: false, message: `Nothing was imported. ${(err as Error).message}` });
     } finally {
+      setBusy(false);
+    }
+  };
+
+  const confirm = async () => {
+    if (!pending) return;
+    setBusy(true);
+    try {
+      await store(pending.corpus, pending.t0);
+    } catch (err) {
+      setResult({ ok: false, message: `Nothing was imported. ${(err as Error).message}` });
+    } finally {
+      setPending(null);
       setBusy(false);
     }
   };
@@ -144,6 +169,25 @@ export function ImportPage() {
           {busy ? 'Importing…' : 'Import'}
         </button>
       </div>
+      {pending && (
+        <div role="alertdialog" aria-label="Check the import" className="error" data-testid="import-checks">
+          <p>Nothing is stored yet. {pending.corpus.docs.length.toLocaleString()} documents are ready to import, but look at these first:</p>
+          <ul>
+            {pending.checks.slice(0, 20).map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+            {pending.checks.length > 20 && <li>and {pending.checks.length - 20} more</li>}
+          </ul>
+          <div className="row">
+            <button type="button" onClick={() => void confirm()} disabled={busy}>
+              Import anyway
+            </button>
+            <button type="button" onClick={() => (setPending(null), setResult({ ok: false, message: 'Import cancelled: nothing was stored.' }))}>
+              Cancel import
+            </button>
+          </div>
+        </div>
+      )}
       {result && (
         <p role={result.ok ? 'status' : 'alert'} className={result.ok ? 'ok' : 'error'} data-testid="import-result">
           {result.message}

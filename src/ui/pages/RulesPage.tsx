@@ -63,13 +63,17 @@ function RuleEditor({ projectId, samples, types }: { projectId: number; samples:
     };
   }, [kind, name, label, pattern, ignoreCase, samples]);
 
+  // A label that is not a type of the project adds one: asked, not done silently.
+  const [addType, setAddType] = useState(false);
+  const newType = !!label.trim() && types.length > 0 && !types.includes(label.trim());
   const save = async (e: React.FormEvent) => {
     e.preventDefault();
     setSaved(null);
     try {
       const rule = draftRule(kind, name.trim(), label.trim(), pattern, ignoreCase);
       await addRule(db, projectId, rule);
-      setSaved(`Saved rule "${rule.name}".`);
+      setSaved(`Saved rule "${rule.name}"${newType ? `, and "${rule.label}" is a new type of the project` : ''}.`);
+      setAddType(false);
       setName('');
       setPattern('');
     } catch (err) {
@@ -126,8 +130,14 @@ function RuleEditor({ projectId, samples, types }: { projectId: number; samples:
             ))}
         </div>
       )}
+      {newType && (
+        <label className="error" data-testid="rule-new-type">
+          <input type="checkbox" checked={addType} onChange={(e) => setAddType(e.target.checked)} /> "{label.trim()}" is not one of this project&apos;s types (
+          {types.join(', ')}): add it as a new type
+        </label>
+      )}
       <div>
-        <button type="submit" disabled={!pattern.trim() || !name.trim() || !label.trim()}>
+        <button type="submit" disabled={!pattern.trim() || !name.trim() || !label.trim() || (newType && !addType)}>
           Save rule
         </button>
         {saved && (
