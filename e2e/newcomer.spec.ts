@@ -109,3 +109,34 @@ test('a rule whose label is not a type of the project asks before adding one, an
   await save.click();
   await expect(page.getByRole('status')).toHaveText('Saved rule "odd", and "<b>X</b>" is a new type of the project.');
 });
+
+test('one labeled file becomes train, dev and test by a seeded ratio; documents move between splits', async ({ page, outside: _ }) => {
+  await createProject(page, 'One file');
+  await page.getByRole('link', { name: 'Import', exact: true }).click();
+  await page.getByLabel('Format').selectOption('conll');
+  await page.getByLabel('Split', { exact: true }).selectOption('ratio');
+  await page.getByLabel('Split ratios').fill('60/20');
+  await expect(page.getByTestId('ratio-problem')).toHaveText('split ratios: "60/20" is not three numbers train/dev/test, e.g. 80/10/10');
+  await expect(page.getByRole('button', { name: 'Import', exact: true })).toBeDisabled();
+  await page.getByLabel('Split ratios').fill('60/20/20');
+  const conll = Array.from({ length: 20 }, (_, k) => `Word${k} B-PER\nsaid O\n`).join('\n');
+  await page
+    .getByLabel('Corpus files')
+    .setInputFiles({ name: 'one.conll', mimeType: 'text/plain', buffer: Buffer.from(`-DOCSTART- O\n\n${conll.replaceAll('\n\n', '\n\n-DOCSTART- O\n\n')}`) });
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(page.getByTestId('import-result')).toContainText('Imported 20 documents');
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
+  const rows = page.getByTestId('split-table').locator('tbody tr');
+  await expect(rows.nth(0).locator('td').nth(1)).toHaveText('12');
+  await expect(rows.nth(1).locator('td').nth(1)).toHaveText('4');
+  await expect(rows.nth(2).locator('td').nth(1)).toHaveText('4');
+  // Split again from the document list, and move one document by hand.
+  await page.getByRole('link', { name: 'Documents', exact: true }).click();
+  await page.getByLabel('Resplit ratios').fill('50/50/0');
+  await page.getByRole('button', { name: 'Split', exact: true }).click();
+  await expect(page.getByTestId('resplit-result')).toContainText('Split 20 documents: 10 train, 10 dev, 0 test');
+  await page.getByTestId('doc-list').getByRole('link').first().click();
+  await page.getByLabel('Document split').selectOption('test');
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
+  await expect(rows.nth(2).locator('td').nth(1)).toHaveText('1');
+});

@@ -351,3 +351,19 @@ export async function markInterruptedRuns(db: StudioDB, held: ReadonlySet<string
     return dead.map((r) => r.id!);
   });
 }
+
+/** Moves documents of a project to a split, in one transaction; returns how many moved. */
+export async function moveDocuments(db: StudioDB, projectId: number, moves: readonly { docId: number; split: Split }[]): Promise<number> {
+  return db.transaction('rw', db.documents, async () => {
+    const docs = await db.documents.bulkGet(moves.map((m) => m.docId));
+    const bad = moves.find((_, k) => docs[k]?.projectId !== projectId);
+    if (bad) throw new Error(`document ${bad.docId} is not in project ${projectId}`);
+    let moved = 0;
+    for (const [k, m] of moves.entries()) {
+      if (docs[k]!.split === m.split) continue;
+      await db.documents.update(m.docId, { split: m.split });
+      moved++;
+    }
+    return moved;
+  });
+}

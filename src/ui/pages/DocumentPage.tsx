@@ -4,6 +4,8 @@ import { Link, useParams } from 'wouter';
 import type { Span } from '../../core/types';
 import { UNKNOWN_TYPE } from '../../core/types';
 import { db } from '../../db/instance';
+import { moveDocuments } from '../../db/repo';
+import { SPLITS, type Split } from '../../core/types';
 import { SpanText } from '../components/SpanText';
 import { routeId, useProjectId, useTypeColors } from '../hooks';
 import { useUi } from '../store';
@@ -66,7 +68,16 @@ export function DocumentPage() {
       <div className="row">
         {data.prev !== undefined && <Link href={`/docs/${data.prev}`}>← previous</Link>}
         <strong data-testid="doc-title">{doc.name}</strong>
-        <span className={`split split-${doc.split}`}>{doc.split}</span>
+        <select
+          aria-label="Document split"
+          className={`split split-${doc.split}`}
+          value={doc.split}
+          onChange={(e) => void moveDocuments(db, projectId, [{ docId, split: e.target.value as Split }])}
+        >
+          {SPLITS.map((sp) => (
+            <option key={sp}>{sp}</option>
+          ))}
+        </select>
         <span className="muted">
           {doc.tokenCount} tokens · {doc.sentenceStarts.length} sentences
         </span>

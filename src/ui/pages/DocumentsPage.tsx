@@ -1,9 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { SPLITS, type Split } from '../../core/types';
+import { parseRatios, splitByRatio } from '../../core/splits';
 import { db } from '../../db/instance';
+import { moveDocuments } from '../../db/repo';
 import { useProjectId } from '../hooks';
 import { useUi } from '../store';
 
@@ -20,6 +22,55 @@ function DocRow({ id }: { id: number }) {
       <span className="doc-snippet">{doc.text.slice(0, 160)}</span>
       <span className="num muted">{doc.tokenCount}</span>
     </Link>
+  );
+}
+
+/** Splits the listed documents anew by ratio (seeded): one file becomes train, dev and test. */
+function Resplit({ projectId, ids }: { projectId: number; ids: readonly number[] }) {
+  const [ratios, setRatios] = useState('80/10/10');
+  const [seed, setSeed] = useState('1');
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  let problem: string | null = null;
+  try {
+    parseRatios(ratios);
+    if (!/^\d+$/.test(seed.trim())) problem = `split seed: "${seed}" is not a whole number`;
+  } catch (e) {
+    problem = (e as Error).message;
+  }
+  const go = async () => {
+    try {
+      const splits = splitByRatio(ids.length, parseRatios(ratios), Number(seed));
+      const moved = await moveDocuments(
+        db,
+        projectId,
+        ids.map((docId, k) => ({ docId, split: splits[k] })),
+      );
+      const count = (s: string) => splits.filter((x) => x === s).length;
+      setMessage({
+        ok: true,
+        text: `Split ${ids.length.toLocaleString()} documents: ${count('train')} train, ${count('dev')} dev, ${count('test')} test (${moved} moved).`,
+      });
+    } catch (e) {
+      setMessage({ ok: false, text: (e as Error).message });
+    }
+  };
+  return (
+    <div className="row" aria-label="Split these documents by ratio">
+      <label>
+        split these by ratio train/dev/test <input aria-label="Resplit ratios" className="narrow" value={ratios} onChange={(e) => setRatios(e.target.value)} />
+      </label>
+      <label>
+        seed <input aria-label="Resplit seed" className="narrow" value={seed} onChange={(e) => setSeed(e.target.value)} />
+      </label>
+      <button type="button" onClick={() => void go()} disabled={!!problem}>
+        Split
+      </button>
+      {(problem || message) && (
+        <span role={problem || !message?.ok ? 'alert' : 'status'} className={problem || !message?.ok ? 'error' : 'ok'} data-testid="resplit-result">
+          {problem ?? message?.text}
+        </span>
+      )}
+    </div>
   );
 }
 
@@ -53,6 +104,7 @@ export function DocumentsPage() {
           {ids ? `${ids.length.toLocaleString()} documents` : 'loading…'}
         </span>
       </div>
+      {ids && ids.length > 0 && <Resplit projectId={projectId} ids={ids} />}
       <div ref={parent} className="virtual-list" data-testid="doc-list">
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => (

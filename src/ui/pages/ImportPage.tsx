@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { CORPUS_FORMATS, parseCorpusImport, type CorpusFormat } from '../../core/formats/importSpec';
 import { importChecks } from '../../core/importChecks';
+import { parseRatios, splitByRatio } from '../../core/splits';
 import { LAYER_KINDS, SPLITS, TAG_SCHEMES, type LayerKind, type ParsedCorpus, type Split, type TagScheme } from '../../core/types';
 import { db } from '../../db/instance';
 import { importCorpus } from '../../db/repo';
@@ -22,7 +23,19 @@ interface LabelChoice {
 export function ImportPage() {
   const projectId = useProjectId();
   const [format, setFormat] = useState<CorpusFormat>('conll');
-  const [split, setSplit] = useState<Split>('train');
+  const [split, setSplit] = useState<Split | 'ratio'>('train');
+  const [ratios, setRatios] = useState('80/10/10');
+  const [splitSeed, setSplitSeed] = useState('1');
+  // Checked as typed: a bad ratio or seed is shown at once and the import cannot start.
+  const ratioProblem = useMemo(() => {
+    if (split !== 'ratio') return null;
+    try {
+      parseRatios(ratios);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return /^\d+$/.test(splitSeed.trim()) ? null : `split seed: "${splitSeed}" is not a whole number`;
+  }, [split, ratios, splitSeed]);
   const [scheme, setScheme] = useState<TagScheme>('BIO');
   const [files, setFiles] = useState<File[]>([]);
   const [labels, setLabels] = useState<LabelChoice[]>([]);
@@ -50,14 +63,17 @@ export function ImportPage() {
     setPending(null);
     try {
       const t0 = performance.now();
-      const corpus = parseCorpusImport({
+      const parsed = parseCorpusImport({
         format,
-        split,
+        split: split === 'ratio' ? 'train' : split,
         scheme,
         files: await Promise.all(files.map(readText)),
         labels: await Promise.all(labels.map(async (l) => ({ ...(await readText(l.file)), kind: l.kind, name: l.name }))),
         layer: { kind: layerKind, name: layerName.trim() || 'gold' },
       });
+      // One file for every split: a seeded draw by ratio, the same for the same seed.
+      const assigned = split === 'ratio' ? splitByRatio(parsed.docs.length, parseRatios(ratios), Number(splitSeed)) : null;
+      const corpus = assigned ? { ...parsed, docs: parsed.docs.map((d, k) => ({ ...d, split: assigned[k] })) } : parsed;
       const project = await db.projects.get(projectId);
       const checks = importChecks(corpus, project?.types.map((t) => t.name) ?? []);
       if (checks.length) setPending({ corpus, checks, t0 });
@@ -95,12 +111,23 @@ export function ImportPage() {
         </label>
         <label>
           Split{' '}
-          <select aria-label="Split" value={split} onChange={(e) => setSplit(e.target.value as Split)}>
+          <select aria-label="Split" value={split} onChange={(e) => setSplit(e.target.value as Split | 'ratio')}>
             {SPLITS.map((s) => (
               <option key={s}>{s}</option>
             ))}
+            <option value="ratio">split by ratio…</option>
           </select>
         </label>
+        {split === 'ratio' && (
+          <>
+            <label>
+              train/dev/test <input aria-label="Split ratios" className="narrow" value={ratios} onChange={(e) => setRatios(e.target.value)} />
+            </label>
+            <label>
+              seed <input aria-label="Split seed" className="narrow" value={splitSeed} onChange={(e) => setSplitSeed(e.target.value)} />
+            </label>
+          </>
+        )}
         {(format === 'conll' || format === 'lines') && (
           <label>
             Tag scheme{' '}
@@ -165,9 +192,15 @@ export function ImportPage() {
         </>
       )}
       <div>
-        <button type="submit" disabled={busy || !files.length}>
+        <button type="submit" disabled={busy || !files.length || !!ratioProblem}>
           {busy ? 'Importing…' : 'Import'}
         </button>
+        {ratioProblem && (
+          <span role="alert" className="error" data-testid="ratio-problem">
+            {' '}
+            {ratioProblem}
+          </span>
+        )}
       </div>
       {pending && (
         <div role="alertdialog" aria-label="Check the import" className="error" data-testid="import-checks">
