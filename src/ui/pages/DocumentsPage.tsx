@@ -55,7 +55,7 @@ function Resplit({ projectId, ids }: { projectId: number; ids: readonly number[]
     }
   };
   return (
-    <div className="row" aria-label="Split these documents by ratio">
+    <div className="row" role="group" aria-label="Split these documents by ratio">
       <label>
         split these by ratio train/dev/test <input aria-label="Resplit ratios" className="narrow" value={ratios} onChange={(e) => setRatios(e.target.value)} />
       </label>
