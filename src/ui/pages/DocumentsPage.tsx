@@ -55,7 +55,7 @@ function Resplit({ projectId, ids }: { projectId: number; ids: readonly number[]
     }
   };
   return (
-    <div className="row" role="group" aria-label="Split these documents by ratio">
+    <fieldset className="row plain" aria-label="Split these documents by ratio">
       <label>
         split these by ratio train/dev/test <input aria-label="Resplit ratios" className="narrow" value={ratios} onChange={(e) => setRatios(e.target.value)} />
       </label>
@@ -70,7 +70,7 @@ function Resplit({ projectId, ids }: { projectId: number; ids: readonly number[]
           {problem ?? message?.text}
         </span>
       )}
-    </div>
+    </fieldset>
   );
 }
 
