@@ -83,6 +83,13 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('single') }).strict(),
   /** Self-training: a supervised model labels the weak sentences, then training goes on over all. */
   z.object({ kind: z.literal('sst') }).strict(),
+  /**
+   * Weak-label completion (NEEDLE's Eq. 2, with no strong labels): a WSL teacher, decoded with the
+   * O shift chosen on dev, gives the weak labels' O tokens its predictions; a student goes on from
+   * the teacher on the completed labels. Distant labels miss entities; the shifted teacher finds
+   * some of them, and the student learns them as entities instead of O.
+   */
+  z.object({ kind: z.literal('completion'), rounds: z.number().int().min(1).max(5).default(1) }).strict(),
   /** NEEDLE (Jiang et al. 2021), Stages II and III, with the ablation switches. */
   z
     .object({

@@ -18,6 +18,12 @@ export const METHOD_CATALOG: CatalogEntry[] = [
   { id: 'partial-wsl', title: 'Partial WSL: weak O tokens left out', method: { name: 'partial-wsl' } },
   { id: 'sst', title: 'SST: self-training on a supervised model\u2019s labels', method: { name: 'wsl' }, pipeline: { kind: 'sst' } },
   {
+    id: 'completion',
+    title: 'Weak-label completion: a WSL teacher, decoded with the O shift chosen on dev, fills the weak O tokens; a student learns them',
+    method: { name: 'wsl' },
+    pipeline: { kind: 'completion' },
+  },
+  {
     id: 'needle',
     title: 'NEEDLE: LM pre-training, completion, noise-aware loss, fine-tuning',
     method: { name: 'noise-aware' },

@@ -406,6 +406,36 @@ async function runStages(
 
   if (pipeline.kind === 'decoupled') throw new Error('the decoupled model classifies regions and has no token tagger: it runs through runDecoupled');
 
+  if (pipeline.kind === 'completion') {
+    // Round r: the model so far, decoded with its O shift chosen on dev, completes the ORIGINAL
+    // weak labels (an entity tag where they say O); the next model goes on from it on them.
+    let current = await stage('teacher (WSL)', withMethod(cfg, { name: 'wsl' }), data.train);
+    let completion: TrainSignals['completion'];
+    for (let round = 1; round <= pipeline.rounds; round++) {
+      const { shift } = await chooseOShift(current.tagger, feat, data.dev);
+      hooks.onStage?.(`completion round ${round} of ${pipeline.rounds}: the teacher decodes with O shift ${shift} (chosen on dev)`);
+      const { paths } = await predict(current.tagger, feat, weak);
+      const w = await current.tagger.getWeights();
+      current.tagger.dispose();
+      const byTrain = new Map(weak.map((s, k) => [s, k]));
+      // Eq. 2: weak entity tags stay; weak O tokens take the teacher's tag.
+      const completed = weak.map((s, k) => ({ ...s, tags: s.tags.map((t, i) => (t === 0 ? paths[k][i] : t)) }));
+      completion = data.train.map((s) => {
+        const k = byTrain.get(s);
+        if (k === undefined) return null;
+        const c: Record<number, number> = {};
+        s.tags.forEach((t, i) => {
+          if (t === 0 && paths[k][i] !== 0) c[i] = paths[k][i];
+        });
+        return c;
+      });
+      const added = completion.reduce((a, c) => a + (c ? Object.keys(c).length : 0), 0);
+      hooks.onStage?.(`completion round ${round}: ${added} weak-O tokens became entity tokens`);
+      current = await stage(`student (round ${round})`, withMethod(cfg, { name: 'wsl' }), [...strong, ...completed], w, {}, `student, round ${round} of ${pipeline.rounds}`);
+    }
+    return finish(current, { signals: { completion } });
+  }
+
   // Both SST and NEEDLE start from a model of the strong labels (of the weak ones as if gold
   // when a setting has no strong labels: NEEDLE's distant-only rows).
   let pretrained: Weights | undefined;

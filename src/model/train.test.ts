@@ -151,6 +151,20 @@ describe('training loop', () => {
     const sst = await runPipeline(pipelineSchema.parse({ kind: 'sst' }), config(4), feat, { train: mixed, dev });
     expect(sst.stages.map((s) => s.stage)).toEqual(['initial (supervised)', 'self-training']);
     sst.tagger.dispose();
+    // Weak-label completion on distant-only labels (a third of the entities hidden): the teacher
+    // fills weak O tokens, never changes a weak entity tag, and the student trains on the result.
+    const distant = train.map((s, k) => ({ ...s, weak: true, tags: k % 3 === 0 ? s.tags.map(() => 0) : s.tags }));
+    const messages: string[] = [];
+    const done = await runPipeline(pipelineSchema.parse({ kind: 'completion' }), config(6), feat, { train: distant, dev }, { onStage: (m) => messages.push(m) });
+    expect(done.stages.map((s) => s.stage)).toEqual(['teacher (WSL)', 'student (round 1)']);
+    const completion = done.signals!.completion!;
+    expect(completion).toHaveLength(distant.length);
+    completion.forEach((c, k) => Object.keys(c ?? {}).forEach((i) => expect(distant[k].tags[Number(i)]).toBe(0)));
+    // The hidden entities of the emptied sentences are among what the teacher gives back.
+    const restored = completion.filter((c, k) => k % 3 === 0 && c && Object.keys(c).length > 0).length;
+    expect(restored).toBeGreaterThan(0);
+    expect(messages.some((m) => /completion round 1: \d+ weak-O tokens became entity tokens/.test(m))).toBe(true);
+    done.tagger.dispose();
     const needle = await runPipeline(pipelineSchema.parse({ kind: 'needle', bins: 4, stage1: { epochs: 2, vocab: 20 } }), config(4), feat, {
       train: mixed,
       dev,
