@@ -47,6 +47,16 @@ test('corrects weak labels with the keyboard alone, undoes and redoes, and a rel
   await page.goto(`/#/p/${doc.projectId}/annotate/${doc.id}`);
   const box = page.getByTestId('annotate-box');
   await expect(box.locator('.tok.sug').first()).toBeVisible();
+  // A legend: each type's key, its colour as an annotation and as a suggestion, and reviewed O.
+  const legend = page.getByTestId('annotate-legend');
+  await expect(legend).toContainText('1 Chemical suggested');
+  await expect(legend).toContainText('2 Disease suggested');
+  const sugColor = await box
+    .locator('.tok.sug')
+    .first()
+    .evaluate((e) => getComputedStyle(e).borderBottomColor);
+  const sugType = (await box.locator('.tok.sug').first().getAttribute('title'))!.replace('suggested: ', '');
+  expect(await legend.locator(`[data-type="${sugType}"] .tok.sug`).evaluate((e) => getComputedStyle(e).borderBottomColor)).toBe(sugColor);
   await box.focus();
   await page.keyboard.press('?');
   await expect(page.getByTestId('key-help')).toContainText('undo');

@@ -431,7 +431,14 @@ async function runStages(
       });
       const added = completion.reduce((a, c) => a + (c ? Object.keys(c).length : 0), 0);
       hooks.onStage?.(`completion round ${round}: ${added} weak-O tokens became entity tokens`);
-      current = await stage(`student (round ${round})`, withMethod(cfg, { name: 'wsl' }), [...strong, ...completed], w, {}, `student, round ${round} of ${pipeline.rounds}`);
+      current = await stage(
+        `student (round ${round})`,
+        withMethod(cfg, { name: 'wsl' }),
+        [...strong, ...completed],
+        w,
+        {},
+        `student, round ${round} of ${pipeline.rounds}`,
+      );
     }
     return finish(current, { signals: { completion } });
   }

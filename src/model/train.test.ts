@@ -155,7 +155,13 @@ describe('training loop', () => {
     // fills weak O tokens, never changes a weak entity tag, and the student trains on the result.
     const distant = train.map((s, k) => ({ ...s, weak: true, tags: k % 3 === 0 ? s.tags.map(() => 0) : s.tags }));
     const messages: string[] = [];
-    const done = await runPipeline(pipelineSchema.parse({ kind: 'completion' }), config(6), feat, { train: distant, dev }, { onStage: (m) => messages.push(m) });
+    const done = await runPipeline(
+      pipelineSchema.parse({ kind: 'completion' }),
+      config(6),
+      feat,
+      { train: distant, dev },
+      { onStage: (m) => messages.push(m) },
+    );
     expect(done.stages.map((s) => s.stage)).toEqual(['teacher (WSL)', 'student (round 1)']);
     const completion = done.signals!.completion!;
     expect(completion).toHaveLength(distant.length);

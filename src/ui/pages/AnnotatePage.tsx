@@ -272,7 +272,25 @@ export function AnnotatePage() {
               ))}
           </select>
         </label>
-        <span className="muted">types: {types.map((t, i) => `${i + 1} ${t.name}`).join(' · ')} · press ? for keys</span>
+      </div>
+      <div className="legend" data-testid="annotate-legend" aria-label="Legend">
+        {types.map((t, i) => (
+          <span key={t.name} data-type={t.name}>
+            <kbd>{i + 1}</kbd>{' '}
+            <span className="tok gold" style={{ background: `${t.color}33`, borderBottomColor: t.color }}>
+              {t.name}
+            </span>{' '}
+            <span className="tok sug" style={{ borderBottomColor: t.color }}>
+              suggested
+            </span>
+          </span>
+        ))}
+        <span>
+          <span className="tok def-o">reviewed, O</span>
+        </span>
+        <span className="muted">
+          <kbd>?</kbd> keys
+        </span>
       </div>
       {error && (
         <p role="alert" className="error">
