@@ -273,7 +273,7 @@ export function AnnotatePage() {
           </select>
         </label>
       </div>
-      <div className="legend" data-testid="annotate-legend" aria-label="Legend">
+      <div className="legend" data-testid="annotate-legend">
         {types.map((t, i) => (
           <span key={t.name} data-type={t.name}>
             <kbd>{i + 1}</kbd>{' '}
