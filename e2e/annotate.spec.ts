@@ -147,6 +147,11 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   for (const [doc, count] of shown) expect(count).toBe(expected.get(doc));
   for (let i = 1; i < shown.length; i++) expect(shown[i][1]).toBeLessThanOrEqual(shown[i - 1][1]);
   await expect(page.getByTestId('review-summary')).toContainText('weak labels and the run disagree');
+  // Each queued sentence is drawn twice, weak labels over the run's, with as many tokens marked as it disagrees on.
+  const first = items.first();
+  await expect(first.locator('[data-line="weak"]')).toBeVisible();
+  await expect(first.locator('[data-line="run"]')).toBeVisible();
+  await expect(first.locator('[data-line="weak"] .tok.flag')).toHaveCount(shown[0][1]);
 
   // Model uncertainty, which every run records: sentences by their most uncertain token, as stored.
   const run = await page.evaluate(async () => {

@@ -69,6 +69,8 @@ export interface QueueEntry {
   count: number;
   /** Why the sentence is queued: the flagged tokens with their values, the strongest first. */
   reasons: string[];
+  /** The flagged token positions (document coordinates), in order. */
+  flagged: number[];
 }
 
 const fmt = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(3).replace(/\.?0+$/, ''));
@@ -116,6 +118,7 @@ export function rankSentences(docs: readonly QueueDoc[], signal: SignalKind, lim
         score,
         count: flagged.length,
         reasons: byValue.slice(0, 4).map((f) => f.why),
+        flagged: flagged.map((f) => f.t),
       });
     });
   }

@@ -11,11 +11,11 @@ import { CsvButton } from '../components/ChartExport';
 import { Link } from 'wouter';
 import { agreementOf, progressOf, reviewSpeed, type EditorAnnotation } from '../../core/progress';
 import { rankSentences, SIGNAL_TITLES, SIGNALS, type DocSignals, type SignalKind } from '../../core/reviewSignals';
-import { sentenceRanges, tokenTexts } from '../../core/types';
+import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
 import { layerAnnotations, runSignals } from '../../db/repo';
 import type { RunRow } from '../../db/schema';
-import { useProjectId } from '../hooks';
+import { useProjectId, useTypeColors } from '../hooks';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
@@ -38,8 +38,43 @@ function available(rows: readonly DocSignals[], hasRun: boolean): Set<SignalKind
   return out;
 }
 
+/** One sentence with one layer's spans in the type colours, the queue's flagged tokens outlined. */
+function QueueLine(props: {
+  label: string;
+  words: string[];
+  from: number;
+  to: number;
+  spans: readonly Span[];
+  flagged: readonly number[];
+  colors: Map<string, string>;
+}) {
+  const { words, from, to, spans, flagged, colors } = props;
+  const out: React.ReactNode[] = [];
+  for (let t = from; t < to; t++) {
+    const span = spans.find((x) => x.start <= t && t < x.end);
+    const color = span ? (colors.get(span.label) ?? '#888') : undefined;
+    out.push(
+      <span
+        key={t}
+        className={`tok${span ? ' gold' : ''}${flagged.includes(t) ? ' flag' : ''}`}
+        style={color ? { background: `${color}33`, borderBottomColor: color } : undefined}
+        title={span ? span.label : undefined}
+      >
+        {words[t]}
+      </span>,
+      ' ',
+    );
+  }
+  return (
+    <p className="sentence" data-line={props.label}>
+      <span className="muted line-label">{props.label}</span> {out}
+    </p>
+  );
+}
+
 export function ReviewPage() {
   const projectId = useProjectId();
+  const colors = useTypeColors(projectId);
   const layers = useLiveQuery(() => db.layers.where('projectId').equals(projectId).sortBy('id'), [projectId]);
   const runs = useLiveQuery(
     () =>
@@ -125,17 +160,29 @@ export function ReviewPage() {
         {queue.length} sentences queued: {SIGNAL_TITLES[signal]}
         {signal === 'uncertainty' ? ' (by the most uncertain token)' : signal === 'pu' ? ' (by the lowest O-value removed)' : ' (by how many tokens)'}
       </p>
-      <ol data-testid="review-queue">
-        {queue.slice(0, 200).map((q) => (
-          <li key={`${q.docId}:${q.sentence}`} data-doc={q.docId} data-sentence={q.sentence} data-count={q.count} data-score={q.score}>
-            <Link href={`/annotate/${q.docId}/${q.from}`}>
-              {q.name}, sentence {q.sentence}
-            </Link>{' '}
-            <span className="muted">
-              — {q.count} {q.count === 1 ? 'token' : 'tokens'}: {q.reasons.join('; ')}
-            </span>
-          </li>
-        ))}
+      <ol data-testid="review-queue" className="review-queue">
+        {queue.slice(0, 200).map((q, k) => {
+          const doc = data!.docs.find((d) => d.docId === q.docId)!;
+          return (
+            <li key={`${q.docId}:${q.sentence}`} data-doc={q.docId} data-sentence={q.sentence} data-count={q.count} data-score={q.score}>
+              <Link href={`/annotate/${q.docId}/${q.from}`}>
+                {q.name}, sentence {q.sentence}
+              </Link>{' '}
+              <span className="muted">
+                — {q.count} {q.count === 1 ? 'token' : 'tokens'}: {q.reasons.join('; ')}
+              </span>
+              {/* The first sentences drawn as the editor draws them: the weak labels over the run's, the flagged tokens marked. */}
+              {k < 50 && (
+                <div className="queue-lines">
+                  <QueueLine label="weak" words={doc.words} from={q.from} to={q.to} spans={doc.weak} flagged={q.flagged} colors={colors} />
+                  {doc.predicted && (
+                    <QueueLine label="run" words={doc.words} from={q.from} to={q.to} spans={doc.predicted} flagged={q.flagged} colors={colors} />
+                  )}
+                </div>
+              )}
+            </li>
+          );
+        })}
       </ol>
       <ProgressPanel projectId={projectId} />
     </div>
