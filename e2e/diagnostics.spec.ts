@@ -91,7 +91,7 @@ test('experiment records import into the run comparison, all or nothing', async 
 async function trainRun(page: import('@playwright/test').Page, method: string, epochs = 2) {
   await page.getByRole('link', { name: 'Train', exact: true }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
-  await page.getByLabel('Method').selectOption({ label: method });
+  await page.getByLabel('Method', { exact: true }).selectOption({ label: method });
   await page.getByLabel('Hidden units').fill('8');
   await page.getByLabel('Epochs').fill(String(epochs));
   await page.getByLabel('Backend').selectOption('wasm');

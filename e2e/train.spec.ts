@@ -33,7 +33,7 @@ async function startRun(
 ) {
   await page.getByRole('link', { name: 'Train', exact: true }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
-  if (opts.method) await page.getByLabel('Method').selectOption({ label: opts.method });
+  if (opts.method) await page.getByLabel('Method', { exact: true }).selectOption({ label: opts.method });
   if (opts.options) await editOptions(page, opts.options);
   if (opts.seed !== undefined) await page.getByLabel('Seed').fill(String(opts.seed));
   if (opts.lr !== undefined) await page.getByLabel('Learning rate').fill(String(opts.lr));
@@ -46,6 +46,7 @@ async function startRun(
 /** Edits the method options (the JSON under "Method options") as an object. */
 async function editOptions(page: Page, edit: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void) {
   await page.getByText('Method options').click();
+  await page.getByLabel('advanced: edit as JSON').check();
   const box = page.getByLabel('Options (JSON)');
   const o = JSON.parse(await box.inputValue());
   edit(o);
@@ -105,7 +106,7 @@ test("the noise-aware methods run from the training page: RoSTER's loss on its t
     dropO: 0.5,
   });
   expect(roster.metrics.history).toHaveLength(1);
-  await page.getByLabel('Method').selectOption({ label: 'NEEDLE: LM pre-training, completion, noise-aware loss, fine-tuning' });
+  await page.getByLabel('Method', { exact: true }).selectOption({ label: 'NEEDLE: LM pre-training, completion, noise-aware loss, fine-tuning' });
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   // Wait for the new run's row before reading its status (the RoSTER row is "done" already).
   await expect(latestRun(page).first()).toHaveText(String(rosterId + 1));
@@ -360,6 +361,33 @@ test('a run cut off by a reload is marked interrupted, resumes, and counts its e
   await expect(latestRun(page).nth(5)).toContainText(String(metrics.history.length));
 });
 
+test('method options are a form: a field per option with its help, checked as typed, naming the field; JSON behind "advanced"', async ({
+  page,
+  outside: _,
+}) => {
+  await openDemo(page);
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  await page.getByLabel('Method', { exact: true }).selectOption({ label: 'RoSTER: noise-robust models, ensemble, self-training' });
+  await page.getByText('Method options').click();
+  const form = page.getByTestId('options-form');
+  await expect(form.getByLabel('method.tau')).toHaveValue('0.7');
+  await expect(form.locator('.option', { has: page.getByLabel('method.tau') })).toContainText('noisy-label removal threshold');
+  await expect(form.getByLabel('pipeline.lm.epochs')).toHaveValue('3');
+  await form.getByLabel('method.tau').fill('1.5');
+  await expect(page.getByTestId('options-problem')).toContainText('method options: method.tau: Too big');
+  await expect(form.getByLabel('method.tau')).toHaveAttribute('aria-invalid', 'true');
+  await form.getByLabel('method.tau').fill('0.5');
+  await expect(page.getByTestId('options-problem')).toHaveCount(0);
+  await form.getByLabel('pipeline.rounds').fill('abc');
+  await expect(page.getByTestId('options-problem')).toContainText('pipeline.rounds');
+  await form.getByLabel('pipeline.rounds').fill('1');
+  // The JSON view shows what the form holds.
+  await page.getByLabel('advanced: edit as JSON').check();
+  const json = JSON.parse(await page.getByLabel('Options (JSON)').inputValue());
+  expect(json.method.tau).toBe(0.5);
+  expect(json.pipeline.rounds).toBe(1);
+});
+
 test('bad training input stops before training with a clear error', async ({ page, outside: _ }) => {
   await openDemo(page);
   await page.getByRole('link', { name: 'Train', exact: true }).click();
@@ -451,7 +479,7 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Strong layer').selectOption({ label: 'alice' });
   await page
-    .getByLabel('Method')
+    .getByLabel('Method', { exact: true })
     .selectOption({ label: 'Decoupled mention/context model: gazetteer + weak-layer pre-training, then strong labels (paper 004)' });
   // A token-level tagger's spans join the candidates (pipeline.proposer); O's shift chosen on dev.
   await editOptions(page, (o) => Object.assign(o.pipeline, { proposer: true, oShift: 'dev' }));

@@ -6,6 +6,7 @@ import type { RunRow } from '../../db/schema';
 import { METHOD_CATALOG } from '../../methods/catalog';
 import { entryOptionsText, parseOptionsText } from '../../methods/options';
 import { ExperimentPanel } from '../components/ExperimentPanel';
+import { OptionsForm } from '../components/OptionsForm';
 import type { TrainEvent, TrainMetrics } from '../../worker/trainJob';
 import { TrainJob } from '../../worker/trainClient';
 import { LineChart } from '../components/LineChart';
@@ -418,13 +419,7 @@ export function TrainPage() {
         )}
         <details>
           <summary>Method options (the ablations: switch a stage or a loss term off here)</summary>
-          <textarea
-            aria-label="Options (JSON)"
-            rows={Math.min(24, options.split('\n').length + 1)}
-            value={options}
-            onChange={(e) => setOptions(e.target.value)}
-            spellCheck={false}
-          />
+          <OptionsForm text={options} onChange={setOptions} />
         </details>
       </form>
       <ExperimentPanel baseConfig={baseConfig} runs={runs ?? []} busy={busy} onQueued={runQueue} onError={setError} />
