@@ -84,6 +84,13 @@ test('trains on the weak layer in a worker, stores predictions as a layer and th
   const { metrics } = await runMetrics(page, id);
   expect(metrics.history).toHaveLength(2);
   await expect(latestRun(page).nth(9)).toHaveText((100 * metrics.test.overall.f1).toFixed(1));
+  // The run's own page: how it went, its scores per type, its curves and where its predictions are.
+  await latestRun(page).first().getByRole('link').click();
+  await expect(page.getByTestId('run-status')).toHaveText('done');
+  await expect(page.getByTestId('run-facts')).toContainText('2 epochs');
+  await expect(page.getByTestId('run-test-scores').locator('tbody tr').first().locator('td').nth(3)).toHaveText((100 * metrics.test.overall.f1).toFixed(1));
+  await expect(page.getByTestId('run-dev-chart')).toBeVisible();
+  await expect(page.getByText(`run ${id}`, { exact: true })).toBeVisible();
   await page.getByRole('link', { name: 'Overview', exact: true }).click();
   await expect(page.locator(`[data-layer="run ${id}"] td`).nth(1)).toHaveText('predicted');
 });

@@ -11,6 +11,7 @@ import { TrainPage } from './TrainPage';
 import { AnnotatePage } from './AnnotatePage';
 import { ComparePage } from './ComparePage';
 import { ReviewPage } from './ReviewPage';
+import { RunPage } from './RunPage';
 import { DistributionPage } from './DistributionPage';
 
 const TABS = [
@@ -59,6 +60,7 @@ export function ProjectLayout() {
           <Route path="/weak" component={WeakPage} />
           <Route path="/train" component={TrainPage} />
           <Route path="/compare" component={ComparePage} />
+          <Route path="/runs/:runId" component={RunPage} />
           <Route path="/distribution" component={DistributionPage} />
           <Route path="/annotate/:docId/:token?" component={AnnotatePage} />
           <Route path="/review" component={ReviewPage} />

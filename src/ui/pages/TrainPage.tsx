@@ -1,4 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks';
+import { Link } from 'wouter';
 import { useMemo, useRef, useState } from 'react';
 import { modelName, modelSchema, parseRunConfig, runConfigSchema, runMethodName, type RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
@@ -114,7 +115,9 @@ function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: nu
           const m = (r.metrics ?? { history: [] }) as TrainMetrics;
           return (
             <tr key={r.id} data-run={r.id}>
-              <td>{r.id}</td>
+              <td>
+                <Link href={`/runs/${r.id}`}>{r.id}</Link>
+              </td>
               <td title={r.error ?? m.warning}>
                 {r.status}
                 {r.error ? `: ${r.error}` : ''}

@@ -1,0 +1,129 @@
+/**
+ * One run on its own page: what it was (method, model, training, data), how it went (status,
+ * epochs and wall time over its attempts, the loss and dev-F1 curves, its O shift), how it scored
+ * (dev and test, per type), what its method recorded (diagnostics), and where its predictions are
+ * (the predicted layer, the review queue).
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { Link, useParams } from 'wouter';
+import type { SpanScores } from '../../core/metrics';
+import { modelName, runMethodName, type RunConfig } from '../../core/runConfig';
+import { db } from '../../db/instance';
+import type { TrainMetrics } from '../../worker/trainJob';
+import { LineChart } from '../components/LineChart';
+import { RunDiagnostics } from '../components/RunDiagnostics';
+import { SignalDiagnostics } from '../components/SignalDiagnostics';
+import { pct, routeId, useProjectId } from '../hooks';
+
+function ScoreTable({ title, scores, testId }: { title: string; scores?: SpanScores; testId: string }) {
+  if (!scores) return <p className="muted">{title}: not scored (no gold labels on this split).</p>;
+  const rows: [string, SpanScores['overall']][] = [['all types', scores.overall], ...Object.entries(scores.perType).sort(([a], [b]) => a.localeCompare(b))];
+  return (
+    <table className="grid" data-testid={testId}>
+      <caption>{title}</caption>
+      <thead>
+        <tr>
+          <th>Type</th>
+          <th>P</th>
+          <th>R</th>
+          <th>F1</th>
+          <th>Correct / predicted / gold</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([t, s]) => (
+          <tr key={t}>
+            <td>{t}</td>
+            <td className="num">{pct(s.precision)}</td>
+            <td className="num">{pct(s.recall)}</td>
+            <td className="num">{pct(s.f1)}</td>
+            <td className="num">
+              {s.tp} / {s.tp + s.fp} / {s.tp + s.fn}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function RunPage() {
+  const projectId = useProjectId();
+  const raw = useParams<{ runId: string }>().runId;
+  const runId = routeId(raw);
+  const run = useLiveQuery(async () => {
+    const r = await db.runs.get(runId);
+    return r && r.projectId === projectId ? r : null;
+  }, [runId, projectId]);
+  if (run === undefined) return <p className="muted">Loading…</p>;
+  if (run === null)
+    return (
+      <p role="alert" className="error">
+        Run {JSON.stringify(decodeURIComponent(raw))} is not in this project.
+      </p>
+    );
+  const cfg = run.config as RunConfig;
+  const m = (run.metrics ?? { history: [] }) as TrainMetrics;
+  const history = m.history ?? [];
+  const x = history.map((_, k) => k + 1);
+  return (
+    <div className="stack" data-testid="run-page">
+      <h2>
+        Run {run.id}: {runMethodName(cfg)}
+      </h2>
+      <p>
+        <span data-testid="run-status">{run.status}</span>
+        {run.error ? `: ${run.error}` : ''} · {modelName(cfg)} · {cfg.train?.epochs} epochs at most, batch {cfg.train?.batchSize}, lr {cfg.train?.lr}, seed{' '}
+        {cfg.train?.seed} · backend {m.backend || '–'}
+      </p>
+      {m.warning && (
+        <p role="alert" className="error">
+          {m.warning}
+        </p>
+      )}
+      <p className="muted" data-testid="run-facts">
+        {history.length} epochs{m.bestEpoch ? ` (best on dev: ${m.bestEpoch})` : ''}
+        {m.attempts && m.attempts > 1 ? ` over ${m.attempts} attempts` : ''}
+        {m.wallSeconds !== undefined ? ` · ${m.wallSeconds.toFixed(0)} s` : ''}
+        {m.tokensPerSecond ? ` · ${Math.round(m.tokensPerSecond).toLocaleString()} tokens/s` : ''}
+        {m.oShift !== undefined ? ` · decodes with O shift ${m.oShift} (chosen on dev)` : ''}
+      </p>
+      {history.length > 0 && (
+        <div className="row">
+          <LineChart
+            title="Dev F1 by epoch"
+            x={x}
+            series={[{ label: 'dev F1', values: history.map((h) => 100 * h.devF1), color: '#1e6b32' }]}
+            xLabel="epoch"
+            testId="run-dev-chart"
+          />
+          <LineChart
+            title="Training loss by epoch"
+            x={x}
+            series={[{ label: 'loss', values: history.map((h) => h.loss), color: '#2456c7' }]}
+            xLabel="epoch"
+            testId="run-loss-chart"
+          />
+        </div>
+      )}
+      <div className="row">
+        <ScoreTable title="Dev" scores={m.dev} testId="run-dev-scores" />
+        <ScoreTable title="Test" scores={m.test} testId="run-test-scores" />
+      </div>
+      <p>
+        {m.predictedLayerId !== undefined && (
+          <>
+            Its predictions are the layer <strong>run {run.id}</strong>: <Link href="/docs">open the documents</Link> and choose it, or{' '}
+          </>
+        )}
+        <Link href="/review">review where it disagrees with the weak labels</Link>.
+      </p>
+      <RunDiagnostics runId={run.id!} metrics={m} />
+      <SignalDiagnostics runId={run.id!} metrics={m} />
+      <details>
+        <summary>Its config</summary>
+        <pre data-testid="run-config">{JSON.stringify(cfg, null, 2)}</pre>
+      </details>
+    </div>
+  );
+}
