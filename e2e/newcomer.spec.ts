@@ -140,3 +140,39 @@ test('one labeled file becomes train, dev and test by a seeded ratio; documents 
   await page.getByRole('link', { name: 'Overview', exact: true }).click();
   await expect(rows.nth(2).locator('td').nth(1)).toHaveText('1');
 });
+
+test('a first run, start to end: the demo, weak labels, a model, the review queue, an export', async ({ page, outside: _ }) => {
+  test.setTimeout(300_000);
+  await openDemo(page);
+  const steps = page.getByTestId('next-steps');
+  // Weak labels, from the next-steps link.
+  await steps.getByRole('link', { name: 'Make weak labels' }).click();
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await expect(page.getByTestId('stats-table')).toBeVisible();
+  // A model with the training page's defaults (a small one here, for time), from the next step.
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
+  await steps.getByRole('link', { name: 'Train a model' }).click();
+  await page.getByLabel('Hidden units').fill('16');
+  await page.getByLabel('Epochs').fill('2');
+  await page.getByLabel('Backend').selectOption('wasm');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  const status = page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1);
+  await expect(status).toHaveText('done', { timeout: 240_000 });
+  // Review: the queue lists sentences; one opens in the editor, where a key press records a decision.
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
+  await expect(steps.locator('li.next')).toHaveAttribute('data-step', 'review');
+  await steps.getByRole('link', { name: /Review where the model/ }).click();
+  const first = page.getByTestId('review-queue').locator('li').first();
+  await expect(first).toBeVisible();
+  await first.getByRole('link').first().click();
+  const box = page.getByTestId('annotate-box');
+  await box.focus();
+  await page.keyboard.press('r');
+  await expect(page.getByTestId('annotate-status')).toContainText(/· [1-9]\d* tokens reviewed as O/);
+  // Export the run's predictions.
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
+  const predicted = page.locator('[data-layer^="run "]').first();
+  const [file] = await Promise.all([page.waitForEvent('download'), predicted.getByRole('button', { name: 'Export' }).click()]);
+  expect(file.suggestedFilename()).toMatch(/^BC5CDR_demo-run_\d+\.conll$/);
+  await expect(page.getByTestId('export-result')).toContainText('Exported all');
+});
