@@ -39,8 +39,6 @@ export interface Annotation {
   confidence?: number[];
 }
 
-export type TokenState = 'entity' | 'O' | 'undecided';
-
 export type LayerKind = 'gold' | 'weak' | 'corrected' | 'predicted';
 export const LAYER_KINDS: readonly LayerKind[] = ['gold', 'weak', 'corrected', 'predicted'];
 
@@ -89,11 +87,4 @@ export function sentenceRanges(doc: Pick<ParsedDoc, 'offsets' | 'sentenceStarts'
   const n = doc.offsets.length >> 1;
   const s = doc.sentenceStarts;
   return s.map((start, k) => [start, k + 1 < s.length ? s[k + 1] : n]);
-}
-
-export function tokenStates(ann: Annotation, n: number): TokenState[] {
-  const states = new Array<TokenState>(n).fill(ann.oMode === 'complete' ? 'O' : 'undecided');
-  if (ann.oMode === 'partial') for (const t of ann.oTokens ?? []) states[t] = 'O';
-  for (const sp of ann.spans) for (let t = sp.start; t < sp.end; t++) states[t] = 'entity';
-  return states;
 }

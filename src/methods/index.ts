@@ -3,4 +3,4 @@ import './supervised';
 import './weak';
 import './negativeSampling';
 import './pu';
-export { getMethod, listMethods } from './registry';
+export { getMethod } from './registry';

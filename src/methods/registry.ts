@@ -65,7 +65,3 @@ export function getMethod(name: string): Method<{ name: string }> {
   if (!m) throw new Error(`unknown method "${name}"; known: ${[...methods.keys()].join(', ')}`);
   return m;
 }
-
-export function listMethods(): Method<{ name: string }>[] {
-  return [...methods.values()];
-}

@@ -68,12 +68,6 @@ export function addMany(ts: readonly tf.Tensor[]): tf.Tensor {
   return xs[0];
 }
 
-/** The identity with a zero gradient (TensorFlow.js has no stopGradient). */
-export const stopGradient = tf.customGrad(((x: tf.Tensor) => ({
-  value: tf.clone(x),
-  gradFunc: (dy: tf.Tensor) => tf.zerosLike(dy),
-})) as never) as <T extends tf.Tensor>(x: T) => T;
-
 /**
  * One optimizer step with clipping by global norm. Every variable gets a gradient entry (zeros
  * when it was off this batch's path), since Adam keeps its moments by position in the map.

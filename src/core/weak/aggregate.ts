@@ -1,33 +1,14 @@
 import { tagsToSpans } from '../tagScheme';
-import type { Annotation, Span } from '../types';
+import type { Annotation } from '../types';
 import { UNKNOWN_TYPE } from '../types';
 import { resolveOverlaps } from './gazetteerMatcher';
 import { fitHmm } from './hmm';
+import { sourceTags, type AggregateInput } from './sources';
+
+export { sourceTags, type AggregateInput, type SourceOutput } from './sources';
 
 export type AggregateMethod = 'priority' | 'vote' | 'hmm';
 export const AGGREGATE_METHODS: readonly AggregateMethod[] = ['priority', 'vote', 'hmm'];
-
-/** One labeling source's output: spans per document, in the corpus's document order. */
-export interface SourceOutput {
-  name: string;
-  /** Lower wins ties. */
-  priority: number;
-  spans: Span[][];
-}
-
-export interface AggregateInput {
-  sources: readonly SourceOutput[];
-  /** Per document, token ranges of its sentences. */
-  sentences: readonly (readonly [number, number][])[];
-  types: readonly string[];
-}
-
-/** The label a source gives each token as a BIO tag, '?' types included. */
-export function sourceTags(spans: readonly Span[], n: number): string[] {
-  const tags = new Array<string>(n).fill('O');
-  for (const s of spans) for (let t = s.start; t < s.end; t++) tags[t] = `${t === s.start ? 'B' : 'I'}-${s.label}`;
-  return tags;
-}
 
 /**
  * Combines sources into one weak layer. Typed evidence decides the types; spans of unknown type

@@ -1,5 +1,4 @@
-import type { AggregateInput } from './aggregate';
-import { sourceTags } from './aggregate';
+import { sourceTags, type AggregateInput } from './sources';
 import { UNKNOWN_TYPE } from '../types';
 
 /**
