@@ -13,6 +13,7 @@ import { buildLmVocab, LanguageModel } from '../model/lm';
 import { Tagger, type Weights } from '../model/tagger';
 import { chooseOShift, predict, predictEmissions, predictProbs, trainStage, type RunStore, type TrainHooks } from '../model/train';
 import { sharpen } from './losses';
+import { rosterSchema } from './schemas';
 import { rosterRemoval } from '../core/reviewSignals';
 
 export { pipelineSchema, type Pipeline } from '../core/runConfig';
@@ -339,7 +340,7 @@ async function runStages(
     let avg: Float32Array[] | null = null;
     let last: Awaited<ReturnType<typeof stage>> | null = null;
     const signals: TrainSignals = {};
-    const tau = cfg.method.name === 'roster' ? Number((cfg.method as { tau?: number }).tau ?? 0.7) : 0;
+    const tau = cfg.method.name === 'roster' ? rosterSchema.parse(cfg.method).tau : 0;
     for (let k = 0; k < pipeline.models; k++) {
       const r = await stage(
         `noise-robust model ${k + 1}`,

@@ -29,7 +29,7 @@ import { tagsToSpans } from '../core/tagScheme';
 import type { LabeledSentence } from '../model/data';
 import { decoupledFeaturizerWords } from '../model/decoupled';
 import { samplingMaps, type SamplingMap } from '../methods/negativeSampling';
-import { negativeSamplingSchema } from '../methods/schemas';
+import { negativeSamplingSchema, rosterSchema } from '../methods/schemas';
 import { disposeDecoupled, predictDecoupled, runDecoupled, spansOfTags, type DecoupledPipeline } from '../methods/decoupled';
 import type { DocumentRow } from '../db/schema';
 import type { Annotation, ParsedDoc } from '../core/types';
@@ -418,7 +418,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     const marginals = await predictMarginals(result.tagger, feat, all);
     if (cfg.method.name === 'roster' && !trainSignals?.rosterRemoved) {
       // A single-stage RoSTER run: the final model's threshold, judged over the training data.
-      const tau = Number((cfg.method as { tau?: number }).tau ?? 0.7);
+      const { tau } = rosterSchema.parse(cfg.method);
       if (tau > 0)
         trainSignals = {
           ...trainSignals,
