@@ -152,6 +152,23 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   await expect(first.locator('[data-line="weak"]')).toBeVisible();
   await expect(first.locator('[data-line="run"]')).toBeVisible();
   await expect(first.locator('[data-line="weak"] .tok.flag')).toHaveCount(shown[0][1]);
+  // Decided from the queue with the editor's keys: a takes the run's labels, x keeps the weak ones,
+  // each into the annotator's gold layer with the sentence reviewed; j moves on.
+  const box = page.getByTestId('review-box');
+  await box.focus();
+  await page.keyboard.press('a');
+  await expect(items.nth(0)).toHaveAttribute('data-decided', 'run');
+  await expect(items.nth(1)).toHaveAttribute('aria-current', 'true');
+  await page.keyboard.press('x');
+  await expect(items.nth(1)).toHaveAttribute('data-decided', 'weak');
+  const goldOf = async (docId: number) => {
+    const dd = await dump(page);
+    const gold = dd.layers.find((l) => l.kind === 'gold' && l.name === 'gold')!;
+    return dd.annotations.find((x) => x.layerId === gold.id && x.docId === docId)?.spans ?? [];
+  };
+  const [doc0, doc1] = [shown[0][0], shown[1][0]];
+  expect(await goldOf(doc0)).toEqual(spansOf(pred.id, doc0).filter((x) => x.label !== '?'));
+  expect(await goldOf(doc1)).toEqual(spansOf(agg.id, doc1).filter((x) => x.label !== '?'));
 
   // Model uncertainty, which every run records: sentences by their most uncertain token, as stored.
   const run = await page.evaluate(async () => {

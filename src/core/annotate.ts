@@ -32,6 +32,17 @@ export function markReviewed(s: EditState, from: number, to: number): EditState 
   return { ...s, oTokens: [...o].sort((a, b) => a - b) };
 }
 
+/**
+ * A decision on a whole sentence [from, to): its spans become `spans` (those inside it), and it is
+ * marked reviewed. The review queue's accept (the run's labels) and keep (the weak labels).
+ */
+export function decideSentence(s: EditState, from: number, to: number, spans: readonly Span[]): EditState {
+  const inside = spans.filter((x) => x.start >= from && x.end <= to);
+  const kept = s.spans.filter((x) => x.end <= from || x.start >= to);
+  const cleared = { spans: sorted([...kept, ...inside]), oTokens: s.oTokens.filter((t) => t < from || t >= to) };
+  return markReviewed(cleared, from, to);
+}
+
 /** Undo and redo over whole states. */
 export class History {
   private past: EditState[] = [];

@@ -1,6 +1,7 @@
 import { makeLexicon, type Lexicon } from '../core/lexicon';
 import { parseRunRecords, recordScores } from '../core/runRecord';
 import type { EditorAnnotation } from '../core/progress';
+import { decideSentence } from '../core/annotate';
 import type { ParsedGazetteer } from '../core/formats/gazetteer';
 import type { Annotation, EntityType, LayerKind, ParsedCorpus, ParsedDoc, Span, Split, TagScheme } from '../core/types';
 import { UNKNOWN_TYPE } from '../core/types';
@@ -365,5 +366,36 @@ export async function moveDocuments(db: StudioDB, projectId: number, moves: read
       moved++;
     }
     return moved;
+  });
+}
+
+/**
+ * Writes a decision on one sentence into an annotator's gold layer (made on first use), in one
+ * transaction: the sentence's spans become `spans`, its other tokens definite O, and it counts as
+ * reviewed now. The rest of the document's annotation is kept.
+ */
+export async function decideSentenceInLayer(
+  db: StudioDB,
+  projectId: number,
+  annotator: string,
+  docId: number,
+  from: number,
+  to: number,
+  spans: readonly Span[],
+): Promise<void> {
+  await db.transaction('rw', [db.layers, db.annotations], async () => {
+    const lid = await layerId(db, projectId, 'gold', annotator);
+    const own = (await db.annotations.get([lid, docId])) as EditorAnnotation | undefined;
+    const next = decideSentence({ spans: own?.spans ?? [], oTokens: own?.oTokens ?? [] }, from, to, spans);
+    const row: EditorAnnotation & { layerId: number; docId: number } = {
+      layerId: lid,
+      docId,
+      spans: next.spans,
+      oMode: 'partial',
+      oTokens: next.oTokens,
+      reviewedAt: { ...own?.reviewedAt, [from]: Date.now() },
+      rejected: own?.rejected ?? [],
+    };
+    await db.annotations.put(row);
   });
 }

@@ -8,12 +8,12 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useRef, useState } from 'react';
 import { CsvButton } from '../components/ChartExport';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { agreementOf, progressOf, reviewSpeed, type EditorAnnotation } from '../../core/progress';
 import { rankSentences, SIGNAL_TITLES, SIGNALS, type DocSignals, type SignalKind } from '../../core/reviewSignals';
 import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
-import { layerAnnotations, runSignals } from '../../db/repo';
+import { decideSentenceInLayer, layerAnnotations, runSignals } from '../../db/repo';
 import type { RunRow } from '../../db/schema';
 import { useProjectId, useTypeColors } from '../hooks';
 
@@ -117,6 +117,18 @@ export function ReviewPage() {
   }, [projectId, weak, predLayer, run?.id]);
   const signal: SignalKind = signalChoice ?? (data?.have.has('disagreement') ? 'disagreement' : ([...(data?.have ?? [])][0] ?? 'disagreement'));
   const queue = data ? rankSentences(data.docs, signal) : [];
+  const [, navigate] = useLocation();
+  const [cursor, setCursor] = useState(0);
+  const [annotator, setAnnotator] = useState('gold');
+  const [decided, setDecided] = useState<Record<string, 'run' | 'weak'>>({});
+  /** Accept the run's labels or keep the weak ones for a queued sentence, then go to the next. */
+  const decide = async (q: (typeof queue)[number], which: 'run' | 'weak') => {
+    const doc = data!.docs.find((d) => d.docId === q.docId)!;
+    const spans = (which === 'run' ? (doc.predicted ?? []) : doc.weak).filter((x) => x.label !== '?');
+    await decideSentenceInLayer(db, projectId, annotator, q.docId, q.from, q.to, spans);
+    setDecided((d) => ({ ...d, [`q-${q.docId}-${q.sentence}`]: which }));
+    setCursor((c) => Math.min(c + 1, Math.min(queue.length, 200) - 1));
+  };
 
   return (
     <div className="stack">
@@ -160,30 +172,67 @@ export function ReviewPage() {
         {queue.length} sentences queued: {SIGNAL_TITLES[signal]}
         {signal === 'uncertainty' ? ' (by the most uncertain token)' : signal === 'pu' ? ' (by the lowest O-value removed)' : ' (by how many tokens)'}
       </p>
-      <ol data-testid="review-queue" className="review-queue">
-        {queue.slice(0, 200).map((q, k) => {
-          const doc = data!.docs.find((d) => d.docId === q.docId)!;
-          return (
-            <li key={`${q.docId}:${q.sentence}`} data-doc={q.docId} data-sentence={q.sentence} data-count={q.count} data-score={q.score}>
-              <Link href={`/annotate/${q.docId}/${q.from}`}>
-                {q.name}, sentence {q.sentence}
-              </Link>{' '}
-              <span className="muted">
-                — {q.count} {q.count === 1 ? 'token' : 'tokens'}: {q.reasons.join('; ')}
-              </span>
-              {/* The first sentences drawn as the editor draws them: the weak labels over the run's, the flagged tokens marked. */}
-              {k < 50 && (
-                <div className="queue-lines">
-                  <QueueLine label="weak" words={doc.words} from={q.from} to={q.to} spans={doc.weak} flagged={q.flagged} colors={colors} />
-                  {doc.predicted && (
-                    <QueueLine label="run" words={doc.words} from={q.from} to={q.to} spans={doc.predicted} flagged={q.flagged} colors={colors} />
-                  )}
-                </div>
-              )}
-            </li>
-          );
-        })}
-      </ol>
+      <p className="muted">
+        Keys, as in the editor: <kbd>j</kbd> / <kbd>k</kbd> next / previous, <kbd>a</kbd> accept the run&apos;s labels, <kbd>x</kbd> keep the weak labels (each
+        marks the sentence reviewed in the annotator&apos;s layer), <kbd>Enter</kbd> open it in the editor.{' '}
+        <label>
+          annotator <input aria-label="Review annotator" className="narrow" value={annotator} onChange={(e) => setAnnotator(e.target.value.trim() || 'gold')} />
+        </label>
+      </p>
+      <div
+        role="application"
+        aria-label="Review queue: j and k move, a accepts the run, x keeps the weak labels, Enter opens"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the queue is a keyboard application (role="application") that takes focus
+        tabIndex={0}
+        data-testid="review-box"
+        onKeyDown={(e) => {
+          const q = queue[cursor];
+          if (e.key === 'j' || e.key === 'ArrowDown') setCursor(Math.min(cursor + 1, Math.min(queue.length, 200) - 1));
+          else if (e.key === 'k' || e.key === 'ArrowUp') setCursor(Math.max(0, cursor - 1));
+          else if (q && (e.key === 'a' || e.key === 'x')) void decide(q, e.key === 'a' ? 'run' : 'weak');
+          else if (q && e.key === 'Enter') navigate(`/annotate/${q.docId}/${q.from}`);
+          else return;
+          e.preventDefault();
+        }}
+      >
+        <ol data-testid="review-queue" className="review-queue">
+          {queue.slice(0, 200).map((q, k) => {
+            const doc = data!.docs.find((d) => d.docId === q.docId)!;
+            const id = `q-${q.docId}-${q.sentence}`;
+            const done = decided[id];
+            return (
+              <li
+                key={id}
+                id={id}
+                aria-current={k === cursor}
+                className={k === cursor ? 'current' : undefined}
+                data-doc={q.docId}
+                data-sentence={q.sentence}
+                data-count={q.count}
+                data-score={q.score}
+                data-decided={done}
+              >
+                <Link href={`/annotate/${q.docId}/${q.from}`}>
+                  {q.name}, sentence {q.sentence}
+                </Link>{' '}
+                <span className="muted">
+                  — {q.count} {q.count === 1 ? 'token' : 'tokens'}: {q.reasons.join('; ')}
+                </span>
+                {done && <strong className="ok"> ✓ {done === 'run' ? "the run's labels accepted" : 'the weak labels kept'}</strong>}
+                {/* The first sentences drawn as the editor draws them: the weak labels over the run's, the flagged tokens marked. */}
+                {k < 50 && (
+                  <div className="queue-lines">
+                    <QueueLine label="weak" words={doc.words} from={q.from} to={q.to} spans={doc.weak} flagged={q.flagged} colors={colors} />
+                    {doc.predicted && (
+                      <QueueLine label="run" words={doc.words} from={q.from} to={q.to} spans={doc.predicted} flagged={q.flagged} colors={colors} />
+                    )}
+                  </div>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      </div>
       <ProgressPanel projectId={projectId} />
     </div>
   );
