@@ -27,9 +27,23 @@ describe('annotation editor operations', () => {
 describe('a decision on a whole sentence', () => {
   it('replaces the spans inside it, keeps the others, and marks its other tokens O', async () => {
     const { decideSentence } = await import('./annotate');
-    const s = { spans: [{ start: 0, end: 1, label: 'A' }, { start: 3, end: 4, label: 'B' }, { start: 7, end: 8, label: 'A' }], oTokens: [9] };
-    const next = decideSentence(s, 2, 6, [{ start: 4, end: 6, label: 'C' }, { start: 6, end: 7, label: 'X' }]);
-    expect(next.spans).toEqual([{ start: 0, end: 1, label: 'A' }, { start: 4, end: 6, label: 'C' }, { start: 7, end: 8, label: 'A' }]);
+    const s = {
+      spans: [
+        { start: 0, end: 1, label: 'A' },
+        { start: 3, end: 4, label: 'B' },
+        { start: 7, end: 8, label: 'A' },
+      ],
+      oTokens: [9],
+    };
+    const next = decideSentence(s, 2, 6, [
+      { start: 4, end: 6, label: 'C' },
+      { start: 6, end: 7, label: 'X' },
+    ]);
+    expect(next.spans).toEqual([
+      { start: 0, end: 1, label: 'A' },
+      { start: 4, end: 6, label: 'C' },
+      { start: 7, end: 8, label: 'A' },
+    ]);
     expect(next.oTokens).toEqual([2, 3, 9]);
   });
 });
