@@ -16,6 +16,7 @@ import { experimentSchema, isScoredOnly, planExperiment, type splitSchema, type 
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
 import { WeakLabeler } from '../core/weak/pipeline';
+import { ruleSchema, type Rule } from '../core/weak/rules';
 import { noEntityDiagnosis } from '../core/noEntity';
 import { lexiconFromSpans, lexiconMatcher, lexiconSize, makeLexicon, type Lexicon, type LexiconMatch } from '../core/lexicon';
 import { decoupledFeaturizerWords } from '../model/decoupled';
@@ -173,18 +174,29 @@ function loadSetting(s: Setting): SettingData {
  * untyped lists; a distant setting's distinct typed strings that its labels matched in the
  * training sentences it uses (within limitTrain), nothing from dev or test. Others have none.
  */
-function settingLexicon(s: Setting, d: SettingData): Lexicon | null {
+function settingLexicon(s: Setting, d: SettingData, withRules: boolean): Lexicon | null {
   if (s.kind === 'dictionary') {
+    const rules = withRules && s.rules ? readRules(s.rules) : [];
     const entries = [
       ...s.gazetteers.flatMap((f) => readGazetteer(f, f.endsWith('.jsonl') ? 'patterns' : 'tsv').entries),
       ...s.untyped.flatMap((f) => readGazetteer(f, 'untyped').entries),
     ].map((e) => ({ words: e.phrase.split(' '), type: e.type }));
-    return entries.length ? makeLexicon([{ mode: s.case, entries }]) : null;
+    return entries.length || rules.length ? makeLexicon([{ mode: s.case, entries }], rules) : null;
   }
   if (s.kind !== 'distant') return null;
   const n = Math.min(d.train.corpus.docs.length, s.limitTrain ?? Infinity);
   const sentences = d.train.corpus.docs.slice(0, n).map((doc, k) => ({ words: tokenTexts(doc), spans: d.train.anns[k].spans }));
   return makeLexicon([{ mode: 'sensitive', entries: lexiconFromSpans(sentences) }]);
+}
+
+/** A rules file's rules, each checked as a rule is on entry (the error names the rule's place). */
+function readRules(file: string): Rule[] {
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown[];
+  return raw.map((r, k) => {
+    const parsed = ruleSchema.safeParse(r);
+    if (!parsed.success) throw new Error(`${file}: rule ${k + 1}: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
+    return parsed.data;
+  });
 }
 
 /** Sentences with their dictionary matches attached. */
@@ -464,10 +476,7 @@ export async function runExperiment(
       if (isScoredOnly(m.method.name)) {
         const key = `${setting.name}/${m.label}/0`;
         if (done.has(key)) continue;
-        const lexicon =
-          m.method.name === 'dictionary-match'
-            ? (lexicons.get(setting.name) ?? lexicons.set(setting.name, settingLexicon(setting, data)).get(setting.name)!)
-            : null;
+        const lexicon = m.method.name === 'dictionary-match' ? settingLexicon(setting, data, false) : null;
         const { split, scores: test } =
           m.method.name === 'dictionary-match'
             ? { split: 'test' as const, scores: scoreDictionaryMatch(setting, data, lexicon) }
@@ -499,14 +508,18 @@ export async function runExperiment(
         throw new Error(`${configFile}: ${(e as Error).message}`);
       }
       let sents = sentencesFor(data, tags, setting);
+      const lexModel = planned[0]?.config.model;
+      const lexKey = `${setting.name}|rules ${lexModel?.ruleFeatures}`;
       const lexicon =
-        m.pipeline.kind !== 'decoupled' && planned[0]?.config.model.dictionary
-          ? (lexicons.get(setting.name) ?? lexicons.set(setting.name, settingLexicon(setting, data)).get(setting.name)!)
+        m.pipeline.kind !== 'decoupled' && lexModel?.dictionary
+          ? (lexicons.get(lexKey) ?? lexicons.set(lexKey, settingLexicon(setting, data, lexModel.ruleFeatures)).get(lexKey)!)
           : null;
       if (lexicon) {
         const match = lexiconMatcher(lexicon);
         sents = { train: withLexicon(sents.train, match), dev: withLexicon(sents.dev, match), test: withLexicon(sents.test, match) };
-        log(`${setting.name}: dictionary features from ${lexiconSize(lexicon)} entries (${lexicon.types.join(', ')})`);
+        log(
+          `${setting.name}: dictionary features from ${lexiconSize(lexicon)} entries${lexicon.rules ? ` and ${lexicon.rules.length} rules` : ''} (${lexicon.types.join(', ')})`,
+        );
       }
       const words = [...sents.train, ...sents.dev, ...sents.test].flatMap((s) => s.words);
       const featWords = sents.train.map((s) => s.words);

@@ -74,4 +74,20 @@ describe('dictionary features', () => {
       { words: ['Paris'], type: 'PER' },
     ]);
   });
+
+  it("adds the rules' matches as matches of their label, regex and token rules alike", () => {
+    const lex = makeLexicon(
+      [{ mode: 'insensitive', entries: [{ words: ['aspirin'], type: 'Chemical' }] }],
+      [
+        { kind: 'tokens', name: 'itis', label: 'Disease', pattern: [{ LOWER: { REGEX: 'itis$' } }] },
+        { kind: 'regex', name: 'failure', label: 'Disease', pattern: '\\b[a-z]+ failure\\b', ignoreCase: true },
+      ],
+    );
+    expect(lex.types).toEqual(['Chemical', 'Disease']);
+    expect(lexiconMatcher(lex)(['Aspirin', 'and', 'hepatitis', 'with', 'renal', 'failure'])).toEqual([
+      { start: 0, end: 1, type: 0 },
+      { start: 2, end: 3, type: 1 },
+      { start: 4, end: 6, type: 1 },
+    ]);
+  });
 });

@@ -7,6 +7,7 @@
  */
 import { UNKNOWN_TYPE } from './types';
 import { normalizeToken, type CaseMode } from './weak/normalize';
+import { compileRule, type Rule } from './weak/rules';
 
 export interface LexiconEntry {
   words: readonly string[];
@@ -20,10 +21,14 @@ export interface LexiconSource {
   entries: readonly LexiconEntry[];
 }
 
-/** Dictionaries as model input: their types (UNKNOWN_TYPE last when some phrase is untyped) and sources. */
+/**
+ * Dictionaries as model input: their types (UNKNOWN_TYPE last when some phrase is untyped), their
+ * sources, and the project's rules, whose matches count as matches of their label.
+ */
 export interface Lexicon {
   types: string[];
   sources: readonly LexiconSource[];
+  rules?: readonly Rule[];
 }
 
 /** One match in a sentence: tokens [start, end) and the index of its type in `Lexicon.types`. */
@@ -36,12 +41,12 @@ export interface LexiconMatch {
 /** Features per token: for each type, "first token of a match" and "later token of a match". */
 export const lexiconDims = (types: readonly string[]): number => 2 * types.length;
 
-/** The lexicon of gazetteers' typed and untyped entries, its types sorted with the unknown type last. */
-export function makeLexicon(sources: readonly LexiconSource[]): Lexicon {
+/** The lexicon of gazetteers' typed and untyped entries (and rules), its types sorted with the unknown type last. */
+export function makeLexicon(sources: readonly LexiconSource[], rules: readonly Rule[] = []): Lexicon {
   const all = sources.flatMap((s) => s.entries);
-  const typed = [...new Set(all.map((e) => e.type).filter((t): t is string => t !== null))].sort();
+  const typed = [...new Set([...all.map((e) => e.type).filter((t): t is string => t !== null), ...rules.map((r) => r.label)])].sort();
   const types = all.some((e) => e.type === null) ? [...typed, UNKNOWN_TYPE] : typed;
-  return { types, sources };
+  return { types, sources, ...(rules.length ? { rules } : {}) };
 }
 
 export const lexiconSize = (lex: Lexicon): number => lex.sources.reduce((a, s) => a + s.entries.length, 0);
@@ -71,9 +76,29 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
     }
     return { root, mode: source.mode };
   });
+  // Rules run on the sentence as a document of its own (tokens joined by spaces); their budget
+  // covers a whole corpus's sentences, not one labeling run's documents.
+  const rules = (lex.rules ?? []).map((r) => ({ label: compileRule(r, 600_000), type: typeIndex.get(r.label)! }));
   return (words) => {
     const seen = new Set<string>();
     const out: LexiconMatch[] = [];
+    if (rules.length) {
+      const offsets: number[] = [];
+      let at = 0;
+      for (const w of words) {
+        offsets.push(at, at + w.length);
+        at += w.length + 1;
+      }
+      const doc = { text: words.join(' '), offsets, tokens: words, sentenceStarts: [0] };
+      for (const r of rules)
+        for (const x of r.label(doc)) {
+          const key = `${x.start},${x.end},${r.type}`;
+          if (!seen.has(key)) {
+            seen.add(key);
+            out.push({ start: x.start, end: x.end, type: r.type });
+          }
+        }
+    }
     for (const { root, mode } of tries) {
       const forms = words.map((w) => normalizeToken(w, mode));
       for (let i = 0; i < forms.length; i++) {

@@ -59,6 +59,11 @@ export const modelSchema = z.object({
   dictionary: z.boolean().default(true),
   /** The share of dictionary matches left out of each training batch, so context is learned too. */
   dictionaryDropout: z.number().min(0).max(0.95).default(0.5),
+  /**
+   * With dictionary features: the project's rules' matches count as dictionary matches of their
+   * label too (off by default: measured on the demo and bc5cdr, see BENCHMARKS.md).
+   */
+  ruleFeatures: z.boolean().default(false),
 });
 
 export const trainSchema = z.object({

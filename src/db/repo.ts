@@ -99,10 +99,10 @@ export async function importCorpus(db: StudioDB, projectId: number, corpus: Pars
 }
 
 /**
- * The project's gazetteers as a dictionary a model reads (src/core/lexicon.ts), each in its own
- * case mode; null when it has no entries.
+ * The project's gazetteers (each in its own case mode) and, with `withRules`, its enabled rules,
+ * as the dictionary a model reads (src/core/lexicon.ts); null when it has neither.
  */
-export async function projectLexicon(db: StudioDB, projectId: number): Promise<Lexicon | null> {
+export async function projectLexicon(db: StudioDB, projectId: number, withRules = true): Promise<Lexicon | null> {
   const gazetteers = await db.gazetteers.where('projectId').equals(projectId).sortBy('priority');
   const sources = await Promise.all(
     gazetteers.map(async (g) => ({
@@ -111,7 +111,9 @@ export async function projectLexicon(db: StudioDB, projectId: number): Promise<L
     })),
   );
   const withEntries = sources.filter((s) => s.entries.length);
-  return withEntries.length ? makeLexicon(withEntries) : null;
+  // The enabled rules, in their order: their matches count as matches of their label.
+  const rules = withRules ? (await db.rules.where('projectId').equals(projectId).sortBy('priority')).filter((r) => r.enabled).map((r) => r.rule) : [];
+  return withEntries.length || rules.length ? makeLexicon(withEntries, rules) : null;
 }
 
 export async function importGazetteer(db: StudioDB, projectId: number, name: string, mode: CaseMode, parsed: ParsedGazetteer): Promise<number> {

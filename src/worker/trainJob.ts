@@ -245,12 +245,16 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     });
     const decoupled = cfg.pipeline.kind === 'decoupled';
     // Dictionary features: every sentence carries its gazetteer matches (the decoupled model has its own use of them).
-    const lexicon = cfg.model.dictionary && !decoupled ? await projectLexicon(db, projectId) : null;
+    const lexicon = cfg.model.dictionary && !decoupled ? await projectLexicon(db, projectId, cfg.model.ruleFeatures) : null;
     const match = lexicon ? lexiconMatcher(lexicon) : null;
     const withLex = <T extends { words: readonly string[] }>(ss: T[]): T[] => (match ? ss.map((x) => ({ ...x, lex: match(x.words) })) : ss);
     const train = withLex(trainRaw);
     const dev = withLex(sub(devIdx, goldAnns));
-    if (lexicon) emit({ kind: 'stage', stage: `dictionary features from ${lexiconSize(lexicon).toLocaleString()} entries (${lexicon.types.join(', ')})` });
+    if (lexicon)
+      emit({
+        kind: 'stage',
+        stage: `dictionary features from ${lexiconSize(lexicon).toLocaleString()} entries${lexicon.rules ? ` and ${lexicon.rules.length} rules` : ''} (${lexicon.types.join(', ')})`,
+      });
 
     emit({ kind: 'stage', stage: 'loading word vectors' });
     const emb = await projectEmbeddings(
