@@ -192,7 +192,7 @@ export function TrainPage() {
     dropout: '0.5',
     dictionary: true,
     dictDropout: String(MODEL_DEFAULTS.dictionaryDropout),
-    epochs: '10',
+    epochs: '30',
     batch: '32',
     lr: '0.002',
     seed: '1',
