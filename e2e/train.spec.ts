@@ -395,6 +395,22 @@ test('method options are a form: a field per option with its help, checked as ty
   expect(json.pipeline.rounds).toBe(1);
 });
 
+test('weak-label completion runs from the training page: a teacher, then a student on the completed labels', async ({ page, outside: _ }) => {
+  test.setTimeout(300_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  await startRun(page, {
+    epochs: 3,
+    backend: 'wasm',
+    hidden: 8,
+    method: 'Weak-label completion: a WSL teacher, decoded with the O shift chosen on dev, fills the weak O tokens; a student learns them',
+  });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 200_000 });
+  const id = Number(await latestRun(page).first().textContent());
+  const { metrics } = (await runMetrics(page, id)) as unknown as { metrics: { stages: { stage: string }[] } };
+  expect(metrics.stages.map((s) => s.stage)).toEqual(['teacher (WSL)', 'student (round 1)']);
+});
+
 test('bad training input stops before training with a clear error', async ({ page, outside: _ }) => {
   await openDemo(page);
   await page.getByRole('link', { name: 'Train', exact: true }).click();
