@@ -109,7 +109,7 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   await page.getByRole('link', { name: 'Train', exact: true }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Hidden units').fill('16');
-  await page.getByLabel('Epochs').fill('2');
+  await page.getByLabel('Epochs', { exact: true }).fill('2');
   await page.getByLabel('Backend').selectOption('wasm');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });

@@ -93,7 +93,7 @@ async function trainRun(page: import('@playwright/test').Page, method: string, e
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Method', { exact: true }).selectOption({ label: method });
   await page.getByLabel('Hidden units').fill('8');
-  await page.getByLabel('Epochs').fill(String(epochs));
+  await page.getByLabel('Epochs', { exact: true }).fill(String(epochs));
   await page.getByLabel('Backend').selectOption('wasm');
   const before = await page.getByTestId('runs-table').locator('tbody tr').count();
   await page.getByRole('button', { name: 'Train', exact: true }).click();

@@ -153,7 +153,7 @@ test('a first run, start to end: the demo, weak labels, a model, the review queu
   await page.getByRole('link', { name: 'Overview', exact: true }).click();
   await steps.getByRole('link', { name: 'Train a model' }).click();
   await page.getByLabel('Hidden units').fill('16');
-  await page.getByLabel('Epochs').fill('2');
+  await page.getByLabel('Epochs', { exact: true }).fill('2');
   await page.getByLabel('Backend').selectOption('wasm');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   const status = page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1);

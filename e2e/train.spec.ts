@@ -33,12 +33,12 @@ async function startRun(
 ) {
   await page.getByRole('link', { name: 'Train', exact: true }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
-  if (opts.method) await page.getByLabel('Method', { exact: true }).selectOption({ label: opts.method });
+  await page.getByLabel('Method', { exact: true }).selectOption({ label: opts.method ?? 'WSL: strong and weak labels, the weak as if gold' });
   if (opts.options) await editOptions(page, opts.options);
   if (opts.seed !== undefined) await page.getByLabel('Seed').fill(String(opts.seed));
   if (opts.lr !== undefined) await page.getByLabel('Learning rate').fill(String(opts.lr));
   await page.getByLabel('Hidden units').fill(String(opts.hidden ?? 16));
-  await page.getByLabel('Epochs').fill(String(opts.epochs));
+  await page.getByLabel('Epochs', { exact: true }).fill(String(opts.epochs));
   await page.getByLabel('Backend').selectOption(opts.backend);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
 }
@@ -320,7 +320,7 @@ test('an experiment goes on from its queued runs after a reload, and cancelling 
   await page.getByRole('link', { name: 'Train', exact: true }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Hidden units').fill('8');
-  await page.getByLabel('Epochs').fill('1');
+  await page.getByLabel('Epochs', { exact: true }).fill('1');
   await page.getByLabel('Backend').selectOption('wasm');
   // The catalog's methods: WSL over three seeds, cancelled during the first run.
   await page.getByRole('checkbox', { name: 'WSL: strong and weak labels, the weak as if gold' }).check();
@@ -416,7 +416,7 @@ test('bad training input stops before training with a clear error', async ({ pag
   await page.getByRole('link', { name: 'Train', exact: true }).click();
   // The demo's gold layer labels dev and test only: nothing to learn from on the train split.
   await page.getByLabel('Training layer').selectOption({ label: 'gold: gold' });
-  await page.getByLabel('Epochs').fill('1');
+  await page.getByLabel('Epochs', { exact: true }).fill('1');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(page.getByTestId('train-error')).toHaveText('the chosen layer has no labeled entity on the train split');
   await expect(latestRun(page).nth(1)).toContainText('failed');
@@ -426,12 +426,12 @@ test('bad training input stops before training with a clear error', async ({ pag
   await expect(page.getByTestId('form-problems')).toContainText('dropout: Too big');
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
   await page.getByLabel('Dropout', { exact: true }).fill('0.5');
-  await page.getByLabel('Epochs').fill('abc');
+  await page.getByLabel('Epochs', { exact: true }).fill('abc');
   await expect(page.getByTestId('form-problems')).toHaveText('epochs: "abc" is not a number');
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
-  await page.getByLabel('Epochs').fill('-1');
+  await page.getByLabel('Epochs', { exact: true }).fill('-1');
   await expect(page.getByTestId('form-problems')).toContainText('epochs: Too small');
-  await page.getByLabel('Epochs').fill('2');
+  await page.getByLabel('Epochs', { exact: true }).fill('2');
   await page.getByLabel('Dictionary dropout').fill('1.5');
   await expect(page.getByTestId('form-problems')).toContainText('dictionary dropout: Too big');
   await page.getByLabel('Dictionary features').uncheck();
@@ -507,7 +507,7 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
   // A token-level tagger's spans join the candidates (pipeline.proposer); O's shift chosen on dev.
   await editOptions(page, (o) => Object.assign(o.pipeline, { proposer: true, oShift: 'dev' }));
   await page.getByLabel('Hidden units').fill('8');
-  await page.getByLabel('Epochs').fill('2');
+  await page.getByLabel('Epochs', { exact: true }).fill('2');
   await page.getByLabel('Backend').selectOption('wasm');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 300_000 });
