@@ -35,7 +35,7 @@ export const SIGNAL_TITLES: Record<SignalKind, string> = {
   uncertainty: 'the model is least sure',
   roster: "RoSTER's threshold removed weak labels",
   pu: 'lowest O-values of the PU step',
-  needle: "NEEDLE's completion disagrees with the weak labels",
+  needle: 'weak-label completion (NEEDLE, or the completion method) gave weak O tokens an entity type',
 };
 
 /** Per token, the label a span set gives it ('O' outside spans). */
