@@ -21,7 +21,14 @@ export function NextSteps({ projectId, documents, hasDevGold }: { projectId: num
       db.gazetteers.where('projectId').equals(projectId).count(),
       db.rules.where('projectId').equals(projectId).count(),
       db.layers.where('projectId').equals(projectId).toArray(),
-      db.runs.where('projectId').equals(projectId).toArray(),
+      // Read through the status index: the worker's final write changes the status, not the
+      // project, and a query over the projectId index run before the run existed came back stale
+      // from Dexie's cache after a run finished in the training worker.
+      db.runs
+        .where('status')
+        .equals('done')
+        .filter((r) => r.projectId === projectId)
+        .toArray(),
     ]);
     return {
       gazetteers,
