@@ -16,7 +16,6 @@ import { experimentSchema, isScoredOnly, planExperiment, type splitSchema, type 
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
 import { WeakLabeler } from '../core/weak/pipeline';
-import { ruleSchema, type Rule } from '../core/weak/rules';
 import { noEntityDiagnosis } from '../core/noEntity';
 import { lexiconFromSpans, lexiconMatcher, lexiconSize, makeLexicon, type Lexicon, type LexiconMatch } from '../core/lexicon';
 import { decoupledFeaturizerWords } from '../model/decoupled';
@@ -34,7 +33,7 @@ import { readCorpus, readGazetteer } from './readCorpus';
 import { roundScores } from './roundScores';
 import { fileRunStore, runStoreDir } from './runStore';
 import { useWasmBackend } from './train';
-import { weakLabelCorpus } from './weakLabel';
+import { readRulesFile, weakLabelCorpus } from './weakLabel';
 
 export { experimentSchema, type Experiment };
 
@@ -176,7 +175,7 @@ function loadSetting(s: Setting): SettingData {
  */
 function settingLexicon(s: Setting, d: SettingData, withRules: boolean): Lexicon | null {
   if (s.kind === 'dictionary') {
-    const rules = withRules && s.rules ? readRules(s.rules) : [];
+    const rules = withRules && s.rules ? readRulesFile(s.rules) : [];
     const entries = [
       ...s.gazetteers.flatMap((f) => readGazetteer(f, f.endsWith('.jsonl') ? 'patterns' : 'tsv').entries),
       ...s.untyped.flatMap((f) => readGazetteer(f, 'untyped').entries),
@@ -187,16 +186,6 @@ function settingLexicon(s: Setting, d: SettingData, withRules: boolean): Lexicon
   const n = Math.min(d.train.corpus.docs.length, s.limitTrain ?? Infinity);
   const sentences = d.train.corpus.docs.slice(0, n).map((doc, k) => ({ words: tokenTexts(doc), spans: d.train.anns[k].spans }));
   return makeLexicon([{ mode: 'sensitive', entries: lexiconFromSpans(sentences) }]);
-}
-
-/** A rules file's rules, each checked as a rule is on entry (the error names the rule's place). */
-function readRules(file: string): Rule[] {
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown[];
-  return raw.map((r, k) => {
-    const parsed = ruleSchema.safeParse(r);
-    if (!parsed.success) throw new Error(`${file}: rule ${k + 1}: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
-    return parsed.data;
-  });
 }
 
 /** Sentences with their dictionary matches attached. */

@@ -38,14 +38,7 @@ export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; re
       rules.push({ rule: { kind: 'tokens', name: `${basename(f)}:${p.line}`, label: p.label, pattern: p.pattern }, priority: 100 + k }),
     );
   }
-  if (o.rules) {
-    const raw = JSON.parse(readFileSync(o.rules, 'utf8')) as unknown[];
-    raw.forEach((r, k) => {
-      const parsed = ruleSchema.safeParse(r);
-      if (!parsed.success) throw new Error(`${o.rules}: rule ${k + 1}: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
-      rules.push({ rule: parsed.data, priority: 200 + k });
-    });
-  }
+  if (o.rules) readRulesFile(o.rules).forEach((rule, k) => rules.push({ rule, priority: 200 + k }));
   const types = [
     ...new Set([
       ...corpus.types,
@@ -62,4 +55,14 @@ export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; re
     method: o.method,
   });
   return { corpus, result, docs, wallMs: performance.now() - t0 };
+}
+
+/** A rules file's rules (a JSON array), each checked; an error names the file and the rule's place. */
+export function readRulesFile(file: string): Rule[] {
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown[];
+  return raw.map((r, k) => {
+    const parsed = ruleSchema.safeParse(r);
+    if (!parsed.success) throw new Error(`${file}: rule ${k + 1}: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
+    return parsed.data;
+  });
 }

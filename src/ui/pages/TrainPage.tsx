@@ -90,6 +90,10 @@ const FIELD_OF: Record<string, string> = {
   'train.seed': 'seed',
 };
 
+function NumberInput({ invalid, ...props }: { 'aria-label': string; value: string; onChange: React.ChangeEventHandler<HTMLInputElement>; invalid: boolean }) {
+  return <input className="narrow" aria-invalid={invalid} {...props} />;
+}
+
 function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: number) => void; busy: boolean }) {
   return (
     <table className="grid" data-testid="runs-table">
@@ -200,6 +204,12 @@ export function TrainPage() {
   const [error, setError] = useState<string | null>(null);
   const job = useRef<TrainJob | null>(null);
   const problems = useMemo(() => formProblems(form), [form]);
+  /** A number field of the form, marked invalid when its check fails (the message names it). */
+  const numField = (k: keyof typeof NUMBER_FIELDS) => ({
+    value: form[k],
+    onChange: set(k),
+    invalid: problems.some((p) => p.startsWith(`${NUMBER_FIELDS[k]}:`)),
+  });
   const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setForm({ ...form, [k]: e.target.value });
   const chooseMethod = (e: React.ChangeEvent<HTMLSelectElement>) => {
     set('method')(e);
@@ -348,7 +358,7 @@ export function TrainPage() {
             <option value="idcnn">ID-CNN</option>
           </select>
           <label>
-            units <input aria-label="Hidden units" className="narrow" value={form.hidden} onChange={set('hidden')} />
+            units <NumberInput aria-label="Hidden units" {...numField('hidden')} />
           </label>
           <select aria-label="Head" value={form.head} onChange={set('head')}>
             <option value="crf">CRF</option>
@@ -356,7 +366,7 @@ export function TrainPage() {
             <option value="span">span classifier</option>
           </select>
           <label>
-            dropout <input aria-label="Dropout" className="narrow" value={form.dropout} onChange={set('dropout')} />
+            dropout <NumberInput aria-label="Dropout" {...numField('dropout')} />
           </label>
           <label title="The project's gazetteer matches as model input, so the model uses the dictionaries at prediction time">
             <input
@@ -369,34 +379,20 @@ export function TrainPage() {
           </label>
           {form.dictionary && (
             <label title="The share of dictionary matches left out of each training batch, so the model also learns from context">
-              dropped{' '}
-              <input
-                aria-label="Dictionary dropout"
-                className="narrow"
-                value={form.dictDropout}
-                onChange={set('dictDropout')}
-                aria-invalid={problems.some((p) => p.startsWith('dictionary dropout'))}
-              />
+              dropped <NumberInput aria-label="Dictionary dropout" {...numField('dictDropout')} />
             </label>
           )}
           <label>
-            epochs{' '}
-            <input
-              aria-label="Epochs"
-              className="narrow"
-              value={form.epochs}
-              onChange={set('epochs')}
-              aria-invalid={problems.some((p) => p.startsWith('epochs'))}
-            />
+            epochs <NumberInput aria-label="Epochs" {...numField('epochs')} />
           </label>
           <label>
-            batch <input aria-label="Batch size" className="narrow" value={form.batch} onChange={set('batch')} />
+            batch <NumberInput aria-label="Batch size" {...numField('batch')} />
           </label>
           <label>
-            lr <input aria-label="Learning rate" className="narrow" value={form.lr} onChange={set('lr')} />
+            lr <NumberInput aria-label="Learning rate" {...numField('lr')} />
           </label>
           <label>
-            seed <input aria-label="Seed" className="narrow" value={form.seed} onChange={set('seed')} />
+            seed <NumberInput aria-label="Seed" {...numField('seed')} />
           </label>
           <select aria-label="Backend" value={form.backend} onChange={set('backend')}>
             <option value="auto">backend: auto</option>
