@@ -6,7 +6,9 @@
  */
 import '../methods';
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { deserialize, serialize } from 'node:v8';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
@@ -25,8 +27,11 @@ import { mulberry32 } from '../core/random';
 import type { ParsedCorpus } from '../core/types';
 import { bioTags, ioTags, toSentences, type LabeledSentence } from '../model/data';
 import { trimGlove } from '../model/embeddings';
-import { buildFeaturizer } from '../model/features';
-import { readGloveAsset } from '../model/gloveNode';
+import { buildFeaturizer, type Featurizer } from '../model/features';
+import { encoderKey, pretrainEncoder, textFingerprint, type PretrainedEncoder } from '../model/pretrain';
+import type { Weights } from '../model/tagger';
+import type { RunConfig } from '../core/runConfig';
+import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
 import { evaluate } from '../model/train';
 import { runPipeline, type StageRecord } from '../methods/pipelines';
 import { readCorpus, readGazetteer } from './readCorpus';
@@ -39,6 +44,8 @@ export { experimentSchema, type Experiment };
 
 /** Where runs keep their checkpoints until they are recorded (not committed). */
 const CHECKPOINTS = 'bench/out/checkpoints';
+/** Pre-trained encoders, one per setting and model shape, shared by the runs that use them. */
+const ENCODERS = 'bench/out/encoders';
 export type { RunRecord };
 
 const readSplit = (s: z.infer<typeof splitSchema>): ParsedCorpus =>
@@ -339,6 +346,69 @@ export function remainingRuns(exp: Experiment, records: readonly RunRecord[]): {
   return { runs: left.length, hours, untimed, text };
 }
 
+/**
+ * The setting's pre-trained encoder for a run's model (model.pretrain epochs): read from
+ * bench/out/encoders when an earlier run built one with the same key, else pre-trained here on the
+ * training sentences' text and the setting's `unlabeled` file, with seed 1 whatever the run's seed
+ * (one encoder per setting and model shape), and kept there.
+ */
+async function settingEncoder(
+  setting: Setting,
+  cfg: RunConfig,
+  feat: Featurizer,
+  train: readonly { words: readonly string[] }[],
+  log: (s: string) => void,
+): Promise<{ weights: Weights; epochs: number; sentences: number; seconds: number }> {
+  const text = [...train.map((s) => ({ words: s.words })), ...(setting.unlabeled ? readUnlabeled(setting.unlabeled) : [])];
+  const o = { epochs: cfg.model.pretrain, vocab: cfg.model.pretrainVocab, batchSize: cfg.train.batchSize, lr: cfg.train.lr, clip: cfg.train.clip, seed: 1 };
+  const key = encoderKey(cfg.model, feat, o, textFingerprint(text));
+  const file = join(ENCODERS, `${createHash('sha1').update(key).digest('hex').slice(0, 20)}.bin`);
+  mkdirSync(ENCODERS, { recursive: true });
+  // Parallel jobs of one setting share one pre-training: the first takes the lock, the others wait for its file.
+  const lock = `${file}.lock`;
+  let mine = false;
+  while (!existsSync(file) && !mine) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      mine = true;
+    } catch {
+      if (Date.now() - statSync(lock).mtimeMs > 3 * 3600_000) rmSync(lock, { force: true });
+      else {
+        log('encoder: another job is pre-training it; waiting');
+        await new Promise((r) => setTimeout(r, 15_000));
+      }
+    }
+  }
+  if (existsSync(file)) {
+    if (mine) rmSync(lock, { force: true });
+    const e = deserialize(readFileSync(file)) as PretrainedEncoder;
+    if (e.key === key) {
+      log(`encoder: pre-trained earlier (${e.losses.length} epochs on ${e.sentences} sentences, ${Math.round(e.seconds)} s), from ${file}`);
+      return { weights: e.weights, epochs: e.losses.length, sentences: e.sentences, seconds: e.seconds };
+    }
+  }
+  log(`encoder: pre-training on ${text.length} sentences (${o.epochs} epochs, ${o.vocab}-word language model)`);
+  const e = await pretrainEncoder(cfg.model, feat, text, o, {
+    onEpoch: (epoch, loss) => log(`encoder pre-training: epoch ${epoch} of ${o.epochs} done, loss ${loss.toFixed(3)}`),
+    onProgress: (epoch, batch, batches, loss) =>
+      log(`encoder pre-training: epoch ${epoch} of ${o.epochs}, batch ${batch} of ${batches}, loss ${loss.toFixed(3)}`),
+  });
+  if (!e) throw new Error('encoder pre-training stopped');
+  writeFileSync(`${file}.${process.pid}.tmp`, serialize(e));
+  renameSync(`${file}.${process.pid}.tmp`, file);
+  rmSync(lock, { force: true });
+  return { weights: e.weights, epochs: e.losses.length, sentences: e.sentences, seconds: e.seconds };
+}
+
+/** A raw text file, one sentence a line, tokens between spaces; empty lines skipped. */
+function readUnlabeled(path: string): { words: string[] }[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => ({ words: l.split(/\s+/) }));
+}
+
 /** The runs that `only`, `methods` and `keys` select, in runKeys order. */
 function selectedKeys(exp: Experiment, opts: { only?: string[]; methods?: string[]; keys?: string[] }): string[] {
   return runKeys(exp).filter((key) => {
@@ -449,6 +519,7 @@ export async function runExperiment(
   const done = shard ? new Set([...recorded, ...runKeys(exp).filter((_, i) => i % shard.n !== shard.k - 1)]) : recorded;
   if (opts.keys) for (const k of runKeys(exp)) if (!opts.keys.includes(k)) done.add(k);
   const glove = readGloveAsset();
+  const spelling = readSpellingModel();
   const lexicons = new Map<string, Lexicon | null>();
   let ran = 0;
   for (const setting of exp.settings) {
@@ -513,9 +584,10 @@ export async function runExperiment(
       const words = [...sents.train, ...sents.dev, ...sents.test].flatMap((s) => s.words);
       const featWords = sents.train.map((s) => s.words);
       const feat = buildFeaturizer(
-        trimGlove(glove, [...words, ...(data.dictionary ?? []).flatMap((e) => e.words)]),
+        trimGlove(glove, [...words, ...(data.dictionary ?? []).flatMap((e) => e.words)], spelling),
         m.pipeline.kind === 'decoupled' ? decoupledFeaturizerWords(featWords) : featWords,
         tags,
+        { spelling: lexModel?.spelling },
       );
       if (lexicon) feat.lexicon = lexicon.types;
       for (const { seed, config: cfg } of planned) {
@@ -562,11 +634,12 @@ export async function runExperiment(
           disposeDecoupled(d);
           r = d;
         } else {
+          const pre = cfg.model.pretrain > 0 ? await settingEncoder(setting, cfg, feat, sents.train, (message) => log(`${key}: ${message}`)) : null;
           const p = await runPipeline(
             m.pipeline,
             cfg,
             feat,
-            { train: sents.train as LabeledSentence[], dev: sents.dev },
+            { train: sents.train as LabeledSentence[], dev: sents.dev, ...(pre ? { encoder: pre.weights } : {}) },
             {
               onStage: (message) => log(`${key}: ${message}`),
               onEpoch: (e) => {
@@ -578,6 +651,14 @@ export async function runExperiment(
             },
             store,
           );
+          if (pre)
+            p.stages.unshift({
+              stage: `encoder pre-training (${pre.epochs} epochs on ${pre.sentences} sentences; once per setting, shared by its runs)`,
+              devF1: 0,
+              epochs: pre.epochs,
+              seconds: pre.seconds,
+              trainSentences: pre.sentences,
+            });
           test = await evaluate(p.tagger, feat, sents.test);
           if (p.tagger.oShift !== 0) {
             // The same model decoded as trained: the "w/o O shift" ablation, at no training cost.

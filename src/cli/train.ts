@@ -12,7 +12,7 @@ import { Tagger } from '../model/tagger';
 import { scoreSpans, tokenAccuracy } from '../core/metrics';
 import { tagsToSpans } from '../core/tagScheme';
 import { readCorpus } from './readCorpus';
-import { readGloveAsset } from '../model/gloveNode';
+import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
 import * as tf from '../model/tf';
 import { registerWasmKernels } from '../model/wasmKernels';
 import { evaluate, predict, trainTagger } from '../model/train';
@@ -102,10 +102,12 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
     glove: trimGlove(
       readGloveAsset(),
       sentences.flatMap((s) => s.words),
+      m.config.model.spelling ? readSpellingModel() : undefined,
     ),
     chars: new Map(m.chars),
     oov: new Map(m.oov),
     tags: m.tags,
+    ...(m.config.model.spelling ? { spelling: true } : {}),
   };
   const tagger = new Tagger(m.config.model, featureDims(feat), m.config.train.seed);
   tagger.setWeights(Object.fromEntries(Object.entries(m.weights).map(([k, v]) => [k, { shape: v.shape, data: Float32Array.from(v.data) }])));
@@ -148,9 +150,10 @@ export async function trainFromConfig(configFile: string, out?: string, dataFlag
   if (!data.train.some((s) => s.tags.some((t) => t !== 0))) throw new Error('the training data has no labeled entity');
   const words = [...data.train, ...data.dev, ...data.test].flatMap((s) => s.words);
   const feat = buildFeaturizer(
-    trimGlove(readGloveAsset(), words),
+    trimGlove(readGloveAsset(), words, cfg.model.spelling ? readSpellingModel() : undefined),
     data.train.map((s) => s.words),
     data.tags,
+    { spelling: cfg.model.spelling },
   );
   const tensorsBefore = tf.memory().numTensors;
   const result = await trainTagger(cfg, feat, data, {

@@ -13,6 +13,11 @@ const common = {
   test: splitSchema,
   limitTrain: z.number().int().positive().optional(),
   limitDev: z.number().int().positive().optional(),
+  /**
+   * More raw text (one sentence a line, tokens between spaces) for encoder pre-training
+   * (model.pretrain) beside the training sentences; never dev or test text.
+   */
+  unlabeled: z.string().optional(),
 };
 
 export const settingSchema = z.discriminatedUnion('kind', [
@@ -85,6 +90,7 @@ export const settingSchema = z.discriminatedUnion('kind', [
       limitTrain: z.number().int().positive().optional(),
       limitDev: z.number().int().positive().optional(),
       limitDistant: z.number().int().positive().optional(),
+      unlabeled: z.string().optional(),
     })
     .strict(),
 ]);

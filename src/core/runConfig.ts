@@ -64,6 +64,19 @@ export const modelSchema = z.object({
    * label too (off by default: measured on the demo and bc5cdr, see BENCHMARKS.md).
    */
   ruleFeatures: z.boolean().default(false),
+  /**
+   * Words GloVe lacks get a vector spelled from their characters (a bag of character n-grams
+   * trained to reproduce GloVe, src/model/spelling.ts) in place of zeros.
+   */
+  spelling: z.boolean().default(false),
+  /**
+   * Epochs of encoder pre-training (0: off): the BiLSTM learns the project's unlabeled training
+   * text as a bidirectional language model once (src/model/pretrain.ts), kept as a project asset,
+   * and every stage of every method that would start from fresh weights starts from it.
+   */
+  pretrain: z.number().int().min(0).max(20).default(0),
+  /** The language model's vocabulary: the most frequent lower-cased words of the text. */
+  pretrainVocab: z.number().int().min(100).max(50_000).default(5000),
 });
 
 export const trainSchema = z.object({

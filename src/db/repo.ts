@@ -9,7 +9,7 @@ import type { SourceOutput } from '../core/weak/aggregate';
 import type { CaseMode } from '../core/weak/normalize';
 import { compileRule, type Rule } from '../core/weak/rules';
 import Dexie from 'dexie';
-import type { DocumentRow, LayerRow, ProjectRow, StudioDB } from './schema';
+import type { DocumentRow, EmbeddingRow, EncoderRow, LayerRow, ProjectRow, StudioDB } from './schema';
 
 /** A layer's annotations: the prefix of the [layerId+docId] key. */
 export function annotationsOf(db: StudioDB, layerId: number) {
@@ -38,7 +38,20 @@ export async function createProject(db: StudioDB, name: string, types: readonly 
 export async function deleteProject(db: StudioDB, projectId: number): Promise<void> {
   await db.transaction(
     'rw',
-    [db.projects, db.documents, db.layers, db.annotations, db.gazetteers, db.gazetteerEntries, db.rules, db.runs, db.models, db.signals],
+    [
+      db.projects,
+      db.documents,
+      db.layers,
+      db.annotations,
+      db.gazetteers,
+      db.gazetteerEntries,
+      db.rules,
+      db.runs,
+      db.models,
+      db.signals,
+      db.encoders,
+      db.embeddings,
+    ],
     async () => {
       const layerIds = await db.layers.where('projectId').equals(projectId).primaryKeys();
       for (const lid of layerIds) await annotationsOf(db, lid).delete();
@@ -52,6 +65,8 @@ export async function deleteProject(db: StudioDB, projectId: number): Promise<vo
       await db.models.where('runId').anyOf(runs).delete();
       for (const r of runs) await runSignals(db, r).delete();
       await db.runs.where('projectId').equals(projectId).delete();
+      await db.encoders.where('projectId').equals(projectId).delete();
+      await db.embeddings.delete(projectId);
       await db.projects.delete(projectId);
     },
   );
@@ -400,4 +415,34 @@ export async function decideSentenceInLayer(
     };
     await db.annotations.put(row);
   });
+}
+
+/** Keeps a project's pre-trained encoder, in place of any earlier one with the same key. */
+export async function saveEncoder(db: StudioDB, row: Omit<EncoderRow, 'id'>): Promise<number> {
+  return db.transaction('rw', db.encoders, async () => {
+    await db.encoders
+      .where('key')
+      .equals(row.key)
+      .filter((e) => e.projectId === row.projectId)
+      .delete();
+    return db.encoders.add(row);
+  });
+}
+
+/** A project's pre-trained encoder with this key, if one was kept. */
+export async function findEncoder(db: StudioDB, projectId: number, key: string): Promise<EncoderRow | undefined> {
+  return db.encoders
+    .where('key')
+    .equals(key)
+    .filter((e) => e.projectId === projectId)
+    .first();
+}
+
+export async function deleteEncoder(db: StudioDB, id: number): Promise<void> {
+  await db.encoders.delete(id);
+}
+
+/** Keeps a project's trimmed word vectors (one row per project). */
+export async function saveEmbeddings(db: StudioDB, row: EmbeddingRow): Promise<void> {
+  await db.embeddings.put(row);
 }

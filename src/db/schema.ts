@@ -102,6 +102,25 @@ export interface EmbeddingRow {
   absent: string[];
   dims: number;
   vectors: Float32Array;
+  /** Rows from this one on are spelled from characters for words GloVe lacks (src/model/spelling.ts); absent in rows written before v6. */
+  spelledFrom?: number;
+}
+
+/**
+ * A project's pre-trained encoder (src/model/pretrain.ts): the BiLSTM trained as a language model
+ * on the train split's text, kept so that every run of a model of the same shape starts from it.
+ */
+export interface EncoderRow {
+  id?: number;
+  projectId: number;
+  /** encoderKey: the model shape, the pre-training settings and the text's fingerprint. */
+  key: string;
+  weights: Record<string, { shape: number[]; data: Float32Array }>;
+  losses: number[];
+  sentences: number;
+  tokens: number;
+  seconds: number;
+  createdAt: number;
 }
 
 /** A run's noise signals over one document's tokens (the review queue reads them). */
@@ -134,6 +153,8 @@ export const SCHEMA_V4 = { ...SCHEMA_V3, embeddings: 'projectId' };
 
 export const SCHEMA_V5 = { ...SCHEMA_V4, signals: '[runId+docId]' };
 
+export const SCHEMA_V6 = { ...SCHEMA_V5, encoders: '++id, projectId, key' };
+
 export class StudioDB extends Dexie {
   projects!: Table<ProjectRow, number>;
   documents!: Table<DocumentRow, number>;
@@ -146,6 +167,7 @@ export class StudioDB extends Dexie {
   models!: Table<ModelRow, number>;
   embeddings!: Table<EmbeddingRow, number>;
   signals!: Table<SignalRow, [number, number]>;
+  encoders!: Table<EncoderRow, number>;
 
   constructor(name = DB_NAME) {
     super(name, { chromeTransactionDurability: 'relaxed' });
@@ -173,5 +195,7 @@ export class StudioDB extends Dexie {
     // v5: per-run noise signals per document (uncertainty, RoSTER removals, PU O-values, NEEDLE
     // completions), keyed by run and document; a run's rows are read by the key's prefix.
     this.version(5).stores(SCHEMA_V5);
+    // v6: pre-trained encoders per project.
+    this.version(6).stores(SCHEMA_V6);
   }
 }

@@ -53,6 +53,8 @@ export interface PipelineData {
   dev: LabeledSentence[];
   /** More unlabeled text for the language model (NEEDLE Stage I), beside the training sentences. */
   unlabeled?: { words: string[] }[];
+  /** The project's pre-trained encoder (model.pretrain): every stage that would start from fresh weights starts from it. */
+  encoder?: Weights;
 }
 
 export interface StageRecord {
@@ -271,7 +273,7 @@ async function runStages(
     hooks.onStage?.(`${shown}: training on ${train.length} sentences, up to ${c.train.epochs} epochs`);
     const stageHooks: TrainHooks = { ...hooks, ...extra, onEpoch: (e) => hooks.onEpoch?.({ ...e, stage: shown, epochs: c.train.epochs }) };
     // A stage with per-epoch records (PU's exploratory training) runs again whole: they are not kept.
-    const r = await trainStage(extra.afterEpoch ? undefined : store, id, c, feat, { train, dev: data.dev }, stageHooks, init);
+    const r = await trainStage(extra.afterEpoch ? undefined : store, id, c, feat, { train, dev: data.dev }, stageHooks, init, data.encoder);
     if (r.stopped === 'cancelled' || r.stopped === 'stopped') {
       r.tagger.dispose();
       throw new PipelineStopped(r.stopped, name);

@@ -1,3 +1,5 @@
+import { spellVector, type SpellingModel } from './spelling';
+
 /**
  * GloVe vectors as the studio stores them: a vocabulary and int8 rows with a float scale each
  * (scripts/build-glove.ts). A project keeps only the rows its corpus uses.
@@ -7,6 +9,11 @@ export interface Embeddings {
   index: Map<string, number>;
   /** Row-major float32, one row per word in `index`. */
   vectors: Float32Array;
+  /**
+   * Rows from this one on are not GloVe's but spelled from characters (src/model/spelling.ts),
+   * for words GloVe lacks; absent when there are none.
+   */
+  spelledFrom?: number;
 }
 
 export interface GloveAsset {
@@ -14,10 +21,15 @@ export interface GloveAsset {
   vectors: Int8Array;
   scales: Float32Array;
   dims: number;
+  /** The spelling table for words GloVe lacks, where the asset has one. */
+  spelling?: SpellingModel;
 }
 
-/** The rows of the words (lower-cased) that occur in `needed`, dequantized. */
-export function trimGlove(asset: GloveAsset, needed: Iterable<string>): Embeddings {
+/**
+ * The rows of the words (lower-cased) that occur in `needed`, dequantized; with a spelling model,
+ * the words GloVe lacks follow as spelled rows (`spelledFrom` on).
+ */
+export function trimGlove(asset: GloveAsset, needed: Iterable<string>, spelling?: SpellingModel): Embeddings {
   const want = new Set<string>();
   for (const w of needed) want.add(w.toLowerCase());
   const index = new Map<string, number>();
@@ -35,12 +47,25 @@ export function trimGlove(asset: GloveAsset, needed: Iterable<string>): Embeddin
     start = end + 1;
   }
   const d = asset.dims;
-  const vectors = new Float32Array(rows.length * d);
+  const absent = spelling ? [...want].filter((w) => !index.has(w)) : [];
+  const vectors = new Float32Array((rows.length + absent.length) * d);
   rows.forEach((r, j) => {
     const s = asset.scales[r];
     for (let c = 0; c < d; c++) vectors[j * d + c] = asset.vectors[r * d + c] * s;
   });
-  return { dims: d, index, vectors };
+  if (!spelling || !absent.length) return { dims: d, index, vectors };
+  const spelledFrom = rows.length;
+  absent.forEach((w, j) => {
+    index.set(w, spelledFrom + j);
+    spellVector(spelling, w, vectors, (spelledFrom + j) * d);
+  });
+  return { dims: d, index, vectors, spelledFrom };
+}
+
+/** The GloVe row of a word's lookup form, or undefined (a spelled row counts only when `spelled`). */
+export function gloveRow(e: Embeddings, form: string, spelled: boolean): number | undefined {
+  const row = e.index.get(form);
+  return row !== undefined && (spelled || e.spelledFrom === undefined || row < e.spelledFrom) ? row : undefined;
 }
 
 /** GloVe's lookup form of a token: lower case, and digits as in the 6B vocabulary. */

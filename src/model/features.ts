@@ -1,6 +1,6 @@
 import { lexiconDims, type LexiconMatch } from '../core/lexicon';
 import type { Embeddings } from './embeddings';
-import { lookupForm } from './embeddings';
+import { gloveRow, lookupForm } from './embeddings';
 import * as tf from './tf';
 
 /** Casing classes (Reimers and Gurevych 2017): a one-hot feature beside the lower-cased vector. */
@@ -35,21 +35,26 @@ export interface Featurizer {
    * sentences then carry their matches. Absent: no dictionary features.
    */
   lexicon?: string[];
+  /**
+   * Words GloVe lacks read their vector spelled from characters (the table's spelled rows) in
+   * place of zeros; they keep the absent-from-GloVe flag and their trainable vector.
+   */
+  spelling?: boolean;
 }
 
-export function buildFeaturizer(glove: Embeddings, trainSentences: readonly (readonly string[])[], tags: string[]): Featurizer {
+export function buildFeaturizer(glove: Embeddings, trainSentences: readonly (readonly string[])[], tags: string[], o: { spelling?: boolean } = {}): Featurizer {
   const chars = new Map<string, number>();
   const oovCounts = new Map<string, number>();
   for (const s of trainSentences) {
     for (const w of s) {
       for (const ch of w) if (!chars.has(ch)) chars.set(ch, chars.size + 2);
       const f = lookupForm(w);
-      if (!glove.index.has(f)) oovCounts.set(f, (oovCounts.get(f) ?? 0) + 1);
+      if (gloveRow(glove, f, false) === undefined) oovCounts.set(f, (oovCounts.get(f) ?? 0) + 1);
     }
   }
   const oov = new Map<string, number>();
   for (const [w, c] of oovCounts) if (c >= 2) oov.set(w, oov.size + 1);
-  return { glove, chars, oov, tags };
+  return { glove, chars, oov, tags, ...(o.spelling ? { spelling: true } : {}) };
 }
 
 export function featureDims(f: Featurizer) {
@@ -135,9 +140,9 @@ export function makeBatch(f: Featurizer, sentences: readonly BatchSentence[], id
       mask[p] = 1;
       if (s.tags) tags[p] = s.tags[t];
       const form = lookupForm(w);
-      const row = f.glove.index.get(form);
+      const row = gloveRow(f.glove, form, f.spelling === true);
       if (row !== undefined) words.set(f.glove.vectors.subarray(row * D, row * D + D), p * W);
-      else {
+      if (row === undefined || (f.glove.spelledFrom !== undefined && row >= f.glove.spelledFrom)) {
         words[p * W + W - 1] = 1;
         const id = f.oov.get(form) ?? 0;
         oovPos.push(p);

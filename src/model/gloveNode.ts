@@ -6,10 +6,13 @@
  *   vectors.i8   int8 vectors, row-major, 100 values a word
  *   scales.f32   one float32 scale a word: vector = int8 * scale (symmetric per-row quantization)
  *   meta.json    sizes and the quantization error measured here
+ * and the spelling table for words GloVe lacks (src/model/spelling.ts), trained from those vectors:
+ *   spelling.i8, spelling-scales.f32, spelling.json
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { GloveAsset } from './embeddings';
+import { dequantizeSpelling, quantizeSpelling, SPELLING_DEFAULTS, type SpellingBuild, type SpellingModel, trainSpelling } from './spelling';
 
 const ASSET = new URL('../../public/glove/', import.meta.url);
 
@@ -85,4 +88,39 @@ export function readGloveAsset(dir = ASSET): GloveAsset {
     scales: new Float32Array(scales.buffer.slice(scales.byteOffset, scales.byteOffset + scales.byteLength)),
     dims: meta.dims,
   };
+}
+
+/** Trains the spelling table from the GloVe asset in `dir` and stores it there (about 20 s). */
+export function buildSpellingAsset(dir = ASSET, log: (s: string) => void = () => {}): SpellingBuild {
+  const asset = readGloveAsset(dir);
+  log('spelling vectors: learning GloVe vectors from character n-grams (first use only, about 20 s)');
+  const { model, heldOutCosine, seconds } = trainSpelling(asset, SPELLING_DEFAULTS, log);
+  const { rows, scales } = quantizeSpelling(model);
+  writeFileSync(new URL('spelling.i8', dir), rows);
+  writeFileSync(new URL('spelling-scales.f32', dir), new Uint8Array(scales.buffer));
+  const meta: SpellingBuild = {
+    dims: model.dims,
+    buckets: model.buckets,
+    minN: model.minN,
+    maxN: model.maxN,
+    words: SPELLING_DEFAULTS.words,
+    epochs: SPELLING_DEFAULTS.epochs,
+    heldOutCosine: +heldOutCosine.toFixed(4),
+    seconds: +seconds.toFixed(1),
+  };
+  writeFileSync(new URL('spelling.json', dir), JSON.stringify(meta));
+  log(`spelling vectors: built in ${meta.seconds} s, cosine to GloVe on held-out words ${meta.heldOutCosine}`);
+  return meta;
+}
+
+/** The spelling table, read from disk; built first when it is missing. */
+export function readSpellingModel(dir = ASSET): SpellingModel {
+  if (!existsSync(new URL('spelling.json', dir))) buildSpellingAsset(dir, (s) => void process.stderr.write(`${s}\n`));
+  const meta = JSON.parse(readFileSync(new URL('spelling.json', dir), 'utf8')) as SpellingBuild;
+  const scales = readFileSync(new URL('spelling-scales.f32', dir));
+  return dequantizeSpelling(
+    new Int8Array(readFileSync(new URL('spelling.i8', dir)).buffer.slice(0)),
+    new Float32Array(scales.buffer.slice(scales.byteOffset, scales.byteOffset + scales.byteLength)),
+    meta,
+  );
 }

@@ -115,6 +115,8 @@ export class LanguageModel {
       /** Within an epoch, at most every `progressSeconds` (10 by default): the batch done and the running mean loss. */
       onProgress?: (epoch: number, batch: number, batches: number, loss: number) => void;
       progressSeconds?: number;
+      /** Asked before every batch: true stops the training with LmStopped. */
+      shouldStop?: () => boolean | Promise<boolean>;
     },
   ): Promise<number[]> {
     // A one-word sentence has no word pair to predict; batched by length, enough of them (CoNLL's
@@ -140,6 +142,10 @@ export class LanguageModel {
       let seen = 0;
       let done = 0;
       for (const idx of batches) {
+        if (o.shouldStop && (await o.shouldStop())) {
+          optimizer.dispose();
+          throw new LmStopped();
+        }
         const { value, grads } = tf.variableGrads(
           () =>
             tf.tidy(() =>
@@ -219,6 +225,13 @@ export class LanguageModel {
   dispose(): void {
     for (const v of this.params.values()) v.dispose();
     this.params.clear();
+  }
+}
+
+/** The language model's training was stopped (its `shouldStop` said so). */
+export class LmStopped extends Error {
+  constructor() {
+    super('language model training stopped');
   }
 }
 

@@ -268,6 +268,21 @@ export class Tagger {
     }
   }
 
+  /**
+   * Starts from a pre-trained encoder (src/model/pretrain.ts): every weight it has under a name
+   * and shape this model shares; the rest keep their fresh values. Returns how many were taken.
+   */
+  loadEncoder(w: Weights): number {
+    let n = 0;
+    for (const [k, v] of this.params) {
+      const src = w[k];
+      if (!src || src.shape.length !== v.shape.length || src.shape.some((d, i) => d !== v.shape[i])) continue;
+      tf.tidy(() => v.assign(tf.tensor(src.data, src.shape)));
+      n++;
+    }
+    return n;
+  }
+
   dispose(): void {
     for (const v of this.params.values()) v.dispose();
     this.params.clear();

@@ -100,6 +100,7 @@ export async function trainStage(
   data: { train: LabeledSentence[]; dev: LabeledSentence[] },
   hooks: TrainHooks = {},
   init?: Weights,
+  encoder?: Weights,
 ): Promise<TrainResult> {
   const saved = (await store?.load(`stage ${id}`)) as { weights: Weights; result: Omit<TrainResult, 'tagger'> } | undefined;
   if (saved) {
@@ -111,7 +112,7 @@ export async function trainStage(
   const resume = (await store?.load(`checkpoint ${id}`)) as Checkpoint | undefined;
   if (resume) hooks.onStage?.(`stage ${id}: resuming after epoch ${resume.epoch} from the run's store`);
   const onCheckpoint = store ? (cp: Checkpoint) => store.save(`checkpoint ${id}`, cp) : hooks.onCheckpoint;
-  const r = await trainTagger(cfg, feat, data, { ...hooks, onCheckpoint }, resume, init);
+  const r = await trainTagger(cfg, feat, data, { ...hooks, onCheckpoint }, resume, init, encoder);
   if (store && r.stopped !== 'cancelled' && r.stopped !== 'stopped') {
     const { tagger, ...result } = r;
     await store.save(`stage ${id}`, { weights: await tagger.getWeights(), result });
@@ -348,6 +349,8 @@ export async function trainTagger(
   resume?: Checkpoint,
   /** Starting weights (a multi-stage method continues from an earlier model); fresh ones when absent. */
   init?: Weights,
+  /** A pre-trained encoder (src/model/pretrain.ts) the fresh model starts from, when there is no `init`. */
+  encoder?: Weights,
 ): Promise<TrainResult> {
   const method = getMethod(cfg.method.name);
   const methodConfig = method.schema.parse(cfg.method);
@@ -368,6 +371,7 @@ export async function trainTagger(
   let bestEpoch = resume?.bestEpoch ?? 0;
   let bestDev: SpanScores | null = resume?.bestDev ?? null;
   if (init && !resume) tagger.setWeights(init);
+  else if (encoder && !resume) tagger.loadEncoder(encoder);
   let bestWeights = resume?.bestWeights ?? (await tagger.getWeights());
   let stale = resume?.stale ?? 0;
   let step = resume?.step ?? 0;

@@ -1,4 +1,5 @@
 import type { GloveAsset } from '../model/embeddings';
+import { dequantizeSpelling, type SpellingBuild } from '../model/spelling';
 
 /** The GloVe asset from the app's own origin (public/glove); the service worker caches it. */
 export async function fetchGloveAsset(base: string): Promise<GloveAsset> {
@@ -7,11 +8,20 @@ export async function fetchGloveAsset(base: string): Promise<GloveAsset> {
     if (!res.ok) throw new Error(`GloVe vectors: ${f} answered HTTP ${res.status} (build the app with \`npm run build\`, which makes public/glove)`);
     return res;
   };
-  const [meta, vocab, vectors, scales] = await Promise.all([
+  const [meta, vocab, vectors, scales, spellingMeta, spellingRows, spellingScales] = await Promise.all([
     get('meta.json').then((r) => r.json()),
     get('vocab.txt').then((r) => r.text()),
     get('vectors.i8').then((r) => r.arrayBuffer()),
     get('scales.f32').then((r) => r.arrayBuffer()),
+    get('spelling.json').then((r) => r.json()),
+    get('spelling.i8').then((r) => r.arrayBuffer()),
+    get('spelling-scales.f32').then((r) => r.arrayBuffer()),
   ]);
-  return { vocab, vectors: new Int8Array(vectors), scales: new Float32Array(scales), dims: (meta as { dims: number }).dims };
+  return {
+    vocab,
+    vectors: new Int8Array(vectors),
+    scales: new Float32Array(scales),
+    dims: (meta as { dims: number }).dims,
+    spelling: dequantizeSpelling(new Int8Array(spellingRows), new Float32Array(spellingScales), spellingMeta as SpellingBuild),
+  };
 }

@@ -2,7 +2,7 @@ import '../methods';
 import { scoreSpans, type SpanScores } from '../core/metrics';
 import { parseRunConfig, type RunConfig } from '../core/runConfig';
 import { UNKNOWN_TYPE, tokenTexts } from '../core/types';
-import { layerAnnotations, projectLexicon, toParsedDoc } from '../db/repo';
+import { findEncoder, layerAnnotations, projectLexicon, saveEmbeddings, saveEncoder, toParsedDoc } from '../db/repo';
 import { lexiconMatcher, lexiconSize } from '../core/lexicon';
 import { noEntityDiagnosis } from '../core/noEntity';
 import type { StudioDB } from '../db/schema';
@@ -21,7 +21,8 @@ import {
   type StepEvent,
   type TrainResult,
 } from '../model/train';
-import type { Tagger } from '../model/tagger';
+import type { Tagger, Weights } from '../model/tagger';
+import { encoderKey, pretrainEncoder, textFingerprint, type PretrainedEncoder } from '../model/pretrain';
 import { crfKernelActive } from '../model/crf';
 import { finalOShift, PipelineStopped, runPipeline, type StageRecord, type TrainSignals } from '../methods/pipelines';
 import { rosterRemoval, uncertaintyOf, type DocSignals } from '../core/reviewSignals';
@@ -47,6 +48,8 @@ export interface TrainMetrics {
   warning?: string;
   /** The O shift the final model decoded with (chosen on dev unless configured). */
   oShift?: number;
+  /** The pre-trained encoder the run's model started from (model.pretrain). */
+  encoder?: { epochs: number; sentences: number; seconds: number; loss: number };
   backend: string;
   backendReason: string;
   /** How the CRF's forward algorithm and gradient ran: the backend's WGSL kernels or generic ops. */
@@ -133,20 +136,62 @@ async function projectEmbeddings(db: StudioDB, projectId: number, words: Iterabl
   const need = new Set<string>();
   for (const w of words) need.add(w.toLowerCase());
   const row = await db.embeddings.get(projectId);
-  if (row) {
+  // A row from before spelled vectors (v6) has none for its absent words: built again once.
+  if (row && (row.spelledFrom !== undefined || !row.absent.length)) {
     const known = new Set([...row.words, ...row.absent]);
-    if ([...need].every((w) => known.has(w))) return { dims: row.dims, index: new Map(row.words.map((w, k) => [w, k])), vectors: row.vectors };
+    if ([...need].every((w) => known.has(w)))
+      return {
+        dims: row.dims,
+        index: new Map(row.words.map((w, k) => [w, k])),
+        vectors: row.vectors,
+        ...(row.spelledFrom !== undefined ? { spelledFrom: row.spelledFrom } : {}),
+      };
   }
-  const emb = trimGlove(await fetchGlove(), need);
-  // The words GloVe lacks are remembered apart, so the next run neither refetches nor indexes them.
-  await db.embeddings.put({
+  const asset = await fetchGlove();
+  const emb = trimGlove(asset, need, asset.spelling);
+  const gloveWords = emb.spelledFrom ?? emb.index.size;
+  // The words GloVe lacks are remembered apart (with their spelled rows), so the next run neither refetches nor indexes them.
+  await saveEmbeddings(db, {
     projectId,
     words: [...emb.index.keys()],
-    absent: [...need].filter((w) => !emb.index.has(w)),
+    absent: [...emb.index].filter(([, r]) => r >= gloveWords).map(([w]) => w),
     dims: emb.dims,
     vectors: emb.vectors,
+    ...(emb.spelledFrom !== undefined ? { spelledFrom: emb.spelledFrom } : {}),
   });
   return emb;
+}
+
+/**
+ * The project's pre-trained encoder for this model: the one kept from an earlier run with the
+ * same key, else pre-trained now (progress as stage events; stop and cancel end it with null) and
+ * kept. Seed 1 whatever the run's seed: one encoder serves every run of this model shape.
+ */
+async function projectEncoder(
+  db: StudioDB,
+  projectId: number,
+  cfg: RunConfig,
+  feat: Featurizer,
+  text: { words: string[] }[],
+  emit: (e: TrainEvent) => void,
+): Promise<PretrainedEncoder | null> {
+  const o = { epochs: cfg.model.pretrain, vocab: cfg.model.pretrainVocab, batchSize: cfg.train.batchSize, lr: cfg.train.lr, clip: cfg.train.clip, seed: 1 };
+  const key = encoderKey(cfg.model, feat, o, textFingerprint(text));
+  const kept = await findEncoder(db, projectId, key);
+  if (kept) {
+    emit({ kind: 'stage', stage: `project encoder: pre-trained earlier (${kept.losses.length} epochs on ${kept.sentences.toLocaleString()} sentences)` });
+    return kept;
+  }
+  emit({ kind: 'stage', stage: `project encoder: pre-training on ${text.length.toLocaleString()} train sentences (${o.epochs} epochs)` });
+  const e = await pretrainEncoder(cfg.model, feat, text, o, {
+    onEpoch: (epoch, loss) => emit({ kind: 'stage', stage: `project encoder: epoch ${epoch} of ${o.epochs} done, language-model loss ${loss.toFixed(3)}` }),
+    onProgress: (epoch, batch, batches, loss) =>
+      emit({ kind: 'stage', stage: `project encoder: epoch ${epoch} of ${o.epochs}, batch ${batch} of ${batches}, loss ${loss.toFixed(3)}` }),
+    progressSeconds: 2,
+    shouldStop: () => control !== 'go',
+  });
+  if (e) await saveEncoder(db, { projectId, ...e, createdAt: Date.now() });
+  return e;
 }
 
 /** A run's store in IndexedDB: rows of kind 'stage', removed with the run's other rows when it ends. */
@@ -263,7 +308,9 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       docs.flatMap((d) => tokenTexts(d)),
       fetchGlove,
     );
-    const feat = buildFeaturizer(emb, decoupled ? decoupledFeaturizerWords(train.map((s) => s.words)) : train.map((s) => s.words), tags);
+    const feat = buildFeaturizer(emb, decoupled ? decoupledFeaturizerWords(train.map((s) => s.words)) : train.map((s) => s.words), tags, {
+      spelling: cfg.model.spelling,
+    });
     if (lexicon) feat.lexicon = lexicon.types;
 
     const choice = await chooseBackend(cfg.backend);
@@ -336,6 +383,19 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
         });
       },
     };
+    // The project's pre-trained encoder (model.pretrain): kept from an earlier run, or pre-trained now on the train split's text.
+    let encoder: Weights | undefined;
+    if (cfg.model.pretrain > 0) {
+      const text = trainIdx.flatMap((k) => toSentences([parsed[k]], [undefined], tags)).map((x) => ({ words: x.words }));
+      const e = await projectEncoder(db, projectId, cfg, feat, text, emit);
+      if (!e) {
+        await db.models.where('runId').equals(runId).delete();
+        await db.runs.update(runId, { status: 'cancelled', error: 'cancelled during encoder pre-training', metrics, finishedAt: Date.now() });
+        return metrics;
+      }
+      encoder = e.weights;
+      metrics.encoder = { epochs: e.losses.length, sentences: e.sentences, seconds: e.seconds, loss: e.losses[e.losses.length - 1] };
+    }
     let lost = false;
     const device = (tf.backend() as unknown as { device?: { lost?: Promise<unknown> } }).device;
     void device?.lost?.then(() => (lost = true));
@@ -350,7 +410,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
             cfg.pipeline,
             cfg,
             feat,
-            { train, dev },
+            { train, dev, ...(encoder ? { encoder } : {}) },
             { ...hooks, onCheckpoint: undefined, onStage: (stage: string) => emit({ kind: 'stage', stage }) },
             runStore(db, runId),
           );
@@ -364,7 +424,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
           return metrics;
         }
       } else {
-        result = await trainTagger(cfg, feat, { train, dev }, hooks, resume);
+        result = await trainTagger(cfg, feat, { train, dev }, hooks, resume, undefined, encoder);
         if (result.stopped !== 'cancelled') await finalOShift(result.tagger, cfg, feat, dev, { onStage: (stage) => emit({ kind: 'stage', stage }) });
       }
       metrics.oShift = result.tagger.oShift;
@@ -375,7 +435,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       metrics.backend = next.backend;
       metrics.backendReason = `${next.reason}; the WebGPU device was lost at epoch ${resume?.epoch ?? 0} (${(e as Error).message}) and training resumed from its checkpoint${crfNote()}`;
       emit({ kind: 'backend', choice: { ...next, reason: metrics.backendReason } });
-      result = await trainTagger(cfg, feat, { train, dev }, hooks, resume);
+      result = await trainTagger(cfg, feat, { train, dev }, hooks, resume, undefined, encoder);
     }
     if (result.stopped === 'cancelled') {
       result.tagger.dispose();

@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { useMemo, useRef, useState } from 'react';
 import { modelName, modelSchema, parseRunConfig, runConfigSchema, runMethodName, type RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
+import { deleteEncoder } from '../../db/repo';
 import type { RunRow } from '../../db/schema';
 import { METHOD_CATALOG } from '../../methods/catalog';
 import { entryOptionsText, parseOptionsText } from '../../methods/options';
@@ -31,6 +32,7 @@ const NUMBER_FIELDS = {
   hidden: 'units',
   dropout: 'dropout',
   dictDropout: 'dictionary dropout',
+  pretrain: 'pre-training epochs',
   epochs: 'epochs',
   batch: 'batch',
   lr: 'lr',
@@ -49,7 +51,7 @@ function num(form: Record<keyof typeof NUMBER_FIELDS, string>, k: keyof typeof N
  * What is wrong with the form's model and training fields as typed (no layers needed): each
  * field's own message, checked by the run config's schema, so that a run never starts on a typo.
  */
-function formProblems(form: Record<keyof typeof NUMBER_FIELDS, string> & { encoder: string; head: string; dictionary: boolean }): string[] {
+function formProblems(form: Record<keyof typeof NUMBER_FIELDS, string> & { encoder: string; head: string; dictionary: boolean; spelling: boolean }): string[] {
   const problems: string[] = [];
   for (const k of Object.keys(NUMBER_FIELDS) as (keyof typeof NUMBER_FIELDS)[]) {
     if (k === 'dictDropout' && !form.dictionary) continue;
@@ -69,6 +71,8 @@ function formProblems(form: Record<keyof typeof NUMBER_FIELDS, string> & { encod
       dropout: num(form, 'dropout'),
       dictionary: form.dictionary,
       dictionaryDropout: dictDropout(form),
+      spelling: form.spelling,
+      pretrain: num(form, 'pretrain'),
     },
     train: { epochs: num(form, 'epochs'), batchSize: num(form, 'batch'), lr: num(form, 'lr'), seed: num(form, 'seed') },
   });
@@ -84,6 +88,7 @@ const FIELD_OF: Record<string, string> = {
   'model.hidden': 'units',
   'model.dropout': 'dropout',
   'model.dictionaryDropout': 'dictionary dropout',
+  'model.pretrain': 'pre-training epochs',
   'train.epochs': 'epochs',
   'train.batchSize': 'batch',
   'train.lr': 'lr',
@@ -192,6 +197,8 @@ export function TrainPage() {
     dropout: '0.5',
     dictionary: true,
     dictDropout: String(MODEL_DEFAULTS.dictionaryDropout),
+    spelling: MODEL_DEFAULTS.spelling,
+    pretrain: String(MODEL_DEFAULTS.pretrain),
     epochs: '30',
     batch: '32',
     lr: '0.002',
@@ -255,6 +262,8 @@ export function TrainPage() {
         dropout: num(form, 'dropout'),
         dictionary: form.dictionary,
         dictionaryDropout: dictDropout(form),
+        spelling: form.spelling,
+        pretrain: num(form, 'pretrain'),
       },
       train: { epochs: num(form, 'epochs'), batchSize: num(form, 'batch'), lr: num(form, 'lr'), seed: num(form, 'seed') },
       backend: form.backend,
@@ -382,6 +391,13 @@ export function TrainPage() {
               dropped <NumberInput aria-label="Dictionary dropout" {...numField('dictDropout')} />
             </label>
           )}
+          <label title="Words GloVe lacks get a vector spelled from their characters (n-grams trained to reproduce GloVe) instead of zeros">
+            <input type="checkbox" aria-label="Spelling vectors" checked={form.spelling} onChange={(e) => setForm({ ...form, spelling: e.target.checked })} />{' '}
+            spelling vectors
+          </label>
+          <label title="Epochs of pre-training the encoder as a language model on the train split's text (0: off); done once and kept for the project's later runs">
+            pre-train encoder <NumberInput aria-label="Pre-training epochs" {...numField('pretrain')} /> epochs
+          </label>
           <label>
             epochs <NumberInput aria-label="Epochs" {...numField('epochs')} />
           </label>
@@ -476,6 +492,55 @@ export function TrainPage() {
         </p>
       )}
       {runs?.length ? <RunsTable runs={runs} busy={busy} onResume={(id) => void execute(id)} /> : <p className="muted">No training run yet.</p>}
+      <ProjectEncoders projectId={projectId} busy={busy} />
     </div>
+  );
+}
+
+/** The project's pre-trained encoders (kept by runs with encoder pre-training on), each removable. */
+function ProjectEncoders({ projectId, busy }: { projectId: number; busy: boolean }) {
+  const encoders = useLiveQuery(() => db.encoders.where('projectId').equals(projectId).toArray(), [projectId]);
+  if (!encoders?.length) return null;
+  return (
+    <>
+      <h2>Pre-trained encoders</h2>
+      <p className="muted">Kept for later runs of a model of the same shape on the same train text; a run with other settings pre-trains its own.</p>
+      <table className="grid" data-testid="encoders-table">
+        <thead>
+          <tr>
+            <th>model</th>
+            <th>text</th>
+            <th>epochs</th>
+            <th>last loss</th>
+            <th>time</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {encoders.map((e) => {
+            const k = JSON.parse(e.key) as { encoder: string; hidden: number; spelling: boolean };
+            return (
+              <tr key={e.id}>
+                <td>
+                  {k.encoder} {k.hidden}
+                  {k.spelling ? ' · spelling' : ''}
+                </td>
+                <td>
+                  {e.sentences.toLocaleString()} sentences, {e.tokens.toLocaleString()} tokens
+                </td>
+                <td>{e.losses.length}</td>
+                <td>{e.losses[e.losses.length - 1]?.toFixed(3)}</td>
+                <td>{Math.round(e.seconds)} s</td>
+                <td>
+                  <button type="button" disabled={busy} onClick={() => void deleteEncoder(db, e.id!)}>
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </>
   );
 }
