@@ -65,7 +65,7 @@ describe('a pre-trained encoder per project', () => {
       train: { epochs: 1, batchSize: 16, lr: 1e-7, seed: 2, oShift: 0 },
       method: { name: 'supervised' },
     });
-    const labeled = text.slice(0, 8).map((s) => ({ words: s.words, tags: s.words.map(() => 0), doc: 0 }));
+    const labeled = text.slice(0, 8).map((s) => ({ words: s.words, tags: s.words.map(() => 0), doc: 0, offset: 0 }));
     labeled[0].tags[1] = 1;
     const r = await trainTagger(cfg, feat, { train: labeled, dev: labeled }, {}, undefined, undefined, e.weights);
     const after = (await r.tagger.getWeights())['lstm/bw/wh'].data;
