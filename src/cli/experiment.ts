@@ -19,12 +19,12 @@ import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
 import { WeakLabeler } from '../core/weak/pipeline';
 import { noEntityDiagnosis } from '../core/noEntity';
-import { lexiconFromSpans, lexiconMatcher, lexiconSize, makeLexicon, type Lexicon, type LexiconMatch } from '../core/lexicon';
+import { lexiconFromSpans, lexiconMatcher, lexiconSize, makeLexicon, spanMatches, weakFeatureTypes, type Lexicon, type LexiconMatch } from '../core/lexicon';
 import { decoupledFeaturizerWords } from '../model/decoupled';
 import { disposeDecoupled, predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
 import { parseRunRecords, type RunRecord } from '../core/runRecord';
 import { mulberry32 } from '../core/random';
-import type { ParsedCorpus } from '../core/types';
+import type { ParsedCorpus, Span } from '../core/types';
 import { bioTags, ioTags, toSentences, type LabeledSentence } from '../model/data';
 import { trimGlove } from '../model/embeddings';
 import { buildFeaturizer, type Featurizer } from '../model/features';
@@ -193,6 +193,30 @@ function settingLexicon(s: Setting, d: SettingData, withRules: boolean): Lexicon
   const n = Math.min(d.train.corpus.docs.length, s.limitTrain ?? Infinity);
   const sentences = d.train.corpus.docs.slice(0, n).map((doc, k) => ({ words: tokenTexts(doc), spans: d.train.anns[k].spans }));
   return makeLexicon([{ mode: 'sensitive', entries: lexiconFromSpans(sentences) }]);
+}
+
+type WithLex = { words: readonly string[]; doc: number; offset: number; lex?: readonly LexiconMatch[] };
+
+/**
+ * model.weakFeatures: every sentence gets its weak labels' spans as matches of the feature groups
+ * after the dictionary's (`base`). Train: the setting's weak labels; dev and test: their text
+ * labeled by the same sources and aggregation (as the "weak labels themselves" row scores them).
+ * Only a dictionary setting has weak labels for the text a model predicts.
+ */
+function settingWeakFeatures<A extends WithLex, B extends WithLex>(
+  s: Setting,
+  d: SettingData,
+  sents: { train: A[]; dev: B[]; test: B[] },
+  types: readonly string[],
+  base: number,
+): { train: A[]; dev: B[]; test: B[] } {
+  if (s.kind !== 'dictionary') throw new Error(`setting "${s.name}": weak labels as features need weak labels on dev and test text (a dictionary setting)`);
+  const splitAnns = (split: z.infer<typeof splitSchema>) =>
+    weakLabelCorpus({ corpus: 'conll' in split ? split.conll : split.text, gazetteers: s.gazetteers, untyped: s.untyped, rules: s.rules, mode: s.case, method: s.aggregate })
+      .result.aggregate;
+  const add = <T extends WithLex>(xs: T[], anns: readonly { spans: readonly Span[] }[]): T[] =>
+    xs.map((x) => ({ ...x, lex: [...(x.lex ?? []), ...spanMatches(anns[x.doc]?.spans ?? [], x.offset, x.words.length, types, base)] }));
+  return { train: add(sents.train, d.train.anns), dev: add(sents.dev, splitAnns(s.dev)), test: add(sents.test, splitAnns(s.test)) };
 }
 
 /** Sentences with their dictionary matches attached. */
@@ -581,6 +605,11 @@ export async function runExperiment(
           `${setting.name}: dictionary features from ${lexiconSize(lexicon)} entries${lexicon.rules ? ` and ${lexicon.rules.length} rules` : ''} (${lexicon.types.join(', ')})`,
         );
       }
+      const weakTypes = lexModel?.weakFeatures ? data.types.filter((t) => t !== UNKNOWN_TYPE) : [];
+      if (weakTypes.length) {
+        sents = settingWeakFeatures(setting, data, sents, weakTypes, lexicon?.types.length ?? 0);
+        log(`${setting.name}: the weak labels as features (${weakTypes.join(', ')}), on train, dev and test`);
+      }
       const words = [...sents.train, ...sents.dev, ...sents.test].flatMap((s) => s.words);
       const featWords = sents.train.map((s) => s.words);
       const feat = buildFeaturizer(
@@ -589,7 +618,7 @@ export async function runExperiment(
         tags,
         { spelling: lexModel?.spelling },
       );
-      if (lexicon) feat.lexicon = lexicon.types;
+      if (lexicon || weakTypes.length) feat.lexicon = [...(lexicon?.types ?? []), ...weakFeatureTypes(weakTypes)];
       for (const { seed, config: cfg } of planned) {
         const key = `${setting.name}/${m.label}/${seed}`;
         if (done.has(key)) continue;

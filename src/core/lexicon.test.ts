@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lexiconFromSpans, lexiconMatcher, makeLexicon } from './lexicon';
+import { lexiconFromSpans, lexiconMatcher, makeLexicon, spanMatches, weakFeatureTypes } from './lexicon';
 
 describe('dictionary features', () => {
   const entries = [
@@ -89,5 +89,20 @@ describe('dictionary features', () => {
       { start: 2, end: 3, type: 1 },
       { start: 4, end: 6, type: 1 },
     ]);
+  });
+});
+
+describe('weak labels as features', () => {
+  it("gives a sentence its document's weak spans inside it, as matches of the groups after the dictionary's", () => {
+    const spans = [
+      { start: 1, end: 3, label: 'Disease' },
+      { start: 4, end: 5, label: 'Chemical' },
+      { start: 5, end: 6, label: '?' },
+      { start: 7, end: 9, label: 'Chemical' }, // crosses the sentence's end: not this sentence's
+    ];
+    // The sentence is tokens 4..7 of the document; the dictionary has 3 groups.
+    expect(spanMatches(spans, 4, 4, ['Chemical', 'Disease'], 3)).toEqual([{ start: 0, end: 1, type: 3 }]);
+    expect(spanMatches(spans, 0, 4, ['Chemical', 'Disease'], 3)).toEqual([{ start: 1, end: 3, type: 4 }]);
+    expect(weakFeatureTypes(['Chemical'])).toEqual(['weak label: Chemical']);
   });
 });

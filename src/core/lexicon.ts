@@ -5,7 +5,7 @@
  * rule, decides what to make of them. Trained with matches dropped at random (feature dropout), a
  * model uses the dictionary at prediction time and still learns from context.
  */
-import { UNKNOWN_TYPE } from './types';
+import { UNKNOWN_TYPE, type Span } from './types';
 import { normalizeToken, type CaseMode } from './weak/normalize';
 import { compileRule, type Rule } from './weak/rules';
 
@@ -138,3 +138,21 @@ export function lexiconFromSpans(
   }
   return [...seen.values()];
 }
+
+/**
+ * A sentence's weak-label spans as feature matches (model.weakFeatures): the spans of a document's
+ * annotation inside the sentence's tokens [offset, offset + length), each as a match of its type's
+ * feature group `base + k` (k: the type's index in `types`); untyped and unknown spans are skipped.
+ */
+export function spanMatches(spans: readonly Span[], offset: number, length: number, types: readonly string[], base: number): LexiconMatch[] {
+  const out: LexiconMatch[] = [];
+  for (const s of spans) {
+    const k = types.indexOf(s.label);
+    if (k < 0 || s.start < offset || s.end > offset + length) continue;
+    out.push({ start: s.start - offset, end: s.end - offset, type: base + k });
+  }
+  return out;
+}
+
+/** The feature groups of the weak labels' types, after the dictionary's. */
+export const weakFeatureTypes = (types: readonly string[]): string[] => types.map((t) => `weak label: ${t}`);

@@ -70,6 +70,13 @@ export const modelSchema = z.object({
    */
   spelling: z.boolean().default(false),
   /**
+   * The weak labels themselves (the aggregate of the project's sources, made for every split) as
+   * model input too, one feature group per type, dropped like dictionary matches in training: the
+   * model starts from what the weak labels say and learns from context where to differ. Needs weak
+   * labels on the text it predicts (a dictionary setting; a project's weak layer).
+   */
+  weakFeatures: z.boolean().default(false),
+  /**
    * Epochs of encoder pre-training (0: off): the BiLSTM learns the project's unlabeled training
    * text as a bidirectional language model once (src/model/pretrain.ts), kept as a project asset,
    * and every stage of every method that would start from fresh weights starts from it.
@@ -268,7 +275,13 @@ const HEAD_NAMES: Record<string, string> = { crf: 'CRF', softmax: 'softmax', spa
 export function modelName(cfg: Pick<RunConfig, 'model'>): string {
   const m = cfg.model;
   if (!m) return '?';
-  return `${m.encoder} ${m.hidden} · ${HEAD_NAMES[m.head] ?? m.head}${m.dictionary === true ? ' · dictionary' : ''}`;
+  const extras = [
+    m.dictionary === true && 'dictionary',
+    m.weakFeatures === true && 'weak labels in',
+    m.spelling === true && 'spelling vectors',
+    (m.pretrain ?? 0) > 0 && `pre-trained encoder (${m.pretrain} epochs)`,
+  ].filter(Boolean);
+  return `${m.encoder} ${m.hidden} · ${HEAD_NAMES[m.head] ?? m.head}${extras.map((e) => ` · ${e}`).join('')}`;
 }
 
 /**

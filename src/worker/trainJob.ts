@@ -3,7 +3,7 @@ import { scoreSpans, type SpanScores } from '../core/metrics';
 import { parseRunConfig, type RunConfig } from '../core/runConfig';
 import { UNKNOWN_TYPE, tokenTexts } from '../core/types';
 import { findEncoder, layerAnnotations, projectLexicon, saveEmbeddings, saveEncoder, toParsedDoc } from '../db/repo';
-import { lexiconMatcher, lexiconSize } from '../core/lexicon';
+import { lexiconMatcher, lexiconSize, spanMatches, weakFeatureTypes } from '../core/lexicon';
 import { noEntityDiagnosis } from '../core/noEntity';
 import type { StudioDB } from '../db/schema';
 import { bioTags, ioTags, pathsToSpans, toSentences } from '../model/data';
@@ -32,7 +32,7 @@ import { decoupledFeaturizerWords } from '../model/decoupled';
 import { samplingMaps, type SamplingMap } from '../methods/negativeSampling';
 import { negativeSamplingSchema, rosterSchema } from '../methods/schemas';
 import { disposeDecoupled, predictDecoupled, runDecoupled, spansOfTags, type DecoupledPipeline } from '../methods/decoupled';
-import type { DocumentRow } from '../db/schema';
+import type { DocumentRow, LayerRow } from '../db/schema';
 import type { Annotation, ParsedDoc } from '../core/types';
 import type { Featurizer } from '../model/features';
 import { chooseBackend, type BackendChoice } from './backend';
@@ -194,6 +194,17 @@ async function projectEncoder(
   return e;
 }
 
+/**
+ * The weak labels a run reads as features (model.weakFeatures): the training layer's when it is a
+ * weak layer, else the project's aggregate weak layer.
+ */
+async function projectWeakLabels(db: StudioDB, projectId: number, layer: LayerRow, layerAnns: Annotation[], docIds: number[]): Promise<Annotation[]> {
+  if (layer.kind === 'weak') return layerAnns;
+  const aggregate = (await db.layers.where('projectId').equals(projectId).toArray()).find((l) => l.role === 'aggregate');
+  if (!aggregate) throw new Error('weak labels as features need the project\'s weak labels: make them on the Weak labels page first');
+  return layerAnnotations(db, aggregate.id!, docIds);
+}
+
 /** A run's store in IndexedDB: rows of kind 'stage', removed with the run's other rows when it ends. */
 function runStore(db: StudioDB, runId: number): RunStore {
   const rows = (key: string) =>
@@ -292,7 +303,17 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     // Dictionary features: every sentence carries its gazetteer matches (the decoupled model has its own use of them).
     const lexicon = cfg.model.dictionary && !decoupled ? await projectLexicon(db, projectId, cfg.model.ruleFeatures) : null;
     const match = lexicon ? lexiconMatcher(lexicon) : null;
-    const withLex = <T extends { words: readonly string[] }>(ss: T[]): T[] => (match ? ss.map((x) => ({ ...x, lex: match(x.words) })) : ss);
+    // Weak labels as features: the project's aggregate weak labels, on every document.
+    const weakTypes = cfg.model.weakFeatures && !decoupled ? [...trainTypes].sort() : [];
+    const weakAnns = weakTypes.length ? await projectWeakLabels(db, projectId, layer, layerAnns, docIds) : null;
+    const weakBase = lexicon?.types.length ?? 0;
+    const withLex = <T extends { words: readonly string[]; doc: number; offset: number }>(ss: T[]): T[] =>
+      match || weakAnns
+        ? ss.map((x) => ({
+            ...x,
+            lex: [...(match ? match(x.words) : []), ...(weakAnns ? spanMatches(weakAnns[x.doc]?.spans ?? [], x.offset, x.words.length, weakTypes, weakBase) : [])],
+          }))
+        : ss;
     const train = withLex(trainRaw);
     const dev = withLex(sub(devIdx, goldAnns));
     if (lexicon)
@@ -311,7 +332,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     const feat = buildFeaturizer(emb, decoupled ? decoupledFeaturizerWords(train.map((s) => s.words)) : train.map((s) => s.words), tags, {
       spelling: cfg.model.spelling,
     });
-    if (lexicon) feat.lexicon = lexicon.types;
+    if (lexicon || weakAnns) feat.lexicon = [...(lexicon?.types ?? []), ...weakFeatureTypes(weakTypes)];
 
     const choice = await chooseBackend(cfg.backend);
     metrics.backend = choice.backend;

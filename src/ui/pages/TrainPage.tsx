@@ -51,7 +51,9 @@ function num(form: Record<keyof typeof NUMBER_FIELDS, string>, k: keyof typeof N
  * What is wrong with the form's model and training fields as typed (no layers needed): each
  * field's own message, checked by the run config's schema, so that a run never starts on a typo.
  */
-function formProblems(form: Record<keyof typeof NUMBER_FIELDS, string> & { encoder: string; head: string; dictionary: boolean; spelling: boolean }): string[] {
+function formProblems(
+  form: Record<keyof typeof NUMBER_FIELDS, string> & { encoder: string; head: string; dictionary: boolean; spelling: boolean; weakFeatures: boolean },
+): string[] {
   const problems: string[] = [];
   for (const k of Object.keys(NUMBER_FIELDS) as (keyof typeof NUMBER_FIELDS)[]) {
     if (k === 'dictDropout' && !form.dictionary) continue;
@@ -73,6 +75,7 @@ function formProblems(form: Record<keyof typeof NUMBER_FIELDS, string> & { encod
       dictionaryDropout: dictDropout(form),
       spelling: form.spelling,
       pretrain: num(form, 'pretrain'),
+      weakFeatures: form.weakFeatures,
     },
     train: { epochs: num(form, 'epochs'), batchSize: num(form, 'batch'), lr: num(form, 'lr'), seed: num(form, 'seed') },
   });
@@ -198,6 +201,7 @@ export function TrainPage() {
     dictionary: true,
     dictDropout: String(MODEL_DEFAULTS.dictionaryDropout),
     spelling: MODEL_DEFAULTS.spelling,
+    weakFeatures: MODEL_DEFAULTS.weakFeatures,
     pretrain: String(MODEL_DEFAULTS.pretrain),
     epochs: '30',
     batch: '32',
@@ -264,6 +268,7 @@ export function TrainPage() {
         dictionaryDropout: dictDropout(form),
         spelling: form.spelling,
         pretrain: num(form, 'pretrain'),
+        weakFeatures: form.weakFeatures,
       },
       train: { epochs: num(form, 'epochs'), batchSize: num(form, 'batch'), lr: num(form, 'lr'), seed: num(form, 'seed') },
       backend: form.backend,
@@ -391,6 +396,15 @@ export function TrainPage() {
               dropped <NumberInput aria-label="Dictionary dropout" {...numField('dictDropout')} />
             </label>
           )}
+          <label title="The project's weak labels (their aggregate) as model input too, so the model starts from what they say and learns from context where to differ">
+            <input
+              type="checkbox"
+              aria-label="Weak labels as features"
+              checked={form.weakFeatures}
+              onChange={(e) => setForm({ ...form, weakFeatures: e.target.checked })}
+            />{' '}
+            weak labels as features
+          </label>
           <label title="Words GloVe lacks get a vector spelled from their characters (n-grams trained to reproduce GloVe) instead of zeros">
             <input type="checkbox" aria-label="Spelling vectors" checked={form.spelling} onChange={(e) => setForm({ ...form, spelling: e.target.checked })} />{' '}
             spelling vectors
