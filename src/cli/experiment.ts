@@ -212,8 +212,14 @@ function settingWeakFeatures<A extends WithLex, B extends WithLex>(
 ): { train: A[]; dev: B[]; test: B[] } {
   if (s.kind !== 'dictionary') throw new Error(`setting "${s.name}": weak labels as features need weak labels on dev and test text (a dictionary setting)`);
   const splitAnns = (split: z.infer<typeof splitSchema>) =>
-    weakLabelCorpus({ corpus: 'conll' in split ? split.conll : split.text, gazetteers: s.gazetteers, untyped: s.untyped, rules: s.rules, mode: s.case, method: s.aggregate })
-      .result.aggregate;
+    weakLabelCorpus({
+      corpus: 'conll' in split ? split.conll : split.text,
+      gazetteers: s.gazetteers,
+      untyped: s.untyped,
+      rules: s.rules,
+      mode: s.case,
+      method: s.aggregate,
+    }).result.aggregate;
   const add = <T extends WithLex>(xs: T[], anns: readonly { spans: readonly Span[] }[]): T[] =>
     xs.map((x) => ({ ...x, lex: [...(x.lex ?? []), ...spanMatches(anns[x.doc]?.spans ?? [], x.offset, x.words.length, types, base)] }));
   return { train: add(sents.train, d.train.anns), dev: add(sents.dev, splitAnns(s.dev)), test: add(sents.test, splitAnns(s.test)) };

@@ -201,7 +201,7 @@ async function projectEncoder(
 async function projectWeakLabels(db: StudioDB, projectId: number, layer: LayerRow, layerAnns: Annotation[], docIds: number[]): Promise<Annotation[]> {
   if (layer.kind === 'weak') return layerAnns;
   const aggregate = (await db.layers.where('projectId').equals(projectId).toArray()).find((l) => l.role === 'aggregate');
-  if (!aggregate) throw new Error('weak labels as features need the project\'s weak labels: make them on the Weak labels page first');
+  if (!aggregate) throw new Error("weak labels as features need the project's weak labels: make them on the Weak labels page first");
   return layerAnnotations(db, aggregate.id!, docIds);
 }
 
@@ -311,7 +311,10 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       match || weakAnns
         ? ss.map((x) => ({
             ...x,
-            lex: [...(match ? match(x.words) : []), ...(weakAnns ? spanMatches(weakAnns[x.doc]?.spans ?? [], x.offset, x.words.length, weakTypes, weakBase) : [])],
+            lex: [
+              ...(match ? match(x.words) : []),
+              ...(weakAnns ? spanMatches(weakAnns[x.doc]?.spans ?? [], x.offset, x.words.length, weakTypes, weakBase) : []),
+            ],
           }))
         : ss;
     const train = withLex(trainRaw);

@@ -13,8 +13,8 @@ interface Sentence {
   /** obs[s * n + t]: observation symbol of source s at token t. */
   obs: Uint16Array;
   n: number;
-  doc: number;
-  from: number;
+  /** Where the sentences with these observations are: document and first token. */
+  at: { doc: number; from: number }[];
 }
 
 export interface HmmResult {
@@ -46,7 +46,12 @@ export function fitHmm(input: AggregateInput, opt: HmmOptions = {}): HmmResult[]
   const typeOf = (j: number) => (j - 1) >> 1;
   const allowed = (i: number, j: number) => !isI(j) || (i > 0 && typeOf(i) === typeOf(j));
 
+  // Sentences with the same observations (every sentence no source fires in, of one length;
+  // repeated text) have the same posteriors: each is fitted and decoded once, its expected counts
+  // weighted by how often it occurs. Symbols are small numbers, so the UTF-16 key is exact.
   const sentences: Sentence[] = [];
+  const seen = new Map<string, Sentence>();
+  const key = new TextDecoder('utf-16le');
   input.sentences.forEach((sents, d) => {
     const n = sents.length ? sents[sents.length - 1][1] : 0;
     const tags = input.sources.map((src) => sourceTags(src.spans[d], n));
@@ -54,7 +59,14 @@ export function fitHmm(input: AggregateInput, opt: HmmOptions = {}): HmmResult[]
       const len = b - a;
       const obs = new Uint16Array(S * len);
       for (let s = 0; s < S; s++) for (let t = 0; t < len; t++) obs[s * len + t] = symbol(tags[s][a + t]);
-      sentences.push({ obs, n: len, doc: d, from: a });
+      const k = `${len}:${key.decode(obs)}`;
+      const same = seen.get(k);
+      if (same) same.at.push({ doc: d, from: a });
+      else {
+        const sent = { obs, n: len, at: [{ doc: d, from: a }] };
+        seen.set(k, sent);
+        sentences.push(sent);
+      }
     }
   });
 
@@ -142,17 +154,18 @@ export function fitHmm(input: AggregateInput, opt: HmmOptions = {}): HmmResult[]
     for (const sent of sentences) {
       const { n, obs } = sent;
       if (!n) continue;
+      const w = sent.at.length;
       emissions(sent);
-      ll += forwardBackward(n);
+      ll += w * forwardBackward(n);
       for (let t = 0; t < n; t++) {
         for (let j = 0; j < K; j++) {
-          const g = alpha[t * K + j] * beta[t * K + j];
+          const g = w * alpha[t * K + j] * beta[t * K + j];
           if (t === 0) cPi[j] += g;
           for (let s = 0; s < S; s++) cE[(s * K + j) * M + obs[s * n + t]] += g;
         }
         if (t === 0) continue;
         for (let i = 0; i < K; i++) {
-          const a = alpha[(t - 1) * K + i];
+          const a = w * alpha[(t - 1) * K + i];
           if (!a) continue;
           for (let j = 0; j < K; j++) {
             if (!A[i * K + j]) continue;
@@ -209,10 +222,11 @@ export function fitHmm(input: AggregateInput, opt: HmmOptions = {}): HmmResult[]
     }
     let j = 0;
     for (let k = 1; k < K; k++) if (delta[(n - 1) * K + k] > delta[(n - 1) * K + j]) j = k;
-    const out = results[sent.doc];
     for (let t = n - 1; t >= 0; t--) {
-      out.tags[sent.from + t] = labels[j];
-      out.confidence[sent.from + t] = alpha[t * K + j] * beta[t * K + j];
+      for (const { doc, from } of sent.at) {
+        results[doc].tags[from + t] = labels[j];
+        results[doc].confidence[from + t] = alpha[t * K + j] * beta[t * K + j];
+      }
       if (t > 0) j = back[t * K + j];
     }
   }

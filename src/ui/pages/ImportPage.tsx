@@ -1,11 +1,10 @@
 import { useMemo, useState } from 'react';
-import { CORPUS_FORMATS, parseCorpusImport, type CorpusFormat } from '../../core/formats/importSpec';
-import { importChecks } from '../../core/importChecks';
-import { parseRatios, splitByRatio } from '../../core/splits';
-import { LAYER_KINDS, SPLITS, TAG_SCHEMES, type LayerKind, type ParsedCorpus, type Split, type TagScheme } from '../../core/types';
-import { db } from '../../db/instance';
-import { importCorpus } from '../../db/repo';
-import { readText, useProjectId } from '../hooks';
+import { CORPUS_FORMATS, type CorpusFormat } from '../../core/formats/importSpec';
+import { parseRatios } from '../../core/splits';
+import { LAYER_KINDS, SPLITS, TAG_SCHEMES, type LayerKind, type Split, type TagScheme } from '../../core/types';
+import { importWorker } from '../../worker/importClient';
+import type { ImportStored } from '../../worker/import.worker';
+import { useProjectId } from '../hooks';
 
 const FORMAT_HELP: Record<CorpusFormat, string> = {
   conll: 'CoNLL columns: token first, tag last; blank lines between sentences; -DOCSTART- between documents.',
@@ -44,40 +43,35 @@ export function ImportPage() {
   const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
-  // A parsed corpus whose checks the user has to answer before it is stored.
-  const [pending, setPending] = useState<{ corpus: ParsedCorpus; checks: string[]; t0: number } | null>(null);
+  // A parsed corpus (kept in the import worker) whose checks the user has to answer before it is stored.
+  const [pending, setPending] = useState<{ id: number; checks: string[]; documents: number; t0: number } | null>(null);
 
-  const store = async (corpus: ParsedCorpus, t0: number) => {
-    const { documents } = await importCorpus(db, projectId, corpus);
-    const spans = corpus.layers.reduce((a, l) => a + l.annotations.reduce((b, x) => b + x.spans.length, 0), 0);
+  const done = (r: ImportStored, t0: number) =>
     setResult({
       ok: true,
-      message: `Imported ${documents.toLocaleString()} documents and ${spans.toLocaleString()} labeled spans in ${((performance.now() - t0) / 1000).toFixed(2)} s.`,
+      message: `Imported ${r.documents.toLocaleString()} documents and ${r.spans.toLocaleString()} labeled spans in ${((performance.now() - t0) / 1000).toFixed(2)} s.`,
     });
-  };
 
   const run = async (e: React.FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setResult(null);
+    if (pending) void importWorker().drop(pending.id);
     setPending(null);
     try {
       const t0 = performance.now();
-      const parsed = parseCorpusImport({
+      // Read, parsed, checked and stored in a worker: the page stays responsive at any size.
+      const r = await importWorker().parse({
+        projectId,
         format,
-        split: split === 'ratio' ? 'train' : split,
+        split: split === 'ratio' ? { ratios, seed: Number(splitSeed) } : split,
         scheme,
-        files: await Promise.all(files.map(readText)),
-        labels: await Promise.all(labels.map(async (l) => ({ ...(await readText(l.file)), kind: l.kind, name: l.name }))),
+        files,
+        labels,
         layer: { kind: layerKind, name: layerName.trim() || 'gold' },
       });
-      // One file for every split: a seeded draw by ratio, the same for the same seed.
-      const assigned = split === 'ratio' ? splitByRatio(parsed.docs.length, parseRatios(ratios), Number(splitSeed)) : null;
-      const corpus = assigned ? { ...parsed, docs: parsed.docs.map((d, k) => ({ ...d, split: assigned[k] })) } : parsed;
-      const project = await db.projects.get(projectId);
-      const checks = importChecks(corpus, project?.types.map((t) => t.name) ?? []);
-      if (checks.length) setPending({ corpus, checks, t0 });
-      else await store(corpus, t0);
+      if ('stored' in r) done(r.stored, t0);
+      else setPending({ id: r.id, checks: r.checks, documents: r.documents, t0 });
     } catch (err) {
       setResult({ ok: false, message: `Nothing was imported. ${(err as Error).message}` });
     } finally {
@@ -89,7 +83,7 @@ export function ImportPage() {
     if (!pending) return;
     setBusy(true);
     try {
-      await store(pending.corpus, pending.t0);
+      done(await importWorker().store(projectId, pending.id), pending.t0);
     } catch (err) {
       setResult({ ok: false, message: `Nothing was imported. ${(err as Error).message}` });
     } finally {
@@ -204,7 +198,7 @@ export function ImportPage() {
       </div>
       {pending && (
         <div role="alertdialog" aria-label="Check the import" className="error" data-testid="import-checks">
-          <p>Nothing is stored yet. {pending.corpus.docs.length.toLocaleString()} documents are ready to import, but look at these first:</p>
+          <p>Nothing is stored yet. {pending.documents.toLocaleString()} documents are ready to import, but look at these first:</p>
           <ul>
             {pending.checks.slice(0, 20).map((c) => (
               <li key={c}>{c}</li>
@@ -215,7 +209,14 @@ export function ImportPage() {
             <button type="button" onClick={() => void confirm()} disabled={busy}>
               Import anyway
             </button>
-            <button type="button" onClick={() => (setPending(null), setResult({ ok: false, message: 'Import cancelled: nothing was stored.' }))}>
+            <button
+              type="button"
+              onClick={() => {
+                void importWorker().drop(pending.id);
+                setPending(null);
+                setResult({ ok: false, message: 'Import cancelled: nothing was stored.' });
+              }}
+            >
               Cancel import
             </button>
           </div>

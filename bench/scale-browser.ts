@@ -1,0 +1,106 @@
+/**
+ * The studio at ten times CoNLL-2003 (issue 22): conll03-distant's training text repeated
+ * `--times` times (10: 140,410 sentences, 2.0M tokens, one document a line) and one gazetteer of
+ * the typed strings its distant labels matched, through the pages in headless Chromium. For each
+ * step: the wall time, and the longest main-thread task (PerformanceObserver "longtask") while it
+ * ran. Run after `npm run build`: `npx tsx bench/scale-browser.ts [--times 10]`; the corpus is
+ * generated from the data folder (--data, NER_STUDIO_DATA) into bench/out/scale/.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { Page } from '@playwright/test';
+import { withStudio } from './browser';
+import { dataFolder } from '../src/cli/dataFolder';
+import { readCorpus } from '../src/cli/readCorpus';
+import { tokenTexts } from '../src/core/types';
+
+const { values } = parseArgs({ options: { times: { type: 'string', default: '10' }, data: { type: 'string' } } });
+const times = Number(values.times);
+const src = `${dataFolder(values.data)}/conll03-distant/`;
+const out = new URL('./out/scale/', import.meta.url);
+mkdirSync(out, { recursive: true });
+
+const text = readFileSync(`${src}train_text.txt`, 'utf8').trimEnd();
+const corpus = `${Array.from({ length: times }, () => text).join('\n')}\n`;
+writeFileSync(new URL('corpus.txt', out), corpus);
+// The gazetteer: each distinct typed string the distant labels matched.
+const distant = readCorpus(`${src}train_text.txt`, { format: 'lines', labels: [{ file: `${src}train_label_dist.txt`, kind: 'weak', name: 'weak' }] });
+const entries = new Map<string, string>();
+distant.docs.forEach((d, k) => {
+  const words = tokenTexts(d);
+  for (const s of distant.layers[0].annotations[k].spans) entries.set(words.slice(s.start, s.end).join(' '), s.label);
+});
+writeFileSync(new URL('gazetteer.tsv', out), [...entries].map(([p, t]) => `${t}\t${p}`).join('\n'));
+const lines = corpus.split('\n').length - 1;
+const tokens = corpus.split(/\s+/).filter(Boolean).length;
+console.error(`corpus: ${lines.toLocaleString()} sentences, ${tokens.toLocaleString()} tokens; gazetteer: ${entries.size.toLocaleString()} entries`);
+
+/** Runs `step` and returns its wall seconds and the longest main-thread task in it (ms). */
+async function measure(page: Page, step: () => Promise<void>): Promise<{ seconds: number; longestTaskMs: number }> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __longest: number };
+    w.__longest = 0;
+  });
+  const t0 = Date.now();
+  await step();
+  const seconds = (Date.now() - t0) / 1000;
+  const longestTaskMs = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
+  return { seconds, longestTaskMs: Math.round(longestTaskMs) };
+}
+
+const result = await withStudio(async (browser, url) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    const w = window as unknown as { __longest: number };
+    w.__longest = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  const steps: Record<string, { seconds: number; longestTaskMs: number }> = {};
+  await page.goto(url);
+  await page.getByTestId('project-list').waitFor();
+  await page.getByLabel('Project name').fill('scale');
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await page.getByRole('link', { name: 'scale', exact: true }).click();
+  await page.getByRole('link', { name: 'Import', exact: true }).click();
+  await page.getByLabel('Format').selectOption('lines');
+  await page.getByLabel('Corpus files').setInputFiles({ name: 'corpus.txt', mimeType: 'text/plain', buffer: Buffer.from(corpus) });
+  steps.import = await measure(page, async () => {
+    await page.getByRole('button', { name: 'Import' }).click();
+    const confirm = page.getByRole('button', { name: /Import anyway|Continue/ });
+    const msg = page.getByTestId('import-result');
+    await Promise.race([msg.waitFor({ timeout: 600_000 }), confirm.waitFor({ timeout: 600_000 }).then(() => confirm.click())]);
+    await msg.waitFor({ timeout: 600_000 });
+  });
+  steps.overview = await measure(page, async () => {
+    await page.getByRole('link', { name: 'Overview', exact: true }).click();
+    await page.getByTestId('doc-count').first().waitFor({ timeout: 600_000 });
+  });
+  steps.documents = await measure(page, async () => {
+    await page.getByRole('link', { name: 'Documents', exact: true }).click();
+    await page.locator('.doc-row').first().waitFor({ timeout: 600_000 });
+  });
+  await page.getByRole('link', { name: 'Gazetteers', exact: true }).click();
+  await page.getByLabel('Gazetteer file').setInputFiles({ name: 'gazetteer.tsv', mimeType: 'text/plain', buffer: readFileSync(new URL('gazetteer.tsv', out)) });
+  await page.getByRole('button', { name: 'Import gazetteer' }).click();
+  await page.getByTestId('gazetteer-result').waitFor({ timeout: 120_000 });
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
+  let weakReport = '';
+  steps.weakLabels = await measure(page, async () => {
+    await page.getByRole('button', { name: 'Make weak labels' }).click();
+    await page.getByTestId('stats-table').waitFor({ timeout: 900_000 });
+    weakReport = (await page.getByText(/tokens labeled in/).textContent()) ?? '';
+  });
+  steps.distribution = await measure(page, async () => {
+    await page.getByRole('link', { name: 'Label distribution', exact: true }).click();
+    await page.locator('[data-testid="distribution-table"], [data-testid="distribution-empty"]').first().waitFor({ timeout: 600_000 });
+  });
+  await context.close();
+  return { steps, weakReport };
+});
+
+console.log(
+  JSON.stringify({ bench: `the studio at ${times}x conll03 train, headless Chromium`, sentences: lines, tokens, gazetteer: entries.size, ...result }, null, 1),
+);
