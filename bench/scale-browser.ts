@@ -44,6 +44,7 @@ async function measure(page: Page, step: () => Promise<void>): Promise<{ seconds
   const t0 = Date.now();
   await step();
   const seconds = (Date.now() - t0) / 1000;
+  console.error(`  ${seconds.toFixed(1)} s`);
   const longestTaskMs = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
   return { seconds, longestTaskMs: Math.round(longestTaskMs) };
 }
@@ -67,6 +68,7 @@ const result = await withStudio(async (browser, url) => {
   await page.getByRole('link', { name: 'Import', exact: true }).click();
   await page.getByLabel('Format').selectOption('lines');
   await page.getByLabel('Corpus files').setInputFiles({ name: 'corpus.txt', mimeType: 'text/plain', buffer: Buffer.from(corpus) });
+  console.error('import');
   steps.import = await measure(page, async () => {
     await page.getByRole('button', { name: 'Import' }).click();
     const confirm = page.getByRole('button', { name: /Import anyway|Continue/ });
@@ -74,10 +76,12 @@ const result = await withStudio(async (browser, url) => {
     await Promise.race([msg.waitFor({ timeout: 600_000 }), confirm.waitFor({ timeout: 600_000 }).then(() => confirm.click())]);
     await msg.waitFor({ timeout: 600_000 });
   });
+  console.error('overview');
   steps.overview = await measure(page, async () => {
     await page.getByRole('link', { name: 'Overview', exact: true }).click();
     await page.getByTestId('doc-count').first().waitFor({ timeout: 600_000 });
   });
+  console.error('documents');
   steps.documents = await measure(page, async () => {
     await page.getByRole('link', { name: 'Documents', exact: true }).click();
     await page.locator('.doc-row').first().waitFor({ timeout: 600_000 });
@@ -88,11 +92,13 @@ const result = await withStudio(async (browser, url) => {
   await page.getByTestId('gazetteer-result').waitFor({ timeout: 120_000 });
   await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
   let weakReport = '';
+  console.error('weakLabels');
   steps.weakLabels = await measure(page, async () => {
     await page.getByRole('button', { name: 'Make weak labels' }).click();
     await page.getByTestId('stats-table').waitFor({ timeout: 900_000 });
     weakReport = (await page.getByText(/tokens labeled in/).textContent()) ?? '';
   });
+  console.error('distribution');
   steps.distribution = await measure(page, async () => {
     await page.getByRole('link', { name: 'Label distribution', exact: true }).click();
     await page.locator('[data-testid="distribution-table"], [data-testid="distribution-empty"]').first().waitFor({ timeout: 600_000 });

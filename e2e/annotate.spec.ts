@@ -313,3 +313,26 @@ test("two annotators' agreement equals the hand-computed kappa and span F1, and 
   const shown = await page.getByTestId('progress-splits').locator('tbody tr').allInnerTexts();
   expect(lines.slice(1).map((l) => l.replace(/"/g, ''))).toEqual(shown.map((r) => r.split('\t').join(',')));
 });
+
+test("the editor shows the document's neighbours as context and opens them", async ({ page, outside: _ }) => {
+  await openDemo(page);
+  const texts = await page.evaluate(async () => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    return new Promise<{ id: number; projectId: number; text: string }[]>((r) => {
+      const g = db.transaction('documents').objectStore('documents').getAll();
+      g.onsuccess = () => r((g.result as { id: number; projectId: number; text: string }[]).sort((a, b) => a.id - b.id));
+    });
+  });
+  const [first, second, third] = texts;
+  await page.goto(`/#/p/${second.projectId}/annotate/${second.id}`);
+  await expect(page.getByTestId('neighbour-before')).toContainText(first.text.slice(0, 60));
+  await expect(page.getByTestId('neighbour-after')).toContainText(third.text.slice(0, 60));
+  await page.getByTestId('neighbour-after').getByRole('link').click();
+  expect(page.url()).toContain(`/annotate/${third.id}/0`);
+  await expect(page.getByTestId('neighbour-before')).toContainText(second.text.slice(0, 60));
+  // The first document has no neighbour before it.
+  await page.goto(`/#/p/${first.projectId}/annotate/${first.id}`);
+  await expect(page.getByTestId('neighbour-after')).toContainText(second.text.slice(0, 60));
+  await expect(page.getByTestId('neighbour-before')).toHaveCount(0);
+});

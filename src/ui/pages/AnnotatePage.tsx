@@ -6,6 +6,7 @@
  * reviewed (its other tokens become definitely O), ? lists the keys. Every change is written to
  * the annotator's gold layer at once.
  */
+import { useLiveQuery } from 'dexie-react-hooks';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { History, labelSpan, markReviewed, removeAt, type EditState } from '../../core/annotate';
@@ -41,6 +42,35 @@ interface RowProps {
   sel: [number, number] | null;
   o: ReadonlySet<number>;
   colors: Map<string, string>;
+}
+
+/**
+ * The documents before and after this one in the project (by import order, on any split): a
+ * corpus of one sentence a line has one sentence a document, and its context is there.
+ */
+function useNeighbours(projectId: number, docId: number | null) {
+  return useLiveQuery(async () => {
+    if (docId === null) return null;
+    const inProject = (d: DocumentRow) => d.projectId === projectId;
+    const [before, after] = await Promise.all([
+      db.documents.where(':id').below(docId).and(inProject).last(),
+      db.documents.where(':id').above(docId).and(inProject).first(),
+    ]);
+    return { before, after };
+  }, [projectId, docId]);
+}
+
+function Neighbour({ doc, where }: { doc: DocumentRow | undefined; where: 'before' | 'after' }) {
+  if (!doc) return null;
+  const text = doc.text.length > 300 ? `${doc.text.slice(0, 300)}…` : doc.text;
+  return (
+    <p className="muted neighbour" data-testid={`neighbour-${where}`}>
+      <Link href={`/annotate/${doc.id}/0`} title={`open ${doc.name} (${where === 'before' ? 'the document before' : 'the document after'})`}>
+        {where === 'before' ? '↑' : '↓'}
+      </Link>{' '}
+      {text}
+    </p>
+  );
 }
 
 /** One sentence; re-rendered only when what it shows changes (its signature). */
@@ -152,6 +182,7 @@ export function AnnotatePage() {
 
   const words = useMemo(() => (doc ? tokenTexts(doc) : []), [doc]);
   const sentences = useMemo(() => (doc ? sentenceRanges(doc) : []), [doc]);
+  const neighbours = useNeighbours(projectId, doc ? docId : null);
   const types = project?.types ?? [];
   const colors = useMemo(() => new Map(types.map((t) => [t.name, t.color])), [types]);
   const suggestions = useMemo(() => {
@@ -311,6 +342,7 @@ export function AnnotatePage() {
           </tbody>
         </table>
       )}
+      <Neighbour doc={neighbours?.before} where="before" />
       <div
         ref={box}
         role="application"
@@ -338,6 +370,7 @@ export function AnnotatePage() {
           />
         ))}
       </div>
+      <Neighbour doc={neighbours?.after} where="after" />
       <p className="muted" data-testid="annotate-status">
         {state.spans.length} spans · {state.oTokens.length} tokens reviewed as O · {suggestions.length} suggestions left
       </p>

@@ -1,11 +1,11 @@
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { writeConll } from '../../core/formats/conll';
 import { writeJsonl } from '../../core/formats/jsonl';
 import { writeLinesLabels, writeLinesText } from '../../core/formats/lines';
 import { SPLITS, TAG_SCHEMES, type TagScheme } from '../../core/types';
 import { db } from '../../db/instance';
-import { layerAnnotations, projectStats, toParsedDoc } from '../../db/repo';
+import { layerAnnotations, toParsedDoc } from '../../db/repo';
+import { useWorkerQuery } from '../workerQuery';
 import { NextSteps } from '../components/NextSteps';
 import { download, useProject, useProjectId } from '../hooks';
 
@@ -14,7 +14,7 @@ type ExportFormat = 'conll' | 'jsonl' | 'lines';
 export function OverviewPage() {
   const projectId = useProjectId();
   const project = useProject(projectId);
-  const stats = useLiveQuery(() => projectStats(db, projectId), [projectId]);
+  const stats = useWorkerQuery('projectStats', [projectId]);
   const [format, setFormat] = useState<ExportFormat>('conll');
   const [scheme, setScheme] = useState<TagScheme>('BIO');
   const [exported, setExported] = useState<string | null>(null);

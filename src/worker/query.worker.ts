@@ -1,0 +1,40 @@
+/**
+ * Queries that read whole tables (a project's counts, its label distribution) run here, off the
+ * page's thread: at 140,000 documents reading them froze the page for seconds. Each is a Dexie
+ * live query, so it runs again when any tab or worker writes what it read, and the page hears
+ * every new result.
+ */
+import * as Comlink from 'comlink';
+import { liveQuery, type Subscription } from 'dexie';
+import { labelDistributionRows } from '../db/distribution';
+import { db } from '../db/instance';
+import { projectStats } from '../db/repo';
+
+export const QUERIES = {
+  projectStats: (projectId: number) => projectStats(db, projectId),
+  labelDistribution: (projectId: number, split: string) => labelDistributionRows(db, projectId, split),
+};
+
+export type QueryName = keyof typeof QUERIES;
+export type QueryArgs<N extends QueryName> = Parameters<(typeof QUERIES)[N]>;
+export type QueryResult<N extends QueryName> = Awaited<ReturnType<(typeof QUERIES)[N]>>;
+
+const watching = new Map<number, Subscription>();
+let next = 0;
+
+const api = {
+  /** Typed by the page's useWorkerQuery; here a query is a name, its arguments and its results. */
+  watch(name: QueryName, args: unknown[], onValue: (v: unknown) => void, onError: (message: string) => void): number {
+    const id = ++next;
+    const run = QUERIES[name] as (...a: unknown[]) => Promise<unknown>;
+    watching.set(id, liveQuery(() => run(...args)).subscribe({ next: onValue, error: (e: unknown) => onError(e instanceof Error ? e.message : String(e)) }));
+    return id;
+  },
+  unwatch(id: number): void {
+    watching.get(id)?.unsubscribe();
+    watching.delete(id);
+  },
+};
+
+export type QueryWorkerApi = typeof api;
+Comlink.expose(api);
