@@ -81,6 +81,10 @@ const result = await withStudio(async (browser, url) => {
     await page.getByRole('link', { name: 'Overview', exact: true }).click();
     await page.getByTestId('doc-count').first().waitFor({ timeout: 600_000 });
   });
+  console.error('overview tokens');
+  steps.overviewTokens = await measure(page, async () => {
+    await page.getByTestId('token-count').filter({ hasText: /\d/ }).waitFor({ timeout: 600_000 });
+  });
   console.error('documents');
   steps.documents = await measure(page, async () => {
     await page.getByRole('link', { name: 'Documents', exact: true }).click();
@@ -101,7 +105,7 @@ const result = await withStudio(async (browser, url) => {
   console.error('distribution');
   steps.distribution = await measure(page, async () => {
     await page.getByRole('link', { name: 'Label distribution', exact: true }).click();
-    await page.locator('[data-testid="distribution-table"], [data-testid="distribution-empty"]').first().waitFor({ timeout: 600_000 });
+    await page.locator('[data-testid="distribution-table"] tbody tr, [data-testid="distribution-empty"]').first().waitFor({ timeout: 600_000 });
   });
   await context.close();
   return { steps, weakReport };

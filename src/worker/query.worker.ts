@@ -8,9 +8,10 @@ import * as Comlink from 'comlink';
 import { liveQuery, type Subscription } from 'dexie';
 import { labelDistributionRows } from '../db/distribution';
 import { db } from '../db/instance';
-import { projectStats } from '../db/repo';
+import { projectCounts, projectStats } from '../db/repo';
 
 export const QUERIES = {
+  projectCounts: (projectId: number) => projectCounts(db, projectId),
   projectStats: (projectId: number) => projectStats(db, projectId),
   labelDistribution: (projectId: number, split: string) => labelDistributionRows(db, projectId, split),
 };

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { writeConll } from '../../core/formats/conll';
 import { writeJsonl } from '../../core/formats/jsonl';
 import { writeLinesLabels, writeLinesText } from '../../core/formats/lines';
-import { SPLITS, TAG_SCHEMES, type TagScheme } from '../../core/types';
+import { SPLITS, TAG_SCHEMES, type Split, type TagScheme } from '../../core/types';
 import { db } from '../../db/instance';
 import { layerAnnotations, toParsedDoc } from '../../db/repo';
 import { useWorkerQuery } from '../workerQuery';
@@ -14,12 +14,16 @@ type ExportFormat = 'conll' | 'jsonl' | 'lines';
 export function OverviewPage() {
   const projectId = useProjectId();
   const project = useProject(projectId);
+  // Documents per split come from the index at once; tokens and layers when every row is read.
+  const counts = useWorkerQuery('projectCounts', [projectId]);
   const stats = useWorkerQuery('projectStats', [projectId]);
   const [format, setFormat] = useState<ExportFormat>('conll');
   const [scheme, setScheme] = useState<TagScheme>('BIO');
   const [exported, setExported] = useState<string | null>(null);
-  if (!stats || !project) return <p className="muted">Counting…</p>;
-  const types = [...project.types.map((t) => t.name), ...(stats.layers.some((l) => l.perType['?']) ? ['?'] : [])];
+  if (!(stats || counts) || !project) return <p className="muted">Counting…</p>;
+  const types = [...project.types.map((t) => t.name), ...(stats?.layers.some((l) => l.perType['?']) ? ['?'] : [])];
+  const docsOf = (s: Split) => stats?.bySplit[s].documents ?? counts?.bySplit[s] ?? 0;
+  const tokens = (n: number | undefined) => (n === undefined ? <span className="muted">counting…</span> : n.toLocaleString());
 
   const exportLayer = async (layerId: number, name: string) => {
     const all = await db.documents.where('projectId').equals(projectId).sortBy('id');
@@ -50,10 +54,11 @@ export function OverviewPage() {
     }
   };
 
-  const goldOnDev = stats.layers.some((l) => l.kind === 'gold' && l.devDocuments > 0);
+  const goldOnDev = stats?.layers.some((l) => l.kind === 'gold' && l.devDocuments > 0);
+  const documents = stats?.documents ?? counts?.documents ?? 0;
   return (
     <div>
-      <NextSteps projectId={projectId} documents={stats.documents} hasDevGold={goldOnDev} />
+      {stats && <NextSteps projectId={projectId} documents={stats.documents} hasDevGold={!!goldOnDev} />}
       <table className="grid" data-testid="split-table">
         <thead>
           <tr>
@@ -66,24 +71,26 @@ export function OverviewPage() {
           {SPLITS.map((s) => (
             <tr key={s}>
               <td>{s}</td>
-              <td className="num">{stats.bySplit[s].documents.toLocaleString()}</td>
-              <td className="num">{stats.bySplit[s].tokens.toLocaleString()}</td>
+              <td className="num">{docsOf(s).toLocaleString()}</td>
+              <td className="num">{tokens(stats?.bySplit[s].tokens)}</td>
             </tr>
           ))}
           <tr className="total">
             <td>all</td>
             <td className="num" data-testid="doc-count">
-              {stats.documents.toLocaleString()}
+              {documents.toLocaleString()}
             </td>
             <td className="num" data-testid="token-count">
-              {stats.tokens.toLocaleString()}
+              {tokens(stats?.tokens)}
             </td>
           </tr>
         </tbody>
       </table>
 
       <h2>Label layers</h2>
-      {stats.layers.length === 0 ? (
+      {!stats ? (
+        <p className="muted">Counting the label layers…</p>
+      ) : stats.layers.length === 0 ? (
         <p className="muted">No labels yet: import a labeled file, or make weak labels from gazetteers and rules.</p>
       ) : (
         <>
