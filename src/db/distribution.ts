@@ -5,8 +5,8 @@
  */
 import { labelDistribution, type LabelDistribution } from '../core/metrics';
 import { spansToTags, tagsToSpans } from '../core/tagScheme';
-import { tokenCount, UNKNOWN_TYPE } from '../core/types';
-import { layerAnnotations } from './repo';
+import { tokenCount, UNKNOWN_TYPE, type Span } from '../core/types';
+import { annotationsOf, layerAnnotations } from './repo';
 import type { StudioDB } from './schema';
 
 export interface DistributionRow {
@@ -17,27 +17,30 @@ export interface DistributionRow {
 }
 
 export async function labelDistributionRows(db: StudioDB, projectId: number, split: string): Promise<{ rows: DistributionRow[]; documents: number }> {
-  const docs = (await db.documents.where('projectId').equals(projectId).sortBy('id')).filter((d) => split === 'all' || d.split === split);
+  // On one split, the split's index; token counts from the rows (a document's text comes along).
+  const docs =
+    split === 'all'
+      ? await db.documents.where('projectId').equals(projectId).toArray()
+      : await db.documents.where('[projectId+split]').equals([projectId, split]).toArray();
+  docs.sort((a, b) => a.id! - b.id!);
   const ids = docs.map((d) => d.id!);
   const counts = docs.map((d) => tokenCount(d));
+  const position = new Map(ids.map((id, k) => [id, k]));
   const layers = await db.layers.where('projectId').equals(projectId).sortBy('id');
   const rows: DistributionRow[] = [];
   for (const l of layers) {
-    const rowsOf = await db.annotations.bulkGet(ids.map((d) => [l.id!, d] as [number, number]));
-    const present = ids.map((_, k) => !!rowsOf[k]);
-    if (!present.some(Boolean)) continue;
-    const anns = await layerAnnotations(db, l.id!, ids);
-    // Only the documents this layer annotates count (a gold layer may cover dev and test only).
-    const keep = present.map((p, k) => (p ? k : -1)).filter((k) => k >= 0);
-    rows.push({
-      id: l.id!,
-      label: `${l.kind}: ${l.name}`,
-      dist: labelDistribution(
-        keep.map((k) => anns[k].spans),
-        keep.map((k) => counts[k]),
-      ),
-      annotated: keep.length,
+    // One range scan over the layer's rows (its key's prefix), faster than a lookup per document.
+    const spans: Span[][] = [];
+    const at: number[] = [];
+    await annotationsOf(db, l.id!).each((a) => {
+      const k = position.get(a.docId);
+      if (k === undefined) return;
+      spans.push(a.spans);
+      at.push(counts[k]);
     });
+    // Only the documents this layer annotates count (a gold layer may cover dev and test only).
+    if (!spans.length) continue;
+    rows.push({ id: l.id!, label: `${l.kind}: ${l.name}`, dist: labelDistribution(spans, at), annotated: spans.length });
   }
   // What multi-stage runs made of the weak labels: the initial model's pseudo-labels (SST,
   // NEEDLE) and the weak labels after NEEDLE's completion (its "corrected" labels).

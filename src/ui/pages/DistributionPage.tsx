@@ -50,6 +50,11 @@ export function DistributionPage() {
         </button>
         <span className="muted">share of spans / share of tokens per type; a layer counts only the documents it annotates</span>
       </div>
+      {!data && (
+        <p role="status" className="muted" data-testid="distribution-loading">
+          Counting labels per type over the split's documents…
+        </p>
+      )}
       {data && (data.documents === 0 || data.rows.length === 0) && (
         <p role="status" className="muted" data-testid="distribution-empty">
           {data.documents === 0
