@@ -1,6 +1,6 @@
 import { expect, makeWeakLabels, openDemo, storeRows, test, docScreenshot } from './fixtures';
 import type { Page } from '@playwright/test';
-import { spanErrors } from '../src/core/metrics';
+import { scoreSpans, spanErrors } from '../src/core/metrics';
 import type { Span } from '../src/core/types';
 
 /** The stored test-split spans of two layers, read straight from IndexedDB. */
@@ -544,4 +544,25 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
   expect(m.test.overall.tp).toBe(tp);
   expect(m.test.overall.fp).toBe(pred.flat().length - tp);
   expect(m.test.overall.fn).toBe(gold.flat().length - tp);
+});
+
+test("the training page's default run beats the demo's weak labels on the test split", async ({ page, outside: _ }) => {
+  // About 2 minutes of training on the WASM backend here (BENCHMARKS.md times it); the test checks the F1.
+  test.setTimeout(900_000);
+  await openDemo(page);
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
+  await page.getByRole('button', { name: 'Make weak labels' }).click(); // the page's default aggregation (HMM)
+  await expect(page.getByTestId('stats-table')).toBeVisible();
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  await page.getByRole('button', { name: 'Train', exact: true }).click(); // every field as the page sets it
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 800_000 });
+  const id = Number(await latestRun(page).first().textContent());
+  const run = (await runMetrics(page, id)) as unknown as {
+    config: { data: { layerId: number; goldLayerId: number } };
+    metrics: { test: { overall: { f1: number } } };
+  };
+  const [weak, gold] = await testSpans(page, [run.config.data.layerId, run.config.data.goldLayerId]);
+  const weakF1 = scoreSpans(gold, weak).overall.f1;
+  expect(weakF1).toBeGreaterThan(0.7);
+  expect(run.metrics.test.overall.f1).toBeGreaterThan(weakF1);
 });

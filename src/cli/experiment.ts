@@ -18,6 +18,7 @@ import { experimentSchema, isScoredOnly, planExperiment, type splitSchema, type 
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
 import { WeakLabeler } from '../core/weak/pipeline';
+import type { HmmParams } from '../core/weak/hmm';
 import { noEntityDiagnosis } from '../core/noEntity';
 import { lexiconFromSpans, lexiconMatcher, lexiconSize, makeLexicon, spanMatches, weakFeatureTypes, type Lexicon, type LexiconMatch } from '../core/lexicon';
 import { decoupledFeaturizerWords } from '../model/decoupled';
@@ -59,6 +60,8 @@ interface SettingData {
   types: string[];
   /** Heterogeneous settings: the typed dictionary. */
   dictionary?: { words: string[]; type: string }[];
+  /** Dictionary settings with HMM aggregation: the HMM fitted on the training text (it labels dev and test text unfitted). */
+  hmm?: HmmParams;
 }
 
 /** A seeded choice of exactly round(p · n) of n items, the same for every method and seed. */
@@ -138,6 +141,7 @@ function loadSetting(s: Setting): SettingData {
   let corpus: ParsedCorpus;
   let anns: SettingData['train']['anns'];
   let weak: boolean[];
+  let hmm: HmmParams | undefined;
   if (s.kind === 'distant') {
     corpus = readCorpus(s.train.text, { format: 'lines', labels: [{ file: s.train.weak, kind: 'weak', name: 'weak' }] });
     anns = corpus.layers[0].annotations;
@@ -170,9 +174,10 @@ function loadSetting(s: Setting): SettingData {
     corpus = labeled.corpus;
     anns = labeled.result.aggregate;
     weak = corpus.docs.map(() => true);
+    hmm = labeled.result.hmm;
   }
   const types = [...new Set([...anns.flatMap((a) => a.spans.map((x) => x.label)).filter((l) => l !== '?'), ...dev.types, ...test.types])].sort();
-  return { train: { corpus, anns, weak }, dev, test, types };
+  return { train: { corpus, anns, weak }, dev, test, types, ...(hmm ? { hmm } : {}) };
 }
 
 /**
@@ -246,7 +251,7 @@ function sentencesFor(d: SettingData, tags: string[], s: Setting) {
  * the test text (split "test"). A distant setting's labels exist on its training sentences only:
  * they are scored against the train gold file (split "train"), which the record and table say.
  */
-function scoreWeakLabels(s: Setting, d: SettingData): { split: 'test' | 'train'; scores: ReturnType<typeof roundScores> } {
+function scoreWeakLabels(s: Setting, d: SettingData, fitOnTrain = false): { split: 'test' | 'train'; scores: ReturnType<typeof roundScores> } {
   if (s.kind === 'dictionary') {
     const testFile = 'conll' in s.test ? s.test.conll : s.test.text;
     const labeled = weakLabelCorpus({
@@ -257,6 +262,8 @@ function scoreWeakLabels(s: Setting, d: SettingData): { split: 'test' | 'train';
       rules: s.rules,
       mode: s.case,
       method: s.aggregate,
+      // "fit": "train": the HMM fitted on the training text decodes the test text (what weak-label features read).
+      ...(fitOnTrain && d.hmm ? { hmm: d.hmm, types: d.hmm.types } : {}),
     });
     const gold = labeled.corpus.layers.find((l) => l.kind === 'gold')!;
     const scores = scoreSpans(
@@ -570,7 +577,7 @@ export async function runExperiment(
         const { split, scores: test } =
           m.method.name === 'dictionary-match'
             ? { split: 'test' as const, scores: scoreDictionaryMatch(setting, data, lexicon) }
-            : scoreWeakLabels(setting, data);
+            : scoreWeakLabels(setting, data, (m.method as { fit?: string }).fit === 'train');
         const record: RunRecord = {
           key,
           setting: setting.name,
@@ -611,7 +618,10 @@ export async function runExperiment(
           `${setting.name}: dictionary features from ${lexiconSize(lexicon)} entries${lexicon.rules ? ` and ${lexicon.rules.length} rules` : ''} (${lexicon.types.join(', ')})`,
         );
       }
-      const weakTypes = lexModel?.weakFeatures ? data.types.filter((t) => t !== UNKNOWN_TYPE) : [];
+      // Weak labels as features need weak labels on the text a model predicts: a dictionary setting's.
+      const weakTypes =
+        lexModel?.weakFeatures && setting.kind === 'dictionary' && m.pipeline.kind !== 'decoupled' ? data.types.filter((t) => t !== UNKNOWN_TYPE) : [];
+      if (lexModel?.weakFeatures && !weakTypes.length) log(`${setting.name}: weak labels as features: off (no weak labels on dev and test text here)`);
       if (weakTypes.length) {
         sents = settingWeakFeatures(setting, data, sents, weakTypes, lexicon?.types.length ?? 0);
         log(`${setting.name}: the weak labels as features (${weakTypes.join(', ')}), on train, dev and test`);

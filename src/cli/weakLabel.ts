@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { ParsedCorpus } from '../core/types';
 import { tokenTexts } from '../core/types';
+import type { HmmParams } from '../core/weak/hmm';
 import type { AggregateMethod } from '../core/weak/aggregate';
 import type { CaseMode } from '../core/weak/normalize';
 import { WeakLabeler, type WeakResult } from '../core/weak/pipeline';
@@ -18,6 +19,10 @@ export interface WeakLabelOptions {
   rules?: string;
   mode: CaseMode;
   method: AggregateMethod;
+  /** Decode with an HMM fitted on other text (no fitting on this corpus). */
+  hmm?: HmmParams;
+  /** The label types (those of the text the HMM was fitted on), in place of the ones gathered here. */
+  types?: readonly string[];
 }
 
 /**
@@ -39,13 +44,15 @@ export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; re
     );
   }
   if (o.rules) readRulesFile(o.rules).forEach((rule, k) => rules.push({ rule, priority: 200 + k }));
-  const types = [
-    ...new Set([
-      ...corpus.types,
-      ...gazetteers.flatMap(({ g }) => g.entries.map((e) => e.type).filter((t): t is string => t !== null)),
-      ...rules.map((r) => r.rule.label),
-    ]),
-  ].sort();
+  const types =
+    o.types ??
+    [
+      ...new Set([
+        ...corpus.types,
+        ...gazetteers.flatMap(({ g }) => g.entries.map((e) => e.type).filter((t): t is string => t !== null)),
+        ...rules.map((r) => r.rule.label),
+      ]),
+    ].sort();
   const docs = corpus.docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts }));
   const t0 = performance.now();
   const result = new WeakLabeler(docs).run({
@@ -53,6 +60,7 @@ export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; re
     rules,
     types,
     method: o.method,
+    ...(o.hmm ? { hmm: o.hmm } : {}),
   });
   return { corpus, result, docs, wallMs: performance.now() - t0 };
 }

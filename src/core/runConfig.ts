@@ -73,7 +73,7 @@ export const modelSchema = z.object({
    * The weak labels themselves (the aggregate of the project's sources, made for every split) as
    * model input too, one feature group per type, dropped like dictionary matches in training: the
    * model starts from what the weak labels say and learns from context where to differ. Needs weak
-   * labels on the text it predicts (a dictionary setting; a project's weak layer).
+   * labels on the text it predicts (a dictionary setting; a project's weak layer); elsewhere it is off, and the run says so.
    */
   weakFeatures: z.boolean().default(false),
   /**

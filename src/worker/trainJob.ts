@@ -306,6 +306,9 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     // Weak labels as features: the project's aggregate weak labels, on every document.
     const weakTypes = cfg.model.weakFeatures && !decoupled ? [...trainTypes].sort() : [];
     const weakAnns = weakTypes.length ? await projectWeakLabels(db, projectId, layer, layerAnns, docIds) : null;
+    if (cfg.model.weakFeatures && !decoupled && !weakAnns)
+      emit({ kind: 'stage', stage: 'weak labels as features: off (the project has no weak labels; make them on the Weak labels page)' });
+    else if (weakAnns) emit({ kind: 'stage', stage: `the weak labels as features (${weakTypes.join(', ')})` });
     const weakBase = lexicon?.types.length ?? 0;
     const withLex = <T extends { words: readonly string[]; doc: number; offset: number }>(ss: T[]): T[] =>
       match || weakAnns

@@ -2,7 +2,7 @@ import { tagsToSpans } from '../tagScheme';
 import type { Annotation } from '../types';
 import { UNKNOWN_TYPE } from '../types';
 import { resolveOverlaps } from './gazetteerMatcher';
-import { fitHmm } from './hmm';
+import { hmmLabel, type HmmParams } from './hmm';
 import { sourceTags, type AggregateInput } from './sources';
 
 export { sourceTags, type AggregateInput, type SourceOutput } from './sources';
@@ -16,7 +16,29 @@ export const AGGREGATE_METHODS: readonly AggregateMethod[] = ['priority', 'vote'
  * can treat them as neither O nor a known type.
  */
 export function aggregate(method: AggregateMethod, input: AggregateInput): Annotation[] {
-  const typed = method === 'priority' ? byPriority(input) : method === 'vote' ? byVote(input) : byHmm(input);
+  return aggregateWith(method, input).annotations;
+}
+
+/**
+ * aggregate, with the HMM's fitted parameters (`hmm`), or decoding with parameters fitted
+ * elsewhere (`fixed`: the training text's, for dev and test text).
+ */
+export function aggregateWith(method: AggregateMethod, input: AggregateInput, fixed?: HmmParams): { annotations: Annotation[]; hmm?: HmmParams } {
+  let hmm: HmmParams | undefined;
+  const typed =
+    method === 'priority'
+      ? byPriority(input)
+      : method === 'vote'
+        ? byVote(input)
+        : (() => {
+            const r = byHmm(input, fixed);
+            hmm = r.params;
+            return r.annotations;
+          })();
+  return { annotations: finish(input, typed), ...(hmm ? { hmm } : {}) };
+}
+
+function finish(input: AggregateInput, typed: Annotation[]): Annotation[] {
   return typed.map((ann, d) => {
     const n = input.sentences[d].length ? input.sentences[d][input.sentences[d].length - 1][1] : 0;
     const occupied = new Uint8Array(n);
@@ -71,10 +93,14 @@ function byVote(input: AggregateInput): Annotation[] {
   });
 }
 
-function byHmm(input: AggregateInput): Annotation[] {
-  return fitHmm(input).map(({ tags, confidence }, d) => ({
-    spans: input.sentences[d].flatMap(([a, b]) => tagsToSpans(tags.slice(a, b), a)),
-    oMode: 'complete',
-    confidence,
-  }));
+function byHmm(input: AggregateInput, fixed?: HmmParams): { annotations: Annotation[]; params: HmmParams } {
+  const { results, params } = hmmLabel(input, {}, fixed);
+  const annotations = results.map(
+    ({ tags, confidence }, d): Annotation => ({
+      spans: input.sentences[d].flatMap(([a, b]) => tagsToSpans(tags.slice(a, b), a)),
+      oMode: 'complete',
+      confidence,
+    }),
+  );
+  return { annotations, params };
 }

@@ -28,7 +28,29 @@ export interface HmmOptions {
   prior?: number;
 }
 
+/** A fitted HMM: what decodes another corpus labeled by the same sources (hmmLabel's `fixed`). */
+export interface HmmParams {
+  types: string[];
+  sources: string[];
+  pi: Float64Array;
+  A: Float64Array;
+  E: Float64Array;
+}
+
 export function fitHmm(input: AggregateInput, opt: HmmOptions = {}): HmmResult[] {
+  return hmmLabel(input, opt).results;
+}
+
+/**
+ * Fits the HMM to the input's votes by EM and decodes it; with `fixed`, the parameters an earlier
+ * fit learned (on the training text) decode this input as they are, with no fitting: dev and test
+ * text get weak labels without the model reading them.
+ */
+export function hmmLabel(input: AggregateInput, opt: HmmOptions = {}, fixed?: HmmParams): { results: HmmResult[]; params: HmmParams } {
+  if (fixed && (fixed.types.join('\u0000') !== input.types.join('\u0000') || fixed.sources.join('\u0000') !== input.sources.map((s) => s.name).join('\u0000')))
+    throw new Error(
+      `the fitted HMM is for types ${fixed.types.join(', ')} and sources ${fixed.sources.join(', ')}; this corpus has ${input.types.join(', ')} and ${input.sources.map((s) => s.name).join(', ')}`,
+    );
   const T = input.types.length;
   const K = 1 + 2 * T;
   const M = K + 2;
@@ -143,7 +165,12 @@ export function fitHmm(input: AggregateInput, opt: HmmOptions = {}): HmmResult[]
     return ll;
   };
 
-  const iterations = opt.iterations ?? 15;
+  if (fixed) {
+    pi.set(fixed.pi);
+    A.set(fixed.A);
+    E.set(fixed.E);
+  }
+  const iterations = fixed ? 0 : (opt.iterations ?? 15);
   let lastLl = -Infinity;
   for (let it = 0; it < iterations; it++) {
     const cPi = new Float64Array(K);
@@ -230,7 +257,7 @@ export function fitHmm(input: AggregateInput, opt: HmmOptions = {}): HmmResult[]
       if (t > 0) j = back[t * K + j];
     }
   }
-  return results;
+  return { results, params: { types: [...input.types], sources: input.sources.map((s) => s.name), pi, A, E } };
 }
 
 function normalize(a: Float64Array, from: number, len: number): void {

@@ -1,7 +1,8 @@
 import type { GazetteerEntry } from '../formats/gazetteer';
 import type { Annotation } from '../types';
 import type { AggregateMethod, SourceOutput } from './aggregate';
-import { aggregate } from './aggregate';
+import { aggregateWith } from './aggregate';
+import type { HmmParams } from './hmm';
 import { GazetteerMatcher } from './gazetteerMatcher';
 import type { CaseMode } from './normalize';
 import type { Rule, RuleDoc } from './rules';
@@ -23,11 +24,15 @@ export interface WeakRequest {
   rules: readonly { rule: Rule; priority: number }[];
   types: readonly string[];
   method: AggregateMethod;
+  /** HMM parameters fitted on other text (the training text's) to decode this corpus with, unfitted. */
+  hmm?: HmmParams;
 }
 
 export interface WeakResult {
   sources: SourceOutput[];
   aggregate: Annotation[];
+  /** The HMM's parameters, when the aggregation is one. */
+  hmm?: HmmParams;
   tokens: number;
   ms: { index: number; match: number; rules: number; aggregate: number };
 }
@@ -85,9 +90,9 @@ export class WeakLabeler {
     hooks.onProgress?.(step++, total, `aggregate (${req.method})`);
     const t0 = now();
     const sentences = this.docs.map((d) => d.sentenceStarts.map((s, k) => [s, d.sentenceStarts[k + 1] ?? d.tokens.length] as [number, number]));
-    const agg = aggregate(req.method, { sources, sentences, types: req.types });
+    const agg = aggregateWith(req.method, { sources, sentences, types: req.types }, req.hmm);
     ms.aggregate = now() - t0;
     hooks.onProgress?.(total, total, 'done');
-    return { sources, aggregate: agg, tokens: this.docs.reduce((a, d) => a + d.tokens.length, 0), ms };
+    return { sources, aggregate: agg.annotations, ...(agg.hmm ? { hmm: agg.hmm } : {}), tokens: this.docs.reduce((a, d) => a + d.tokens.length, 0), ms };
   }
 }
