@@ -205,7 +205,8 @@ type WithLex = { words: readonly string[]; doc: number; offset: number; lex?: re
 /**
  * model.weakFeatures: every sentence gets its weak labels' spans as matches of the feature groups
  * after the dictionary's (`base`). Train: the setting's weak labels; dev and test: their text
- * labeled by the same sources and aggregation (as the "weak labels themselves" row scores them).
+ * labeled by the same sources, aggregated by the HMM fitted on the training text (the "weak labels
+ * themselves, HMM fitted on the training text" row scores them).
  * Only a dictionary setting has weak labels for the text a model predicts.
  */
 function settingWeakFeatures<A extends WithLex, B extends WithLex>(
@@ -216,6 +217,8 @@ function settingWeakFeatures<A extends WithLex, B extends WithLex>(
   base: number,
 ): { train: A[]; dev: B[]; test: B[] } {
   if (s.kind !== 'dictionary') throw new Error(`setting "${s.name}": weak labels as features need weak labels on dev and test text (a dictionary setting)`);
+  // The sources match the dev and test text; the HMM fitted on the training text decodes them, so
+  // nothing is fitted on text that selects or scores the model.
   const splitAnns = (split: z.infer<typeof splitSchema>) =>
     weakLabelCorpus({
       corpus: 'conll' in split ? split.conll : split.text,
@@ -224,6 +227,7 @@ function settingWeakFeatures<A extends WithLex, B extends WithLex>(
       rules: s.rules,
       mode: s.case,
       method: s.aggregate,
+      ...(d.hmm ? { hmm: d.hmm, types: d.hmm.types } : {}),
     }).result.aggregate;
   const add = <T extends WithLex>(xs: T[], anns: readonly { spans: readonly Span[] }[]): T[] =>
     xs.map((x) => ({ ...x, lex: [...(x.lex ?? []), ...spanMatches(anns[x.doc]?.spans ?? [], x.offset, x.words.length, types, base)] }));
@@ -624,7 +628,11 @@ export async function runExperiment(
       if (lexModel?.weakFeatures && !weakTypes.length) log(`${setting.name}: weak labels as features: off (no weak labels on dev and test text here)`);
       if (weakTypes.length) {
         sents = settingWeakFeatures(setting, data, sents, weakTypes, lexicon?.types.length ?? 0);
-        log(`${setting.name}: the weak labels as features (${weakTypes.join(', ')}), on train, dev and test`);
+        const base = lexicon?.types.length ?? 0;
+        const spans = (xs: readonly { lex?: readonly LexiconMatch[] }[]) => xs.reduce((a, x) => a + (x.lex ?? []).filter((m) => m.type >= base).length, 0);
+        log(
+          `${setting.name}: the weak labels as features (${weakTypes.join(', ')}): ${spans(sents.train)} spans on train, ${spans(sents.dev)} on dev, ${spans(sents.test)} on test${data.hmm ? ' (dev and test by the HMM fitted on train)' : ''}`,
+        );
       }
       const words = [...sents.train, ...sents.dev, ...sents.test].flatMap((s) => s.words);
       const featWords = sents.train.map((s) => s.words);
