@@ -9,7 +9,7 @@ import type { SourceOutput } from '../core/weak/aggregate';
 import type { CaseMode } from '../core/weak/normalize';
 import { compileRule, type Rule } from '../core/weak/rules';
 import Dexie from 'dexie';
-import type { DocumentRow, EmbeddingRow, EncoderRow, LayerRow, ProjectRow, StudioDB } from './schema';
+import type { DocumentRow, EmbeddingRow, EncoderRow, GazetteerRow, LayerRow, ProjectRow, StudioDB } from './schema';
 
 /** A layer's annotations: the prefix of the [layerId+docId] key. */
 export function annotationsOf(db: StudioDB, layerId: number) {
@@ -452,4 +452,17 @@ export async function deleteEncoder(db: StudioDB, id: number): Promise<void> {
 /** Keeps a project's trimmed word vectors (one row per project). */
 export async function saveEmbeddings(db: StudioDB, row: EmbeddingRow): Promise<void> {
   await db.embeddings.put(row);
+}
+
+export async function setRuleEnabled(db: StudioDB, ruleId: number, enabled: boolean): Promise<void> {
+  await db.rules.update(ruleId, { enabled });
+}
+
+export async function deleteRule(db: StudioDB, ruleId: number): Promise<void> {
+  await db.rules.delete(ruleId);
+}
+
+/** A gazetteer's case mode or priority. */
+export async function updateGazetteer(db: StudioDB, gazetteerId: number, changes: Partial<Pick<GazetteerRow, 'mode' | 'priority'>>): Promise<void> {
+  await db.gazetteers.update(gazetteerId, changes);
 }

@@ -3,6 +3,7 @@ import { scoreSpans, type SpanScores } from '../core/metrics';
 import { parseRunConfig, type RunConfig } from '../core/runConfig';
 import { UNKNOWN_TYPE, tokenTexts } from '../core/types';
 import { findEncoder, layerAnnotations, projectLexicon, saveEmbeddings, saveEncoder, toParsedDoc } from '../db/repo';
+import { endRunWithoutModel, finishRun, loadRunState, saveRunState, updateRun } from '../db/runs';
 import { lexiconMatcher, lexiconSize, spanMatches, weakFeatureTypes } from '../core/lexicon';
 import { noEntityDiagnosis } from '../core/noEntity';
 import type { StudioDB } from '../db/schema';
@@ -207,18 +208,9 @@ async function projectWeakLabels(db: StudioDB, projectId: number, layer: LayerRo
 
 /** A run's store in IndexedDB: rows of kind 'stage', removed with the run's other rows when it ends. */
 function runStore(db: StudioDB, runId: number): RunStore {
-  const rows = (key: string) =>
-    db.models
-      .where('runId')
-      .equals(runId)
-      .filter((m) => m.kind === 'stage' && m.key === key);
   return {
-    load: async (key) => (await rows(key).first())?.state,
-    save: (key, value) =>
-      db.transaction('rw', db.models, async () => {
-        await rows(key).delete();
-        await db.models.add({ runId, kind: 'stage', key, state: value, createdAt: Date.now() });
-      }),
+    load: (key) => loadRunState(db, runId, 'stage', key),
+    save: (key, value) => saveRunState(db, runId, 'stage', value, key),
   };
 }
 
@@ -350,7 +342,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     };
     metrics.backendReason += crfNote();
     emit({ kind: 'backend', choice: { ...choice, reason: metrics.backendReason } });
-    await db.runs.update(runId, { status: 'running', error: undefined, metrics });
+    await updateRun(db, runId, { status: 'running', error: undefined, metrics });
 
     if (cfg.pipeline.kind === 'decoupled') {
       return await trainDecoupled(
@@ -396,18 +388,11 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
         });
         emit({ kind: 'epoch', epoch: e.epoch, loss: e.loss, devF1: e.dev.overall.f1, seconds: e.seconds, tokensPerSecond: e.tokensPerSecond, best: e.best });
         metrics.elapsedSeconds = elapsed();
-        await db.runs.update(runId, { metrics });
+        await updateRun(db, runId, { metrics });
       },
       onCheckpoint: async (c: Checkpoint) => {
         resume = c;
-        await db.transaction('rw', db.models, async () => {
-          await db.models
-            .where('runId')
-            .equals(runId)
-            .filter((m) => m.kind === 'checkpoint')
-            .delete();
-          await db.models.add({ runId, kind: 'checkpoint', state: c, createdAt: Date.now() });
-        });
+        await saveRunState(db, runId, 'checkpoint', c);
       },
     };
     // The project's pre-trained encoder (model.pretrain): kept from an earlier run, or pre-trained now on the train split's text.
@@ -416,8 +401,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       const text = trainIdx.flatMap((k) => toSentences([parsed[k]], [undefined], tags)).map((x) => ({ words: x.words }));
       const e = await projectEncoder(db, projectId, cfg, feat, text, emit);
       if (!e) {
-        await db.models.where('runId').equals(runId).delete();
-        await db.runs.update(runId, { status: 'cancelled', error: 'cancelled during encoder pre-training', metrics, finishedAt: Date.now() });
+        await endRunWithoutModel(db, runId, { status: 'cancelled', error: 'cancelled during encoder pre-training', metrics });
         return metrics;
       }
       encoder = e.weights;
@@ -446,8 +430,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
           result = { tagger: r.tagger, bestEpoch: 0, tokensPerSecond: r.tokensPerSecond, stopped: 'done' as 'done' | 'cancelled' };
         } catch (e) {
           if (!(e instanceof PipelineStopped)) throw e;
-          await db.models.where('runId').equals(runId).delete();
-          await db.runs.update(runId, { status: 'cancelled', error: e.message, metrics, finishedAt: Date.now() });
+          await endRunWithoutModel(db, runId, { status: 'cancelled', error: e.message, metrics });
           return metrics;
         }
       } else {
@@ -466,8 +449,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     }
     if (result.stopped === 'cancelled') {
       result.tagger.dispose();
-      await db.models.where('runId').equals(runId).delete();
-      await db.runs.update(runId, { status: 'cancelled', metrics, finishedAt: Date.now() });
+      await endRunWithoutModel(db, runId, { status: 'cancelled', metrics });
       return metrics;
     }
     emit({ kind: 'stage', stage: 'predicting' });
@@ -539,23 +521,18 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     );
     const weights = await result.tagger.getWeights();
     result.tagger.dispose();
-    await db.transaction('rw', [db.layers, db.annotations, db.models, db.runs, db.signals], async () => {
-      const lid = await db.layers.add({ projectId, kind: 'predicted', name: `run ${runId}`, createdAt: Date.now() });
-      await db.annotations.bulkAdd(docIds.map((docId, k) => ({ layerId: lid, docId, spans: predicted[k], oMode: 'complete' as const })));
-      await db.models.where('runId').equals(runId).delete();
-      await db.signals.bulkPut(signals.flatMap((sg, k) => (sg ? [{ runId, docId: docIds[k], ...sg }] : [])));
-      await db.models.add({
-        runId,
-        kind: 'final',
-        state: { tags, weights, chars: [...feat.chars], oov: [...feat.oov], oShift: result.tagger.oShift, ...(feat.lexicon ? { lexicon: feat.lexicon } : {}) },
-        createdAt: Date.now(),
-      });
-      metrics.predictedLayerId = lid;
-      await db.runs.update(runId, { status: 'done', metrics, finishedAt: Date.now() });
+    await finishRun(db, {
+      runId,
+      projectId,
+      docIds,
+      predicted,
+      signals,
+      model: { tags, weights, chars: [...feat.chars], oov: [...feat.oov], oShift: result.tagger.oShift, ...(feat.lexicon ? { lexicon: feat.lexicon } : {}) },
+      metrics,
     });
     return metrics;
   } catch (e) {
-    await db.runs.update(runId, { status: 'failed', error: (e as Error).message, metrics, finishedAt: Date.now() });
+    await updateRun(db, runId, { status: 'failed', error: (e as Error).message, metrics, finishedAt: Date.now() });
     throw e;
   }
 }
@@ -624,7 +601,7 @@ async function trainDecoupled(
           });
         metrics.history.push({ epoch: ++epochs, loss: e.loss, devF1: e.devF1, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0 });
         emit({ kind: 'epoch', epoch: epochs, loss: e.loss, devF1: e.devF1, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, best: false });
-        void db.runs.update(runId, { metrics });
+        void updateRun(db, runId, { metrics });
       },
     },
     runStore(db, runId),
@@ -632,7 +609,7 @@ async function trainDecoupled(
   metrics.stages = r.stages;
   if (r.stopped === 'cancelled') {
     disposeDecoupled(r);
-    await db.runs.update(runId, { status: 'cancelled', metrics, finishedAt: Date.now() });
+    await updateRun(db, runId, { status: 'cancelled', metrics, finishedAt: Date.now() });
     return metrics;
   }
   emit({ kind: 'stage', stage: 'predicting' });
@@ -659,18 +636,13 @@ async function trainDecoupled(
   });
   const weights = await r.model.getWeights();
   disposeDecoupled(r);
-  await db.transaction('rw', [db.layers, db.annotations, db.models, db.runs], async () => {
-    const lid = await db.layers.add({ projectId: d.projectId, kind: 'predicted', name: `run ${runId}`, createdAt: Date.now() });
-    await db.annotations.bulkAdd(d.docs.map((doc, k) => ({ layerId: lid, docId: doc.id!, spans: predicted[k], oMode: 'complete' as const })));
-    await db.models.where('runId').equals(runId).delete();
-    await db.models.add({
-      runId,
-      kind: 'final',
-      state: { kind: 'decoupled', classes: r.model.classes, oShift: r.oShift, weights, chars: [...d.feat.chars], oov: [...d.feat.oov] },
-      createdAt: Date.now(),
-    });
-    metrics.predictedLayerId = lid;
-    await db.runs.update(runId, { status: 'done', metrics, finishedAt: Date.now() });
+  await finishRun(db, {
+    runId,
+    projectId: d.projectId,
+    docIds: d.docs.map((doc) => doc.id!),
+    predicted,
+    model: { kind: 'decoupled', classes: r.model.classes, oShift: r.oShift, weights, chars: [...d.feat.chars], oov: [...d.feat.oov] },
+    metrics,
   });
   return metrics;
 }

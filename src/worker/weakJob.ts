@@ -5,6 +5,7 @@ import type { AggregateMethod } from '../core/weak/aggregate';
 import { WeakLabeler, type WeakHooks } from '../core/weak/pipeline';
 import { sourceStats, type SourceStats } from '../core/weak/stats';
 import { layerAnnotations, saveWeakLabels } from '../db/repo';
+import { addRun, updateRun } from '../db/runs';
 import type { StudioDB } from '../db/schema';
 
 export interface WeakSummary {
@@ -37,7 +38,7 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, method: A
   const entries = await Promise.all(gazetteers.map((g) => db.gazetteerEntries.where('gazetteerId').equals(g.id!).toArray()));
   const rules = (await db.rules.where('projectId').equals(projectId).sortBy('priority')).filter((r) => r.enabled);
   if (!gazetteers.length && !rules.length) throw new Error('the project has no gazetteer and no enabled rule: add one first');
-  const runId = await db.runs.add({
+  const runId = await addRun(db, {
     projectId,
     kind: 'weak',
     config: { method, gazetteers: gazetteers.map((g) => g.name), rules: rules.map((r) => r.rule.name) },
@@ -101,10 +102,10 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, method: A
         : undefined,
       goldDocuments: gold?.docs.length ?? 0,
     };
-    await db.runs.update(runId, { status: 'done', metrics: summary, finishedAt: Date.now() });
+    await updateRun(db, runId, { status: 'done', metrics: summary, finishedAt: Date.now() });
     return summary;
   } catch (e) {
-    await db.runs.update(runId, { status: 'failed', error: (e as Error).message, finishedAt: Date.now() });
+    await updateRun(db, runId, { status: 'failed', error: (e as Error).message, finishedAt: Date.now() });
     throw e;
   }
 }

@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { isScoredOnly, parseExperimentMethods, parseSeeds, planExperiment, type ExperimentMethod, type ExperimentMethods } from '../../core/experimentConfig';
 import { runGroupKey, type RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
+import { addRuns } from '../../db/runs';
 import type { RunRow } from '../../db/schema';
 import { METHOD_CATALOG } from '../../methods/catalog';
 import { readText, useProjectId } from '../hooks';
@@ -64,10 +65,10 @@ export function ExperimentPanel(props: {
       );
       const todo = runs.filter((r) => !done.has(`${runGroupKey(r.config)}#${r.seed}`));
       const now = Date.now();
-      const ids = (await db.runs.bulkAdd(
+      const ids = await addRuns(
+        db,
         todo.map((r) => ({ projectId, kind: 'train' as const, config: r.config, status: 'queued' as const, createdAt: now })),
-        { allKeys: true },
-      )) as number[];
+      );
       const already = runs.length - todo.length;
       setMessage(
         `Queued ${todo.length} ${todo.length === 1 ? 'run' : 'runs'}` +

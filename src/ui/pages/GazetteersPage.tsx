@@ -4,7 +4,7 @@ import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { GAZETTEER_FORMATS, parseGazetteerFile, type GazetteerFormat } from '../../core/formats/importSpec';
 import { CASE_MODES, type CaseMode } from '../../core/weak/normalize';
 import { db } from '../../db/instance';
-import { addGazetteerEntry, deleteGazetteer, importGazetteer, removeGazetteerEntry, retypeGazetteerEntry } from '../../db/repo';
+import { addGazetteerEntry, deleteGazetteer, importGazetteer, removeGazetteerEntry, retypeGazetteerEntry, updateGazetteer } from '../../db/repo';
 import { readText, useProject, useProjectId } from '../hooks';
 
 const ROW = 32;
@@ -140,7 +140,7 @@ export function GazetteersPage() {
                 <select
                   aria-label={`Matching of ${g.name}`}
                   value={g.mode}
-                  onChange={(e) => void db.gazetteers.update(g.id!, { mode: e.target.value as CaseMode })}
+                  onChange={(e) => void updateGazetteer(db, g.id!, { mode: e.target.value as CaseMode })}
                 >
                   {CASE_MODES.map((m) => (
                     <option key={m}>{m}</option>
@@ -153,7 +153,7 @@ export function GazetteersPage() {
                   type="number"
                   className="narrow"
                   value={g.priority}
-                  onChange={(e) => void db.gazetteers.update(g.id!, { priority: Number(e.target.value) })}
+                  onChange={(e) => void updateGazetteer(db, g.id!, { priority: Number(e.target.value) })}
                 />
               </td>
               <td>

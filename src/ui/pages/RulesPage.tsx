@@ -4,7 +4,7 @@ import type { Span } from '../../core/types';
 import { tokenTexts } from '../../core/types';
 import { compileRule, ruleSchema, type Rule } from '../../core/weak/rules';
 import { db } from '../../db/instance';
-import { addRule } from '../../db/repo';
+import { addRule, deleteRule, setRuleEnabled } from '../../db/repo';
 import type { DocumentRow } from '../../db/schema';
 import { previewRule } from '../../worker/weakClient';
 import { SpanText } from '../components/SpanText';
@@ -176,7 +176,7 @@ export function RulesPage() {
                   type="checkbox"
                   aria-label={`Enable ${r.rule.name}`}
                   checked={r.enabled}
-                  onChange={(e) => void db.rules.update(r.id!, { enabled: e.target.checked })}
+                  onChange={(e) => void setRuleEnabled(db, r.id!, e.target.checked)}
                 />
               </td>
               <td>{r.rule.name}</td>
@@ -185,7 +185,7 @@ export function RulesPage() {
                 <code>{r.rule.kind === 'regex' ? `/${r.rule.pattern}/${r.rule.ignoreCase ? 'i' : ''}` : JSON.stringify(r.rule.pattern)}</code>
               </td>
               <td>
-                <button type="button" className="link danger" onClick={() => void db.rules.delete(r.id!)}>
+                <button type="button" className="link danger" onClick={() => void deleteRule(db, r.id!)}>
                   Delete
                 </button>
               </td>

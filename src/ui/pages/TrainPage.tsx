@@ -4,6 +4,7 @@ import { useMemo, useRef, useState } from 'react';
 import { modelName, modelSchema, parseRunConfig, runConfigSchema, runMethodName, type RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
 import { deleteEncoder } from '../../db/repo';
+import { addRun, cancelRuns } from '../../db/runs';
 import type { RunRow } from '../../db/schema';
 import { METHOD_CATALOG } from '../../methods/catalog';
 import { entryOptionsText, parseOptionsText } from '../../methods/options';
@@ -284,7 +285,7 @@ export function TrainPage() {
       const { method, pipeline } = parseOptionsText(options);
       const base = baseConfig();
       const config = parseRunConfig({ ...base, name: `project ${projectId}`, model: { ...base.model, head: entry.head ?? form.head }, method, pipeline });
-      const runId = await db.runs.add({ projectId, kind: 'train', config, status: 'queued', createdAt: Date.now() });
+      const runId = await addRun(db, { projectId, kind: 'train', config, status: 'queued', createdAt: Date.now() });
       await execute(runId);
     } catch (err) {
       setError((err as Error).message);
@@ -302,10 +303,7 @@ export function TrainPage() {
     try {
       for (const [k, id] of ids.entries()) {
         if (queueCancelled.current) {
-          await db.runs
-            .where('id')
-            .anyOf(ids.slice(k))
-            .modify({ status: 'cancelled', error: 'the experiment was cancelled before this run', finishedAt: Date.now() });
+          await cancelRuns(db, ids.slice(k), 'the experiment was cancelled before this run');
           break;
         }
         const row = await db.runs.get(id);

@@ -1,0 +1,86 @@
+/**
+ * Writes of runs and their models: every change to the runs, models, signals and predicted layers
+ * goes through here (the UI and the workers read with live queries, and write with these).
+ */
+import type { Span } from '../core/types';
+import type { DocSignals } from '../core/reviewSignals';
+import type { ModelRow, RunRow, StudioDB } from './schema';
+
+type NewRun = Omit<RunRow, 'id'>;
+
+export function addRun(db: StudioDB, row: NewRun): Promise<number> {
+  return db.runs.add(row);
+}
+
+/** Queues runs in one transaction; their ids in order. */
+export async function addRuns(db: StudioDB, rows: readonly NewRun[]): Promise<number[]> {
+  return (await db.runs.bulkAdd([...rows], { allKeys: true })) as number[];
+}
+
+/** Changes a run's status, metrics, error or end time. */
+export async function updateRun(db: StudioDB, runId: number, changes: Partial<Omit<RunRow, 'id' | 'projectId' | 'kind'>>): Promise<void> {
+  await db.runs.update(runId, changes);
+}
+
+/** Marks queued runs cancelled (an experiment cancelled before them), saying why. */
+export async function cancelRuns(db: StudioDB, runIds: readonly number[], error: string): Promise<void> {
+  await db.runs
+    .where('id')
+    .anyOf([...runIds])
+    .modify({ status: 'cancelled', error, finishedAt: Date.now() });
+}
+
+/** A run's kept state of one kind (and key): a checkpoint, a finished stage. */
+function stateRows(db: StudioDB, runId: number, kind: ModelRow['kind'], key?: string) {
+  return db.models
+    .where('runId')
+    .equals(runId)
+    .filter((m) => m.kind === kind && (key === undefined || m.key === key));
+}
+
+export async function loadRunState(db: StudioDB, runId: number, kind: ModelRow['kind'], key?: string): Promise<unknown> {
+  return (await stateRows(db, runId, kind, key).first())?.state;
+}
+
+/** Keeps a run's state of one kind (and key) in place of the one before, in one transaction. */
+export async function saveRunState(db: StudioDB, runId: number, kind: ModelRow['kind'], state: unknown, key?: string): Promise<void> {
+  await db.transaction('rw', db.models, async () => {
+    await stateRows(db, runId, kind, key).delete();
+    await db.models.add({ runId, kind, ...(key !== undefined ? { key } : {}), state, createdAt: Date.now() });
+  });
+}
+
+/** Ends a run that stopped with no model: its kept states go, its status and metrics stay. */
+export async function endRunWithoutModel(db: StudioDB, runId: number, changes: Partial<Omit<RunRow, 'id' | 'projectId' | 'kind'>>): Promise<void> {
+  await db.transaction('rw', [db.models, db.runs], async () => {
+    await db.models.where('runId').equals(runId).delete();
+    await db.runs.update(runId, { finishedAt: Date.now(), ...changes });
+  });
+}
+
+/**
+ * A finished run, in one transaction: its predictions as a new layer, its signals, its final model
+ * in place of its checkpoints, and the run done with its metrics (which learn the layer's id).
+ */
+export async function finishRun(
+  db: StudioDB,
+  o: {
+    runId: number;
+    projectId: number;
+    docIds: readonly number[];
+    predicted: readonly Span[][];
+    signals?: readonly (DocSignals | null)[];
+    model: unknown;
+    metrics: { predictedLayerId?: number };
+  },
+): Promise<void> {
+  await db.transaction('rw', [db.layers, db.annotations, db.models, db.runs, db.signals], async () => {
+    const lid = await db.layers.add({ projectId: o.projectId, kind: 'predicted', name: `run ${o.runId}`, createdAt: Date.now() });
+    await db.annotations.bulkAdd(o.docIds.map((docId, k) => ({ layerId: lid, docId, spans: o.predicted[k], oMode: 'complete' as const })));
+    await db.models.where('runId').equals(o.runId).delete();
+    if (o.signals) await db.signals.bulkPut(o.signals.flatMap((sg, k) => (sg ? [{ runId: o.runId, docId: o.docIds[k], ...sg }] : [])));
+    await db.models.add({ runId: o.runId, kind: 'final', state: o.model, createdAt: Date.now() });
+    o.metrics.predictedLayerId = lid;
+    await db.runs.update(o.runId, { status: 'done', metrics: o.metrics, finishedAt: Date.now() });
+  });
+}
