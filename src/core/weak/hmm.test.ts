@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../random';
-import { fitHmm } from './hmm';
+import { fitHmm, hmmLabel } from './hmm';
 
 /** 400 documents of two sentences from three sources, seeded; many sentences repeat (no source fires, or the same matches). */
 function input() {
@@ -41,6 +41,18 @@ describe('HMM aggregation', () => {
     expect(tags.length).toBe(REFERENCE.tagsLength);
     expect(hash(tags)).toBe(REFERENCE.tagsHash);
     expect(conf).toBeCloseTo(REFERENCE.confidenceSum, 6);
+  });
+});
+
+describe('an HMM fitted on one text decodes another', () => {
+  it('decodes with the given parameters and fits nothing: its own parameters reproduce its labels; other parameters give other labels', () => {
+    const train = input();
+    const { results, params } = hmmLabel(train);
+    expect(hmmLabel(train, {}, params).results).toEqual(results);
+    // Parameters that trust source "a" less than the fitted ones change what is decoded.
+    const other = { ...params, E: params.E.map((x, i) => (i < params.E.length / 3 ? 1 / 7 : x)) };
+    expect(hmmLabel(train, {}, other).results.flatMap((r) => r.tags)).not.toEqual(results.flatMap((r) => r.tags));
+    expect(() => hmmLabel({ ...train, sources: train.sources.slice(1) }, {}, params)).toThrow('the fitted HMM is for types X, Y and sources a, b, c');
   });
 });
 
