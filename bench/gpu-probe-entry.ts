@@ -1,3 +1,4 @@
+import { getMethod } from '../src/methods';
 import * as tf from '@tensorflow/tfjs';
 import '@tensorflow/tfjs-backend-webgpu';
 import '../src/methods';
@@ -31,7 +32,7 @@ export async function probe() {
       model: { hidden: 8, charDim: 3, charFilters: 3, dropout: 0.5 },
       train: { epochs: 2, batchSize: 8, seed: 1 },
     });
-    const r = await trainTagger(cfg, feat, { train, dev: train }, { onStep: (e) => void steps.push(e.loss) });
+    const r = await trainTagger(getMethod(cfg.method.name), cfg, feat, { train, dev: train }, { onStep: (e) => void steps.push(e.loss) });
     out[`${be} steps`] = steps;
     out[`${be} epochs`] = r.history.map((h) => h.loss);
     r.tagger.dispose();

@@ -2,6 +2,7 @@
  * Training throughput of the shared loop for one encoder on the active backend: the same code in
  * Node (WASM) and in headless Chromium (every backend there). The caller sets the backend.
  */
+import { getMethod } from '../src/methods';
 import '../src/methods';
 import { parseRunConfig } from '../src/core/runConfig';
 import { buildFeaturizer } from '../src/model/features';
@@ -31,7 +32,7 @@ export async function runThroughput(input: ThroughputInput) {
     model: { encoder: input.encoder, hidden: input.hidden, head: 'crf', dropout: 0.5 },
     train: { epochs: input.epochs, batchSize: 32, lr: 0.002, patience: 100, seed: 1 },
   });
-  const r = await trainTagger(cfg, feat, { train: sentences, dev: sentences.slice(0, 8) });
+  const r = await trainTagger(getMethod(cfg.method.name), cfg, feat, { train: sentences, dev: sentences.slice(0, 8) });
   r.tagger.dispose();
   const last = r.history[r.history.length - 1];
   return {

@@ -2,6 +2,7 @@
  * Bundled into a page by e2e/kernels.spec.ts: the WebGPU CRF kernels against the generic ops (on
  * WebGPU and on the CPU backend) and against brute-force enumeration.
  */
+import { getMethod } from '../../src/methods';
 import '@tensorflow/tfjs-backend-webgpu';
 import { crfKernelActive, crfKernelOptions, crfLogZ, crfNll, type CrfParams } from '../../src/model/crf';
 import { registerCrfWebgpuKernels } from '../../src/model/crfWebgpu';
@@ -204,7 +205,13 @@ export async function runTrainDrift(steps: number) {
   for (const b of ['cpu', 'webgpu']) {
     await tf.setBackend(b);
     losses[b] = [];
-    const res = await trainTagger(cfg, feat, { train: sentences, dev: sentences.slice(0, 8) }, { onStep: (e) => void losses[b].push(e.loss) });
+    const res = await trainTagger(
+      getMethod(cfg.method.name),
+      cfg,
+      feat,
+      { train: sentences, dev: sentences.slice(0, 8) },
+      { onStep: (e) => void losses[b].push(e.loss) },
+    );
     res.tagger.dispose();
   }
   return { cpu: losses.cpu, webgpu: losses.webgpu, gaps: losses.cpu.map((v, i) => Math.abs(losses.webgpu[i] - v) / v) };

@@ -1,3 +1,4 @@
+import { getMethod } from '../methods';
 import '../methods';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -156,7 +157,7 @@ export async function trainFromConfig(configFile: string, out?: string, dataFlag
     { spelling: cfg.model.spelling },
   );
   const tensorsBefore = tf.memory().numTensors;
-  const result = await trainTagger(cfg, feat, data, {
+  const result = await trainTagger(getMethod(cfg.method.name), cfg, feat, data, {
     onEpoch: (e) =>
       void process.stderr.write(
         `epoch ${e.epoch}: loss ${e.loss.toFixed(3)} dev F1 ${(100 * e.dev.overall.f1).toFixed(2)} ${e.best ? '*' : ''} (${e.seconds.toFixed(0)} s, ${e.tokensPerSecond.toFixed(0)} tokens/s)\n`,

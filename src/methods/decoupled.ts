@@ -6,6 +6,7 @@
  * the candidate regions (the issue's "spans proposed by a token model"). Runs the same in Node and
  * in the training worker.
  */
+import { getMethod } from './index';
 import { scoreSpans, type SpanScores } from '../core/metrics';
 import { mulberry32 } from '../core/random';
 import type { Pipeline, RunConfig } from '../core/runConfig';
@@ -227,6 +228,7 @@ export async function runDecoupled(
     hooks.onStage?.(name);
     const pcfg: RunConfig = { ...cfg, method: { name: 'supervised' }, pipeline: { kind: 'single' } };
     const r = await trainStage(
+      getMethod(pcfg.method.name),
       store,
       'proposer',
       pcfg,

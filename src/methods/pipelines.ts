@@ -13,6 +13,7 @@ import { buildLmVocab, LanguageModel } from '../model/lm';
 import { Tagger, type Weights } from '../model/tagger';
 import { chooseOShift, predict, predictEmissions, predictProbs, trainStage, type RunStore, type TrainHooks } from '../model/train';
 import { sharpen } from './losses';
+import { getMethod } from './index';
 import { rosterSchema } from './schemas';
 import { rosterRemoval } from '../core/reviewSignals';
 
@@ -273,7 +274,17 @@ async function runStages(
     hooks.onStage?.(`${shown}: training on ${train.length} sentences, up to ${c.train.epochs} epochs`);
     const stageHooks: TrainHooks = { ...hooks, ...extra, onEpoch: (e) => hooks.onEpoch?.({ ...e, stage: shown, epochs: c.train.epochs }) };
     // A stage with per-epoch records (PU's exploratory training) runs again whole: they are not kept.
-    const r = await trainStage(extra.afterEpoch ? undefined : store, id, c, feat, { train, dev: data.dev }, stageHooks, init, data.encoder);
+    const r = await trainStage(
+      getMethod(c.method.name),
+      extra.afterEpoch ? undefined : store,
+      id,
+      c,
+      feat,
+      { train, dev: data.dev },
+      stageHooks,
+      init,
+      data.encoder,
+    );
     if (r.stopped === 'cancelled' || r.stopped === 'stopped') {
       r.tagger.dispose();
       throw new PipelineStopped(r.stopped, name);

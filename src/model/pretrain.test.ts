@@ -1,3 +1,4 @@
+import { getMethod } from '../methods';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { modelSchema, parseRunConfig } from '../core/runConfig';
 import '../methods';
@@ -67,11 +68,11 @@ describe('a pre-trained encoder per project', () => {
     });
     const labeled = text.slice(0, 8).map((s) => ({ words: s.words, tags: s.words.map(() => 0), doc: 0, offset: 0 }));
     labeled[0].tags[1] = 1;
-    const r = await trainTagger(cfg, feat, { train: labeled, dev: labeled }, {}, undefined, undefined, e.weights);
+    const r = await trainTagger(getMethod(cfg.method.name), cfg, feat, { train: labeled, dev: labeled }, {}, undefined, undefined, e.weights);
     const after = (await r.tagger.getWeights())['lstm/bw/wh'].data;
     const maxDiff = (a: Float32Array, b: Float32Array) => Math.max(...a.map((x, i) => Math.abs(x - b[i])));
     expect(maxDiff(after, e.weights['lstm/bw/wh'].data)).toBeLessThan(1e-4); // a tiny learning rate: still the encoder
-    const scratch = await trainTagger(cfg, feat, { train: labeled, dev: labeled });
+    const scratch = await trainTagger(getMethod(cfg.method.name), cfg, feat, { train: labeled, dev: labeled });
     expect(maxDiff((await scratch.tagger.getWeights())['lstm/bw/wh'].data, e.weights['lstm/bw/wh'].data)).toBeGreaterThan(1e-2);
     scratch.tagger.dispose();
     r.tagger.dispose();

@@ -1,3 +1,4 @@
+import { getMethod } from '../methods';
 import '../methods';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseRunConfig } from '../core/runConfig';
@@ -52,10 +53,10 @@ const config = (epochs: number, model: object = {}) =>
 describe('training loop', () => {
   it('keeps the tensor count flat across steps, learns the toy task, and is deterministic', async () => {
     const counts: number[] = [];
-    const a = await trainTagger(config(12), feat, { train, dev }, { onStep: () => counts.push(tf.memory().numTensors) });
+    const a = await trainTagger(getMethod(config(12).method.name), config(12), feat, { train, dev }, { onStep: () => counts.push(tf.memory().numTensors) });
     expect(new Set(counts.slice(1)).size).toBe(1);
     expect(a.bestDev!.overall.f1).toBeGreaterThan(0.9);
-    const b = await trainTagger(config(12), feat, { train, dev });
+    const b = await trainTagger(getMethod(config(12).method.name), config(12), feat, { train, dev });
     expect(b.history.map((h) => h.loss)).toEqual(a.history.map((h) => h.loss));
     a.tagger.dispose();
     b.tagger.dispose();
@@ -63,12 +64,8 @@ describe('training loop', () => {
 
   it('trains the span classifier head on the same loop', async () => {
     const counts: number[] = [];
-    const r = await trainTagger(
-      config(12, { head: 'span', spanMaxLength: 3, spanHidden: 16 }),
-      feat,
-      { train, dev },
-      { onStep: () => counts.push(tf.memory().numTensors) },
-    );
+    const spanCfg = config(12, { head: 'span', spanMaxLength: 3, spanHidden: 16 });
+    const r = await trainTagger(getMethod(spanCfg.method.name), spanCfg, feat, { train, dev }, { onStep: () => counts.push(tf.memory().numTensors) });
     expect(new Set(counts.slice(1)).size).toBe(1);
     expect(r.bestDev!.overall.f1).toBeGreaterThan(0.9);
     r.tagger.dispose();
@@ -129,7 +126,7 @@ describe('training loop', () => {
     for (const [method, head, epochs, extra] of runs) {
       const cfg = parseRunConfig({ ...config(epochs, { head }), method: { name: method, ...extra } });
       const counts: number[] = [];
-      const r = await trainTagger(cfg, feat, { train: weakTrain, dev }, { onStep: () => counts.push(tf.memory().numTensors) });
+      const r = await trainTagger(getMethod(cfg.method.name), cfg, feat, { train: weakTrain, dev }, { onStep: () => counts.push(tf.memory().numTensors) });
       expect(new Set(counts.slice(1)).size, `${method} ${head}: flat tensor count`).toBe(1);
       f1[`${method}/${head}`] = r.bestDev!.overall.f1;
       expect(r.bestDev!.overall.f1, `${method} ${head}`).toBeGreaterThan(0.5);
@@ -137,11 +134,14 @@ describe('training loop', () => {
     }
     // On weak labels that miss entities, leaving weak O tokens out beats taking them as gold.
     expect(f1['partial-wsl/crf']).toBeGreaterThan(f1['wsl/crf'] + 0.1);
-    await expect(trainTagger(parseRunConfig({ ...config(1), method: { name: 'roster' } }), feat, { train, dev })).rejects.toThrow(
+    await expect(trainTagger(getMethod('roster'), parseRunConfig({ ...config(1), method: { name: 'roster' } }), feat, { train, dev })).rejects.toThrow(
       /needs the softmax or twopart head/,
     );
     await expect(
-      trainTagger(parseRunConfig({ ...config(1), method: { name: 'supervised' } }), feat, { train: weakTrain.filter((s) => s.weak), dev }),
+      trainTagger(getMethod('supervised'), parseRunConfig({ ...config(1), method: { name: 'supervised' } }), feat, {
+        train: weakTrain.filter((s) => s.weak),
+        dev,
+      }),
     ).rejects.toThrow(/strong labels/);
   }, 240_000);
 
@@ -243,7 +243,7 @@ describe('training loop', () => {
         ...config(12, { head: 'span', spanMaxLength: 3, spanHidden: 16 }),
         method: { name: 'negative-sampling', sampling, lambda: 0.3 },
       });
-      const r = await trainTagger(cfg, feat, { train: masked, dev });
+      const r = await trainTagger(getMethod(cfg.method.name), cfg, feat, { train: masked, dev });
       const stats = r.history.map((h) => h.methodStats!);
       expect(stats[0].missamplingRate).toBeGreaterThanOrEqual(0);
       expect(stats[0].missamplingRate).toBeLessThan(0.2);
@@ -327,11 +327,17 @@ describe('training loop', () => {
   }, 120_000);
 
   it('resuming from a checkpoint gives the run an uninterrupted one gives', async () => {
-    const full = await trainTagger(config(3), feat, { train, dev });
+    const full = await trainTagger(getMethod(config(3).method.name), config(3), feat, { train, dev });
     let ckpt: Checkpoint | undefined;
-    const first = await trainTagger(config(3), feat, { train, dev }, { onCheckpoint: (c) => void (ckpt = c), control: () => (ckpt ? 'stop' : 'go') });
+    const first = await trainTagger(
+      getMethod(config(3).method.name),
+      config(3),
+      feat,
+      { train, dev },
+      { onCheckpoint: (c) => void (ckpt = c), control: () => (ckpt ? 'stop' : 'go') },
+    );
     expect(first.history).toHaveLength(1);
-    const resumed = await trainTagger(config(3), feat, { train, dev }, {}, ckpt);
+    const resumed = await trainTagger(getMethod(config(3).method.name), config(3), feat, { train, dev }, {}, ckpt);
     expect(resumed.history.map((h) => h.loss)).toEqual(full.history.map((h) => h.loss));
     for (const t of [full, first, resumed]) t.tagger.dispose();
   });
@@ -339,7 +345,7 @@ describe('training loop', () => {
   it('chooses the O shift on dev: decoding shifted as predict does, never below the unshifted F1', async () => {
     const { chooseOShift, evaluate } = await import('./train');
     // Undertrained on purpose, so that the shift has something to move.
-    const r = await trainTagger(config(2), feat, { train, dev });
+    const r = await trainTagger(getMethod(config(2).method.name), config(2), feat, { train, dev });
     const at0 = (await evaluate(r.tagger, feat, dev)).overall.f1;
     const chosen = await chooseOShift(r.tagger, feat, dev);
     expect(chosen.byShift.find((b) => b.shift === 0)!.f1).toBeCloseTo(at0, 10);

@@ -4,7 +4,7 @@ import { scoreSpans } from '../core/metrics';
 import type { RunConfig } from '../core/runConfig';
 import { tagsToSpans } from '../core/tagScheme';
 import type { Span } from '../core/types';
-import { getMethod } from '../methods';
+import type { Method } from './method';
 import type { LabeledSentence } from './data';
 import type { Featurizer } from './features';
 import { featureDims, makeBatch } from './features';
@@ -93,6 +93,7 @@ export interface RunStore {
  * a store, plain trainTagger with the hooks' own onCheckpoint.
  */
 export async function trainStage(
+  method: Method,
   store: RunStore | undefined,
   id: string,
   cfg: RunConfig,
@@ -112,7 +113,7 @@ export async function trainStage(
   const resume = (await store?.load(`checkpoint ${id}`)) as Checkpoint | undefined;
   if (resume) hooks.onStage?.(`stage ${id}: resuming after epoch ${resume.epoch} from the run's store`);
   const onCheckpoint = store ? (cp: Checkpoint) => store.save(`checkpoint ${id}`, cp) : hooks.onCheckpoint;
-  const r = await trainTagger(cfg, feat, data, { ...hooks, onCheckpoint }, resume, init, encoder);
+  const r = await trainTagger(method, cfg, feat, data, { ...hooks, onCheckpoint }, resume, init, encoder);
   if (store && r.stopped !== 'cancelled' && r.stopped !== 'stopped') {
     const { tagger, ...result } = r;
     await store.save(`stage ${id}`, { weights: await tagger.getWeights(), result });
@@ -342,6 +343,8 @@ export async function evaluate(tagger: Tagger, feat: Featurizer, sentences: read
  * length-bucketed mini-batches, early stopping on dev F1 with the best weights kept.
  */
 export async function trainTagger(
+  /** The run's method (src/methods' getMethod(cfg.method.name)): its loss and what it learns from. */
+  method: Method,
   cfg: RunConfig,
   feat: Featurizer,
   data: { train: LabeledSentence[]; dev: LabeledSentence[] },
@@ -352,7 +355,7 @@ export async function trainTagger(
   /** A pre-trained encoder (src/model/pretrain.ts) the fresh model starts from, when there is no `init`. */
   encoder?: Weights,
 ): Promise<TrainResult> {
-  const method = getMethod(cfg.method.name);
+  if (method.name !== cfg.method.name) throw new Error(`the training loop was handed method "${method.name}" for a run of "${cfg.method.name}"`);
   const methodConfig = method.schema.parse(cfg.method);
   const t = cfg.train;
   if (method.heads && !method.heads.includes(cfg.model.head))

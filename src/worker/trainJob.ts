@@ -1,3 +1,4 @@
+import { getMethod } from '../methods';
 import '../methods';
 import { scoreSpans, type SpanScores } from '../core/metrics';
 import { parseRunConfig, type RunConfig } from '../core/runConfig';
@@ -434,7 +435,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
           return metrics;
         }
       } else {
-        result = await trainTagger(cfg, feat, { train, dev }, hooks, resume, undefined, encoder);
+        result = await trainTagger(getMethod(cfg.method.name), cfg, feat, { train, dev }, hooks, resume, undefined, encoder);
         if (result.stopped !== 'cancelled') await finalOShift(result.tagger, cfg, feat, dev, { onStage: (stage) => emit({ kind: 'stage', stage }) });
       }
       metrics.oShift = result.tagger.oShift;
@@ -445,7 +446,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       metrics.backend = next.backend;
       metrics.backendReason = `${next.reason}; the WebGPU device was lost at epoch ${resume?.epoch ?? 0} (${(e as Error).message}) and training resumed from its checkpoint${crfNote()}`;
       emit({ kind: 'backend', choice: { ...next, reason: metrics.backendReason } });
-      result = await trainTagger(cfg, feat, { train, dev }, hooks, resume, undefined, encoder);
+      result = await trainTagger(getMethod(cfg.method.name), cfg, feat, { train, dev }, hooks, resume, undefined, encoder);
     }
     if (result.stopped === 'cancelled') {
       result.tagger.dispose();
