@@ -202,7 +202,8 @@ export function TrainPage() {
     dictionary: true,
     dictDropout: String(MODEL_DEFAULTS.dictionaryDropout),
     spelling: MODEL_DEFAULTS.spelling,
-    weakFeatures: MODEL_DEFAULTS.weakFeatures,
+    // The page's default, chosen on dev (BENCHMARKS.md): a project's weak labels cover every document, so they can be read as features.
+    weakFeatures: true,
     pretrain: String(MODEL_DEFAULTS.pretrain),
     epochs: '30',
     batch: '32',
