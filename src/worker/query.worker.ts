@@ -10,7 +10,17 @@ import { labelDistributionRows } from '../db/distribution';
 import { db } from '../db/instance';
 import { projectCounts, projectStats } from '../db/repo';
 
+/** A project's document ids on a split (or all), in id order, as one typed array (moved to the page, not copied). */
+async function documentIds(projectId: number, split: string): Promise<Uint32Array> {
+  const keys =
+    split === 'all'
+      ? await db.documents.where('projectId').equals(projectId).primaryKeys()
+      : await db.documents.where('[projectId+split]').equals([projectId, split]).primaryKeys();
+  return Uint32Array.from(keys as number[]).sort();
+}
+
 export const QUERIES = {
+  documentIds,
   projectCounts: (projectId: number) => projectCounts(db, projectId),
   projectStats: (projectId: number) => projectStats(db, projectId),
   labelDistribution: (projectId: number, split: string) => labelDistributionRows(db, projectId, split),
