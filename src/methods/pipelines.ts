@@ -8,9 +8,8 @@ import type { SpanScores } from '../core/metrics';
 import type { RunConfig } from '../core/runConfig';
 import type { LabeledSentence } from '../model/data';
 import type { Featurizer } from '../model/features';
-import { featureDims } from '../model/features';
-import { buildLmVocab, LanguageModel } from '../model/lm';
-import { Tagger, type Weights } from '../model/tagger';
+import { type LanguageModel, newLanguageModel } from '../model/lm';
+import type { Tagger, Weights } from '../model/tagger';
 import { chooseOShift, predict, predictEmissions, predictProbs, trainStage, type RunStore, type TrainHooks } from '../model/train';
 import { sharpen } from './losses';
 import { getMethod } from './index';
@@ -175,15 +174,7 @@ async function trainLm(
   key: string,
 ): Promise<{ lm: LanguageModel; losses: number[]; seconds: number }> {
   const t0 = performance.now();
-  const tagger = new Tagger({ ...cfg.model, head: cfg.model.head === 'span' ? 'softmax' : cfg.model.head }, featureDims(feat), cfg.train.seed);
-  const lm = new LanguageModel(
-    tagger,
-    feat,
-    buildLmVocab(
-      text.map((s) => s.words),
-      o.vocab,
-    ),
-  );
+  const lm = newLanguageModel({ ...cfg.model, head: cfg.model.head === 'span' ? 'softmax' : cfg.model.head }, feat, text, o.vocab, cfg.train.seed);
   const saved = (await store?.load(key)) as { weights: { encoder: Weights; heads: Weights }; losses: number[]; seconds: number } | undefined;
   if (saved) {
     lm.setWeights(saved.weights);

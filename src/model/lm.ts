@@ -10,8 +10,9 @@
  */
 import { mulberry32 } from '../core/random';
 import { param, type Params } from './encoders';
-import { batchTensors, type Tagger, type Weights } from './tagger';
-import { makeBatch, type Featurizer } from './features';
+import type { ModelConfig } from '../core/runConfig';
+import { batchTensors, Tagger, type Weights } from './tagger';
+import { featureDims, makeBatch, type Featurizer } from './features';
 import { applyClipped, dense } from './ops';
 import * as tf from './tf';
 
@@ -35,6 +36,24 @@ export function buildLmVocab(sentences: readonly (readonly string[])[], size: nu
 }
 
 let lms = 0;
+
+/** A language model on a fresh tagger of `model` (seeded), its vocabulary the `vocab` most frequent words of `text`. */
+export function newLanguageModel(
+  model: ModelConfig,
+  feat: Featurizer,
+  text: readonly { words: readonly string[] }[],
+  vocab: number,
+  seed: number,
+): LanguageModel {
+  return new LanguageModel(
+    new Tagger(model, featureDims(feat), seed),
+    feat,
+    buildLmVocab(
+      text.map((s) => s.words),
+      vocab,
+    ),
+  );
+}
 
 export class LanguageModel {
   readonly params: Params = Object.assign(new Map<string, tf.Variable>(), { prefix: `lm${++lms}/` });

@@ -10,8 +10,8 @@
  */
 import type { ModelConfig } from '../core/runConfig';
 import { featureDims, type Featurizer } from './features';
-import { buildLmVocab, LanguageModel, LmStopped } from './lm';
-import { Tagger, type Weights } from './tagger';
+import { LmStopped, newLanguageModel } from './lm';
+import type { Weights } from './tagger';
 
 /** The weights that carry over into a method's model: everything but a head. */
 const HEAD = /^(out|crf|span)\//;
@@ -90,15 +90,8 @@ export async function pretrainEncoder(
   if (model.encoder !== 'bilstm') throw new Error(`encoder pre-training needs the BiLSTM encoder, not ${model.encoder} (it sees both sides of every word)`);
   const t0 = performance.now();
   // The head does not matter to the language model; a span head's MLP would only cost memory.
-  const tagger = new Tagger({ ...model, head: 'softmax' }, featureDims(feat), o.seed);
-  const lm = new LanguageModel(
-    tagger,
-    feat,
-    buildLmVocab(
-      text.map((s) => s.words),
-      o.vocab,
-    ),
-  );
+  const lm = newLanguageModel({ ...model, head: 'softmax' }, feat, text, o.vocab, o.seed);
+  const tagger = lm.tagger;
   try {
     const losses = await lm.pretrain(text, {
       epochs: o.epochs,
