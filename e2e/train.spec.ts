@@ -35,7 +35,7 @@ async function startRun(
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Method', { exact: true }).selectOption({ label: opts.method ?? 'WSL: strong and weak labels, the weak as if gold' });
   if (opts.options) await editOptions(page, opts.options);
-  if (opts.seed !== undefined) await page.getByLabel('Seed').fill(String(opts.seed));
+  if (opts.seed !== undefined) await page.getByLabel('Seed', { exact: true }).fill(String(opts.seed));
   if (opts.lr !== undefined) await page.getByLabel('Learning rate').fill(String(opts.lr));
   await page.getByLabel('Hidden units').fill(String(opts.hidden ?? 16));
   await page.getByLabel('Epochs', { exact: true }).fill(String(opts.epochs));
@@ -566,4 +566,36 @@ test("the training page's default run beats the demo's weak labels on the test s
   console.log(`demo test F1: default run ${(100 * run.metrics.test.overall.f1).toFixed(2)}, weak labels ${(100 * weakF1).toFixed(2)}`);
   expect(weakF1).toBeGreaterThan(0.7);
   expect(run.metrics.test.overall.f1).toBeGreaterThan(weakF1);
+});
+
+test("a run with encoder pre-training keeps the project's encoder, the next run starts from it, and it can be deleted", async ({ page, outside: _ }) => {
+  test.setTimeout(400_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  await page.getByLabel('Pre-training epochs').fill('x');
+  await expect(page.getByRole('alert')).toContainText('pre-training epochs: "x" is not a number');
+  await page.getByLabel('Pre-training epochs').fill('1');
+  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8 });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 300_000 });
+  const table = page.getByTestId('encoders-table');
+  await expect(table.locator('tbody tr')).toHaveCount(1);
+  await expect(table.locator('tbody tr td').nth(2)).toHaveText('1');
+  const first = Number(await latestRun(page).first().textContent());
+  type WithEncoder = { metrics: { encoder?: { epochs: number; sentences: number; seconds: number } } };
+  const m1 = (await runMetrics(page, first)) as unknown as WithEncoder;
+  expect(m1.metrics.encoder).toMatchObject({ epochs: 1 });
+  expect(m1.metrics.encoder!.sentences).toBeGreaterThan(100);
+  // A second run of the same model shape starts from the kept encoder: no second pre-training.
+  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8, seed: 2 });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 300_000 });
+  await expect(table.locator('tbody tr')).toHaveCount(1);
+  const second = Number(await latestRun(page).first().textContent());
+  expect(second).toBeGreaterThan(first);
+  expect(((await runMetrics(page, second)) as unknown as WithEncoder).metrics.encoder).toEqual(m1.metrics.encoder);
+  await page.goto(`/#/p/${(await storeRows<{ id: number; projectId: number }>(page, 'runs')).find((r) => r.id === second)!.projectId}/runs/${second}`);
+  await expect(page.getByTestId('run-facts')).toContainText("started from the project's encoder (1 epochs");
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  await page.getByTestId('encoders-table').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByTestId('encoders-table')).toHaveCount(0);
 });

@@ -87,6 +87,9 @@ export function RunPage() {
         {m.wallSeconds !== undefined ? ` · ${m.wallSeconds.toFixed(0)} s` : ''}
         {m.tokensPerSecond ? ` · ${Math.round(m.tokensPerSecond).toLocaleString()} tokens/s` : ''}
         {m.oShift !== undefined ? ` · decodes with O shift ${m.oShift} (chosen on dev)` : ''}
+        {m.encoder
+          ? ` · started from the project's encoder (${m.encoder.epochs} epochs on ${m.encoder.sentences.toLocaleString()} sentences, ${Math.round(m.encoder.seconds)} s, loss ${m.encoder.loss.toFixed(2)})`
+          : ''}
       </p>
       {history.length > 0 && (
         <div className="row">
