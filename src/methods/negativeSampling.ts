@@ -70,6 +70,12 @@ registerMethod({
   title: 'Negative sampling on the span head: uniform (Li et al. 2021) or weighted (paper 002)',
   schema: negativeSamplingSchema,
   heads: ['span'],
+  /** The heat map's data: the last epoch's sampling distribution on the first short sentences (doc and offset index the training list). */
+  async record({ tagger, feat, train, config, epochs }) {
+    const few = train.filter((x) => x.words.length <= 40).slice(0, 20);
+    const maps = await samplingMaps(tagger, feat, few, config, epochs, epochs);
+    return { metrics: { sampling: maps.map((m, k) => ({ ...m, doc: few[k].doc, offset: few[k].offset })) } };
+  },
   async prepare({ tagger, batch, config, epoch, epochs, step, rand }) {
     const L = tagger.cfg.spanMaxLength;
     const { S } = spanSlots(batch.T, L);

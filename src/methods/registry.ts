@@ -1,6 +1,6 @@
 import type { Method } from '../model/method';
 
-export type { LossContext, Method, PrepareContext } from '../model/method';
+export type { LossContext, Method, PrepareContext, RecordContext } from '../model/method';
 
 const methods = new Map<string, Method<{ name: string }>>();
 

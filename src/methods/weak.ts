@@ -15,6 +15,7 @@ import { distillSchema, noiseAwareSchema, partialWslSchema, rosterSchema, weight
 
 import { rosterRemoval } from '../core/reviewSignals';
 import { batchTensors } from '../model/tagger';
+import { predictProbs } from '../model/train';
 
 /** Log probabilities per token for the token heads (softmax scores, or twopart's own log probabilities). */
 function tokenLogProbs(ctx: LossContext<unknown>): tf.Tensor3D {
@@ -113,6 +114,19 @@ registerMethod({
   name: 'roster',
   title: 'RoSTER noise-robust training: GCE, noisy-label removal, weak O dropping',
   schema: rosterSchema,
+  /** The review queue's RoSTER signal of a single-stage run: the weak labels the final model's threshold removes. */
+  async record({ tagger, feat, train, config, signals }) {
+    if (signals?.rosterRemoved || config.tau <= 0) return {};
+    const removed = rosterRemoval(
+      train.map((x) => x.tags),
+      await predictProbs(tagger, feat, train),
+      train.map((x) => !!x.weak),
+      tagger.dims.tags,
+      config.tau,
+      tagger.cfg.head === 'twopart',
+    );
+    return { signals: { rosterRemoved: removed } };
+  },
   /**
    * Once removal is on: which weak tokens the threshold removes, judged by the model without
    * dropout, as the loss's keep weights [B·T], and the share removed of each tag's weak tokens

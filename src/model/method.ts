@@ -4,7 +4,8 @@
  * name); the model layer never looks one up.
  */
 import type { ZodType } from 'zod';
-import type { BatchArrays } from './features';
+import type { LabeledSentence } from './data';
+import type { BatchArrays, Featurizer } from './features';
 import type { BatchTensors, Tagger } from './tagger';
 import type * as tf from './tf';
 
@@ -57,4 +58,22 @@ export interface Method<C extends { name: string } = { name: string }> {
    */
   emissions?(ctx: { tagger: Tagger; tensors: BatchTensors; step: number; prepared?: unknown }): tf.Tensor3D;
   loss(ctx: LossContext<C>): tf.Scalar;
+  /**
+   * After a run's last stage, what the method records for the review queue and the diagnostics:
+   * per-token signals over the training sentences (merged into the run's, keys as
+   * TrainSignals names them) and run metrics (merged into the run's). `signals`: what the run's
+   * stages recorded already.
+   */
+  record?(ctx: RecordContext<C>): Promise<{ signals?: Record<string, unknown>; metrics?: Record<string, unknown> }>;
+}
+
+export interface RecordContext<C> {
+  tagger: Tagger;
+  feat: Featurizer;
+  /** The training sentences, as the run trained on them. */
+  train: readonly LabeledSentence[];
+  config: C;
+  /** The run's epoch budget. */
+  epochs: number;
+  signals: Record<string, unknown> | undefined;
 }

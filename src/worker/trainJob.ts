@@ -12,27 +12,16 @@ import { bioTags, ioTags, pathsToSpans, toSentences } from '../model/data';
 import { trimGlove, type Embeddings, type GloveAsset } from '../model/embeddings';
 import { buildFeaturizer } from '../model/features';
 import * as tf from '../model/tf';
-import {
-  predict,
-  predictMarginals,
-  predictProbs,
-  trainTagger,
-  type Checkpoint,
-  type EpochEvent,
-  type RunStore,
-  type StepEvent,
-  type TrainResult,
-} from '../model/train';
+import { predict, predictMarginals, trainTagger, type Checkpoint, type EpochEvent, type RunStore, type StepEvent, type TrainResult } from '../model/train';
 import type { Tagger, Weights } from '../model/tagger';
 import { encoderKey, pretrainEncoder, textFingerprint, type PretrainedEncoder } from '../model/pretrain';
 import { crfKernelActive } from '../model/crf';
 import { finalOShift, PipelineStopped, runPipeline, type StageRecord, type TrainSignals } from '../methods/pipelines';
-import { rosterRemoval, uncertaintyOf, type DocSignals } from '../core/reviewSignals';
+import { uncertaintyOf, type DocSignals } from '../core/reviewSignals';
 import { tagsToSpans } from '../core/tagScheme';
 import type { LabeledSentence } from '../model/data';
 import { decoupledFeaturizerWords } from '../model/decoupled';
-import { samplingMaps, type SamplingMap } from '../methods/negativeSampling';
-import { negativeSamplingSchema, rosterSchema } from '../methods/schemas';
+import type { SamplingMap } from '../methods/negativeSampling';
 import { disposeDecoupled, predictDecoupled, runDecoupled, spansOfTags, type DecoupledPipeline } from '../methods/decoupled';
 import type { DocumentRow, LayerRow } from '../db/schema';
 import type { Annotation, ParsedDoc } from '../core/types';
@@ -490,27 +479,21 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     });
     emit({ kind: 'stage', stage: 'recording review signals' });
     const marginals = await predictMarginals(result.tagger, feat, all);
-    if (cfg.method.name === 'roster' && !trainSignals?.rosterRemoved) {
-      // A single-stage RoSTER run: the final model's threshold, judged over the training data.
-      const { tau } = rosterSchema.parse(cfg.method);
-      if (tau > 0)
-        trainSignals = {
-          ...trainSignals,
-          rosterRemoved: rosterRemoval(
-            train.map((x) => x.tags),
-            await predictProbs(result.tagger, feat, train),
-            train.map((x) => !!x.weak),
-            tags.length,
-            tau,
-            result.tagger.cfg.head === 'twopart',
-          ),
-        };
-    }
-    if (cfg.method.name === 'negative-sampling') {
-      // The heat map's data: the last epoch's sampling distribution on the first short sentences.
-      const few = train.filter((x) => x.words.length <= 40).slice(0, 20);
-      const maps = await samplingMaps(result.tagger, feat, few, negativeSamplingSchema.parse(cfg.method), cfg.train.epochs, cfg.train.epochs);
-      metrics.sampling = maps.map((m, k) => ({ ...m, doc: docIds[few[k].doc], offset: few[k].offset }));
+    // What the run's method records for the review queue and the diagnostics (RoSTER's removals, negative sampling's heat map).
+    const method = getMethod(cfg.method.name);
+    if (method.record) {
+      const rec = await method.record({
+        tagger: result.tagger,
+        feat,
+        train,
+        config: method.schema.parse(cfg.method),
+        epochs: cfg.train.epochs,
+        signals: trainSignals as Record<string, unknown> | undefined,
+      });
+      if (rec.signals) trainSignals = { ...trainSignals, ...(rec.signals as TrainSignals) };
+      const sampling = (rec.metrics as { sampling?: (SamplingMap & { doc: number; offset: number })[] } | undefined)?.sampling;
+      // The sampling maps name training sentences by their document's index: the page wants its id.
+      if (sampling) metrics.sampling = sampling.map((m) => ({ ...m, doc: docIds[m.doc] }));
     }
     const signals = collectSignals(
       docs.map((d) => d.offsets.length >> 1),
