@@ -596,6 +596,7 @@ test("a run with encoder pre-training keeps the project's encoder, the next run 
   await page.goto(`/#/p/${(await storeRows<{ id: number; projectId: number }>(page, 'runs')).find((r) => r.id === second)!.projectId}/runs/${second}`);
   await expect(page.getByTestId('run-facts')).toContainText("started from the project's encoder (1 epochs");
   await page.getByRole('link', { name: 'Train', exact: true }).click();
+  page.once('dialog', (d) => void d.accept());
   await page.getByTestId('encoders-table').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByTestId('encoders-table')).toHaveCount(0);
 });

@@ -25,11 +25,11 @@ import { decoupledFeaturizerWords } from '../model/decoupled';
 import { disposeDecoupled, predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
 import { parseRunRecords, type RunRecord } from '../core/runRecord';
 import { mulberry32 } from '../core/random';
-import type { ParsedCorpus, Span } from '../core/types';
+import type { Annotation, ParsedCorpus, Span } from '../core/types';
 import { bioTags, ioTags, toSentences, type LabeledSentence } from '../model/data';
 import { trimGlove } from '../model/embeddings';
 import { buildFeaturizer, type Featurizer } from '../model/features';
-import { encoderKey, pretrainEncoder, textFingerprint, type PretrainedEncoder } from '../model/pretrain';
+import { encoderKey, encoderPretraining, pretrainEncoder, textFingerprint, type PretrainedEncoder } from '../model/pretrain';
 import type { Weights } from '../model/tagger';
 import type { RunConfig } from '../core/runConfig';
 import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
@@ -215,11 +215,12 @@ function settingWeakFeatures<A extends WithLex, B extends WithLex>(
   sents: { train: A[]; dev: B[]; test: B[] },
   types: readonly string[],
   base: number,
+  cache: Map<string, Annotation[]>,
 ): { train: A[]; dev: B[]; test: B[] } {
   if (s.kind !== 'dictionary') throw new Error(`setting "${s.name}": weak labels as features need weak labels on dev and test text (a dictionary setting)`);
   // The sources match the dev and test text; the HMM fitted on the training text decodes them, so
   // nothing is fitted on text that selects or scores the model.
-  const splitAnns = (split: z.infer<typeof splitSchema>) =>
+  const label = (split: z.infer<typeof splitSchema>) =>
     weakLabelCorpus({
       corpus: 'conll' in split ? split.conll : split.text,
       gazetteers: s.gazetteers,
@@ -229,9 +230,13 @@ function settingWeakFeatures<A extends WithLex, B extends WithLex>(
       method: s.aggregate,
       ...(d.hmm ? { hmm: d.hmm, types: d.hmm.types } : {}),
     }).result.aggregate;
+  const splitAnns = (which: 'dev' | 'test') => {
+    const key = `${s.name}/${which}`;
+    return cache.get(key) ?? cache.set(key, label(s[which])).get(key)!;
+  };
   const add = <T extends WithLex>(xs: T[], anns: readonly { spans: readonly Span[] }[]): T[] =>
     xs.map((x) => ({ ...x, lex: [...(x.lex ?? []), ...spanMatches(anns[x.doc]?.spans ?? [], x.offset, x.words.length, types, base)] }));
-  return { train: add(sents.train, d.train.anns), dev: add(sents.dev, splitAnns(s.dev)), test: add(sents.test, splitAnns(s.test)) };
+  return { train: add(sents.train, d.train.anns), dev: add(sents.dev, splitAnns('dev')), test: add(sents.test, splitAnns('test')) };
 }
 
 /** Sentences with their dictionary matches attached. */
@@ -401,7 +406,7 @@ async function settingEncoder(
   log: (s: string) => void,
 ): Promise<{ weights: Weights; epochs: number; sentences: number; seconds: number }> {
   const text = [...train.map((s) => ({ words: s.words })), ...(setting.unlabeled ? readUnlabeled(setting.unlabeled) : [])];
-  const o = { epochs: cfg.model.pretrain, vocab: cfg.model.pretrainVocab, batchSize: cfg.train.batchSize, lr: cfg.train.lr, clip: cfg.train.clip, seed: 1 };
+  const o = encoderPretraining(cfg);
   const key = encoderKey(cfg.model, feat, o, textFingerprint(text));
   const file = join(ENCODERS, `${createHash('sha1').update(key).digest('hex').slice(0, 20)}.bin`);
   mkdirSync(ENCODERS, { recursive: true });
@@ -562,6 +567,8 @@ export async function runExperiment(
   const glove = readGloveAsset();
   const spelling = readSpellingModel();
   const lexicons = new Map<string, Lexicon | null>();
+  // Dev and test text labeled once per setting for the methods that read the weak labels as features.
+  const weakLabelCache = new Map<string, Annotation[]>();
   let ran = 0;
   for (const setting of exp.settings) {
     const todo = exp.methods.filter(
@@ -627,7 +634,7 @@ export async function runExperiment(
         lexModel?.weakFeatures && setting.kind === 'dictionary' && m.pipeline.kind !== 'decoupled' ? data.types.filter((t) => t !== UNKNOWN_TYPE) : [];
       if (lexModel?.weakFeatures && !weakTypes.length) log(`${setting.name}: weak labels as features: off (no weak labels on dev and test text here)`);
       if (weakTypes.length) {
-        sents = settingWeakFeatures(setting, data, sents, weakTypes, lexicon?.types.length ?? 0);
+        sents = settingWeakFeatures(setting, data, sents, weakTypes, lexicon?.types.length ?? 0, weakLabelCache);
         const base = lexicon?.types.length ?? 0;
         const spans = (xs: readonly { lex?: readonly LexiconMatch[] }[]) => xs.reduce((a, x) => a + (x.lex ?? []).filter((m) => m.type >= base).length, 0);
         log(

@@ -37,6 +37,14 @@ export interface PretrainedEncoder {
 }
 
 /**
+ * A run's pre-training settings: its model's epochs and vocabulary, its batch size, rate and
+ * clipping, and seed 1 whatever the run's seed (one encoder serves every seed and method).
+ */
+export function encoderPretraining(cfg: { model: ModelConfig; train: { batchSize: number; lr: number; clip: number } }): EncoderPretraining {
+  return { epochs: cfg.model.pretrain, vocab: cfg.model.pretrainVocab, batchSize: cfg.train.batchSize, lr: cfg.train.lr, clip: cfg.train.clip, seed: 1 };
+}
+
+/**
  * The encoder's identity: the model's shape (the encoder's settings and the featurizer's sizes),
  * the pre-training settings and the text's fingerprint. A method's model can start from an
  * encoder with the same key; any other needs a new one.

@@ -14,7 +14,7 @@ import { buildFeaturizer } from '../model/features';
 import * as tf from '../model/tf';
 import { predict, predictMarginals, trainTagger, type Checkpoint, type EpochEvent, type RunStore, type StepEvent, type TrainResult } from '../model/train';
 import type { Tagger, Weights } from '../model/tagger';
-import { encoderKey, pretrainEncoder, textFingerprint, type PretrainedEncoder } from '../model/pretrain';
+import { encoderKey, encoderPretraining, pretrainEncoder, textFingerprint, type PretrainedEncoder } from '../model/pretrain';
 import { crfKernelActive } from '../model/crf';
 import { finalOShift, PipelineStopped, runPipeline, type StageRecord, type TrainSignals } from '../methods/pipelines';
 import { uncertaintyOf, type DocSignals } from '../core/reviewSignals';
@@ -166,7 +166,7 @@ async function projectEncoder(
   text: { words: string[] }[],
   emit: (e: TrainEvent) => void,
 ): Promise<PretrainedEncoder | null> {
-  const o = { epochs: cfg.model.pretrain, vocab: cfg.model.pretrainVocab, batchSize: cfg.train.batchSize, lr: cfg.train.lr, clip: cfg.train.clip, seed: 1 };
+  const o = encoderPretraining(cfg);
   const key = encoderKey(cfg.model, feat, o, textFingerprint(text));
   const kept = await findEncoder(db, projectId, key);
   if (kept) {
@@ -388,7 +388,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     // The project's pre-trained encoder (model.pretrain): kept from an earlier run, or pre-trained now on the train split's text.
     let encoder: Weights | undefined;
     if (cfg.model.pretrain > 0) {
-      const text = trainIdx.flatMap((k) => toSentences([parsed[k]], [undefined], tags)).map((x) => ({ words: x.words }));
+      const text = train.map((x) => ({ words: x.words }));
       const e = await projectEncoder(db, projectId, cfg, feat, text, emit);
       if (!e) {
         await endRunWithoutModel(db, runId, { status: 'cancelled', error: 'cancelled during encoder pre-training', metrics });

@@ -545,7 +545,12 @@ function ProjectEncoders({ projectId, busy }: { projectId: number; busy: boolean
                 <td>{e.losses[e.losses.length - 1]?.toFixed(3)}</td>
                 <td>{Math.round(e.seconds)} s</td>
                 <td>
-                  <button type="button" disabled={busy} onClick={() => void deleteEncoder(db, e.id!)}>
+                  <button
+                    type="button"
+                    className="link danger"
+                    disabled={busy}
+                    onClick={() => confirm('Delete this encoder? A later run with pre-training trains it again.') && void deleteEncoder(db, e.id!)}
+                  >
                     Delete
                   </button>
                 </td>
