@@ -588,6 +588,8 @@ test("a run with encoder pre-training keeps the project's encoder, the next run 
   expect(m1.metrics.encoder!.sentences).toBeGreaterThan(100);
   // A second run of the same model shape starts from the kept encoder: no second pre-training.
   await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8, seed: 2 });
+  // The new run's row first (the table's top row is the first run's, done, until it appears).
+  await expect(latestRun(page).first()).not.toHaveText(String(first), { timeout: 60_000 });
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 300_000 });
   await expect(table.locator('tbody tr')).toHaveCount(1);
   const second = Number(await latestRun(page).first().textContent());
