@@ -170,7 +170,15 @@ function loadSetting(s: Setting): SettingData {
     const types = [...new Set([...gold.flatMap((a) => a.spans.map((x) => x.label)), ...dev.types, ...test.types])].sort();
     return { train: { corpus, anns, weak, hidden }, dev, test, types };
   } else {
-    const labeled = weakLabelCorpus({ corpus: s.corpus, gazetteers: s.gazetteers, untyped: s.untyped, rules: s.rules, mode: s.case, method: s.aggregate });
+    const labeled = weakLabelCorpus({
+      corpus: s.corpus,
+      gazetteers: s.gazetteers,
+      untyped: s.untyped,
+      rules: s.rules,
+      mode: s.case,
+      method: s.aggregate,
+      typeUntyped: s.typeUntyped,
+    });
     corpus = labeled.corpus;
     anns = labeled.result.aggregate;
     weak = corpus.docs.map(() => true);
@@ -228,6 +236,7 @@ function settingWeakFeatures<A extends WithLex, B extends WithLex>(
       rules: s.rules,
       mode: s.case,
       method: s.aggregate,
+      typeUntyped: s.typeUntyped,
       ...(d.hmm ? { hmm: d.hmm, types: d.hmm.types } : {}),
     }).result.aggregate;
   const splitAnns = (which: 'dev' | 'test') => {
@@ -271,6 +280,7 @@ function scoreWeakLabels(s: Setting, d: SettingData, fitOnTrain = false): { spli
       rules: s.rules,
       mode: s.case,
       method: s.aggregate,
+      typeUntyped: s.typeUntyped,
       // "fit": "train": the HMM fitted on the training text decodes the test text (what weak-label features read).
       ...(fitOnTrain && d.hmm ? { hmm: d.hmm, types: d.hmm.types } : {}),
     });
@@ -296,7 +306,8 @@ function scoreWeakLabels(s: Setting, d: SettingData, fitOnTrain = false): { spli
 
 /**
  * The setting's dictionary (settingLexicon) matched over the test text, longest match first, as
- * weak labels are made: what a model reading the dictionary has to beat on test.
+ * weak labels are made (an untyped list's matches typed by their spelling where the setting's weak
+ * labels do that): what a model reading the dictionary has to beat on test.
  */
 function scoreDictionaryMatch(s: Setting, d: SettingData, lexicon: Lexicon | null): ReturnType<typeof roundScores> {
   if (!lexicon) throw new Error(`setting "${s.name}": it has no dictionary to match (a distant or dictionary setting has one)`);
@@ -313,6 +324,7 @@ function scoreDictionaryMatch(s: Setting, d: SettingData, lexicon: Lexicon | nul
     rules: [],
     types,
     method: 'priority',
+    typeUntyped: s.kind !== 'dictionary' || s.typeUntyped,
   });
   const gold = d.test.layers.find((l) => l.kind === 'gold')!.annotations;
   const pred = result.aggregate.map((a) => a.spans.filter((x) => x.label !== UNKNOWN_TYPE));

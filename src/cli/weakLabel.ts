@@ -23,6 +23,8 @@ export interface WeakLabelOptions {
   hmm?: HmmParams;
   /** The label types (those of the text the HMM was fitted on), in place of the ones gathered here. */
   types?: readonly string[];
+  /** Type the untyped gazetteers' matches by their spelling before aggregating (default true). */
+  typeUntyped?: boolean;
 }
 
 /**
@@ -61,6 +63,7 @@ export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; re
     types,
     method: o.method,
     ...(o.hmm ? { hmm: o.hmm } : {}),
+    ...(o.typeUntyped === false ? { typeUntyped: false } : {}),
   });
   return { corpus, result, docs, wallMs: performance.now() - t0 };
 }

@@ -56,6 +56,8 @@ export const settingSchema = z.discriminatedUnion('kind', [
       rules: z.string().optional(),
       aggregate: z.enum(['priority', 'vote', 'hmm']).default('hmm'),
       case: z.enum(['sensitive', 'insensitive', 'normalized']).default('insensitive'),
+      /** Type the untyped lists' matches by their spelling, learned from the typed gazetteers (core/weak/spellingTyper.ts). */
+      typeUntyped: z.boolean().default(true),
       ...common,
     })
     .strict(),

@@ -1,13 +1,12 @@
 import * as Comlink from 'comlink';
 import type { Span } from '../core/types';
-import type { AggregateMethod } from '../core/weak/aggregate';
 import { compileRule, type Rule, type RuleDoc } from '../core/weak/rules';
 import { db } from '../db/instance';
-import { runWeakLabeling } from './weakJob';
+import { runWeakLabeling, type WeakOptions } from './weakJob';
 
 const api = {
-  label(projectId: number, method: AggregateMethod, onProgress: (done: number, total: number, stage: string) => void) {
-    return runWeakLabeling(db, projectId, method, { onProgress });
+  label(projectId: number, options: WeakOptions, onProgress: (done: number, total: number, stage: string) => void) {
+    return runWeakLabeling(db, projectId, options, { onProgress });
   },
   /** Live preview of one rule on sample documents. */
   preview(rule: Rule, docs: RuleDoc[]): Span[][] {

@@ -1,9 +1,8 @@
 import * as Comlink from 'comlink';
 import type { Span } from '../core/types';
-import type { AggregateMethod } from '../core/weak/aggregate';
 import type { Rule, RuleDoc } from '../core/weak/rules';
 import type { WeakWorkerApi } from './weak.worker';
-import type { WeakSummary } from './weakJob';
+import type { WeakOptions, WeakSummary } from './weakJob';
 
 export interface Progress {
   done: number;
@@ -50,7 +49,7 @@ export class WeakJob {
     this.reject = null;
   }
 
-  run(projectId: number, method: AggregateMethod, onProgress: (p: Progress) => void): Promise<WeakSummary> {
+  run(projectId: number, options: WeakOptions, onProgress: (p: Progress) => void): Promise<WeakSummary> {
     const remote = labelingWorker();
     let last = performance.now();
     let stage = 'starting';
@@ -62,7 +61,7 @@ export class WeakJob {
       remote
         .label(
           projectId,
-          method,
+          options,
           Comlink.proxy((done: number, total: number, s: string) => {
             last = performance.now();
             stage = s;

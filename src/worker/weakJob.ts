@@ -8,9 +8,18 @@ import { layerAnnotations, saveWeakLabels } from '../db/repo';
 import { addRun, updateRun } from '../db/runs';
 import type { StudioDB } from '../db/schema';
 
+/** What the Weak labels page asks for. */
+export interface WeakOptions {
+  method: AggregateMethod;
+  /** Type the untyped gazetteers' matches by their spelling before aggregating (spellingTyper.ts). */
+  typeUntyped: boolean;
+}
+
 export interface WeakSummary {
   runId: number;
   method: AggregateMethod;
+  /** Matches of untyped gazetteers given a type by their spelling (absent in runs made before it existed). */
+  typedBySpelling?: number;
   documents: number;
   tokens: number;
   ms: { load: number; index: number; match: number; rules: number; aggregate: number; save: number; total: number };
@@ -28,7 +37,8 @@ const cache = new Map<string, WeakLabeler>();
  * Labels a project's documents with its gazetteers and enabled rules, aggregates, stores the weak
  * layers (one transaction) and records the run with its statistics.
  */
-export async function runWeakLabeling(db: StudioDB, projectId: number, method: AggregateMethod, hooks: WeakHooks = {}): Promise<WeakSummary> {
+export async function runWeakLabeling(db: StudioDB, projectId: number, options: WeakOptions, hooks: WeakHooks = {}): Promise<WeakSummary> {
+  const { method, typeUntyped } = options;
   const t0 = performance.now();
   const project = await db.projects.get(projectId);
   if (!project) throw new Error(`project ${projectId} does not exist`);
@@ -41,7 +51,7 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, method: A
   const runId = await addRun(db, {
     projectId,
     kind: 'weak',
-    config: { method, gazetteers: gazetteers.map((g) => g.name), rules: rules.map((r) => r.rule.name) },
+    config: { method, typeUntyped, gazetteers: gazetteers.map((g) => g.name), rules: rules.map((r) => r.rule.name) },
     status: 'running',
     createdAt: Date.now(),
   });
@@ -63,6 +73,7 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, method: A
         rules: rules.map((r) => ({ rule: r.rule, priority: 1000 + r.priority })),
         types,
         method,
+        typeUntyped,
       },
       hooks,
     );
@@ -85,6 +96,7 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, method: A
     const summary: WeakSummary = {
       runId,
       method,
+      typedBySpelling: result.typedBySpelling,
       documents: docRows.length,
       tokens: result.tokens,
       ms: { load, ...result.ms, save, total: performance.now() - t0 },

@@ -7,6 +7,7 @@ import { GazetteerMatcher } from './gazetteerMatcher';
 import type { CaseMode } from './normalize';
 import type { Rule, RuleDoc } from './rules';
 import { compileRule } from './rules';
+import { trainSpellingTyper, typeUnknownSpans } from './spellingTyper';
 import { TokenIndex } from './tokenIndex';
 
 export interface WeakDoc extends RuleDoc {}
@@ -26,6 +27,11 @@ export interface WeakRequest {
   method: AggregateMethod;
   /** HMM parameters fitted on other text (the training text's) to decode this corpus with, unfitted. */
   hmm?: HmmParams;
+  /**
+   * Give the matches of untyped gazetteers a type from their spelling, learned from the typed
+   * gazetteers' phrases (spellingTyper.ts), before aggregation. Default true.
+   */
+  typeUntyped?: boolean;
 }
 
 export interface WeakResult {
@@ -33,6 +39,8 @@ export interface WeakResult {
   aggregate: Annotation[];
   /** The HMM's parameters, when the aggregation is one. */
   hmm?: HmmParams;
+  /** How many matches of unknown type the spelling typer gave a type (0 when it did not run). */
+  typedBySpelling: number;
   tokens: number;
   ms: { index: number; match: number; rules: number; aggregate: number };
 }
@@ -90,9 +98,25 @@ export class WeakLabeler {
     hooks.onProgress?.(step++, total, `aggregate (${req.method})`);
     const t0 = now();
     const sentences = this.docs.map((d) => d.sentenceStarts.map((s, k) => [s, d.sentenceStarts[k + 1] ?? d.tokens.length] as [number, number]));
-    const agg = aggregateWith(req.method, { sources, sentences, types: req.types }, req.hmm);
+    // The sources' own output stays as it is (the per-source statistics show what each said); the
+    // aggregation reads the untyped matches with the types their spelling suggests.
+    const typer =
+      (req.typeUntyped ?? true)
+        ? trainSpellingTyper(
+            req.gazetteers.flatMap((g) => g.entries.filter((e) => e.type !== null).map((e) => ({ words: e.phrase.split(/\s+/), type: e.type as string }))),
+          )
+        : null;
+    const typed = typer ? typeUnknownSpans(sources, typer, (d, s) => this.docs[d].tokens.slice(s.start, s.end)) : { sources, typed: 0 };
+    const agg = aggregateWith(req.method, { sources: typed.sources, sentences, types: req.types }, req.hmm);
     ms.aggregate = now() - t0;
     hooks.onProgress?.(total, total, 'done');
-    return { sources, aggregate: agg.annotations, ...(agg.hmm ? { hmm: agg.hmm } : {}), tokens: this.docs.reduce((a, d) => a + d.tokens.length, 0), ms };
+    return {
+      sources,
+      aggregate: agg.annotations,
+      ...(agg.hmm ? { hmm: agg.hmm } : {}),
+      typedBySpelling: typed.typed,
+      tokens: this.docs.reduce((a, d) => a + d.tokens.length, 0),
+      ms,
+    };
   }
 }

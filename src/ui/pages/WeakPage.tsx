@@ -55,6 +55,9 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
         {summary.documents.toLocaleString()} documents, {summary.tokens.toLocaleString()} tokens labeled in {(summary.ms.total / 1000).toFixed(2)} s (
         {summary.reusedIndex ? 'corpus index reused' : 'corpus indexed'}: index {summary.ms.index.toFixed(0)} ms, gazetteers {summary.ms.match.toFixed(0)} ms,
         rules {summary.ms.rules.toFixed(0)} ms, aggregation {summary.ms.aggregate.toFixed(0)} ms, save {summary.ms.save.toFixed(0)} ms).
+        {summary.typedBySpelling
+          ? ` ${summary.typedBySpelling.toLocaleString()} matches of untyped gazetteers were typed by their spelling before aggregation.`
+          : ''}
         {hasGold ? ` Scores against gold on the ${summary.goldDocuments} dev documents.` : ' No gold on the dev split: precision and recall need it.'}
       </p>
       <table className="grid" data-testid="stats-table">
@@ -117,6 +120,7 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
 export function WeakPage() {
   const projectId = useProjectId();
   const [method, setMethod] = useState<AggregateMethod>('hmm');
+  const [typeUntyped, setTypeUntyped] = useState(true);
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<string | null>(null);
   const job = useRef<WeakJob | null>(null);
@@ -138,7 +142,7 @@ export function WeakPage() {
     job.current = new WeakJob();
     setProgress({ done: 0, total: 1, stage: 'starting' });
     try {
-      await job.current.run(projectId, method, setProgress);
+      await job.current.run(projectId, { method, typeUntyped }, setProgress);
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -157,6 +161,9 @@ export function WeakPage() {
               <option key={m}>{m}</option>
             ))}
           </select>
+        </label>
+        <label title="An untyped gazetteer says only 'an entity'. Its matches get the type their spelling suggests, learned from the typed gazetteers' phrases (suffixes such as -itis or -ine), before aggregation.">
+          <input type="checkbox" checked={typeUntyped} onChange={(e) => setTypeUntyped(e.target.checked)} /> Type untyped matches by their spelling
         </label>
         <button type="button" onClick={() => void run()} disabled={!!progress}>
           Make weak labels
