@@ -45,7 +45,14 @@ const result = await withStudio(async (browser, url) => {
     const weak = layers.find((l) => l.kind === 'weak')!;
     const docs = (await all<{ id: number; projectId: number; offsets: Uint32Array }>('documents')).filter((d) => d.projectId === project.id);
     const anns = new Map(
-      (await all<{ layerId: number; docId: number; spans: { start: number; end: number }[] }>('annotations'))
+      (
+        [
+          ...(await all<{ layerId: number; docId: number; spans: { start: number; end: number }[] }>('annotations')),
+          ...((await all<unknown>('layerChunks')) as { layerId: number; docIds: number[]; anns: object[] }[]).flatMap((c) =>
+            c.docIds.map((docId, k) => ({ ...c.anns[k], layerId: c.layerId, docId })),
+          ),
+        ] as { layerId: number; docId: number; spans: { start: number; end: number }[] }[]
+      )
         .filter((a) => a.layerId === weak.id)
         .map((a) => [a.docId, a]),
     );

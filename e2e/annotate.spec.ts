@@ -23,7 +23,16 @@ function dump(page: Page): Promise<Dump> {
         g.onsuccess = () => r(g.result);
       });
     const documents = ((await all('documents')) as Row[]).map(({ id, projectId, split }) => ({ id, projectId, split }));
-    return { layers: (await all('layers')) as Dump['layers'], annotations: (await all('annotations')) as Dump['annotations'], documents };
+    return {
+      layers: (await all('layers')) as Dump['layers'],
+      annotations: [
+        ...(await all('annotations')),
+        ...((await all('layerChunks')) as { layerId: number; docIds: number[]; anns: object[] }[]).flatMap((c) =>
+          c.docIds.map((docId, k) => ({ ...c.anns[k], layerId: c.layerId, docId })),
+        ),
+      ] as Dump['annotations'],
+      documents,
+    };
   });
 }
 

@@ -43,7 +43,12 @@ test('label distribution per layer and type matches the stored labels', async ({
       });
     const layer = (await all<{ id: number; name: string; role?: string }>('layers')).find((l) => l.role === 'aggregate')!;
     const docs = (await all<{ id: number; split: string; offsets: Uint32Array }>('documents')).filter((d) => d.split === 'train').sort((a, b) => a.id - b.id);
-    const anns = await all<{ layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }>('annotations');
+    const anns = [
+      ...(await all<{ layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }>('annotations')),
+      ...((await all<unknown>('layerChunks')) as { layerId: number; docIds: number[]; anns: object[] }[]).flatMap((c) =>
+        c.docIds.map((docId, k) => ({ ...c.anns[k], layerId: c.layerId, docId })),
+      ),
+    ] as { layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }[];
     return {
       name: layer.name,
       spans: docs.map((d) => anns.find((a) => a.layerId === layer.id && a.docId === d.id)?.spans ?? []),
@@ -121,7 +126,16 @@ const dumpAll = (page: import('@playwright/test').Page) =>
         const g = db.transaction(s).objectStore(s).getAll();
         g.onsuccess = () => r(g.result as T[]);
       });
-    return { signals: await all('signals'), anns: await all('annotations'), runs: await all('runs') };
+    return {
+      signals: await all('signals'),
+      anns: [
+        ...(await all('annotations')),
+        ...((await all('layerChunks')) as { layerId: number; docIds: number[]; anns: object[] }[]).flatMap((c) =>
+          c.docIds.map((docId, k) => ({ ...c.anns[k], layerId: c.layerId, docId })),
+        ),
+      ],
+      runs: await all('runs'),
+    };
   }) as Promise<Dumped>;
 
 const labelsOf = (spans: { start: number; end: number; label: string }[], n: number) => {

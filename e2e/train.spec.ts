@@ -14,7 +14,12 @@ async function testSpans(page: Page, layerIds: number[]) {
         g.onsuccess = () => r(g.result as T[]);
       });
     const docs = (await all<{ id: number; split: string }>('documents')).filter((d) => d.split === 'test').sort((a, b) => a.id - b.id);
-    const anns = await all<{ layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }>('annotations');
+    const anns = [
+      ...(await all<{ layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }>('annotations')),
+      ...((await all<unknown>('layerChunks')) as { layerId: number; docIds: number[]; anns: object[] }[]).flatMap((c) =>
+        c.docIds.map((docId, k) => ({ ...c.anns[k], layerId: c.layerId, docId })),
+      ),
+    ] as { layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }[];
     return layerIds.map((l) => docs.map((d) => anns.find((a) => a.layerId === l && a.docId === d.id)?.spans ?? []));
   }, layerIds);
 }
@@ -487,7 +492,12 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
     const layers = await all<{ id: number; projectId: number; role?: string }>('layers');
     const agg = layers.find((l) => l.role === 'aggregate')!;
     const docs = (await all<{ id: number; split: string }>('documents')).filter((d) => d.split === 'train').slice(0, 40);
-    const anns = await all<{ layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }>('annotations');
+    const anns = [
+      ...(await all<{ layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }>('annotations')),
+      ...((await all<unknown>('layerChunks')) as { layerId: number; docIds: number[]; anns: object[] }[]).flatMap((c) =>
+        c.docIds.map((docId, k) => ({ ...c.anns[k], layerId: c.layerId, docId })),
+      ),
+    ] as { layerId: number; docId: number; spans: { start: number; end: number; label: string }[] }[];
     const tx = db.transaction(['layers', 'annotations'], 'readwrite');
     const add = tx.objectStore('layers').add({ projectId: agg.projectId, kind: 'gold', name: 'alice', createdAt: Date.now() });
     const id = await new Promise<number>((r) => (add.onsuccess = () => r(add.result as number)));

@@ -158,9 +158,29 @@ test('cancelling weak labeling leaves the stored layers as they were', async ({ 
   await openDemo(page);
   await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
   await page.getByLabel('Aggregation').selectOption('hmm');
+  // The demo labels in well under a second: a read-write transaction on the layers, kept open by the
+  // page, holds the labeling job at its save until the cancel has been clicked.
+  await page.evaluate(
+    () =>
+      new Promise<void>((held) => {
+        const req = indexedDB.open('ner-studio');
+        req.onsuccess = () => {
+          const store = req.result.transaction('layers', 'readwrite').objectStore('layers');
+          const w = window as unknown as { releaseLayers?: boolean };
+          const spin = () => {
+            if (!w.releaseLayers) store.count().onsuccess = spin;
+          };
+          spin();
+          held();
+        };
+      }),
+  );
   await page.getByRole('button', { name: 'Make weak labels' }).click();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByRole('alert')).toHaveText('cancelled');
+  await page.evaluate(() => {
+    (window as unknown as { releaseLayers?: boolean }).releaseLayers = true;
+  });
   await page.getByRole('link', { name: 'Overview', exact: true }).click();
   await expect(page.getByTestId('layer-table').locator('tbody tr')).toHaveCount(1);
   await expect(page.getByTestId('layer-table')).toContainText('gold');

@@ -6,7 +6,8 @@
 import { labelDistribution, type LabelDistribution } from '../core/metrics';
 import { spansToTags, tagsToSpans } from '../core/tagScheme';
 import { tokenCount, UNKNOWN_TYPE, type Span } from '../core/types';
-import { annotationsOf, layerAnnotations } from './repo';
+import { eachRow } from './layerStore';
+import { layerAnnotations } from './repo';
 import type { StudioDB } from './schema';
 
 export interface DistributionRow {
@@ -32,7 +33,7 @@ export async function labelDistributionRows(db: StudioDB, projectId: number, spl
     // One range scan over the layer's rows (its key's prefix), faster than a lookup per document.
     const spans: Span[][] = [];
     const at: number[] = [];
-    await annotationsOf(db, l.id!).each((a) => {
+    await eachRow(db, l, (a) => {
       const k = position.get(a.docId);
       if (k === undefined) return;
       spans.push(a.spans);

@@ -4,6 +4,7 @@ import { parseConll } from '../core/formats/conll';
 import { parseGazetteerTsv } from '../core/formats/gazetteer';
 import type { ParsedCorpus } from '../core/types';
 import { createProject, deleteProject, importCorpus, importGazetteer, projectStats, saveWeakLabels } from './repo';
+import { layerRows } from './layerStore';
 import { StudioDB } from './schema';
 
 const conll = 'Aspirin B-Chemical\ncauses O\nasthma B-Disease\n\nNo O\nharm O\n';
@@ -77,5 +78,33 @@ describe('repository', () => {
     expect(await db.documents.count()).toBe(0);
     expect(await db.annotations.count()).toBe(0);
     expect(await db.gazetteerEntries.count()).toBe(0);
+  });
+});
+
+describe('packed weak layers', () => {
+  it('store documents whose ids span several chunks, read back in any order, absent documents included', async () => {
+    const db = new StudioDB(`packed-${Math.random()}`);
+    const pid = await createProject(db, 'p', ['X']);
+    const docs = Array.from({ length: 600 }, (_, k) => ({ name: `d${k}`, text: 'a', offsets: [0, 1], sentenceStarts: [0], split: 'train' as const }));
+    const { docIds } = await importCorpus(db, pid, { docs, layers: [], types: ['X'] });
+    const spans = docIds.map((_, k) => (k % 7 ? [] : [{ start: 0, end: 1, label: 'X' }]));
+    await saveWeakLabels(
+      db,
+      pid,
+      docIds,
+      [{ name: 'g', priority: 0, spans }],
+      spans.map((s) => ({ spans: s, oMode: 'complete' as const })),
+      'priority',
+    );
+    expect(await db.annotations.count()).toBe(0);
+    expect(await db.layerChunks.count()).toBeGreaterThanOrEqual(4);
+    expect(await db.layerChunks.count()).toBeLessThanOrEqual(6);
+    const agg = (await db.layers.where('projectId').equals(pid).toArray()).find((l) => l.role === 'aggregate')!;
+    const order = [docIds[599], docIds[0], 987654, docIds[300]];
+    const rows = await layerRows(db, agg.id!, order);
+    expect(rows.map((r) => r?.spans.length)).toEqual([0, 1, undefined, 0]);
+    expect(rows[1]).toMatchObject({ layerId: agg.id, docId: docIds[0] });
+    const stats = await projectStats(db, pid);
+    expect(stats.layers.find((l) => l.id === agg.id)).toMatchObject({ documents: 600, spans: 86 });
   });
 });

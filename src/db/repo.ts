@@ -8,13 +8,8 @@ import { UNKNOWN_TYPE } from '../core/types';
 import type { SourceOutput } from '../core/weak/aggregate';
 import type { CaseMode } from '../core/weak/normalize';
 import { compileRule, type Rule } from '../core/weak/rules';
-import Dexie from 'dexie';
+import { deleteLayerRows, eachRow, layerRows, writePackedLayer } from './layerStore';
 import type { DocumentRow, EmbeddingRow, EncoderRow, GazetteerRow, LayerRow, ProjectRow, StudioDB } from './schema';
-
-/** A layer's annotations: the prefix of the [layerId+docId] key. */
-export function annotationsOf(db: StudioDB, layerId: number) {
-  return db.annotations.where('[layerId+docId]').between([layerId, Dexie.minKey], [layerId, Dexie.maxKey], true, true);
-}
 
 const PALETTE = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#9a6324', '#469990', '#800000', '#808000', '#000075'];
 
@@ -43,6 +38,7 @@ export async function deleteProject(db: StudioDB, projectId: number): Promise<vo
       db.documents,
       db.layers,
       db.annotations,
+      db.layerChunks,
       db.gazetteers,
       db.gazetteerEntries,
       db.rules,
@@ -54,7 +50,7 @@ export async function deleteProject(db: StudioDB, projectId: number): Promise<vo
     ],
     async () => {
       const layerIds = await db.layers.where('projectId').equals(projectId).primaryKeys();
-      for (const lid of layerIds) await annotationsOf(db, lid).delete();
+      for (const lid of layerIds) await deleteLayerRows(db, lid);
       await db.layers.where('projectId').equals(projectId).delete();
       await db.documents.where('projectId').equals(projectId).delete();
       const gz = await db.gazetteers.where('projectId').equals(projectId).primaryKeys();
@@ -188,17 +184,22 @@ export async function saveWeakLabels(
   aggregate: readonly Annotation[],
   method: string,
 ): Promise<void> {
-  await db.transaction('rw', [db.layers, db.annotations], async () => {
+  await db.transaction('rw', [db.layers, db.annotations, db.layerChunks], async () => {
     const old = await db.layers.where('[projectId+kind]').equals([projectId, 'weak']).toArray();
-    for (const l of old) await annotationsOf(db, l.id!).delete();
+    for (const l of old) await deleteLayerRows(db, l.id!);
     await db.layers.bulkDelete(old.map((l) => l.id!));
     const now = Date.now();
     for (const src of sources) {
-      const lid = await db.layers.add({ projectId, kind: 'weak', name: src.name, role: 'source', createdAt: now });
-      await db.annotations.bulkAdd(docIds.map((docId, k) => ({ layerId: lid, docId, spans: src.spans[k], oMode: 'complete' as const })));
+      const lid = await db.layers.add({ projectId, kind: 'weak', name: src.name, role: 'source', createdAt: now, packed: true });
+      await writePackedLayer(
+        db,
+        lid,
+        docIds,
+        src.spans.map((spans) => ({ spans, oMode: 'complete' as const })),
+      );
     }
-    const aid = await db.layers.add({ projectId, kind: 'weak', name: `aggregate (${method})`, role: 'aggregate', createdAt: now });
-    await db.annotations.bulkAdd(docIds.map((docId, k) => ({ ...aggregate[k], layerId: aid, docId })));
+    const aid = await db.layers.add({ projectId, kind: 'weak', name: `aggregate (${method})`, role: 'aggregate', createdAt: now, packed: true });
+    await writePackedLayer(db, aid, docIds, aggregate);
   });
 }
 
@@ -253,7 +254,7 @@ export async function projectStats(db: StudioDB, projectId: number): Promise<Pro
     let spans = 0;
     let docs = 0;
     let dev = 0;
-    await annotationsOf(db, l.id!).each((a) => {
+    await eachRow(db, l, (a) => {
       docs++;
       if (devIds.has(a.docId)) dev++;
       for (const s of a.spans) {
@@ -272,7 +273,7 @@ export function toParsedDoc(d: DocumentRow): ParsedDoc {
 
 /** A layer's annotations for a list of documents, in that order; a document without one gets none. */
 export async function layerAnnotations(db: StudioDB, layerId: number, docIds: readonly number[]): Promise<Annotation[]> {
-  const rows = await db.annotations.bulkGet(docIds.map((d) => [layerId, d] as [number, number]));
+  const rows = await layerRows(db, layerId, docIds);
   return rows.map((r) => r ?? { spans: [] as Span[], oMode: 'partial' as const, oTokens: [] });
 }
 

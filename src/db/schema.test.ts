@@ -1,7 +1,9 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
-import { SCHEMA_V1, SCHEMA_V5, StudioDB } from './schema';
+import { docRows, eachRow, layerRows } from './layerStore';
+import { deleteProject, layerAnnotations, projectStats, saveWeakLabels } from './repo';
+import { SCHEMA_V1, SCHEMA_V5, SCHEMA_V6, StudioDB } from './schema';
 
 describe('schema migrations', () => {
   it('v1 -> v6 turns offset arrays into Uint32Array and counts tokens, keeping every record', async () => {
@@ -19,7 +21,7 @@ describe('schema migrations', () => {
 
     const db = new StudioDB(name);
     await db.open();
-    expect(db.verno).toBe(6);
+    expect(db.verno).toBe(7);
     expect(await db.signals.count()).toBe(0);
     const docs = await db.documents.orderBy('id').toArray();
     expect(docs.map((d) => d.offsets)).toEqual([Uint32Array.from([0, 1, 2, 3]), Uint32Array.from([0, 1])]);
@@ -42,12 +44,78 @@ describe('schema migrations', () => {
     v5.close();
     const db = new StudioDB(name);
     await db.open();
-    expect(db.verno).toBe(6);
+    expect(db.verno).toBe(7);
     expect(await db.encoders.count()).toBe(0);
     const row = await db.embeddings.get(1);
     expect(row).toMatchObject({ words: ['cat'], absent: ['zzq'], dims: 2 });
     expect(row?.spelledFrom).toBeUndefined();
     expect(await db.runs.count()).toBe(1);
+    db.close();
+  });
+
+  it('v6 -> v7: weak layers stored a row a document read as before, and the next weak labels replace them packed', async () => {
+    const name = `migrate-${Math.random()}`;
+    const v6 = new Dexie(name);
+    v6.version(6).stores(SCHEMA_V6);
+    await v6.open();
+    const projectId = (await v6.table('projects').add({ name: 'old', types: [{ name: 'X', color: '#000' }], scheme: 'BIO', createdAt: 1 })) as number;
+    const docIds = (await v6.table('documents').bulkAdd(
+      [
+        { projectId, name: 'a', text: 'a b', offsets: Uint32Array.from([0, 1, 2, 3]), sentenceStarts: [0], split: 'train', tokenCount: 2 },
+        { projectId, name: 'b', text: 'c', offsets: Uint32Array.from([0, 1]), sentenceStarts: [0], split: 'dev', tokenCount: 1 },
+      ],
+      { allKeys: true },
+    )) as number[];
+    const weak = (await v6.table('layers').add({ projectId, kind: 'weak', name: 'aggregate (hmm)', role: 'aggregate', createdAt: 1 })) as number;
+    const gold = (await v6.table('layers').add({ projectId, kind: 'gold', name: 'gold', createdAt: 1 })) as number;
+    await v6.table('annotations').bulkAdd([
+      { layerId: weak, docId: docIds[0], spans: [{ start: 1, end: 2, label: 'X' }], oMode: 'complete', confidence: [1, 0.9] },
+      { layerId: weak, docId: docIds[1], spans: [], oMode: 'complete' },
+      { layerId: gold, docId: docIds[1], spans: [{ start: 0, end: 1, label: 'X' }], oMode: 'complete' },
+    ]);
+    v6.close();
+
+    const db = new StudioDB(name);
+    await db.open();
+    expect(db.verno).toBe(7);
+    expect(await layerAnnotations(db, weak, docIds)).toEqual([
+      { layerId: weak, docId: docIds[0], spans: [{ start: 1, end: 2, label: 'X' }], oMode: 'complete', confidence: [1, 0.9] },
+      { layerId: weak, docId: docIds[1], spans: [], oMode: 'complete' },
+    ]);
+    expect((await layerRows(db, gold, docIds)).map((r) => r?.spans.length)).toEqual([undefined, 1]);
+    expect((await projectStats(db, projectId)).layers.map((l) => [l.name, l.documents, l.spans])).toEqual([
+      ['aggregate (hmm)', 2, 1],
+      ['gold', 1, 1],
+    ]);
+
+    // New weak labels: the old rows go, the new layers are packed, and read the same way.
+    const spans = [[{ start: 0, end: 1, label: 'X' }], []];
+    await saveWeakLabels(
+      db,
+      projectId,
+      docIds,
+      [{ name: 'g', priority: 0, spans }],
+      [
+        { spans: spans[0], oMode: 'complete' },
+        { spans: [], oMode: 'complete' },
+      ],
+      'hmm',
+    );
+    expect(await db.annotations.count()).toBe(1);
+    const layers = await db.layers.where('projectId').equals(projectId).sortBy('id');
+    expect(layers.map((l) => [l.name, !!l.packed])).toEqual([
+      ['gold', false],
+      ['g', true],
+      ['aggregate (hmm)', true],
+    ]);
+    expect(await db.layerChunks.count()).toBe(2);
+    expect((await docRows(db, layers, docIds[0])).map((r) => r?.spans.length)).toEqual([undefined, 1, 1]);
+    const seen: number[] = [];
+    await eachRow(db, layers[2], (r) => seen.push(r.docId));
+    expect(seen).toEqual(docIds);
+    await deleteProject(db, projectId);
+    expect(await db.layerChunks.count()).toBe(0);
+    expect(await db.annotations.count()).toBe(0);
     db.close();
   });
 });

@@ -34,11 +34,21 @@ export interface LayerRow {
   /** For weak layers: which aggregation made the aggregate, or that this is one source. */
   role?: 'source' | 'aggregate';
   createdAt: number;
+  /** Its annotations are stored 256 documents a row in layerChunks (layerStore.ts); absent: a row a document. */
+  packed?: boolean;
 }
 
 export interface AnnotationRow extends Annotation {
   layerId: number;
   docId: number;
+}
+
+/** The annotations of a packed layer for the documents whose ids share `bucket` (docId >> 8). */
+export interface LayerChunkRow {
+  layerId: number;
+  bucket: number;
+  docIds: number[];
+  anns: Annotation[];
 }
 
 export interface GazetteerRow {
@@ -155,6 +165,8 @@ export const SCHEMA_V5 = { ...SCHEMA_V4, signals: '[runId+docId]' };
 
 export const SCHEMA_V6 = { ...SCHEMA_V5, encoders: '++id, projectId, key' };
 
+export const SCHEMA_V7 = { ...SCHEMA_V6, layerChunks: '[layerId+bucket]' };
+
 export class StudioDB extends Dexie {
   projects!: Table<ProjectRow, number>;
   documents!: Table<DocumentRow, number>;
@@ -168,6 +180,7 @@ export class StudioDB extends Dexie {
   embeddings!: Table<EmbeddingRow, number>;
   signals!: Table<SignalRow, [number, number]>;
   encoders!: Table<EncoderRow, number>;
+  layerChunks!: Table<LayerChunkRow, [number, number]>;
 
   constructor(name = DB_NAME) {
     super(name, { chromeTransactionDurability: 'relaxed' });
@@ -197,5 +210,8 @@ export class StudioDB extends Dexie {
     this.version(5).stores(SCHEMA_V5);
     // v6: pre-trained encoders per project.
     this.version(6).stores(SCHEMA_V6);
+    // v7: weak layers packed, 256 documents a row (layerStore.ts). Layers written before keep their
+    // rows and read as they are, so nothing is migrated.
+    this.version(7).stores(SCHEMA_V7);
   }
 }

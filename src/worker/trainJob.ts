@@ -4,6 +4,7 @@ import { scoreSpans, type SpanScores } from '../core/metrics';
 import { parseRunConfig, type RunConfig } from '../core/runConfig';
 import { UNKNOWN_TYPE, tokenTexts } from '../core/types';
 import { findEncoder, layerAnnotations, projectLexicon, saveEmbeddings, saveEncoder, toParsedDoc } from '../db/repo';
+import { layerRows } from '../db/layerStore';
 import { endRunWithoutModel, finishRun, loadRunState, saveRunState, updateRun } from '../db/runs';
 import { lexiconMatcher, lexiconSize, spanMatches, weakFeatureTypes } from '../core/lexicon';
 import { noEntityDiagnosis } from '../core/noEntity';
@@ -242,7 +243,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     // Which training documents are weak: all of a weak layer's, except those the strong layer annotates.
     let weakDoc = docs.map(() => layer.kind === 'weak');
     if (cfg.data.strongLayerId !== undefined) {
-      const rows = await db.annotations.bulkGet(docIds.map((d) => [cfg.data.kind === 'project' ? cfg.data.strongLayerId! : 0, d] as [number, number]));
+      const rows = await layerRows(db, cfg.data.kind === 'project' ? cfg.data.strongLayerId! : 0, docIds);
       trainAnns = trainAnns.map((a, k) => rows[k] ?? a);
       weakDoc = weakDoc.map((w, k) => (rows[k] ? false : w));
     }
@@ -267,7 +268,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     // Where the gold layer also labels a weak training document, its entities that the weak labels
     // miss are the "hidden" ones the diagnostics tell apart from true O (PU's O-values per epoch,
     // negative sampling's missampling rate), as synthetic masking does in the experiments.
-    const goldRows = await db.annotations.bulkGet(docIds.map((d) => [goldLayerId, d] as [number, number]));
+    const goldRows = await layerRows(db, goldLayerId, docIds);
     let goldTrain: ReturnType<typeof sub> | null = null;
     try {
       goldTrain = sub(trainIdx, goldAnns);

@@ -13,6 +13,7 @@ import { tokenLabels } from '../../core/reviewSignals';
 import { tokenTexts } from '../../core/types';
 import { db } from '../../db/instance';
 import { runSignals } from '../../db/repo';
+import { layerRows } from '../../db/layerStore';
 import type { TrainMetrics } from '../../worker/trainJob';
 import { CsvButton, ExportButtons } from './ChartExport';
 
@@ -61,7 +62,13 @@ export function SignalDiagnostics({ runId, metrics }: { runId: number; metrics: 
     const cfg = run.config as { data?: { layerId?: number; goldLayerId?: number }; pipeline?: { lambda?: number } };
     const docs = await db.documents.bulkGet(rows.map((r) => r.docId));
     const get = (layer: number | undefined) =>
-      layer === undefined ? Promise.resolve(rows.map(() => undefined)) : db.annotations.bulkGet(rows.map((r) => [layer, r.docId] as [number, number]));
+      layer === undefined
+        ? Promise.resolve(rows.map(() => undefined))
+        : layerRows(
+            db,
+            layer,
+            rows.map((r) => r.docId),
+          );
     const [weak, gold] = await Promise.all([get(cfg.data?.layerId), get(cfg.data?.goldLayerId)]);
     const removed: Token[] = [];
     const perDoc: { docId: number; words: string[]; weak: string[]; gold: string[] | null; oValue?: Float32Array; epochs?: Float32Array[] }[] = [];

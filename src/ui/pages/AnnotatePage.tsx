@@ -14,6 +14,7 @@ import type { EditorAnnotation } from '../../core/progress';
 import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
 import { goldLayer, saveAnnotation } from '../../db/repo';
+import { layerRows } from '../../db/layerStore';
 import type { DocumentRow, LayerRow } from '../../db/schema';
 import { routeId, useProject, useProjectId } from '../hooks';
 
@@ -147,7 +148,7 @@ export function AnnotatePage() {
       const d = await db.documents.get(docId);
       const ls = await db.layers.where('projectId').equals(projectId).sortBy('id');
       const tid = await goldLayer(db, projectId, annotator);
-      const own = await db.annotations.get([tid, docId]);
+      const [own] = await layerRows(db, tid, [docId]);
       if (stop) return;
       target.current = tid;
       const initial = { spans: own?.spans ?? [], oTokens: own?.oTokens ?? [] };
@@ -177,7 +178,7 @@ export function AnnotatePage() {
 
   useEffect(() => {
     if (sourceId === null) return setSuggested([]);
-    void db.annotations.get([sourceId, docId]).then((a) => setSuggested(a?.spans ?? []));
+    void layerRows(db, sourceId, [docId]).then(([a]) => setSuggested(a?.spans ?? []));
   }, [sourceId, docId]);
 
   const words = useMemo(() => (doc ? tokenTexts(doc) : []), [doc]);

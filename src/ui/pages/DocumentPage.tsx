@@ -5,6 +5,7 @@ import type { Span } from '../../core/types';
 import { UNKNOWN_TYPE } from '../../core/types';
 import { db } from '../../db/instance';
 import { moveDocuments } from '../../db/repo';
+import { docRows } from '../../db/layerStore';
 import { SPLITS, type Split } from '../../core/types';
 import { SpanText } from '../components/SpanText';
 import { routeId, useProjectId, useTypeColors } from '../hooks';
@@ -38,8 +39,8 @@ export function DocumentPage() {
     const doc = await db.documents.get(docId);
     if (!doc || doc.projectId !== projectId) return null;
     const layers = await db.layers.where('projectId').equals(projectId).sortBy('id');
-    const anns = await db.annotations.bulkGet(layers.map((l) => [l.id!, docId] as [number, number]));
-    const byLayer = new Map(anns.filter((a) => a !== undefined).map((a) => [a.layerId, a]));
+    const anns = await docRows(db, layers, docId);
+    const byLayer = new Map(anns.flatMap((a) => (a ? [[a.layerId, a] as const] : [])));
     const ids = await db.documents.where('projectId').equals(projectId).primaryKeys();
     const at = ids.indexOf(docId);
     return { doc, layers, byLayer, prev: ids[at - 1], next: ids[at + 1] };

@@ -5,6 +5,7 @@ import { writeLinesLabels, writeLinesText } from '../../core/formats/lines';
 import { SPLITS, TAG_SCHEMES, type Split, type TagScheme } from '../../core/types';
 import { db } from '../../db/instance';
 import { layerAnnotations, toParsedDoc } from '../../db/repo';
+import { layerRows } from '../../db/layerStore';
 import { useWorkerQuery } from '../workerQuery';
 import { NextSteps } from '../components/NextSteps';
 import { download, useProject, useProjectId } from '../hooks';
@@ -28,7 +29,11 @@ export function OverviewPage() {
   const exportLayer = async (layerId: number, name: string) => {
     const all = await db.documents.where('projectId').equals(projectId).sortBy('id');
     // Only the documents the layer annotates: a gold layer's unannotated documents are unknown, not all O.
-    const rows = await db.annotations.bulkGet(all.map((d) => [layerId, d.id!] as [number, number]));
+    const rows = await layerRows(
+      db,
+      layerId,
+      all.map((d) => d.id!),
+    );
     const docs = all.filter((_, k) => rows[k] !== undefined);
     if (!docs.length) {
       setExported(`Nothing to export: layer "${name}" annotates no document.`);

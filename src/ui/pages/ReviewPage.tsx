@@ -14,6 +14,7 @@ import { rankSentences, SIGNAL_TITLES, SIGNALS, type DocSignals, type SignalKind
 import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
 import { decideSentenceInLayer, layerAnnotations, runSignals } from '../../db/repo';
+import { layerRows } from '../../db/layerStore';
 import type { RunRow } from '../../db/schema';
 import { useProjectId, useTypeColors } from '../hooks';
 
@@ -250,7 +251,7 @@ function ProgressPanel({ projectId }: { projectId: number }) {
     const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
     const pdocs = docs.map((d) => ({ split: d.split, sentences: sentenceRanges(d) }));
     const ids = docs.map((d) => d.id!);
-    const rows = async (l: number) => (await db.annotations.bulkGet(ids.map((id) => [l, id] as [number, number]))) as (EditorAnnotation | undefined)[];
+    const rows = async (l: number) => (await layerRows(db, l, ids)) as (EditorAnnotation | undefined)[];
     const annA = await rows(a);
     const progress = progressOf(pdocs, annA);
     const speed = reviewSpeed(annA.flatMap((x) => Object.values(x?.reviewedAt ?? {})));
