@@ -196,6 +196,9 @@ async function trainLm(
   return { lm, losses, seconds };
 }
 
+/** A language model's losses as a stage's history (it has no dev F1). */
+const lmHistory = (losses: readonly number[]) => losses.map((loss, k) => ({ epoch: k + 1, loss, devF1: 0 }));
+
 /** A stage was cancelled or stopped by the user: the pipeline stops there with no model. */
 export class PipelineStopped extends Error {
   constructor(
@@ -388,6 +391,7 @@ async function runStages(
         epochs: trained.losses.length,
         seconds: trained.seconds,
         trainSentences: data.train.length,
+        history: lmHistory(trained.losses),
       });
     }
     for (let round = 1; round <= pipeline.rounds; round++) {
@@ -469,6 +473,7 @@ async function runStages(
       epochs: losses.length,
       seconds,
       trainSentences: data.train.length + (data.unlabeled?.length ?? 0),
+      history: lmHistory(losses),
     });
     lm.dispose();
     lm.tagger.dispose();
