@@ -6,7 +6,7 @@
  * the candidate regions (the issue's "spans proposed by a token model"). Runs the same in Node and
  * in the training worker.
  */
-import { getMethod } from './index';
+import { getMethod, registerPipeline } from './registry';
 import { scoreSpans, type SpanScores } from '../core/metrics';
 import { mulberry32 } from '../core/random';
 import type { Pipeline, RunConfig } from '../core/runConfig';
@@ -18,7 +18,7 @@ import type { Featurizer } from '../model/features';
 import type { Tagger, Weights } from '../model/tagger';
 import * as tf from '../model/tf';
 import { optimizerState, predict, restoreOptimizer, trainStage, type Checkpoint, type RunStore } from '../model/train';
-import type { StageRecord } from './pipelines';
+import type { StageRecord } from './stages';
 
 /** Unified training's state after an epoch, to resume from (the run's store). */
 interface UnifiedCheckpoint extends Pick<Checkpoint, 'optimizer' | 'adamBetas'> {
@@ -158,6 +158,13 @@ async function proposeSpans(tagger: Tagger, feat: Featurizer, sentences: readonl
   const { paths } = await predict(tagger, feat, sentences);
   return paths.map((path) => spansOfTags(path, feat.tags));
 }
+
+// The decoupled model classifies regions and has no token tagger: the worker and the CLI run it
+// through runDecoupled and predictDecoupled, not runPipeline.
+registerPipeline({
+  kind: 'decoupled',
+  run: () => Promise.reject(new Error('the decoupled model classifies regions and has no token tagger: it runs through runDecoupled')),
+});
 
 /** Frees the model and the proposer. */
 export function disposeDecoupled(r: Pick<DecoupledResult, 'model' | 'proposer'>): void {

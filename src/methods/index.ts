@@ -1,6 +1,11 @@
-// Every method module registers itself on import.
+// Every method module registers its losses and its pipeline on import.
 import './supervised';
 import './weak';
 import './negativeSampling';
 import './pu';
-export { getMethod } from './registry';
+import './roster';
+import './needle';
+import './sst';
+import './completion';
+import './decoupled';
+export { getMethod, getPipeline } from './registry';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { binConfidence, completedConfidence, histogramBins } from './pipelines';
+import { binConfidence, completedConfidence, histogramBins } from './needle';
 
 describe('NEEDLE confidence (Appendix A)', () => {
   it('bins dev Viterbi scores by count and reads a bin\u2019s sequence accuracy', () => {
@@ -26,7 +26,7 @@ describe('NEEDLE confidence (Appendix A)', () => {
 
 describe('RoSTER self-training targets (Eq. 8)', () => {
   it('keep P(O), split the entity mass by the sharpened type distribution, and sum to 1', async () => {
-    const { selfTrainingTargets } = await import('./pipelines');
+    const { selfTrainingTargets } = await import('./roster');
     // Two sentences, IO tags O, I-A, I-B; threshold 0 sharpens every token.
     const probs = [Float32Array.from([0.5, 0.3, 0.2, 0.1, 0.45, 0.45]), Float32Array.from([0.2, 0.1, 0.7])];
     const out = selfTrainingTargets(probs, 3, 0);
@@ -48,7 +48,7 @@ describe('RoSTER self-training targets (Eq. 8)', () => {
   });
 
   it('sharpen only the tokens at or above the entity threshold, over those tokens; the rest keep their distribution', async () => {
-    const { selfTrainingTargets } = await import('./pipelines');
+    const { selfTrainingTargets } = await import('./roster');
     const probs = [Float32Array.from([0.5, 0.3, 0.2, 0.1, 0.45, 0.45]), Float32Array.from([0.15, 0.1, 0.75])];
     const flat = selfTrainingTargets(probs, 3, 0.8).flatMap((x) => [...x]);
     // Token 0 (P(entity) 0.5) is under 0.8: unchanged.

@@ -3,7 +3,7 @@ import type { BatchArrays } from '../model/features';
 import { simplexVertices } from '../model/tagger';
 import * as tf from '../model/tf';
 import { getMethod } from './index';
-import { puRemoval } from './pipelines';
+import { puRemoval } from './pu';
 
 beforeAll(async () => {
   await tf.setBackend('cpu');

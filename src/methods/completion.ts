@@ -1,0 +1,51 @@
+/**
+ * Weak-label completion: NEEDLE's Eq. 2 with no strong labels. A WSL teacher, decoded with the O
+ * shift chosen on dev, gives the weak labels' O tokens its tags; a student goes on from the
+ * teacher on the completed labels. Distant labels miss entities; the shifted teacher finds some of
+ * them, and the student learns them as entities instead of O. `rounds` times, each round's model
+ * completing the ORIGINAL weak labels anew.
+ */
+import { chooseOShift, predict } from '../model/train';
+import { registerPipeline } from './registry';
+import { type TrainSignals, withMethod } from './stages';
+
+registerPipeline({
+  kind: 'completion',
+  async run(ctx, pipeline) {
+    const { cfg, feat, data, hooks, strong, weak } = ctx;
+    // Round r: the model so far, decoded with its O shift chosen on dev, completes the ORIGINAL
+    // weak labels (an entity tag where they say O); the next model goes on from it on them.
+    let current = await ctx.stage('teacher (WSL)', withMethod(cfg, { name: 'wsl' }), data.train);
+    let completion: TrainSignals['completion'];
+    for (let round = 1; round <= pipeline.rounds; round++) {
+      const { shift } = await chooseOShift(current.tagger, feat, data.dev);
+      hooks.onStage?.(`completion round ${round} of ${pipeline.rounds}: the teacher decodes with O shift ${shift} (chosen on dev)`);
+      const { paths } = await predict(current.tagger, feat, weak);
+      const w = await current.tagger.getWeights();
+      current.tagger.dispose();
+      const byTrain = new Map(weak.map((s, k) => [s, k]));
+      // Eq. 2: weak entity tags stay; weak O tokens take the teacher's tag.
+      const completed = weak.map((s, k) => ({ ...s, tags: s.tags.map((t, i) => (t === 0 ? paths[k][i] : t)) }));
+      completion = data.train.map((s) => {
+        const k = byTrain.get(s);
+        if (k === undefined) return null;
+        const c: Record<number, number> = {};
+        s.tags.forEach((t, i) => {
+          if (t === 0 && paths[k][i] !== 0) c[i] = paths[k][i];
+        });
+        return c;
+      });
+      const added = completion.reduce((a, c) => a + (c ? Object.keys(c).length : 0), 0);
+      hooks.onStage?.(`completion round ${round}: ${added} weak-O tokens became entity tokens`);
+      current = await ctx.stage(
+        `student (round ${round})`,
+        withMethod(cfg, { name: 'wsl' }),
+        [...strong, ...completed],
+        w,
+        {},
+        `student, round ${round} of ${pipeline.rounds}`,
+      );
+    }
+    return ctx.finish(current, { signals: { completion } });
+  },
+});

@@ -1,0 +1,210 @@
+/**
+ * The small vocabulary every method's pipeline is written in: train a stage (the one training
+ * loop, handed the stage's method), pre-train a language model, predict, and finish the run. A
+ * method module composes its paper's algorithm from these; the run's bookkeeping (stage records,
+ * throughput, the store that lets a stopped run go on, stop and cancel) lives here, once.
+ */
+import type { SpanScores } from '../core/metrics';
+import type { Pipeline, RunConfig } from '../core/runConfig';
+import type { LabeledSentence } from '../model/data';
+import type { Featurizer } from '../model/features';
+import { type LanguageModel, newLanguageModel } from '../model/lm';
+import type { Tagger, Weights } from '../model/tagger';
+import { trainStage, type RunStore, type TrainHooks } from '../model/train';
+import { getMethod } from './registry';
+
+export interface PipelineData {
+  train: LabeledSentence[];
+  dev: LabeledSentence[];
+  /** More unlabeled text for the language model (NEEDLE Stage I), beside the training sentences. */
+  unlabeled?: { words: string[] }[];
+  /** The project's pre-trained encoder (model.pretrain): every stage that would start from fresh weights starts from it. */
+  encoder?: Weights;
+}
+
+export interface StageRecord {
+  stage: string;
+  devF1: number;
+  epochs: number;
+  seconds: number;
+  trainSentences: number;
+  /** Per epoch: loss, dev F1 and the method's own statistics (missampling rate, ...). */
+  history?: { epoch: number; loss: number; devF1: number; methodStats?: Record<string, number> }[];
+}
+
+export interface PipelineResult {
+  tagger: Tagger;
+  dev: SpanScores | null;
+  stages: StageRecord[];
+  seconds: number;
+  tokensPerSecond: number;
+  /** NEEDLE: the confidence given to each weak sentence (for the calibration view). */
+  confidences?: number[];
+  /** NEEDLE: the histogram of dev Viterbi scores against sequence accuracy. */
+  calibration?: { lo: number; hi: number; n: number; accuracy: number }[];
+  /**
+   * PU: where synthetic masking remembers the hidden entities, the precision and recall of taking
+   * the λ·m smallest O-values as unlabeled entities, for several λ (paper 003, Figure 3).
+   */
+  detection?: { lambda: number; removed: number; precision: number; recall: number }[];
+  /** What the method learned about each training sentence's weak labels (the review queue's signals), aligned with data.train. */
+  signals?: TrainSignals;
+  /** The O shift the final model decodes with (Tagger.oShift), chosen on dev unless configured. */
+  oShift?: number;
+}
+
+export interface TrainSignals {
+  rosterRemoved?: (Uint8Array | null)[];
+  oValue?: Float32Array[];
+  /** Per sentence, its O-values after each exploratory epoch. */
+  oValueEpochs?: Float32Array[][];
+  puRemoved?: Uint8Array[];
+  /** Per sentence, token → the entity tag weak label completion gave a weak-O token. */
+  completion?: (Record<number, number> | null)[];
+  /** Per sentence, the initial model's tag ids on the weak sentences (SST's pseudo-labels; NEEDLE completes from them). */
+  pseudo?: (number[] | null)[];
+}
+
+/** A stage was cancelled or stopped by the user: the pipeline stops there with no model. */
+export class PipelineStopped extends Error {
+  constructor(
+    readonly how: 'cancelled' | 'stopped',
+    readonly stage: string,
+  ) {
+    super(`${how} during ${stage}`);
+  }
+}
+
+export type StageRun = Awaited<ReturnType<typeof trainStage>>;
+
+/** What a method's pipeline is handed: the run's data and the vocabulary to compose its stages from. */
+export interface PipelineContext {
+  cfg: RunConfig;
+  feat: Featurizer;
+  data: PipelineData;
+  hooks: TrainHooks;
+  /** The training sentences with strong (gold) labels, and the weak ones, in data.train's order. */
+  strong: LabeledSentence[];
+  weak: LabeledSentence[];
+  /**
+   * Trains one stage with `cfg`'s method on `train`, from `init` (else from the project's encoder,
+   * else fresh), and records it. `shown` names it in progress messages; its store key keeps
+   * `name`, so stored runs resume. A stage with per-epoch hooks (`afterEpoch`) runs again whole
+   * when resumed: what they record is not kept.
+   */
+  stage(name: string, cfg: RunConfig, train: LabeledSentence[], init?: Weights, extra?: Pick<TrainHooks, 'afterEpoch'>, shown?: string): Promise<StageRun>;
+  /** A language model on a fresh tagger of the config's encoder, trained on `text` (or restored from the store under `name`), recorded as a stage. */
+  languageModel(name: string, stageName: string, text: readonly { words: readonly string[] }[], o: { epochs: number; vocab: number }): Promise<LanguageModel>;
+  /** The run's result with `r`'s model as the final one. */
+  finish(r: StageRun, extra?: Partial<PipelineResult>): PipelineResult;
+}
+
+/** A method's multi-stage procedure, registered by its pipeline kind. */
+export interface PipelineModule<K extends Pipeline['kind'] = Pipeline['kind']> {
+  kind: K;
+  run(ctx: PipelineContext, pipeline: Extract<Pipeline, { kind: K }>): Promise<PipelineResult>;
+}
+
+/** The config with another method (a stage trained with a loss other than the run's). */
+export const withMethod = (cfg: RunConfig, method: Record<string, unknown> & { name: string }): RunConfig => ({ ...cfg, method });
+
+export function pipelineContext(cfg: RunConfig, feat: Featurizer, data: PipelineData, hooks: TrainHooks, store: RunStore | undefined): PipelineContext {
+  const t0 = performance.now();
+  const stages: StageRecord[] = [];
+  let tokens = 0;
+  let trainMs = 0;
+  let stageCount = 0;
+  return {
+    cfg,
+    feat,
+    data,
+    hooks,
+    strong: data.train.filter((s) => !s.weak),
+    weak: data.train.filter((s) => s.weak),
+    async stage(name, c, train, init, extra = {}, shown = name) {
+      const id = `${stageCount++} ${name}`;
+      hooks.onStage?.(`${shown}: training on ${train.length} sentences, up to ${c.train.epochs} epochs`);
+      const stageHooks: TrainHooks = { ...hooks, ...extra, onEpoch: (e) => hooks.onEpoch?.({ ...e, stage: shown, epochs: c.train.epochs }) };
+      const r = await trainStage(
+        getMethod(c.method.name),
+        extra.afterEpoch ? undefined : store,
+        id,
+        c,
+        feat,
+        { train, dev: data.dev },
+        stageHooks,
+        init,
+        data.encoder,
+      );
+      if (r.stopped === 'cancelled' || r.stopped === 'stopped') {
+        r.tagger.dispose();
+        throw new PipelineStopped(r.stopped, name);
+      }
+      stages.push({
+        stage: name,
+        devF1: r.bestDev?.overall.f1 ?? 0,
+        epochs: r.history.length,
+        seconds: r.seconds,
+        trainSentences: r.trainSentences,
+        history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1, ...(h.methodStats ? { methodStats: h.methodStats } : {}) })),
+      });
+      tokens += r.trainTokens * r.history.length;
+      trainMs += ((r.trainTokens * r.history.length) / Math.max(r.tokensPerSecond, 1e-9)) * 1000;
+      return r;
+    },
+    async languageModel(name, stageName, text, o) {
+      const s0 = performance.now();
+      const lm = newLanguageModel({ ...cfg.model, head: cfg.model.head === 'span' ? 'softmax' : cfg.model.head }, feat, text, o.vocab, cfg.train.seed);
+      const saved = (await store?.load(name)) as { weights: { encoder: Weights; heads: Weights }; losses: number[]; seconds: number } | undefined;
+      let losses: number[];
+      let seconds: number;
+      if (saved) {
+        lm.setWeights(saved.weights);
+        hooks.onStage?.(`${name}: restored from the run's store`);
+        ({ losses, seconds } = saved);
+      } else {
+        losses = await lm.pretrain(text, {
+          epochs: o.epochs,
+          batchSize: cfg.train.batchSize,
+          lr: cfg.train.lr,
+          clip: cfg.train.clip,
+          seed: cfg.train.seed,
+          onEpoch: (epoch, loss) => hooks.onStage?.(`${name}: epoch ${epoch} of ${o.epochs} done, loss ${loss.toFixed(3)}`),
+          onProgress: (epoch, batch, batches, loss) =>
+            hooks.onStage?.(`${name}: epoch ${epoch} of ${o.epochs}, batch ${batch} of ${batches}, loss ${loss.toFixed(3)}`),
+        });
+        seconds = (performance.now() - s0) / 1000;
+        await store?.save(name, { weights: await lm.getWeights(), losses, seconds });
+      }
+      stages.push({
+        stage: stageName,
+        devF1: 0,
+        epochs: losses.length,
+        seconds,
+        trainSentences: text.length,
+        history: losses.map((loss, k) => ({ epoch: k + 1, loss, devF1: 0 })),
+      });
+      return lm;
+    },
+    finish(r, extra = {}) {
+      return {
+        tagger: r.tagger,
+        dev: r.bestDev,
+        stages,
+        seconds: (performance.now() - t0) / 1000,
+        tokensPerSecond: tokens / Math.max(trainMs / 1000, 1e-9),
+        ...extra,
+      };
+    },
+  };
+}
+
+/**
+ * The model SST and NEEDLE start from: trained on the strong (gold) sentences, or, when a setting
+ * has none, on the weak ones as if gold (NEEDLE's distant-only rows).
+ */
+export function initialModel(ctx: PipelineContext, init?: Weights): Promise<StageRun> {
+  return ctx.strong.length
+    ? ctx.stage('initial (supervised)', withMethod(ctx.cfg, { name: 'supervised' }), ctx.strong, init)
+    : ctx.stage('initial (WSL)', withMethod(ctx.cfg, { name: 'wsl' }), ctx.data.train, init);
+}
