@@ -170,6 +170,23 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
     })
     .strict(),
   /**
+   * BOND (Liang et al. 2020): Stage 1, a teacher trained on the distant labels and stopped early
+   * (`teacherEpochs` at most, its best epoch on dev); Stage 2, self-training: the teacher's soft
+   * pseudo-labels (sharpened, §3.2) on the tokens whose largest soft label reaches `threshold`
+   * teach a student that starts from the teacher, and every `roundEpochs` epochs the student
+   * becomes the teacher, `rounds` times. Needs per-token probabilities: the softmax or two-part head.
+   */
+  z
+    .object({
+      kind: z.literal('bond'),
+      teacherEpochs: z.number().int().positive().default(3),
+      rounds: z.number().int().min(1).max(50).default(5),
+      roundEpochs: z.number().int().positive().default(1),
+      roundLr: z.number().positive().default(0.001),
+      threshold: z.number().min(0).max(1).default(0.9),
+    })
+    .strict(),
+  /**
    * PU learning + negative sampling (paper 003, Algorithm 1): `explore` epochs of plain training,
    * the O-values of every O-tagged token, the ⌈λ·m⌉ smallest taken out of the loss, then training
    * from scratch with the config's method (pu: token-level negative sampling at rate γ).

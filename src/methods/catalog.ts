@@ -34,6 +34,13 @@ export const METHOD_CATALOG: CatalogEntry[] = [
   { id: 'ns-uniform', title: 'Negative sampling, uniform (span head)', method: { name: 'negative-sampling', sampling: 'uniform' }, head: 'span' },
   { id: 'ns-weighted', title: 'Negative sampling, adaptive weighted (span head)', method: { name: 'negative-sampling', sampling: 'weighted' }, head: 'span' },
   { id: 'pu', title: 'PU learning + negative sampling (removes low O-values, then samples O)', method: { name: 'pu' }, pipeline: { kind: 'pu' } },
+  {
+    id: 'bond',
+    title: 'BOND: an early-stopped teacher on the weak labels, then self-training on its confident soft pseudo-labels, the teacher refreshed each round',
+    method: { name: 'wsl' },
+    pipeline: { kind: 'bond' },
+    head: 'softmax',
+  },
   { id: 'roster', title: 'RoSTER: noise-robust models, ensemble, self-training', method: { name: 'roster' }, pipeline: { kind: 'roster' }, head: 'twopart' },
   {
     id: 'decoupled',

@@ -7,5 +7,6 @@ import './roster';
 import './needle';
 import './sst';
 import './completion';
+import './bond';
 import './decoupled';
 export { getMethod, getPipeline } from './registry';

@@ -143,6 +143,7 @@ describe('reference losses: every method, fixed seed, toy task', () => {
       toIO(dev),
     ),
   );
+  holds('BOND', staged({ kind: 'bond', teacherEpochs: 3, rounds: 2, roundEpochs: 1, threshold: 0.5 }, { name: 'wsl' }, { head: 'softmax' }, distant));
   holds('decoupled', async () => {
     const p = pipelineSchema.parse({
       kind: 'decoupled',

@@ -32,6 +32,9 @@ export const rosterSchema = z
 
 export const distillSchema = z.object({ name: z.literal('distill') }).strict();
 
+/** BOND's self-training loss: cross entropy to soft pseudo-labels on the tokens whose largest soft label reaches `threshold` (ε). */
+export const bondSchema = z.object({ name: z.literal('bond'), threshold: z.number().min(0).max(1).default(0.9) }).strict();
+
 export const negativeSamplingSchema = z
   .object({
     name: z.literal('negative-sampling'),
@@ -59,6 +62,7 @@ export const methodSchemas = {
   'noise-aware': noiseAwareSchema,
   roster: rosterSchema,
   distill: distillSchema,
+  bond: bondSchema,
   'negative-sampling': negativeSamplingSchema,
   pu: puSchema,
 } as const;
