@@ -171,7 +171,8 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
     .strict(),
   /**
    * BOND (Liang et al. 2020): Stage 1, a teacher trained on the distant labels and stopped early
-   * (`teacherEpochs` at most, its best epoch on dev); Stage 2, self-training: the teacher's soft
+   * (`teacherEpochs` at most; the loop keeps its best epoch on dev and stops after `patience`
+   * epochs without a better one, which is BOND's early stopping chosen on dev); Stage 2, self-training: the teacher's soft
    * pseudo-labels (sharpened, §3.2) on the tokens whose largest soft label reaches `threshold`
    * teach a student that starts from the teacher, and every `roundEpochs` epochs the student
    * becomes the teacher, `rounds` times. Needs per-token probabilities: the softmax or two-part head.
@@ -179,7 +180,7 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('bond'),
-      teacherEpochs: z.number().int().positive().default(3),
+      teacherEpochs: z.number().int().positive().default(20),
       rounds: z.number().int().min(1).max(50).default(5),
       roundEpochs: z.number().int().positive().default(1),
       roundLr: z.number().positive().default(0.001),
