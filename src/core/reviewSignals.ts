@@ -1,12 +1,9 @@
 /**
- * The noise signals that drive the review queue, and the queue's ranking. A run stores, per
- * document, what its method learned about each token of the weak labels:
- *   - uncertainty: 1 − the largest marginal probability of the final model (every token head);
- *   - RoSTER: the weak labels that noisy-label removal drops (p of the weak label ≤ τ, minority
- *     types exempt), judged by the first noise-robust model;
- *   - PU: the O-values of weak-O tokens and which of them the PU step removed (the ⌈λ·m⌉ lowest);
- *   - NEEDLE: the labels weak label completion gave to weak-O tokens, where it chose an entity.
- * The queue ranks sentences by one chosen signal, and says for each entry which tokens put it there.
+ * The review queue: sentences ranked by one signal of what a run learned about the weak labels,
+ * each entry saying which tokens put it there. A run stores its signals per document (DocSignals:
+ * the final model's uncertainty, and what its method recorded: RoSTER's removals, PU's O-values,
+ * completion's tags); the generic signals are here, each method declares its own in
+ * src/methods/reviewSignals.ts.
  */
 import type { Span } from './types';
 
@@ -27,15 +24,55 @@ export interface DocSignals {
   pseudo?: Span[];
 }
 
-export const SIGNALS = ['disagreement', 'uncertainty', 'roster', 'pu', 'needle'] as const;
-export type SignalKind = (typeof SIGNALS)[number];
+/**
+ * One review signal: how it flags a token of a sentence (a value to rank by and why), whether a
+ * run's rows carry it, and how a sentence's flags make its score. The generic ones are below; a
+ * method declares its own (src/methods/reviewSignals.ts) and the queue reads the declarations.
+ */
+export interface ReviewSignal {
+  id: string;
+  title: string;
+  /** How a sentence's flagged tokens rank it: by their count, or by the largest value. */
+  score: 'count' | 'max';
+  /** What the summary says the ranking is by. */
+  rankedBy: string;
+  /** Whether a run's stored signals carry it (`hasRun`: the run predicted the documents). */
+  present(sg: DocSignals, hasRun: boolean): boolean;
+  /** The flag of token t, or undefined. */
+  flag(t: number, d: FlagContext): { value: number; why: string } | undefined;
+}
 
-export const SIGNAL_TITLES: Record<SignalKind, string> = {
-  disagreement: 'weak labels and the run disagree',
-  uncertainty: 'the model is least sure',
-  roster: "RoSTER's threshold removed weak labels",
-  pu: 'lowest O-values of the PU step',
-  needle: 'weak-label completion (NEEDLE, or the completion method) gave weak O tokens an entity type',
+export interface FlagContext {
+  word: string;
+  weak: readonly string[];
+  pred: readonly string[] | null;
+  signals: DocSignals | undefined;
+}
+
+export const fmt = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(3).replace(/\.?0+$/, ''));
+
+/** The weak labels and the run's predictions differ at the token (unknown-type weak tokens aside). */
+export const disagreementSignal: ReviewSignal = {
+  id: 'disagreement',
+  title: 'weak labels and the run disagree',
+  score: 'count',
+  rankedBy: 'how many tokens',
+  present: (_sg, hasRun) => hasRun,
+  flag: (t, { word, weak, pred }) =>
+    pred && weak[t] !== pred[t] && weak[t] !== '?' ? { value: 1, why: `${word} (weak ${weak[t]}, run ${pred[t]})` } : undefined,
+};
+
+/** 1 − the final model's largest marginal probability (every token head). */
+export const uncertaintySignal: ReviewSignal = {
+  id: 'uncertainty',
+  title: 'the model is least sure',
+  score: 'max',
+  rankedBy: 'the most uncertain token',
+  present: (sg) => !!sg.uncertainty,
+  flag: (t, { word, weak, pred, signals }) => {
+    const u = signals?.uncertainty?.[t];
+    return u !== undefined && u > 0 ? { value: u, why: `${word} (uncertainty ${fmt(u)}; weak ${weak[t]}${pred ? `, run ${pred[t]}` : ''})` } : undefined;
+  },
 };
 
 /** Per token, the label a span set gives it ('O' outside spans). */
@@ -73,42 +110,25 @@ export interface QueueEntry {
   flagged: number[];
 }
 
-const fmt = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(3).replace(/\.?0+$/, ''));
-
 /**
- * Sentences ranked by one signal. disagreement, roster and needle score by the count of flagged
- * tokens; uncertainty by the sentence's most uncertain token; pu by its lowest O-value among the
- * tokens the PU step removed (lower first). A sentence the signal does not flag is left out.
+ * Sentences ranked by one signal: by the count of their flagged tokens, or by their largest flag
+ * value (the signal's `score`). A sentence the signal does not flag is left out.
  */
-export function rankSentences(docs: readonly QueueDoc[], signal: SignalKind, limit = Infinity): QueueEntry[] {
+export function rankSentences(docs: readonly QueueDoc[], signal: ReviewSignal, limit = Infinity): QueueEntry[] {
   const out: QueueEntry[] = [];
   for (const d of docs) {
     const n = d.words.length;
     const weak = tokenLabels(d.weak, n);
     const pred = d.predicted ? tokenLabels(d.predicted, n) : null;
-    const sg = d.signals;
     d.sentences.forEach(([a, b], si) => {
       const flagged: { t: number; value: number; why: string }[] = [];
       for (let t = a; t < b; t++) {
-        const w = d.words[t];
-        if (signal === 'disagreement') {
-          if (pred && weak[t] !== pred[t] && weak[t] !== '?') flagged.push({ t, value: 1, why: `${w} (weak ${weak[t]}, run ${pred[t]})` });
-        } else if (signal === 'uncertainty') {
-          const u = sg?.uncertainty?.[t];
-          if (u !== undefined && u > 0) flagged.push({ t, value: u, why: `${w} (uncertainty ${fmt(u)}; weak ${weak[t]}${pred ? `, run ${pred[t]}` : ''})` });
-        } else if (signal === 'roster') {
-          if (sg?.rosterRemoved?.[t]) flagged.push({ t, value: 1, why: `${w} (weak ${weak[t]} removed by the threshold)` });
-        } else if (signal === 'pu') {
-          if (sg?.puRemoved?.[t])
-            flagged.push({ t, value: -(sg.oValue?.[t] ?? 0), why: `${w} (O-value ${fmt(sg.oValue?.[t] ?? NaN)}, removed as a likely unlabeled entity)` });
-        } else {
-          const c = sg?.completion?.[t];
-          if (c !== undefined) flagged.push({ t, value: 1, why: `${w} (weak O, completed as ${c})` });
-        }
+        const f = signal.flag(t, { word: d.words[t], weak, pred, signals: d.signals });
+        if (f) flagged.push({ t, ...f });
       }
       if (!flagged.length) return;
       const byValue = [...flagged].sort((x, y) => y.value - x.value || x.t - y.t);
-      const score = signal === 'uncertainty' || signal === 'pu' ? byValue[0].value : flagged.length;
+      const score = signal.score === 'max' ? byValue[0].value : flagged.length;
       out.push({
         docId: d.docId,
         name: d.name,
@@ -124,46 +144,6 @@ export function rankSentences(docs: readonly QueueDoc[], signal: SignalKind, lim
   }
   out.sort((x, y) => y.score - x.score || y.count - x.count || x.docId - y.docId || x.sentence - y.sentence);
   return out.slice(0, limit);
-}
-
-/**
- * RoSTER's noisy-label removal (Eq. 5 with Appendix C's exemption) over a set of sentences: a weak
- * token is removed when the model gives its weak label a probability of at most τ, unless it is of
- * an entity class of which more than 90 % of the weak tokens fall under τ. With the two-part head
- * (`twoPart`, O first) each label is judged by the part of the head that learns it, as the
- * authors' code does: a weak O token by P(non-entity), and it then leaves the entity/non-entity
- * loss; a weak entity token by P(type | entity), and it then leaves the type loss only (it stays an
- * entity). probs: the joint [length, K] per sentence; strong sentences get null.
- */
-export function rosterRemoval(
-  tags: readonly (readonly number[])[],
-  probs: readonly Float32Array[],
-  weak: readonly boolean[],
-  K: number,
-  tau: number,
-  twoPart = false,
-): (Uint8Array | null)[] {
-  const judged = (p: Float32Array, t: number, y: number): number =>
-    !twoPart ? p[t * K + y] : y === 0 ? p[t * K] : p[t * K + y] / Math.max(1 - p[t * K], 1e-12);
-  const under = new Float64Array(K);
-  const total = new Float64Array(K);
-  tags.forEach((ts, s) => {
-    if (!weak[s]) return;
-    ts.forEach((y, t) => {
-      if (y < 0) return;
-      total[y]++;
-      if (judged(probs[s], t, y) <= tau) under[y]++;
-    });
-  });
-  const exempt = Array.from(total, (n, y) => y > 0 && n > 0 && under[y] / n > 0.9);
-  return tags.map((ts, s) => {
-    if (!weak[s]) return null;
-    const out = new Uint8Array(ts.length);
-    ts.forEach((y, t) => {
-      if (y >= 0 && !exempt[y] && judged(probs[s], t, y) <= tau) out[t] = 1;
-    });
-    return out;
-  });
 }
 
 /** 1 − the largest of each token's K probabilities. */

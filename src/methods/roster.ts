@@ -5,7 +5,6 @@
  * (Eq. 8-9), each on the original sentences and on copies augmented by the studio's own language
  * model (Eq. 7).
  */
-import { rosterRemoval } from '../core/reviewSignals';
 import { tagsOneHot } from '../model/features';
 import type { LanguageModel } from '../model/lm';
 import { batchTensors } from '../model/tagger';
@@ -232,3 +231,43 @@ registerMethod({
   },
   heads: ['softmax', 'twopart'],
 });
+
+/**
+ * RoSTER's noisy-label removal (Eq. 5 with Appendix C's exemption) over a set of sentences: a weak
+ * token is removed when the model gives its weak label a probability of at most τ, unless it is of
+ * an entity class of which more than 90 % of the weak tokens fall under τ. With the two-part head
+ * (`twoPart`, O first) each label is judged by the part of the head that learns it, as the
+ * authors' code does: a weak O token by P(non-entity), and it then leaves the entity/non-entity
+ * loss; a weak entity token by P(type | entity), and it then leaves the type loss only (it stays an
+ * entity). probs: the joint [length, K] per sentence; strong sentences get null.
+ */
+export function rosterRemoval(
+  tags: readonly (readonly number[])[],
+  probs: readonly Float32Array[],
+  weak: readonly boolean[],
+  K: number,
+  tau: number,
+  twoPart = false,
+): (Uint8Array | null)[] {
+  const judged = (p: Float32Array, t: number, y: number): number =>
+    !twoPart ? p[t * K + y] : y === 0 ? p[t * K] : p[t * K + y] / Math.max(1 - p[t * K], 1e-12);
+  const under = new Float64Array(K);
+  const total = new Float64Array(K);
+  tags.forEach((ts, s) => {
+    if (!weak[s]) return;
+    ts.forEach((y, t) => {
+      if (y < 0) return;
+      total[y]++;
+      if (judged(probs[s], t, y) <= tau) under[y]++;
+    });
+  });
+  const exempt = Array.from(total, (n, y) => y > 0 && n > 0 && under[y] / n > 0.9);
+  return tags.map((ts, s) => {
+    if (!weak[s]) return null;
+    const out = new Uint8Array(ts.length);
+    ts.forEach((y, t) => {
+      if (y >= 0 && !exempt[y] && judged(probs[s], t, y) <= tau) out[t] = 1;
+    });
+    return out;
+  });
+}

@@ -73,7 +73,7 @@ describe('training loop', () => {
 
   it('RoSTER judges removal by the model without dropout, as rosterRemoval over its predictions', async () => {
     const { getMethod } = await import('../methods');
-    const { rosterRemoval } = await import('../core/reviewSignals');
+    const { rosterRemoval } = await import('../methods/roster');
     const { Tagger } = await import('./tagger');
     const { featureDims, makeBatch } = await import('./features');
     const { predictProbs } = await import('./train');

@@ -10,7 +10,8 @@ import { useRef, useState } from 'react';
 import { CsvButton } from '../components/ChartExport';
 import { Link, useLocation } from 'wouter';
 import { agreementOf, progressOf, reviewSpeed, type EditorAnnotation } from '../../core/progress';
-import { rankSentences, SIGNAL_TITLES, SIGNALS, type DocSignals, type SignalKind } from '../../core/reviewSignals';
+import { rankSentences, type DocSignals } from '../../core/reviewSignals';
+import { REVIEW_SIGNALS, reviewSignal } from '../../methods/reviewSignals';
 import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
 import { decideSentenceInLayer, layerAnnotations, runSignals } from '../../db/repo';
@@ -27,16 +28,8 @@ function runLabel(r: RunRow): string {
 }
 
 /** Which signals a run's rows carry. */
-function available(rows: readonly DocSignals[], hasRun: boolean): Set<SignalKind> {
-  const out = new Set<SignalKind>();
-  if (hasRun) out.add('disagreement');
-  for (const r of rows) {
-    if (r.uncertainty) out.add('uncertainty');
-    if (r.rosterRemoved) out.add('roster');
-    if (r.puRemoved) out.add('pu');
-    if (r.completion) out.add('needle');
-  }
-  return out;
+function available(rows: readonly DocSignals[], hasRun: boolean): Set<string> {
+  return new Set(REVIEW_SIGNALS.filter((s) => s.present({}, hasRun) || rows.some((r) => s.present(r, false))).map((s) => s.id));
 }
 
 /** One sentence with one layer's spans in the type colours, the queue's flagged tokens outlined. */
@@ -88,7 +81,7 @@ export function ReviewPage() {
   );
   const [weakId, setWeakId] = useState<number | null>(null);
   const [runId, setRunId] = useState<number | null>(null);
-  const [signalChoice, setSignal] = useState<SignalKind | null>(null);
+  const [signalChoice, setSignal] = useState<string | null>(null);
   const weak = weakId ?? layers?.find((l) => l.role === 'aggregate')?.id ?? null;
   const run = runs?.find((r) => r.id === runId) ?? runs?.at(-1) ?? null;
   const predLayer = (run?.metrics as { predictedLayerId?: number } | undefined)?.predictedLayerId ?? null;
@@ -116,7 +109,7 @@ export function ReviewPage() {
       have: available(sig, predLayer !== null),
     };
   }, [projectId, weak, predLayer, run?.id]);
-  const signal: SignalKind = signalChoice ?? (data?.have.has('disagreement') ? 'disagreement' : ([...(data?.have ?? [])][0] ?? 'disagreement'));
+  const signal = reviewSignal(signalChoice ?? (data?.have.has('disagreement') ? 'disagreement' : ([...(data?.have ?? [])][0] ?? 'disagreement')));
   const queue = data ? rankSentences(data.docs, signal) : [];
   const [, navigate] = useLocation();
   const [cursor, setCursor] = useState(0);
@@ -158,11 +151,11 @@ export function ReviewPage() {
         </label>
         <label>
           Signal{' '}
-          <select aria-label="Review signal" value={signal} onChange={(e) => setSignal(e.target.value as SignalKind)}>
-            {SIGNALS.map((s) => (
-              <option key={s} value={s} disabled={!data?.have.has(s)}>
-                {SIGNAL_TITLES[s]}
-                {data?.have.has(s) ? '' : ' (not in this run)'}
+          <select aria-label="Review signal" value={signal.id} onChange={(e) => setSignal(e.target.value)}>
+            {REVIEW_SIGNALS.map((s) => (
+              <option key={s.id} value={s.id} disabled={!data?.have.has(s.id)}>
+                {s.title}
+                {data?.have.has(s.id) ? '' : ' (not in this run)'}
               </option>
             ))}
           </select>
@@ -170,8 +163,7 @@ export function ReviewPage() {
       </div>
       {!run && <p className="muted">Train a run first: the queue reads what its method learned about the weak labels.</p>}
       <p className="muted" data-testid="review-summary">
-        {queue.length} sentences queued: {SIGNAL_TITLES[signal]}
-        {signal === 'uncertainty' ? ' (by the most uncertain token)' : signal === 'pu' ? ' (by the lowest O-value removed)' : ' (by how many tokens)'}
+        {queue.length} sentences queued: {signal.title} (by {signal.rankedBy})
       </p>
       <p className="muted">
         Keys, as in the editor: <kbd>j</kbd> / <kbd>k</kbd> next / previous, <kbd>a</kbd> accept the run&apos;s labels, <kbd>x</kbd> keep the weak labels (each

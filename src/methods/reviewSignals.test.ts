@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { rankSentences, rosterRemoval, uncertaintyOf, type QueueDoc } from './reviewSignals';
+import { rankSentences, uncertaintyOf, type QueueDoc } from '../core/reviewSignals';
+import { reviewSignal } from './reviewSignals';
+import { rosterRemoval } from './roster';
 
 describe('review queue signals', () => {
   const doc = (docId: number, signals: QueueDoc['signals'], weak: QueueDoc['weak'] = [], predicted: QueueDoc['predicted'] = []): QueueDoc => ({
@@ -29,7 +31,7 @@ describe('review queue signals', () => {
       ),
       doc(2, { uncertainty: Float32Array.from([0.7, 0, 0, 0, 0, 0]), rosterRemoved: Uint8Array.from([1, 1, 0, 0, 0, 1]), completion: { 4: 'B-X' } }),
     ];
-    const unc = rankSentences(docs, 'uncertainty');
+    const unc = rankSentences(docs, reviewSignal('uncertainty'));
     expect(unc.map((e) => [e.docId, e.sentence, e.score])).toEqual([
       [2, 1, expect.closeTo(0.7, 6)],
       [1, 1, expect.closeTo(0.5, 6)],
@@ -37,17 +39,17 @@ describe('review queue signals', () => {
     ]);
     expect(unc[1].reasons[0]).toBe('b (uncertainty 0.5; weak O, run X)');
     // PU: the lowest O-value among removed tokens first.
-    expect(rankSentences(docs, 'pu').map((e) => [e.docId, e.sentence])).toEqual([
+    expect(rankSentences(docs, reviewSignal('pu')).map((e) => [e.docId, e.sentence])).toEqual([
       [1, 1],
       [1, 2],
     ]);
-    expect(rankSentences(docs, 'pu')[0].reasons[0]).toContain('O-value -2');
-    expect(rankSentences(docs, 'roster').map((e) => [e.docId, e.sentence, e.count])).toEqual([
+    expect(rankSentences(docs, reviewSignal('pu'))[0].reasons[0]).toContain('O-value -2');
+    expect(rankSentences(docs, reviewSignal('roster')).map((e) => [e.docId, e.sentence, e.count])).toEqual([
       [2, 1, 2],
       [2, 2, 1],
     ]);
-    expect(rankSentences(docs, 'needle').map((e) => e.reasons[0])).toEqual(['e (weak O, completed as B-X)']);
-    expect(rankSentences(docs, 'disagreement').map((e) => [e.docId, e.sentence, e.count])).toEqual([[1, 1, 1]]);
+    expect(rankSentences(docs, reviewSignal('needle')).map((e) => e.reasons[0])).toEqual(['e (weak O, completed as B-X)']);
+    expect(rankSentences(docs, reviewSignal('disagreement')).map((e) => [e.docId, e.sentence, e.count])).toEqual([[1, 1, 1]]);
   });
 
   it("removes RoSTER's low-probability weak labels, exempting a type mostly under τ", () => {
