@@ -351,6 +351,35 @@ test('an experiment goes on from its queued runs after a reload, and cancelling 
   await expect(page.getByRole('button', { name: 'Run the queued runs' })).toHaveCount(0);
 });
 
+test('BOND runs from the training page: its early-stopped teacher, then self-training rounds on the softmax head', async ({ page, outside: _ }) => {
+  test.setTimeout(300_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  await startRun(page, {
+    epochs: 1,
+    backend: 'wasm',
+    hidden: 8,
+    method: 'BOND: an early-stopped teacher on the weak labels, then self-training on its confident soft pseudo-labels, the teacher refreshed each round',
+    options: (o) => Object.assign(o.pipeline, { teacherEpochs: 2, rounds: 2 }),
+  });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
+  const id = Number(await latestRun(page).first().textContent());
+  const run = await page.evaluate(async (id) => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    return new Promise<{ config: { model: { head: string } }; metrics: { stages: { stage: string; epochs: number }[] } }>((r) => {
+      const g = db.transaction('runs').objectStore('runs').get(id);
+      g.onsuccess = () => r(g.result);
+    });
+  }, id);
+  expect(run.config.model.head).toBe('softmax');
+  expect(run.metrics.stages.map((s) => [s.stage, s.epochs])).toEqual([
+    ['teacher (distant labels, early-stopped)', 2],
+    ['self-training round 1', 1],
+    ['self-training round 2', 1],
+  ]);
+});
+
 test('a run cut off by a reload is marked interrupted, resumes, and counts its epochs and wall time over both attempts', async ({ page, outside: _ }) => {
   test.setTimeout(300_000);
   await openDemo(page);

@@ -283,8 +283,10 @@ export function runGroupKey(cfg: RunConfig): string {
 export function runMethodName(cfg: Pick<RunConfig, 'label' | 'pipeline' | 'method'>): string {
   if (cfg.label) return cfg.label;
   const m = cfg.method as ({ name?: string } & Record<string, unknown>) | undefined;
-  // Variants of one method that tables must tell apart (negative sampling's uniform and weighted).
-  const variant = m?.name === 'negative-sampling' && typeof m.sampling === 'string' ? ` (${m.sampling})` : '';
+  // Variants of one method that tables must tell apart: its options that are choices by name
+  // (negative sampling's uniform and weighted sampling).
+  const choices = Object.entries(m ?? {}).filter(([k, v]) => k !== 'name' && typeof v === 'string');
+  const variant = choices.length ? ` (${choices.map(([, v]) => v).join(', ')})` : '';
   return `${cfg.pipeline && cfg.pipeline.kind !== 'single' ? `${cfg.pipeline.kind} · ` : ''}${m?.name ?? '?'}${variant}`;
 }
 
