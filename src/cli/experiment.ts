@@ -21,8 +21,8 @@ import { WeakLabeler } from '../core/weak/pipeline';
 import type { HmmParams } from '../core/weak/hmm';
 import { noEntityDiagnosis } from '../core/noEntity';
 import { lexiconFromSpans, lexiconMatcher, lexiconSize, makeLexicon, spanMatches, weakFeatureTypes, type Lexicon, type LexiconMatch } from '../core/lexicon';
-import { decoupledFeaturizerWords } from '../model/decoupled';
-import { disposeDecoupled, predictDecoupled, runDecoupled, spansOfTags } from '../methods/decoupled';
+import { spansOfTags } from '../methods/decoupled';
+import { getPipeline } from '../methods';
 import { parseRunRecords, type RunRecord } from '../core/runRecord';
 import { mulberry32 } from '../core/random';
 import type { Annotation, ParsedCorpus, Span } from '../core/types';
@@ -628,10 +628,13 @@ export async function runExperiment(
         throw new Error(`${configFile}: ${(e as Error).message}`);
       }
       let sents = sentencesFor(data, tags, setting);
+      // The method's module says what its model reads (the decoupled model: words only, and a [MASK]).
+      const mod = getPipeline(m.pipeline.kind);
+      const tokenFeatures = mod.tokenFeatures !== false;
       const lexModel = planned[0]?.config.model;
       const lexKey = `${setting.name}|rules ${lexModel?.ruleFeatures}`;
       const lexicon =
-        m.pipeline.kind !== 'decoupled' && lexModel?.dictionary
+        tokenFeatures && lexModel?.dictionary
           ? (lexicons.get(lexKey) ?? lexicons.set(lexKey, settingLexicon(setting, data, lexModel.ruleFeatures)).get(lexKey)!)
           : null;
       if (lexicon) {
@@ -642,8 +645,7 @@ export async function runExperiment(
         );
       }
       // Weak labels as features need weak labels on the text a model predicts: a dictionary setting's.
-      const weakTypes =
-        lexModel?.weakFeatures && setting.kind === 'dictionary' && m.pipeline.kind !== 'decoupled' ? data.types.filter((t) => t !== UNKNOWN_TYPE) : [];
+      const weakTypes = lexModel?.weakFeatures && setting.kind === 'dictionary' && tokenFeatures ? data.types.filter((t) => t !== UNKNOWN_TYPE) : [];
       if (lexModel?.weakFeatures && !weakTypes.length) log(`${setting.name}: weak labels as features: off (no weak labels on dev and test text here)`);
       if (weakTypes.length) {
         sents = settingWeakFeatures(setting, data, sents, weakTypes, lexicon?.types.length ?? 0, weakLabelCache);
@@ -657,7 +659,7 @@ export async function runExperiment(
       const featWords = sents.train.map((s) => s.words);
       const feat = buildFeaturizer(
         trimGlove(glove, [...words, ...(data.dictionary ?? []).flatMap((e) => e.words)], spelling),
-        m.pipeline.kind === 'decoupled' ? decoupledFeaturizerWords(featWords) : featWords,
+        mod.featurizerWords ? mod.featurizerWords(featWords) : featWords,
         tags,
         { spelling: lexModel?.spelling },
       );
@@ -677,20 +679,12 @@ export async function runExperiment(
         const earlier = ((await store.load('wall seconds')) as number | undefined) ?? 0;
         const wall = () => earlier + (performance.now() - t0) / 1000;
         const keepWall = () => void store.save('wall seconds', wall());
-        if (m.pipeline.kind === 'decoupled') {
-          const toSpans = (ss: readonly LabeledSentence[]) => ss.map((x) => spansOfTags(x.tags, tags));
-          const distant = sents.train.filter((x) => x.weak);
-          const distantSpans = toSpans(distant);
-          const d = await runDecoupled(
+        if (mod.spanModel) {
+          const d = await mod.spanModel(
             m.pipeline,
             cfg,
             feat,
-            {
-              human: sents.train.filter((x) => !x.weak),
-              dev: sents.dev,
-              dictionary: data.dictionary,
-              distant: distant.map((x, k) => ({ words: x.words, spans: distantSpans[k] })),
-            },
+            { strong: sents.train.filter((x) => !x.weak), weak: sents.train.filter((x) => x.weak), dev: sents.dev, dictionary: data.dictionary },
             {
               onStage: (message) => log(`${key}: ${message}`),
               onEpoch: (e) => {
@@ -702,8 +696,11 @@ export async function runExperiment(
             },
             store,
           );
-          test = scoreSpans(toSpans(sents.test), await predictDecoupled(d, sents.test, m.pipeline));
-          disposeDecoupled(d);
+          test = scoreSpans(
+            sents.test.map((x) => spansOfTags(x.tags, tags)),
+            await d.predict(sents.test),
+          );
+          d.dispose();
           r = d;
         } else {
           const pre = cfg.model.pretrain > 0 ? await settingEncoder(setting, cfg, feat, sents.train, (message) => log(`${key}: ${message}`)) : null;

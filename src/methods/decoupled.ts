@@ -13,7 +13,7 @@ import type { Pipeline, RunConfig } from '../core/runConfig';
 import { tagsToSpans } from '../core/tagScheme';
 import type { Span } from '../core/types';
 import type { LabeledSentence } from '../model/data';
-import { candidates, DecoupledModel, passesFilter, phraseIndex, type PhraseIndex, type RegionExample } from '../model/decoupled';
+import { candidates, DecoupledModel, decoupledFeaturizerWords, passesFilter, phraseIndex, type PhraseIndex, type RegionExample } from '../model/decoupled';
 import type { Featurizer } from '../model/features';
 import type { Tagger, Weights } from '../model/tagger';
 import * as tf from '../model/tf';
@@ -159,11 +159,50 @@ async function proposeSpans(tagger: Tagger, feat: Featurizer, sentences: readonl
   return paths.map((path) => spansOfTags(path, feat.tags));
 }
 
-// The decoupled model classifies regions and has no token tagger: the worker and the CLI run it
-// through runDecoupled and predictDecoupled, not runPipeline.
+// The decoupled model classifies regions, not tokens: the worker and the CLI train it through its
+// spanModel, and its featurizer has a trainable [MASK] (the context encoder's input).
 registerPipeline({
   kind: 'decoupled',
-  run: () => Promise.reject(new Error('the decoupled model classifies regions and has no token tagger: it runs through runDecoupled')),
+  featurizerWords: (words) => decoupledFeaturizerWords(words),
+  tokenFeatures: false,
+  async spanModel(p, cfg, feat, data, hooks, store) {
+    if (!data.strong.length)
+      throw new Error('the decoupled model trains on strong labels: choose a gold training layer, or a strong layer beside the weak one');
+    const distantSpans = data.weak.map((x) => spansOfTags(x.tags, feat.tags));
+    const r = await runDecoupled(
+      p,
+      cfg,
+      feat,
+      {
+        human: data.strong,
+        dev: data.dev,
+        dictionary: data.dictionary,
+        distant: data.weak.map((x, k) => ({ words: x.words, spans: distantSpans[k] })),
+        ...(data.devProposals ? { devProposals: data.devProposals } : {}),
+      },
+      // The unified training's epochs are the run's (pre-training and the proposer are progress).
+      { ...hooks, onEpoch: (e) => hooks.onEpoch?.({ ...e, main: e.stage === 'unified' }) },
+      store,
+    );
+    return {
+      predict: (sentences, proposals) => predictDecoupled(r, sentences, p, proposals),
+      state: async () => ({
+        kind: 'decoupled',
+        classes: r.model.classes,
+        oShift: r.oShift,
+        weights: await r.model.getWeights(),
+        chars: [...feat.chars],
+        oov: [...feat.oov],
+      }),
+      dispose: () => disposeDecoupled(r),
+      trainSentences: data.strong.length,
+      dev: r.dev,
+      stages: r.stages,
+      tokensPerSecond: r.tokensPerSecond,
+      oShift: r.oShift,
+      ...(r.stopped ? { stopped: r.stopped } : {}),
+    };
+  },
 });
 
 /** Frees the model and the proposer. */

@@ -37,7 +37,9 @@ export async function runPipeline(
   hooks: TrainHooks = {},
   store?: RunStore,
 ): Promise<PipelineResult> {
-  const r = await getPipeline(pipeline.kind).run(pipelineContext(cfg, feat, data, hooks, store), pipeline);
+  const mod = getPipeline(pipeline.kind);
+  if (!mod.run) throw new Error(`the "${pipeline.kind}" method's model is not a token tagger: it trains through its module's spanModel`);
+  const r = await mod.run(pipelineContext(cfg, feat, data, hooks, store), pipeline);
   return { ...r, ...(await finalOShift(r.tagger, cfg, feat, data.dev, hooks)) };
 }
 

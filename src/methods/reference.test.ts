@@ -13,7 +13,7 @@ import { bioTags, ioTags, type LabeledSentence } from '../model/data';
 import { decoupledFeaturizerWords, MASK } from '../model/decoupled';
 import { buildFeaturizer } from '../model/features';
 import * as tf from '../model/tf';
-import { disposeDecoupled, runDecoupled, spansOfTags } from './decoupled';
+import { getPipeline } from './index';
 import { pipelineSchema, runPipeline, type StageRecord } from './pipelines';
 
 const FILE = new URL('./reference-losses.json', import.meta.url);
@@ -162,13 +162,20 @@ describe('reference losses: every method, fixed seed, toy task', () => {
       { words: ['Paris'], type: 'LOC' },
       { words: ['Smith'], type: 'PER' },
     ];
-    const r = await runDecoupled(p, config({ name: 'supervised' }), dfeat, {
-      human: train.filter((_, k) => k % 4 === 0),
-      dev,
-      dictionary,
-      distant: mixed.filter((s) => s.weak).map((s) => ({ words: s.words, spans: spansOfTags(s.tags, tags) })),
-    });
-    disposeDecoupled(r);
+    // Through its module, as the worker and the CLI train it.
+    const r = await getPipeline('decoupled').spanModel!(
+      p,
+      config({ name: 'supervised' }),
+      dfeat,
+      {
+        strong: mixed.filter((s) => !s.weak),
+        weak: mixed.filter((s) => s.weak),
+        dev,
+        dictionary,
+      },
+      {},
+    );
+    r.dispose();
     return reference(r.stages, r.dev?.overall.f1 ?? 0);
   });
 });

@@ -5,6 +5,7 @@
  * throughput, the store that lets a stopped run go on, stop and cancel) lives here, once.
  */
 import type { SpanScores } from '../core/metrics';
+import type { Span } from '../core/types';
 import type { Pipeline, RunConfig } from '../core/runConfig';
 import type { LabeledSentence } from '../model/data';
 import type { Featurizer } from '../model/features';
@@ -99,10 +100,59 @@ export interface PipelineContext {
   finish(r: StageRun, extra?: Partial<PipelineResult>): PipelineResult;
 }
 
-/** A method's multi-stage procedure, registered by its pipeline kind. */
+/**
+ * A method's multi-stage procedure, registered by its pipeline kind: `run` trains a token tagger
+ * through the context's stages; a method whose model is not a token tagger (the decoupled model
+ * classifies regions) has `spanModel` instead, and says how its featurizer is built.
+ */
 export interface PipelineModule<K extends Pipeline['kind'] = Pipeline['kind']> {
   kind: K;
-  run(ctx: PipelineContext, pipeline: Extract<Pipeline, { kind: K }>): Promise<PipelineResult>;
+  run?(ctx: PipelineContext, pipeline: Extract<Pipeline, { kind: K }>): Promise<PipelineResult>;
+  spanModel?(
+    pipeline: Extract<Pipeline, { kind: K }>,
+    cfg: RunConfig,
+    feat: Featurizer,
+    data: SpanModelData,
+    hooks: SpanModelHooks,
+    store?: RunStore,
+  ): Promise<SpanModel>;
+  /** The words the featurizer gives trainable vectors, from the training sentences' (default: those). */
+  featurizerWords?(words: readonly (readonly string[])[]): (readonly string[])[];
+  /** false: the model reads no token features beyond words (no dictionary matches, no weak labels as features). */
+  tokenFeatures?: false;
+}
+
+/** What a span model trains on: the strong and weak training sentences, dev, the project's typed dictionary. */
+export interface SpanModelData {
+  strong: readonly LabeledSentence[];
+  weak: readonly LabeledSentence[];
+  dev: readonly LabeledSentence[];
+  dictionary?: readonly { words: readonly string[]; type: string }[];
+  /** Extra candidate spans of each dev sentence (a weak layer's), as at prediction. */
+  devProposals?: readonly (readonly Span[])[];
+}
+
+export interface SpanModelHooks {
+  control?: () => 'go' | 'stop' | 'cancel';
+  onStage?: (message: string) => void;
+  /** Every stage's epochs; `devF1` where the stage is scored on dev; `main`: the stage whose epochs are the run's. */
+  onEpoch?: (e: { stage: string; epoch: number; loss: number; devF1?: number; oShift?: number; main: boolean }) => void;
+}
+
+/** A trained model that is not a token tagger, asked for spans through its module. */
+export interface SpanModel {
+  /** Spans of each sentence; `proposals`: extra candidate spans per sentence (a weak layer's). */
+  predict(sentences: readonly LabeledSentence[], proposals?: readonly (readonly Span[])[]): Promise<Span[][]>;
+  /** What the models table keeps of it. */
+  state(): Promise<unknown>;
+  dispose(): void;
+  /** The sentences its final stage trained on. */
+  trainSentences: number;
+  dev: SpanScores | null;
+  stages: StageRecord[];
+  tokensPerSecond: number;
+  oShift: number;
+  stopped?: 'cancelled';
 }
 
 /** The config with another method (a stage trained with a loss other than the run's). */

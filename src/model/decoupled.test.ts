@@ -1,3 +1,4 @@
+import '../methods';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scoreSpans } from '../core/metrics';
 import { parseRunConfig } from '../core/runConfig';

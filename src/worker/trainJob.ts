@@ -1,4 +1,5 @@
-import { getMethod } from '../methods';
+import { getMethod, getPipeline } from '../methods';
+import type { PipelineModule } from '../methods/stages';
 import '../methods';
 import { scoreSpans, type SpanScores } from '../core/metrics';
 import { parseRunConfig, type RunConfig } from '../core/runConfig';
@@ -21,9 +22,7 @@ import { finalOShift, PipelineStopped, runPipeline, type StageRecord, type Train
 import { uncertaintyOf, type DocSignals } from '../core/reviewSignals';
 import { tagsToSpans } from '../core/tagScheme';
 import type { LabeledSentence } from '../model/data';
-import { decoupledFeaturizerWords } from '../model/decoupled';
 import type { SamplingMap } from '../methods/negativeSampling';
-import { disposeDecoupled, predictDecoupled, runDecoupled, spansOfTags, type DecoupledPipeline } from '../methods/decoupled';
 import type { DocumentRow, LayerRow } from '../db/schema';
 import type { Annotation, ParsedDoc } from '../core/types';
 import type { Featurizer } from '../model/features';
@@ -282,14 +281,16 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
           : undefined;
       return { ...x, weak: weakDoc[x.doc], ...(hidden ? { hidden } : {}) };
     });
-    const decoupled = cfg.pipeline.kind === 'decoupled';
-    // Dictionary features: every sentence carries its gazetteer matches (the decoupled model has its own use of them).
-    const lexicon = cfg.model.dictionary && !decoupled ? await projectLexicon(db, projectId, cfg.model.ruleFeatures) : null;
+    // The method's module says what its model reads (the decoupled model: words only, and a [MASK]).
+    const mod = getPipeline(cfg.pipeline.kind);
+    const tokenFeatures = mod.tokenFeatures !== false;
+    // Dictionary features: every sentence carries its gazetteer matches.
+    const lexicon = cfg.model.dictionary && tokenFeatures ? await projectLexicon(db, projectId, cfg.model.ruleFeatures) : null;
     const match = lexicon ? lexiconMatcher(lexicon) : null;
     // Weak labels as features: the project's aggregate weak labels, on every document.
-    const weakTypes = cfg.model.weakFeatures && !decoupled ? [...trainTypes].sort() : [];
+    const weakTypes = cfg.model.weakFeatures && tokenFeatures ? [...trainTypes].sort() : [];
     const weakAnns = weakTypes.length ? await projectWeakLabels(db, projectId, layer, layerAnns, docIds) : null;
-    if (cfg.model.weakFeatures && !decoupled && !weakAnns)
+    if (cfg.model.weakFeatures && tokenFeatures && !weakAnns)
       emit({ kind: 'stage', stage: 'weak labels as features: off (the project has no weak labels; make them on the Weak labels page)' });
     else if (weakAnns) emit({ kind: 'stage', stage: `the weak labels as features (${weakTypes.join(', ')})` });
     const weakBase = lexicon?.types.length ?? 0;
@@ -318,7 +319,8 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       docs.flatMap((d) => tokenTexts(d)),
       fetchGlove,
     );
-    const feat = buildFeaturizer(emb, decoupled ? decoupledFeaturizerWords(train.map((s) => s.words)) : train.map((s) => s.words), tags, {
+    const trainWords = train.map((s) => s.words);
+    const feat = buildFeaturizer(emb, mod.featurizerWords ? mod.featurizerWords(trainWords) : trainWords, tags, {
       spelling: cfg.model.spelling,
     });
     if (lexicon || weakAnns) feat.lexicon = [...(lexicon?.types ?? []), ...weakFeatureTypes(weakTypes)];
@@ -335,12 +337,12 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     emit({ kind: 'backend', choice: { ...choice, reason: metrics.backendReason } });
     await updateRun(db, runId, { status: 'running', error: undefined, metrics });
 
-    if (cfg.pipeline.kind === 'decoupled') {
-      return await trainDecoupled(
+    if (mod.spanModel) {
+      return await trainSpanModel(
         db,
         runId,
         cfg,
-        cfg.pipeline,
+        mod,
         { projectId, docs, parsed, train, dev, tags, feat, goldAnns, weakAnns: layer.kind === 'weak' ? layerAnns : null, devIdx, testIdx },
         metrics,
         t0,
@@ -523,16 +525,16 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
 }
 
 /**
- * The decoupled model's run (paper 004): the project's typed gazetteer entries pre-train the
- * mention encoder, the weak sentences the context encoder, the strong sentences train the whole;
- * every sentence's candidates (short filtered spans, gazetteer matches, the weak layer's spans on
- * every split) are then classified into the predicted layer.
+ * A run of a method whose model is not a token tagger (the decoupled model, paper 004): its module
+ * trains it on the strong and weak sentences and the project's typed gazetteer entries, then asks
+ * it for every sentence's spans (the weak layer's spans are candidates on every split: at dev
+ * selection as at prediction) into the predicted layer.
  */
-async function trainDecoupled(
+async function trainSpanModel(
   db: StudioDB,
   runId: number,
   cfg: RunConfig,
-  pipeline: DecoupledPipeline,
+  mod: PipelineModule,
   d: {
     projectId: number;
     docs: DocumentRow[];
@@ -550,36 +552,25 @@ async function trainDecoupled(
   t0: number,
   emit: (e: TrainEvent) => void,
 ): Promise<TrainMetrics> {
-  const human = d.train.filter((s) => !s.weak);
-  if (!human.length) throw new Error('the decoupled model trains on strong labels: choose a gold training layer, or a strong layer beside the weak one');
-  const distantSents = d.train.filter((s) => s.weak);
   const gazetteers = await db.gazetteers.where('projectId').equals(d.projectId).primaryKeys();
   const entries = await db.gazetteerEntries.where('gazetteerId').anyOf(gazetteers).toArray();
   const dictionary = entries.filter((e) => e.type !== null).map((e) => ({ words: e.phrase.split(' '), type: e.type! }));
-  // The weak layer's spans in each sentence (its gazetteer and rule matches, unknown types too) are
-  // candidates on every split: at dev selection as at prediction.
   const weakSpansOf = (s: LabeledSentence) =>
     (d.weakAnns?.[s.doc].spans ?? [])
       .filter((x) => x.start >= s.offset && x.end <= s.offset + s.words.length)
       .map((x) => ({ ...x, start: x.start - s.offset, end: x.end - s.offset }));
   let epochs = 0;
-  const r = await runDecoupled(
-    pipeline,
+  const r = await mod.spanModel!(
+    cfg.pipeline,
     cfg,
     d.feat,
-    {
-      human,
-      dev: d.dev,
-      dictionary,
-      distant: distantSents.map((s) => ({ words: s.words, spans: spansOfTags(s.tags, d.tags) })),
-      devProposals: d.dev.map(weakSpansOf),
-    },
+    { strong: d.train.filter((s) => !s.weak), weak: d.train.filter((s) => s.weak), dev: d.dev, dictionary, devProposals: d.dev.map(weakSpansOf) },
     {
       control: () => control,
       onStage: (stage) => emit({ kind: 'stage', stage }),
       onEpoch: (e) => {
-        // The unified stage's epochs are the run's; the others' (pre-training, the proposer) are progress.
-        if (e.stage !== 'unified' || e.devF1 === undefined)
+        // The main stage's epochs are the run's; the others' (pre-training, a proposer) are progress.
+        if (!e.main || e.devF1 === undefined)
           return emit({
             kind: 'stage',
             stage: `${e.stage}: epoch ${e.epoch}, loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(1)}` : ''}`,
@@ -593,7 +584,7 @@ async function trainDecoupled(
   );
   metrics.stages = r.stages;
   if (r.stopped === 'cancelled') {
-    disposeDecoupled(r);
+    r.dispose();
     await updateRun(db, runId, { status: 'cancelled', metrics, finishedAt: Date.now() });
     return metrics;
   }
@@ -603,7 +594,7 @@ async function trainDecoupled(
     d.docs.map(() => undefined),
     d.tags,
   );
-  const spans = await predictDecoupled(r, all, pipeline, all.map(weakSpansOf));
+  const spans = await r.predict(all, all.map(weakSpansOf));
   const predicted: { start: number; end: number; label: string }[][] = d.docs.map(() => []);
   all.forEach((s, k) => predicted[s.doc].push(...spans[k].map((x) => ({ ...x, start: x.start + s.offset, end: x.end + s.offset }))));
   const score = (ks: number[]) =>
@@ -615,18 +606,18 @@ async function trainDecoupled(
     bestEpoch: metrics.history.reduce((b, h) => (h.devF1 > (metrics.history[b - 1]?.devF1 ?? -1) ? h.epoch : b), 0),
     dev: score(d.devIdx),
     test: d.testIdx.length ? score(d.testIdx) : undefined,
-    trainSentences: human.length,
+    trainSentences: r.trainSentences,
     tokensPerSecond: r.tokensPerSecond,
     wallSeconds: (performance.now() - t0) / 1000,
   });
-  const weights = await r.model.getWeights();
-  disposeDecoupled(r);
+  const model = await r.state();
+  r.dispose();
   await finishRun(db, {
     runId,
     projectId: d.projectId,
     docIds: d.docs.map((doc) => doc.id!),
     predicted,
-    model: { kind: 'decoupled', classes: r.model.classes, oShift: r.oShift, weights, chars: [...d.feat.chars], oov: [...d.feat.oov] },
+    model,
     metrics,
   });
   return metrics;
