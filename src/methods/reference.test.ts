@@ -8,11 +8,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../core/runConfig';
-import { bioTags, ioTags, type LabeledSentence } from '../model/data';
+import type { LabeledSentence } from '../model/data';
 import { decoupledFeaturizerWords, MASK } from '../model/decoupled';
 import { buildFeaturizer } from '../model/features';
 import * as tf from '../model/tf';
+import { config, dev, distant, feat, glove, ioFeat, mixed, tags, toIO, train } from '../testing/toyTask';
 import { getPipeline } from './index';
 import { pipelineSchema, runPipeline, type StageRecord } from './pipelines';
 
@@ -33,53 +33,6 @@ beforeAll(async () => {
 afterAll(() => {
   if (writing) writeFileSync(FILE, `${JSON.stringify(taken, null, 1)}\n`);
 });
-
-// The toy language of model/train.test.ts: capitalized words after "in" are places, after "mr" people.
-const tags = bioTags(['LOC', 'PER']);
-const words = ['in', 'mr', 'the', 'Paris', 'Rome', 'Smith', 'Jones', 'went', 'saw'];
-function toy(n: number, seed: number): LabeledSentence[] {
-  let s = seed;
-  const r = () => (s = (s * 16807) % 2147483647) / 2147483647;
-  return Array.from({ length: n }, (_, k) => {
-    const out: { w: string; t: number }[] = [];
-    const len = 3 + Math.floor(r() * 5);
-    while (out.length < len) {
-      const x = r();
-      if (x < 0.25) out.push({ w: 'in', t: 0 }, { w: r() < 0.5 ? 'Paris' : 'Rome', t: 1 });
-      else if (x < 0.5) out.push({ w: 'mr', t: 0 }, { w: r() < 0.5 ? 'Smith' : 'Jones', t: 3 });
-      else out.push({ w: r() < 0.5 ? 'the' : 'went', t: 0 });
-    }
-    return { words: out.map((o) => o.w), tags: out.map((o) => o.t), doc: k, offset: 0 };
-  });
-}
-const glove = {
-  dims: 4,
-  index: new Map([...words, MASK].map((w, k) => [w.toLowerCase(), k])),
-  vectors: Float32Array.from({ length: (words.length + 1) * 4 }, (_, i) => Math.sin(i)),
-};
-const train = toy(40, 3);
-const dev = toy(20, 5);
-// Weak labels: every fourth sentence strong, the others weak with a third of their entity tokens dropped.
-const mixed = train.map((s, k) => (k % 4 ? { ...s, weak: true, tags: s.tags.map((t, i) => (t && i % 3 === 0 ? 0 : t)) } : s));
-const distant = mixed.map((s) => ({ ...s, weak: true }));
-const feat = buildFeaturizer(
-  glove,
-  train.map((s) => s.words),
-  tags,
-);
-const toIO = (xs: LabeledSentence[]) => xs.map((s) => ({ ...s, tags: s.tags.map((t) => (t ? (t + 1) >> 1 : 0)) }));
-const ioFeat = buildFeaturizer(
-  glove,
-  train.map((s) => s.words),
-  ioTags(['LOC', 'PER']),
-);
-const config = (method: object, model: object = {}, epochs = 3) =>
-  parseRunConfig({
-    data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
-    model: { hidden: 8, charDim: 4, charFilters: 4, dropout: 0.2, ...model },
-    method,
-    train: { epochs, batchSize: 8, lr: 0.01, patience: 10, seed: 3 },
-  });
 
 const f = (x: number) => x.toFixed(6);
 const reference = (stages: readonly StageRecord[], devF1: number): Reference => ({
