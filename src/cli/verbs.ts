@@ -103,6 +103,7 @@ const weakVerb: Verb = async (args, parse) => {
       case: { type: 'string', default: 'insensitive' },
       aggregate: { type: 'string', default: 'priority' },
       format: { type: 'string' },
+      'untyped-as-is': { type: 'boolean' },
     },
   });
   if (!values.corpus) throw new Error('weak: --corpus FILE is required');
@@ -124,6 +125,7 @@ const weakVerb: Verb = async (args, parse) => {
     rules: values.rules,
     mode,
     method,
+    typeUntyped: !values['untyped-as-is'],
   });
   const gold = values.gold ? corpus.layers.find((l) => l.kind === 'gold') : undefined;
   const out: Record<string, unknown> = {
@@ -135,6 +137,7 @@ const weakVerb: Verb = async (args, parse) => {
     case: mode,
     spans: result.aggregate.reduce((a, x) => a + x.spans.length, 0),
     unknownSpans: result.aggregate.reduce((a, x) => a + x.spans.filter((s) => s.label === '?').length, 0),
+    typedBySpelling: result.typedBySpelling,
     ms: { ...result.ms, total: wall },
     tokensPerSecond: Math.round(result.tokens / (wall / 1000)),
   };

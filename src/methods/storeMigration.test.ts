@@ -37,7 +37,7 @@ async function resume(fixture: string, stamp: string) {
     config({ name: 'roster', removeFromEpoch: 2 }, { head: 'twopart' }),
     ioFeat,
     { train: toIO(distant), dev: toIO(dev) },
-    { onEpoch: (e) => trained.push(`${e.stage} ${e.epoch}`), onStage: (m) => m.includes('restored') && restored.push(m) },
+    { onEpoch: (e) => void trained.push(`${e.stage} ${e.epoch}`), onStage: (m) => void (m.includes('restored') && restored.push(m)) },
     store,
   );
   r.tagger.dispose();
