@@ -9,7 +9,7 @@ import type { LabeledSentence } from './data';
 import type { Featurizer } from './features';
 import { featureDims, makeBatch } from './features';
 import { crfMarginals } from './crf';
-import { applyClipped } from './ops';
+import { type LoopState, trainLoop, trainStep } from './loop';
 import { batchTensors, Tagger, type Weights } from './tagger';
 import * as tf from './tf';
 
@@ -35,46 +35,12 @@ export interface EpochEvent {
   epochs?: number;
 }
 
-/** Everything needed to go on training after a reload or a lost GPU device. */
-export interface Checkpoint {
-  epoch: number;
-  step: number;
-  weights: Weights;
-  optimizer: { name: string; shape: number[]; data: Float32Array }[];
-  /** Adam's running beta1^t and beta2^t, which its own weights leave out. */
-  adamBetas: [number, number];
-  best: number;
-  bestEpoch: number;
+/** Everything needed to go on training after a reload or a lost GPU device: the loop's state and the best epoch's dev scores. */
+export interface Checkpoint extends LoopState<EpochEvent> {
   bestDev: SpanScores | null;
-  bestWeights: Weights;
-  stale: number;
-  history: EpochEvent[];
 }
 
-/** Adam's state, to resume from: its moments and its running beta powers. */
-export async function optimizerState(optimizer: tf.Optimizer): Promise<Pick<Checkpoint, 'optimizer' | 'adamBetas'>> {
-  const opt = await optimizer.getWeights();
-  const state = await Promise.all(opt.map(async (w) => ({ name: w.name, shape: w.tensor.shape, data: new Float32Array(await w.tensor.data()) })));
-  const adam = optimizer as unknown as { accBeta1: tf.Variable; accBeta2: tf.Variable };
-  return { optimizer: state, adamBetas: [(await adam.accBeta1.data())[0], (await adam.accBeta2.data())[0]] };
-}
-
-/** Puts saved Adam state back; `vars` in the order the optimizer first saw them. */
-export async function restoreOptimizer(
-  optimizer: tf.Optimizer,
-  vars: readonly tf.Variable[],
-  saved: Pick<Checkpoint, 'optimizer' | 'adamBetas'>,
-): Promise<void> {
-  if (!saved.optimizer.length) return;
-  // Adam's moments are created on the first update; make them, then overwrite with the saved ones.
-  optimizer.applyGradients(Object.fromEntries(vars.map((v) => [v.name, tf.zerosLike(v)])));
-  await optimizer.setWeights(saved.optimizer.map((w) => ({ name: w.name, tensor: tf.tensor(w.data, w.shape) })));
-  // Adam's bias corrections are not among its weights, and recomputing beta^t rounds
-  // differently from the running product: restore the saved values exactly.
-  const adam = optimizer as unknown as { accBeta1: tf.Variable; accBeta2: tf.Variable };
-  adam.accBeta1.assign(tf.scalar(saved.adamBetas[0]));
-  adam.accBeta2.assign(tf.scalar(saved.adamBetas[1]));
-}
+export { optimizerState, restoreOptimizer } from './loop';
 
 /**
  * Where a run keeps what it has finished, so that a run started again goes on from there (the
@@ -367,122 +333,95 @@ export async function trainTagger(
     );
   if (!data.dev.length) throw new Error('no dev sentences to select the model on');
   const tagger = new Tagger(cfg.model, featureDims(feat), t.seed);
-  const optimizer = tf.train.adam(t.lr);
   const vars = [...tagger.params.values()];
-  const history: EpochEvent[] = resume ? [...resume.history] : [];
-  let best = resume?.best ?? -1;
-  let bestEpoch = resume?.bestEpoch ?? 0;
-  let bestDev: SpanScores | null = resume?.bestDev ?? null;
   if (init && !resume) tagger.setWeights(init);
   else if (encoder && !resume) tagger.loadEncoder(encoder);
-  let bestWeights = resume?.bestWeights ?? (await tagger.getWeights());
-  let stale = resume?.stale ?? 0;
-  let step = resume?.step ?? 0;
-  if (resume) {
-    tagger.setWeights(resume.weights);
-    await restoreOptimizer(optimizer, vars, resume);
-  }
-  let stopped: TrainResult['stopped'] = 'done';
+  let bestDev: SpanScores | null = resume?.bestDev ?? null;
   const trainTokens = data.train.reduce((a, s) => a + s.words.length, 0);
   const t0 = performance.now();
   let trainMs = 0;
   let tokensSeen = 0;
-
-  outer: for (let epoch = (resume?.epoch ?? 0) + 1; epoch <= t.epochs; epoch++) {
-    const e0 = performance.now();
-    // One generator per epoch, so a resumed run batches exactly as an uninterrupted one.
-    const batches = makeBatches(data.train, t.batchSize, mulberry32(t.seed * 100_003 + epoch));
-    let lossSum = 0;
-    let epochTokens = 0;
-    const epochStats: Record<string, number[]> = {};
-    for (let bi = 0; bi < batches.length; bi++) {
-      const control = hooks.control ? await hooks.control() : 'go';
-      if (control !== 'go') {
-        stopped = control === 'cancel' ? 'cancelled' : 'stopped';
-        break outer;
+  let epochTokens = 0;
+  let epochStart = 0;
+  let epochStats: Record<string, number[]> = {};
+  let dev: SpanScores | null = null;
+  const loop = await trainLoop<EpochEvent>({
+    epochs: t.epochs,
+    lr: t.lr,
+    patience: t.patience,
+    vars,
+    getWeights: () => tagger.getWeights(),
+    setWeights: (w) => tagger.setWeights(w),
+    ...(resume ? { resume } : {}),
+    async epoch(epoch, first, optimizer) {
+      epochStart = performance.now();
+      // One generator per epoch, so a resumed run batches exactly as an uninterrupted one.
+      const batches = makeBatches(data.train, t.batchSize, mulberry32(t.seed * 100_003 + epoch));
+      let lossSum = 0;
+      let step = first;
+      epochTokens = 0;
+      epochStats = {};
+      for (let bi = 0; bi < batches.length; bi++) {
+        const control = hooks.control ? await hooks.control() : 'go';
+        if (control !== 'go') return { loss: 0, steps: step - first, stopped: control === 'cancel' ? 'cancelled' : 'stopped' };
+        const s0 = performance.now();
+        const lexDrop =
+          feat.lexicon && cfg.model.dictionaryDropout > 0
+            ? { rate: cfg.model.dictionaryDropout, rand: mulberry32(t.seed * 4_099 + step * 65_537 + 29) }
+            : undefined;
+        const batch = makeBatch(
+          feat,
+          batches[bi].map((k) => data.train[k]),
+          batches[bi],
+          lexDrop,
+        );
+        // A generator per step, so that a resumed run draws what an uninterrupted one draws.
+        const rand = mulberry32(t.seed * 7_919 + step * 104_729 + 17);
+        // A method may first look at the current model's predictions (negative sampling's oracle).
+        const prepared = method.prepare ? await method.prepare({ tagger, batch, config: methodConfig, epoch, epochs: t.epochs, step, rand }) : undefined;
+        if (prepared?.stats) for (const [k, v] of Object.entries(prepared.stats)) (epochStats[k] ??= []).push(v);
+        const at = step;
+        const loss = await trainStep(optimizer, vars, t.clip, () => {
+          const tensors = batchTensors(batch, tagger.dims);
+          const emissions = method.emissions ? method.emissions({ tagger, tensors, step: at, prepared: prepared?.data }) : tagger.emissions(tensors, true, at);
+          return method.loss({ tagger, batch, tensors, emissions, config: methodConfig, epoch, step: at, rand, prepared: prepared?.data });
+        });
+        const tokens = batch.lengths.reduce((a, b) => a + b, 0);
+        trainMs += performance.now() - s0;
+        tokensSeen += tokens;
+        epochTokens += tokens;
+        lossSum += loss * batches[bi].length;
+        step++;
+        hooks.onStep?.({ epoch, step: bi + 1, steps: batches.length, loss, tokensPerSecond: tokensSeen / (trainMs / 1000) });
+        await nextTick();
       }
-      const s0 = performance.now();
-      const lexDrop =
-        feat.lexicon && cfg.model.dictionaryDropout > 0
-          ? { rate: cfg.model.dictionaryDropout, rand: mulberry32(t.seed * 4_099 + step * 65_537 + 29) }
-          : undefined;
-      const batch = makeBatch(
-        feat,
-        batches[bi].map((k) => data.train[k]),
-        batches[bi],
-        lexDrop,
-      );
-      // A generator per step, so that a resumed run draws what an uninterrupted one draws.
-      const rand = mulberry32(t.seed * 7_919 + step * 104_729 + 17);
-      // A method may first look at the current model's predictions (negative sampling's oracle).
-      const prepared = method.prepare ? await method.prepare({ tagger, batch, config: methodConfig, epoch, epochs: t.epochs, step, rand }) : undefined;
-      if (prepared?.stats) for (const [k, v] of Object.entries(prepared.stats)) (epochStats[k] ??= []).push(v);
-      const { value, grads } = tf.variableGrads(
-        () =>
-          tf.tidy(() => {
-            const tensors = batchTensors(batch, tagger.dims);
-            const emissions = method.emissions ? method.emissions({ tagger, tensors, step, prepared: prepared?.data }) : tagger.emissions(tensors, true, step);
-            return method.loss({ tagger, batch, tensors, emissions, config: methodConfig, epoch, step, rand, prepared: prepared?.data });
-          }),
-        vars,
-      );
-      applyClipped(optimizer, vars, grads, t.clip);
-      const loss = (await value.data())[0];
-      value.dispose();
-      tf.dispose(Object.values(grads));
-      const tokens = batch.lengths.reduce((a, b) => a + b, 0);
-      trainMs += performance.now() - s0;
-      tokensSeen += tokens;
-      epochTokens += tokens;
-      lossSum += loss * batches[bi].length;
-      step++;
-      hooks.onStep?.({ epoch, step: bi + 1, steps: batches.length, loss, tokensPerSecond: tokensSeen / (trainMs / 1000) });
-      await nextTick();
-    }
-    const dev = await evaluate(tagger, feat, data.dev);
-    const improved = dev.overall.f1 > best;
-    if (improved) {
-      best = dev.overall.f1;
-      bestEpoch = epoch;
-      bestDev = dev;
-      bestWeights = await tagger.getWeights();
-      stale = 0;
-    } else stale++;
-    const seconds = (performance.now() - e0) / 1000;
-    const methodStats = Object.fromEntries(Object.entries(epochStats).map(([k, v]) => [k, v.reduce((a, b) => a + b, 0) / v.length]));
-    const ev: EpochEvent = {
-      epoch,
-      loss: lossSum / data.train.length,
-      dev,
-      seconds,
-      tokensPerSecond: epochTokens / seconds,
-      best: improved,
-      ...(Object.keys(methodStats).length ? { methodStats } : {}),
-    };
-    history.push(ev);
-    await hooks.onEpoch?.(ev);
-    await hooks.afterEpoch?.(tagger, ev);
-    if (hooks.onCheckpoint) {
-      await hooks.onCheckpoint({
+      return { loss: lossSum / data.train.length, steps: step - first };
+    },
+    async record(epoch, loss) {
+      dev = await evaluate(tagger, feat, data.dev);
+      const seconds = (performance.now() - epochStart) / 1000;
+      const methodStats = Object.fromEntries(Object.entries(epochStats).map(([k, v]) => [k, v.reduce((a, b) => a + b, 0) / v.length]));
+      const record: EpochEvent = {
         epoch,
-        step,
-        weights: await tagger.getWeights(),
-        ...(await optimizerState(optimizer)),
-        best,
-        bestEpoch,
-        bestDev,
-        bestWeights,
-        stale,
-        history: [...history],
-      });
-    }
-    if (stale >= t.patience) {
-      stopped = 'early';
-      break;
-    }
-  }
-  optimizer.dispose();
-  if (stopped !== 'cancelled') tagger.setWeights(bestWeights);
+        loss,
+        dev,
+        seconds,
+        tokensPerSecond: epochTokens / seconds,
+        best: false,
+        ...(Object.keys(methodStats).length ? { methodStats } : {}),
+      };
+      return { record, score: dev.overall.f1 };
+    },
+    async onEpoch(ev, improved) {
+      ev.best = improved;
+      if (improved) bestDev = dev;
+      await hooks.onEpoch?.(ev);
+      await hooks.afterEpoch?.(tagger, ev);
+    },
+    ...(hooks.onCheckpoint ? { checkpoint: (state: LoopState<EpochEvent>) => hooks.onCheckpoint!({ ...state, bestDev }) } : {}),
+  });
+  const { bestEpoch, history } = loop;
+  const stopped: TrainResult['stopped'] = loop.stopped;
   const seconds = (performance.now() - t0) / 1000;
   return {
     tagger,
