@@ -13,7 +13,8 @@ import { param, type Params } from './encoders';
 import type { ModelConfig } from '../core/runConfig';
 import { batchTensors, Tagger, type Weights } from './tagger';
 import { featureDims, makeBatch, type Featurizer } from './features';
-import { applyClipped, dense } from './ops';
+import { trainLoop, trainStep } from './loop';
+import { dense } from './ops';
 import * as tf from './tf';
 
 /** The language model's words: id 0 stands for every other word. */
@@ -145,54 +146,52 @@ export class LanguageModel {
     const vars = [...this.tagger.params.values()];
     tf.tidy(() => this.loss(sentences.slice(0, 1), false, 0)).dispose(); // creates the heads' variables
     vars.push(...this.params.values());
-    const optimizer = tf.train.adam(o.lr);
-    const losses: number[] = [];
-    let step = 0;
     let lastProgress = performance.now();
-    for (let epoch = 1; epoch <= o.epochs; epoch++) {
-      const rand = mulberry32(o.seed * 1_000_003 + epoch);
-      const order = sentences
-        .map((s, k) => [s.words.length + 2 * rand(), k] as const)
-        .sort((a, b) => a[0] - b[0])
-        .map(([, k]) => k);
-      const batches: number[][] = [];
-      for (let i = 0; i < order.length; i += o.batchSize) batches.push(order.slice(i, i + o.batchSize));
-      let sum = 0;
-      let seen = 0;
-      let done = 0;
-      for (const idx of batches) {
-        if (o.shouldStop && (await o.shouldStop())) {
-          optimizer.dispose();
-          throw new LmStopped();
-        }
-        const { value, grads } = tf.variableGrads(
-          () =>
-            tf.tidy(() =>
-              this.loss(
-                idx.map((k) => sentences[k]),
-                true,
-                step,
-              ),
+    // The one training loop, with no dev score: every epoch runs.
+    const loop = await trainLoop<{ epoch: number; loss: number }>({
+      epochs: o.epochs,
+      lr: o.lr,
+      vars,
+      getWeights: async () => ({}),
+      setWeights: () => {},
+      epoch: async (epoch, first, optimizer) => {
+        const rand = mulberry32(o.seed * 1_000_003 + epoch);
+        const order = sentences
+          .map((s, k) => [s.words.length + 2 * rand(), k] as const)
+          .sort((a, b) => a[0] - b[0])
+          .map(([, k]) => k);
+        const batches: number[][] = [];
+        for (let i = 0; i < order.length; i += o.batchSize) batches.push(order.slice(i, i + o.batchSize));
+        let sum = 0;
+        let seen = 0;
+        let done = 0;
+        let step = first;
+        for (const idx of batches) {
+          if (o.shouldStop && (await o.shouldStop())) return { loss: 0, steps: step - first, stopped: 'stopped' };
+          const at = step;
+          const value = await trainStep(optimizer, vars, o.clip, () =>
+            this.loss(
+              idx.map((k) => sentences[k]),
+              true,
+              at,
             ),
-          vars,
-        );
-        applyClipped(optimizer, vars, grads, o.clip);
-        sum += (await value.data())[0] * idx.length;
-        seen += idx.length;
-        value.dispose();
-        tf.dispose(Object.values(grads));
-        step++;
-        if (o.onProgress && performance.now() - lastProgress > (o.progressSeconds ?? 10) * 1000) {
-          lastProgress = performance.now();
-          o.onProgress(epoch, ++done, batches.length, sum / seen);
-        } else done++;
-        await new Promise<void>((r) => setTimeout(r, 0));
-      }
-      losses.push(sum / sentences.length);
-      o.onEpoch?.(epoch, losses[losses.length - 1]);
-    }
-    optimizer.dispose();
-    return losses;
+          );
+          sum += value * idx.length;
+          seen += idx.length;
+          step++;
+          if (o.onProgress && performance.now() - lastProgress > (o.progressSeconds ?? 10) * 1000) {
+            lastProgress = performance.now();
+            o.onProgress(epoch, ++done, batches.length, sum / seen);
+          } else done++;
+          await new Promise<void>((r) => setTimeout(r, 0));
+        }
+        return { loss: sum / sentences.length, steps: step - first };
+      },
+      record: async (epoch, loss) => ({ record: { epoch, loss } }),
+      onEpoch: (h) => o.onEpoch?.(h.epoch, h.loss),
+    });
+    if (loop.stopped === 'stopped') throw new LmStopped();
+    return loop.history.map((h) => h.loss);
   }
 
   /**
