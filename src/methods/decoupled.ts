@@ -16,23 +16,21 @@ import type { LabeledSentence } from '../model/data';
 import { candidates, DecoupledModel, decoupledFeaturizerWords, passesFilter, phraseIndex, type PhraseIndex, type RegionExample } from '../model/decoupled';
 import type { Featurizer } from '../model/features';
 import type { Tagger, Weights } from '../model/tagger';
-import * as tf from '../model/tf';
-import { optimizerState, predict, restoreOptimizer, trainStage, type Checkpoint, type RunStore } from '../model/train';
+import type * as tf from '../model/tf';
+import { predict, trainStage, type RunStore } from '../model/train';
+import { type LoopState, trainLoop } from '../model/loop';
 import type { StageRecord } from './stages';
 
 /** Unified training's state after an epoch, to resume from (the run's store). */
-interface UnifiedCheckpoint extends Pick<Checkpoint, 'optimizer' | 'adamBetas'> {
-  epoch: number;
-  weights: Weights;
-  best: number;
+type EpochRecord = NonNullable<StageRecord['history']>[number];
+
+/** The unified training's checkpoint: the loop's state (stores written before it lack `bestEpoch`), and the O shift and throughput so far. */
+interface UnifiedCheckpoint extends Omit<LoopState<EpochRecord>, 'bestEpoch'> {
+  bestEpoch?: number;
   bestDev: SpanScores | null;
-  bestWeights: Weights;
-  stale: number;
   oShift: number;
-  step: number;
   tokens: number;
   trainMs: number;
-  history: NonNullable<StageRecord['history']>;
 }
 
 export type DecoupledPipeline = Extract<Pipeline, { kind: 'decoupled' }>;
@@ -246,24 +244,31 @@ export async function runDecoupled(
     if (!epochs || !examples.length) return;
     hooks.onStage?.(name);
     const s0 = performance.now();
-    const optimizer = tf.train.adam(t.lr);
     const vars = model.encoderVars(which);
-    const history: StageRecord['history'] = [];
-    for (let epoch = 1; epoch <= epochs; epoch++) {
-      const r = await model.fit(examples, loss, vars, {
-        optimizer,
-        batchSize: t.batchSize,
-        clip: t.clip,
-        seed: t.seed * 7_919 + epoch * 31 + (which === 'mention' ? 1 : 2),
-        step,
-        control: hooks.control,
-      });
-      step += r.steps;
-      if (r.stopped) break;
-      history.push({ epoch, loss: r.loss, devF1: 0 });
-      hooks.onEpoch?.({ stage: name, epoch, loss: r.loss });
-    }
-    optimizer.dispose();
+    // The one training loop, with no dev score: every epoch runs; steps count on from the run's.
+    const loop = await trainLoop<EpochRecord>({
+      epochs,
+      lr: t.lr,
+      vars,
+      getWeights: () => model.getWeights(),
+      setWeights: (w) => model.setWeights(w),
+      resume: { step },
+      epoch: async (epoch, first, optimizer) => {
+        const r = await model.fit(examples, loss, vars, {
+          optimizer,
+          batchSize: t.batchSize,
+          clip: t.clip,
+          seed: t.seed * 7_919 + epoch * 31 + (which === 'mention' ? 1 : 2),
+          step: first,
+          control: hooks.control,
+        });
+        return { loss: r.loss, steps: r.steps, ...(r.stopped ? { stopped: 'stopped' as const } : {}) };
+      },
+      record: async (epoch, loss) => ({ record: { epoch, loss, devF1: 0 } }),
+      onEpoch: (h) => hooks.onEpoch?.({ stage: name, epoch: h.epoch, loss: h.loss }),
+    });
+    step = loop.step;
+    const history = loop.history;
     stages.push({ stage: name, devF1: 0, epochs: history.length, seconds: (performance.now() - s0) / 1000, trainSentences: examples.length, history });
   };
 
@@ -352,77 +357,72 @@ export async function runDecoupled(
   const proposed = proposer ? await proposeSpans(proposer, feat, data.dev) : undefined;
   const devCands = data.dev.map((s, k) => candidates(s.words, p.maxLength, dict, [...(data.devProposals?.[k] ?? []), ...(proposed?.[k] ?? [])]));
   let oShift = p.oShift === 'dev' ? 0 : p.oShift;
-  const optimizer = tf.train.adam(t.lr);
   const vars = model.encoderVars('both');
-  let best = -1;
   let bestDev: SpanScores | null = null;
-  let bestWeights = await model.getWeights();
-  let stale = 0;
   let tokens = 0;
   let trainMs = 0;
-  const history: NonNullable<StageRecord['history']> = [];
-  let first = 1;
+  let dev: { shift: number; scores: SpanScores } | null = null;
   const cp = (await store?.load('checkpoint unified')) as UnifiedCheckpoint | undefined;
   if (cp) {
-    model.setWeights(cp.weights);
-    // The heads joined the optimizer's variables after the encoders in the first epoch: the same order.
-    vars.push(...model.unifiedHeadVars());
-    await restoreOptimizer(optimizer, vars, cp);
-    ({ best, bestDev, bestWeights, stale, oShift, step, tokens, trainMs } = cp);
-    history.push(...cp.history);
-    first = cp.epoch + 1;
+    ({ bestDev, oShift, tokens, trainMs } = cp);
     hooks.onStage?.(`unified training: resuming after epoch ${cp.epoch} from the run's store`);
   }
-  for (let epoch = first; epoch <= t.epochs && stale < t.patience; epoch++) {
-    const rand = mulberry32(t.seed * 1_000_003 + epoch);
-    const examples: RegionExample[] = [];
-    for (const s of human) {
-      for (const e of s.entities) examples.push({ words: s.words, start: e.start, end: e.end, label: cls.get(e.label) ?? 0 });
-      for (const [a, b] of sampleNegatives(s.words, s.entities, p.maxLength, dict, p.negatives, rand))
-        examples.push({ words: s.words, start: a, end: b, label: 0 });
-    }
-    const e0 = performance.now();
-    const r = await model.fit(examples, (b, s) => model.unifiedLosses(b, true, s).total, vars, {
-      optimizer,
-      batchSize: t.batchSize,
-      clip: t.clip,
-      seed: t.seed * 7_919 + epoch,
-      step,
-      control: hooks.control,
-    });
-    trainMs += performance.now() - e0;
-    tokens += r.tokens;
-    step += r.steps;
-    if (r.stopped) break;
-    const probs = await model.candidateProbs(data.dev, devCands);
-    const { shift, scores: dev } = bestShift(devGold, (x) => model.decode(probs, devCands, x), p.oShift === 'dev' ? O_SHIFTS : [p.oShift]);
-    history.push({ epoch, loss: r.loss, devF1: dev.overall.f1, ...(p.oShift === 'dev' ? { methodStats: { oShift: shift } } : {}) });
-    hooks.onEpoch?.({ stage: 'unified', epoch, loss: r.loss, devF1: dev.overall.f1, ...(p.oShift === 'dev' ? { oShift: shift } : {}) });
-    if (dev.overall.f1 > best) {
-      best = dev.overall.f1;
-      bestDev = dev;
-      oShift = shift;
-      bestWeights = await model.getWeights();
-      stale = 0;
-    } else stale++;
-    if (store)
-      await store.save('checkpoint unified', {
-        epoch,
-        weights: await model.getWeights(),
-        ...(await optimizerState(optimizer)),
-        best,
-        bestDev,
-        bestWeights,
-        stale,
-        oShift,
-        step,
-        tokens,
-        trainMs,
-        history: [...history],
-      } satisfies UnifiedCheckpoint);
-  }
-  optimizer.dispose();
-  model.setWeights(bestWeights);
+  const loop = await trainLoop<EpochRecord>({
+    epochs: t.epochs,
+    lr: t.lr,
+    patience: t.patience,
+    vars,
+    getWeights: () => model.getWeights(),
+    setWeights: (w) => model.setWeights(w),
+    resume: cp ?? { step },
+    // The heads joined the optimizer's variables after the encoders in the first epoch: the same order.
+    beforeRestore: () => void vars.push(...model.unifiedHeadVars()),
+    epoch: async (epoch, first, optimizer) => {
+      const rand = mulberry32(t.seed * 1_000_003 + epoch);
+      const examples: RegionExample[] = [];
+      for (const s of human) {
+        for (const e of s.entities) examples.push({ words: s.words, start: e.start, end: e.end, label: cls.get(e.label) ?? 0 });
+        for (const [a, b] of sampleNegatives(s.words, s.entities, p.maxLength, dict, p.negatives, rand))
+          examples.push({ words: s.words, start: a, end: b, label: 0 });
+      }
+      const e0 = performance.now();
+      const r = await model.fit(examples, (b, s) => model.unifiedLosses(b, true, s).total, vars, {
+        optimizer,
+        batchSize: t.batchSize,
+        clip: t.clip,
+        seed: t.seed * 7_919 + epoch,
+        step: first,
+        control: hooks.control,
+      });
+      trainMs += performance.now() - e0;
+      tokens += r.tokens;
+      return { loss: r.loss, steps: r.steps, ...(r.stopped ? { stopped: 'stopped' as const } : {}) };
+    },
+    record: async (epoch, loss) => {
+      const probs = await model.candidateProbs(data.dev, devCands);
+      const chosen = bestShift(devGold, (x) => model.decode(probs, devCands, x), p.oShift === 'dev' ? O_SHIFTS : [p.oShift]);
+      dev = chosen;
+      return {
+        record: { epoch, loss, devF1: chosen.scores.overall.f1, ...(p.oShift === 'dev' ? { methodStats: { oShift: chosen.shift } } : {}) },
+        score: chosen.scores.overall.f1,
+      };
+    },
+    onEpoch: (h, improved) => {
+      hooks.onEpoch?.({ stage: 'unified', epoch: h.epoch, loss: h.loss, devF1: h.devF1, ...(p.oShift === 'dev' ? { oShift: dev!.shift } : {}) });
+      if (improved) {
+        bestDev = dev!.scores;
+        oShift = dev!.shift;
+      }
+    },
+    ...(store
+      ? {
+          checkpoint: (state: LoopState<EpochRecord>) =>
+            store.save('checkpoint unified', { ...state, bestDev, oShift, tokens, trainMs } satisfies UnifiedCheckpoint),
+        }
+      : {}),
+  });
+  step = loop.step;
+  const { best, history } = loop;
   stages.push({
     stage: 'unified training (human labels)',
     devF1: Math.max(best, 0),

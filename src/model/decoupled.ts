@@ -19,7 +19,8 @@ import type { Span } from '../core/types';
 import { param, type Params } from './encoders';
 import { buildLmVocab, type LmVocab } from './lm';
 import { featureDims, makeBatch, type Featurizer } from './features';
-import { applyClipped, dense } from './ops';
+import { trainStep } from './loop';
+import { dense } from './ops';
 import { batchTensors, Tagger, type BatchTensors, type TaggerConfig, type Weights } from './tagger';
 import { chunkByBudget, MAX_BATCH_TOKENS } from './train';
 import * as tf from './tf';
@@ -464,11 +465,8 @@ export class DecoupledModel {
         tf.tidy(() => loss(batch.slice(0, 1), step)).dispose();
         for (const [k, v] of this.params) if (!headNames.has(k)) headNames.add(k), vars.includes(v) || vars.push(v);
       }
-      const { value, grads } = tf.variableGrads(() => tf.tidy(() => loss(batch, step)), vars);
-      applyClipped(o.optimizer, vars, grads, o.clip);
-      sum += (await value.data())[0] * batch.length;
-      value.dispose();
-      tf.dispose(Object.values(grads));
+      const at = step;
+      sum += (await trainStep(o.optimizer, vars, o.clip, () => loss(batch, at))) * batch.length;
       tokens += batch.reduce((a, r) => a + r.words.length + (r.end - r.start), 0);
       step++;
       await new Promise<void>((r) => setTimeout(r, 0));
