@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conllHead } from '../testing/conllHead';
-import { parseShard, readRecords, runExperiment, runKeys } from './experiment';
+import { parseShard, readRecords, runExperiment, runKeyParts, runKeys } from './experiment';
 
 const head = conllHead;
 
@@ -201,5 +201,15 @@ describe('experiment verb', () => {
     await expect(runExperiment(file, { data: join(root, 'nowhere'), log: () => {} })).rejects.toThrow(
       /exp\.json: 4 files not found: .*nowhere\/valid_text\.txt \(written "\$data\/valid_text\.txt"\).*give --data DIR or set NER_STUDIO_DATA/,
     );
+  });
+});
+
+describe('run keys', () => {
+  it('keep a method label with "/" whole (the CLI selected no run of "RoSTER w/o ensemble" by --method)', () => {
+    expect(runKeyParts('conll03 distant 1k/RoSTER w/o ensemble and augmentation (1 model), priors on/3')).toEqual({
+      setting: 'conll03 distant 1k',
+      label: 'RoSTER w/o ensemble and augmentation (1 model), priors on',
+      seed: 3,
+    });
   });
 });

@@ -371,6 +371,13 @@ export function readRecords(file: string): RunRecord[] {
 const seedsOf = (exp: Experiment, m: Experiment['methods'][number]): number[] => (isScoredOnly(m.method.name) ? [0] : (m.seeds ?? exp.seeds));
 
 /** Every run of an experiment by key (setting/method/seed), in the order they run. */
+/** A run key's setting, method label and seed. Labels may hold "/" (RoSTER "w/o ..."): the setting ends at the first, the seed starts after the last. */
+export function runKeyParts(key: string): { setting: string; label: string; seed: number } {
+  const i = key.indexOf('/');
+  const j = key.lastIndexOf('/');
+  return { setting: key.slice(0, i), label: key.slice(i + 1, j), seed: Number(key.slice(j + 1)) };
+}
+
 export function runKeys(exp: Experiment): string[] {
   return exp.settings.flatMap((s) =>
     exp.methods.filter((m) => !m.settings || m.settings.includes(s.name)).flatMap((m) => seedsOf(exp, m).map((seed) => `${s.name}/${m.label}/${seed}`)),
@@ -388,7 +395,7 @@ export function remainingRuns(exp: Experiment, records: readonly RunRecord[]): {
   let seconds = 0;
   let untimed = 0;
   for (const key of left) {
-    const [setting, label] = key.split('/').slice(0, 2);
+    const { setting, label } = runKeyParts(key);
     perSetting.set(setting, (perSetting.get(setting) ?? 0) + 1);
     const timed = records.filter((r) => r.setting === setting && r.label === label && r.wallSeconds > 0);
     if (timed.length) seconds += timed.reduce((a, r) => a + r.wallSeconds, 0) / timed.length;
@@ -470,7 +477,7 @@ function readUnlabeled(path: string): { words: string[] }[] {
 /** The runs that `only`, `methods` and `keys` select, in runKeys order. */
 function selectedKeys(exp: Experiment, opts: { only?: string[]; methods?: string[]; keys?: string[] }): string[] {
   return runKeys(exp).filter((key) => {
-    const [setting, label] = key.split('/');
+    const { setting, label } = runKeyParts(key);
     return (!opts.only || opts.only.includes(setting)) && (!opts.methods || opts.methods.includes(label)) && (!opts.keys || opts.keys.includes(key));
   });
 }
