@@ -8,18 +8,18 @@ import { weakLabelCorpus } from '../src/cli/weakLabel';
 import { scoreSpans } from '../src/core/metrics';
 const D = `${dataFolder(process.argv[2])}/bc5cdr/`;
 const base = {
-  gazetteers: [D + 'dict_core.txt'],
-  untyped: [D + 'dict_full.txt'],
+  gazetteers: [`${D}dict_core.txt`],
+  untyped: [`${D}dict_full.txt`],
   rules: 'bench/configs/bc5cdr-rules.json',
   mode: 'insensitive' as any,
   method: 'hmm' as any,
   typeUntyped: process.env.TU !== '0',
 };
-const train = weakLabelCorpus({ ...base, corpus: D + 'train_raw.txt' });
+const train = weakLabelCorpus({ ...base, corpus: `${D}train_raw.txt` });
 const fitted = train.result.hmm!;
 for (const split of ['dev', 'test']) {
-  const own = weakLabelCorpus({ ...base, corpus: D + split + '.conll', gold: D + split + '.conll' });
-  const fx = weakLabelCorpus({ ...base, corpus: D + split + '.conll', gold: D + split + '.conll', hmm: fitted, types: fitted.types });
+  const own = weakLabelCorpus({ ...base, corpus: `${D + split}.conll`, gold: `${D + split}.conll` });
+  const fx = weakLabelCorpus({ ...base, corpus: `${D + split}.conll`, gold: `${D + split}.conll`, hmm: fitted, types: fitted.types });
   const gold = own.corpus.layers.find((l) => l.kind === 'gold')!.annotations.map((a) => a.spans);
   for (const [name, r] of [
     ['own', own],
@@ -45,7 +45,7 @@ for (const split of ['dev', 'test']) {
         const fired = r.result.sources
           .filter((src) => src.spans[d].some((x) => x.start < sp.end && x.end > sp.start))
           .map((src) => src.name.replace(/\.txt$/, '') + src.spans[d].find((x) => x.start < sp.end && x.end > sp.start)!.label);
-        const k = fired.join('+') + ' -> ' + sp.label;
+        const k = `${fired.join('+')} -> ${sp.label}`;
         const c = cat.get(k) ?? [0, 0, 0];
         const gl = g.get(`${sp.start}:${sp.end}`);
         if (gl === sp.label) c[0]++;
