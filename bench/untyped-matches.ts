@@ -11,8 +11,8 @@ const base = {
   gazetteers: [`${D}dict_core.txt`],
   untyped: [`${D}dict_full.txt`],
   rules: 'bench/configs/bc5cdr-rules.json',
-  mode: 'insensitive' as any,
-  method: 'hmm' as any,
+  mode: 'insensitive' as const,
+  method: 'hmm' as const,
   typeUntyped: process.env.TU !== '0',
 };
 const train = weakLabelCorpus({ ...base, corpus: `${D}train_raw.txt` });
