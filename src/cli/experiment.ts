@@ -170,15 +170,7 @@ function loadSetting(s: Setting): SettingData {
     const types = [...new Set([...gold.flatMap((a) => a.spans.map((x) => x.label)), ...dev.types, ...test.types])].sort();
     return { train: { corpus, anns, weak, hidden }, dev, test, types };
   } else {
-    const labeled = weakLabelCorpus({
-      corpus: s.corpus,
-      gazetteers: s.gazetteers,
-      untyped: s.untyped,
-      rules: s.rules,
-      mode: s.case,
-      method: s.aggregate,
-      typeUntyped: s.typeUntyped,
-    });
+    const labeled = weakLabelCorpus({ corpus: s.corpus, ...settingSources(s) });
     corpus = labeled.corpus;
     anns = labeled.result.aggregate;
     weak = corpus.docs.map(() => true);
@@ -186,6 +178,13 @@ function loadSetting(s: Setting): SettingData {
   }
   const types = [...new Set([...anns.flatMap((a) => a.spans.map((x) => x.label)).filter((l) => l !== '?'), ...dev.types, ...test.types])].sort();
   return { train: { corpus, anns, weak }, dev, test, types, ...(hmm ? { hmm } : {}) };
+}
+
+type DictionarySetting = Extract<Setting, { kind: 'dictionary' }>;
+
+/** A dictionary setting's weak sources and how they are aggregated: what every labeling of its text (train, dev, test) uses alike. */
+function settingSources(s: DictionarySetting) {
+  return { gazetteers: s.gazetteers, untyped: s.untyped, rules: s.rules, mode: s.case, method: s.aggregate, typeUntyped: s.typeUntyped };
 }
 
 /**
@@ -228,17 +227,9 @@ function settingWeakFeatures<A extends WithLex, B extends WithLex>(
   if (s.kind !== 'dictionary') throw new Error(`setting "${s.name}": weak labels as features need weak labels on dev and test text (a dictionary setting)`);
   // The sources match the dev and test text; the HMM fitted on the training text decodes them, so
   // nothing is fitted on text that selects or scores the model.
+  const fitted = d.hmm ? { hmm: d.hmm, types: d.hmm.types } : {};
   const label = (split: z.infer<typeof splitSchema>) =>
-    weakLabelCorpus({
-      corpus: 'conll' in split ? split.conll : split.text,
-      gazetteers: s.gazetteers,
-      untyped: s.untyped,
-      rules: s.rules,
-      mode: s.case,
-      method: s.aggregate,
-      typeUntyped: s.typeUntyped,
-      ...(d.hmm ? { hmm: d.hmm, types: d.hmm.types } : {}),
-    }).result.aggregate;
+    weakLabelCorpus({ corpus: 'conll' in split ? split.conll : split.text, ...settingSources(s), ...fitted }).result.aggregate;
   const splitAnns = (which: 'dev' | 'test') => {
     const key = `${s.name}/${which}`;
     return cache.get(key) ?? cache.set(key, label(s[which])).get(key)!;
@@ -275,12 +266,7 @@ function scoreWeakLabels(s: Setting, d: SettingData, fitOnTrain = false): { spli
     const labeled = weakLabelCorpus({
       corpus: testFile,
       gold: 'conll' in s.test ? testFile : s.test.labels,
-      gazetteers: s.gazetteers,
-      untyped: s.untyped,
-      rules: s.rules,
-      mode: s.case,
-      method: s.aggregate,
-      typeUntyped: s.typeUntyped,
+      ...settingSources(s),
       // "fit": "train": the HMM fitted on the training text decodes the test text (what weak-label features read).
       ...(fitOnTrain && d.hmm ? { hmm: d.hmm, types: d.hmm.types } : {}),
     });
