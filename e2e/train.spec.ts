@@ -602,7 +602,9 @@ test("the training page's default run beats the demo's weak labels on the test s
   };
   const [weak, gold] = await testSpans(page, [run.config.data.layerId, run.config.data.goldLayerId]);
   const weakF1 = scoreSpans(gold, weak).overall.f1;
-  console.log(`demo test F1: default run ${(100 * run.metrics.test.overall.f1).toFixed(2)}, weak labels ${(100 * weakF1).toFixed(2)}; the run took ${run.metrics.wallSeconds.toFixed(0)} s`);
+  console.log(
+    `demo test F1: default run ${(100 * run.metrics.test.overall.f1).toFixed(2)}, weak labels ${(100 * weakF1).toFixed(2)}; the run took ${run.metrics.wallSeconds.toFixed(0)} s`,
+  );
   expect(weakF1).toBeGreaterThan(0.7);
   expect(run.metrics.test.overall.f1).toBeGreaterThan(weakF1);
 });
