@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { labelDistribution } from '../src/core/metrics';
 import { tokenCount } from '../src/core/types';
-import { demoCorpora, expect, makeWeakLabels, openDemo, test, docScreenshot } from './fixtures';
+import { demoCorpora, docScreenshot, editOptions, expect, makeWeakLabels, openDemo, test } from './fixtures';
 
 // The label-distribution view against the demo's own gold labels (parsed here, independently of
 // the page) and against the weak layer the page stored.
@@ -93,10 +93,11 @@ test('experiment records import into the run comparison, all or nothing', async 
 });
 
 /** Trains one run from the training page on the weak aggregate and returns its id once done. */
-async function trainRun(page: import('@playwright/test').Page, method: string, epochs = 2) {
+async function trainRun(page: import('@playwright/test').Page, method: string, epochs = 2, options?: Parameters<typeof editOptions>[1]) {
   await page.getByRole('link', { name: 'Train', exact: true }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Method', { exact: true }).selectOption({ label: method });
+  if (options) await editOptions(page, options);
   await page.getByLabel('Hidden units').fill('8');
   await page.getByLabel('Epochs', { exact: true }).fill(String(epochs));
   await page.getByLabel('Backend').selectOption('wasm');
@@ -184,7 +185,8 @@ test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat
   );
   await page.reload();
   const pu = await trainRun(page, 'PU learning + negative sampling (removes low O-values, then samples O)');
-  const roster = await trainRun(page, 'RoSTER noise-robust stage only (GCE + removal)', 3);
+  // Removal on at the paper's τ, whatever the page's default: this test reads what it removed.
+  const roster = await trainRun(page, 'RoSTER noise-robust stage only (GCE + removal)', 3, (o) => (o.method.tau = 0.7));
   const ns = await trainRun(page, 'Negative sampling, adaptive weighted (span head)');
   d = await dumpAll(page);
   const cfg = d.runs.find((r) => r.id === pu)!.config.data;

@@ -82,3 +82,13 @@ export async function storeRows<T>(page: Page, store: string): Promise<T[]> {
     });
   }, store) as Promise<T[]>;
 }
+
+/** Edits the method options (the JSON under "Method options") as an object. */
+export async function editOptions(page: Page, edit: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void) {
+  await page.getByText('Method options').click();
+  await page.getByLabel('advanced: edit as JSON').check();
+  const box = page.getByLabel('Options (JSON)');
+  const o = JSON.parse(await box.inputValue());
+  edit(o);
+  await box.fill(JSON.stringify(o, null, 2));
+}

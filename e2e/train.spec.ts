@@ -1,4 +1,4 @@
-import { expect, makeWeakLabels, openDemo, storeRows, test, docScreenshot } from './fixtures';
+import { docScreenshot, editOptions, expect, makeWeakLabels, openDemo, storeRows, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { scoreSpans, spanErrors } from '../src/core/metrics';
 import type { Span } from '../src/core/types';
@@ -46,16 +46,6 @@ async function startRun(
   await page.getByLabel('Epochs', { exact: true }).fill(String(opts.epochs));
   await page.getByLabel('Backend').selectOption(opts.backend);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-}
-
-/** Edits the method options (the JSON under "Method options") as an object. */
-async function editOptions(page: Page, edit: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void) {
-  await page.getByText('Method options').click();
-  await page.getByLabel('advanced: edit as JSON').check();
-  const box = page.getByLabel('Options (JSON)');
-  const o = JSON.parse(await box.inputValue());
-  edit(o);
-  await box.fill(JSON.stringify(o, null, 2));
 }
 
 /** The cells of the newest training run (the table lists newest first). */
