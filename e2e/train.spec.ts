@@ -103,7 +103,7 @@ test("the noise-aware methods run from the training page: RoSTER's loss on its t
   expect((roster as unknown as { config: { method: Record<string, unknown> } }).config.method).toEqual({
     name: 'roster',
     q: 0,
-    tau: 0.7,
+    tau: 0.3,
     removeFromEpoch: 2,
     dropO: 0.5,
   });
@@ -401,7 +401,7 @@ test('method options are a form: a field per option with its help, checked as ty
   await page.getByLabel('Method', { exact: true }).selectOption({ label: 'RoSTER: noise-robust models, ensemble, self-training' });
   await page.getByText('Method options').click();
   const form = page.getByTestId('options-form');
-  await expect(form.getByLabel('method.tau')).toHaveValue('0.7');
+  await expect(form.getByLabel('method.tau')).toHaveValue('0.3');
   await expect(form.locator('.option', { has: page.getByLabel('method.tau') })).toContainText('noisy-label removal threshold');
   await expect(form.getByLabel('pipeline.lm.epochs')).toHaveValue('3');
   await form.getByLabel('method.tau').fill('1.5');

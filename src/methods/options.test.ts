@@ -9,14 +9,14 @@ describe('method options on the training page', () => {
       expect(parseOptionsText(text)).toEqual(JSON.parse(text));
     }
     const roster = JSON.parse(entryOptionsText(METHOD_CATALOG.find((e) => e.id === 'roster')!));
-    expect(roster.method).toEqual({ name: 'roster', q: 0.7, tau: 0.7, removeFromEpoch: 2, dropO: 0.5 });
+    expect(roster.method).toEqual({ name: 'roster', q: 0.7, tau: 0.3, removeFromEpoch: 2, dropO: 0.5 });
     expect(roster.pipeline.kind).toBe('roster');
     const needle = JSON.parse(entryOptionsText(METHOD_CATALOG.find((e) => e.id === 'needle')!));
     expect(needle.pipeline).toMatchObject({ kind: 'needle', wlc: true, nal: true, ft: true });
   });
 
   it('takes an ablation and names the field at fault', () => {
-    expect(parseOptionsText('{"method": {"name": "roster", "q": 0}, "pipeline": {"kind": "roster", "rounds": 0}}').method).toMatchObject({ q: 0, tau: 0.7 });
+    expect(parseOptionsText('{"method": {"name": "roster", "q": 0}, "pipeline": {"kind": "roster", "rounds": 0}}').method).toMatchObject({ q: 0, tau: 0.3 });
     expect(() => parseOptionsText('{"method": {"name": "roster", "q": 2}}')).toThrow(/method options: method\.q: .*1/);
     expect(() => parseOptionsText('{"method": {"name": "roster", "qq": 1}}')).toThrow(/method options: method.*qq/);
     expect(() => parseOptionsText('{"method": {"name": "nope"}}')).toThrow(/method options: method\.name: unknown method "nope"/);

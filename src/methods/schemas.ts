@@ -21,8 +21,13 @@ export const rosterSchema = z
     name: z.literal('roster'),
     /** GCE's q (0.7 in the paper); 0 turns GCE into cross entropy (the "w/o GCE" ablation). */
     q: z.number().min(0).max(1).default(0.7),
-    /** Noisy-label removal threshold τ (0.7 in the paper); 0 turns removal off ("w/o NR"). */
-    tau: z.number().min(0).max(1).default(0.7),
+    /**
+     * Noisy-label removal threshold τ; 0 turns removal off ("w/o NR"). 0.3, not the paper's 0.7:
+     * chosen on dev over the user-scale suite (mean dev F1 over 3 seeds and the three settings:
+     * τ 0.3 76.76, 0 76.62, 0.5 76.63, 0.7 76.13; 0.9 collapses). A model from scratch is less sure
+     * of right weak labels than the paper's pre-trained encoder, so the paper's τ removes them.
+     */
+    tau: z.number().min(0).max(1).default(0.3),
     /** Removal starts at this epoch; before it every token counts ("at first, all tokens"). */
     removeFromEpoch: z.number().int().positive().default(2),
     /** Share of weak O tokens left out at random each step (50 % in the paper). */
