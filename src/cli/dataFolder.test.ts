@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataFolder, missingFilesError, resolveDataPaths } from './dataFolder';
+import { DEFAULT_DATA_FOLDER, dataFolder, missingFilesError, resolveDataPaths } from './dataFolder';
 
 describe('the data folder setting', () => {
   const saved = process.env.NER_STUDIO_DATA;
@@ -11,12 +12,15 @@ describe('the data folder setting', () => {
     else process.env.NER_STUDIO_DATA = saved;
   });
 
-  it('is --data, else NER_STUDIO_DATA, else ../shared/data beside the project', () => {
+  // Only the setting's precedence, as paths: nothing here reads the data folder, which a fresh
+  // clone does not have.
+  it('is --data, else NER_STUDIO_DATA, else a data folder beside the project', () => {
     process.env.NER_STUDIO_DATA = '/tmp/from-env';
     expect(dataFolder('/tmp/from-flag')).toBe('/tmp/from-flag');
     expect(dataFolder()).toBe('/tmp/from-env');
     delete process.env.NER_STUDIO_DATA;
-    expect(dataFolder()).toMatch(/\/shared\/data$/);
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    expect(dataFolder()).toBe(resolve(root, '..', DEFAULT_DATA_FOLDER));
   });
 
   it('resolves $data/ paths in the data folder and the others from the config folder, and lists the missing', () => {

@@ -9,10 +9,12 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DATA_PREFIX = '$data/';
+/** The data folder when neither --data nor NER_STUDIO_DATA is given, relative to the project's parent. */
+export const DEFAULT_DATA_FOLDER = 'shared/data';
 
 export function dataFolder(flag?: string): string {
   const given = flag ?? process.env.NER_STUDIO_DATA;
-  return given ? resolve(given) : resolve(ROOT, '../shared/data');
+  return given ? resolve(given) : resolve(ROOT, '..', DEFAULT_DATA_FOLDER);
 }
 
 /** Where a path written in a config points: `$data/...` in the data folder, else from the config's folder. */

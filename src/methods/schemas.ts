@@ -23,8 +23,7 @@ export const rosterSchema = z
     q: z.number().min(0).max(1).default(0.7),
     /**
      * Noisy-label removal threshold τ; 0 turns removal off ("w/o NR"). 0.3, not the paper's 0.7:
-     * chosen on dev over the user-scale suite (mean dev F1 over 3 seeds and the three settings:
-     * τ 0.3 76.76, 0 76.62, 0.5 76.63, 0.7 76.13; 0.9 collapses). A model from scratch is less sure
+     * chosen on dev over the user-scale suite (BENCHMARKS.md). A model from scratch is less sure
      * of right weak labels than the paper's pre-trained encoder, so the paper's τ removes them.
      */
     tau: z.number().min(0).max(1).default(0.3),
