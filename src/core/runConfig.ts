@@ -185,6 +185,12 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
       roundEpochs: z.number().int().positive().default(1),
       roundLr: z.number().positive().default(0.001),
       threshold: z.number().min(0).max(1).default(0.9),
+      /**
+       * The pseudo-labels: "soft", the teacher's distributions sharpened by soft class frequency
+       * (§3.2, BOND soft); "hard", its most probable tag one-hot (BOND hard: no reweighting toward
+       * rare classes, every token teaches).
+       */
+      pseudoLabels: z.enum(['soft', 'hard']).default('soft'),
     })
     .strict(),
   /**

@@ -3,7 +3,7 @@ import { parseRunConfig } from '../core/runConfig';
 import { bioTags, type LabeledSentence } from '../model/data';
 import { buildFeaturizer } from '../model/features';
 import * as tf from '../model/tf';
-import { bondSoftLabels } from './bond';
+import { bondHardLabels, bondSoftLabels } from './bond';
 import { getMethod } from './index';
 import { pipelineSchema, runPipeline } from './pipelines';
 
@@ -21,6 +21,17 @@ describe('BOND', () => {
     expect(a[1]).toBeCloseTo(0.16 / 1.2 / z1, 6);
     expect(b[0]).toBeCloseTo(0.04 / 0.8 / z2, 6);
     expect(b[1]).toBeCloseTo(0.64 / 1.2 / z2, 6);
+  });
+
+  it('hard pseudo-labels (BOND hard) are each token\u2019s most probable tag, one-hot, where soft ones move toward the rare class', () => {
+    // Class 1 is rare (p = 2.4, 0.6): §3.2's sharpening turns the first token to it, hard labels keep the teacher's argmax.
+    const probs = [Float32Array.from([0.55, 0.45, 0.9, 0.1]), Float32Array.from([0.95, 0.05])];
+    expect(bondSoftLabels(probs, 2)[0][1]).toBeCloseTo(0.2025 / 0.6 / (0.3025 / 2.4 + 0.2025 / 0.6), 6);
+    expect(bondHardLabels(probs, 2).map((p) => Array.from(p))).toEqual([
+      [1, 0, 1, 0],
+      [1, 0],
+    ]);
+    expect(Array.from(bondHardLabels([Float32Array.from([0.2, 0.3, 0.5, 0.6, 0.3, 0.1])], 3)[0])).toEqual([0, 0, 1, 1, 0, 0]);
   });
 
   it('its loss is the cross entropy to the soft labels on the confident tokens only, less their entropy (Eq. 5, §3.3), by hand', () => {
@@ -94,5 +105,16 @@ describe('BOND', () => {
     const best = Math.max(...r.stages.map((s) => s.devF1));
     expect(r.dev!.overall.f1).toBeGreaterThanOrEqual(best - 1e-9);
     r.tagger.dispose();
+    // BOND hard: one-hot pseudo-labels, so every token is confident enough to teach.
+    const hardMessages: string[] = [];
+    const hard = await runPipeline(
+      pipelineSchema.parse({ kind: 'bond', teacherEpochs: 4, rounds: 1, roundEpochs: 1, pseudoLabels: 'hard' }),
+      cfg('softmax'),
+      feat,
+      { train, dev },
+      { onStage: (m) => hardMessages.push(m) },
+    );
+    expect(hardMessages).toContain('self-training round 1 of 1: 135 of 135 tokens confident enough to teach');
+    hard.tagger.dispose();
   }, 120_000);
 });

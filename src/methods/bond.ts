@@ -4,7 +4,8 @@
  * - Stage 1: a teacher trained on the distant labels, stopped early: at its best epoch on dev,
  *   before it fits the labels' misses and errors.
  * - Stage 2: self-training. The teacher labels the training text with soft pseudo-labels,
- *   sharpened by each class's soft frequency (§3.2); the tokens whose largest soft label reaches
+ *   sharpened by each class's soft frequency (§3.2), or hard ones (its most probable tag, the
+ *   paper's BOND hard); the tokens whose largest soft label reaches
  *   ε teach the student, which starts from the teacher, by cross entropy to those soft labels
  *   (Eq. 5, with the high-confidence selection of §3.3); every `roundEpochs` epochs the student
  *   becomes the teacher (the paper refreshes it every T3 steps).
@@ -42,6 +43,19 @@ export function bondSoftLabels(probs: readonly Float32Array[], K: number): Float
     at += p.length;
   }
   return out;
+}
+
+/** BOND hard's pseudo-labels: each token's most probable tag, one-hot (no sharpening, no reweighting). */
+export function bondHardLabels(probs: readonly Float32Array[], K: number): Float32Array[] {
+  return probs.map((p) => {
+    const out = new Float32Array(p.length);
+    for (let t = 0; t < p.length / K; t++) {
+      let best = 0;
+      for (let j = 1; j < K; j++) if (p[t * K + j] > p[t * K + best]) best = j;
+      out[t * K + best] = 1;
+    }
+    return out;
+  });
 }
 
 /**
@@ -86,7 +100,8 @@ registerPipeline({
       weights: null,
     };
     for (let round = 1; round <= pipeline.rounds; round++) {
-      const soft = bondSoftLabels(await predictProbs(current.tagger, feat, data.train), K);
+      const probs = await predictProbs(current.tagger, feat, data.train);
+      const soft = pipeline.pseudoLabels === 'hard' ? bondHardLabels(probs, K) : bondSoftLabels(probs, K);
       let tokens = 0;
       let confident = 0;
       for (const s of soft) for (let t = 0; t < s.length / K; t++, tokens++) if (Math.max(...s.subarray(t * K, (t + 1) * K)) >= pipeline.threshold) confident++;

@@ -26,6 +26,8 @@ export const OPTION_HELP: Record<string, string> = {
   'pipeline.roundLr': 'RoSTER, BOND: learning rate of the self-training rounds',
   'pipeline.teacherEpochs': 'BOND Stage 1: epochs at most on the distant labels; the teacher is the best epoch on dev (early stopping)',
   'pipeline.threshold': 'BOND: a token teaches the student when its largest soft pseudo-label reaches this (ε, 0.9 in the paper)',
+  'pipeline.pseudoLabels':
+    'BOND: soft pseudo-labels sharpened by class frequency (§3.2, BOND soft), or hard ones, the teacher’s most probable tag (BOND hard: every token teaches)',
   'pipeline.entityThreshold': 'RoSTER: sharpen the type distribution of tokens with P(entity) at least this',
   'pipeline.augmentRate': 'RoSTER: share of words the language model replaces in each augmented copy (0: none)',
   'pipeline.lm.epochs': 'RoSTER: language-model epochs for the augmentation',
