@@ -11,7 +11,7 @@ import { OPTION_HELP } from '../../methods/optionHelp';
 type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
 
 /** Choices for string options, where an option has a fixed set. */
-const CHOICES: Record<string, string[]> = { 'method.sampling': ['uniform', 'weighted'] };
+const CHOICES: Record<string, string[]> = { 'method.sampling': ['uniform', 'weighted'], 'pipeline.pseudoLabels': ['soft', 'hard'] };
 /** The identity of the method and pipeline: shown, not edited here. */
 const FIXED = new Set(['method.name', 'pipeline.kind']);
 
