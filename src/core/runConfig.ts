@@ -130,7 +130,7 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
       bins: z.number().int().min(2).default(10),
       /** The cap on the confidence (0.95 in the paper). */
       cap: z.number().min(0).max(1).default(0.95),
-      /** Stage I: language-model pre-training of the encoder on the unlabeled text (epochs 0: off). */
+      /** Stage I: language-model pre-training of the encoder on the training sentences' text (epochs 0: off). */
       stage1: lmSchema.default({ epochs: 3, vocab: 10000 }),
       /**
        * Rounds of Stages II and III (§4.5, "two rounds of Stage II training"): a second round

@@ -33,8 +33,9 @@ registerPipeline({
     const { cfg, feat, data, strong, weak } = ctx;
     let pretrained: Weights | undefined;
     if (pipeline.stage1.epochs > 0) {
-      // Stage I: the encoder learns the domain's text as a language model before any label.
-      const lm = await ctx.languageModel('Stage I language model', 'Stage I: language model', [...data.train, ...(data.unlabeled ?? [])], pipeline.stage1);
+      // Stage I: the encoder learns the domain's text (the training sentences') as a language model
+      // before any label. More raw text goes through the project encoder (model.pretrain) instead.
+      const lm = await ctx.languageModel('Stage I language model', 'Stage I: language model', data.train, pipeline.stage1);
       pretrained = await lm.tagger.getWeights();
       lm.dispose();
       lm.tagger.dispose();

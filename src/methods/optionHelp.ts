@@ -18,7 +18,7 @@ export const OPTION_HELP: Record<string, string> = {
   'pipeline.ft': 'NEEDLE: Stage III, fine-tuning on the strong sentences',
   'pipeline.bins': 'NEEDLE: histogram bins for the confidence of Viterbi scores',
   'pipeline.cap': 'NEEDLE: the cap on the confidence (0.95 in the paper)',
-  'pipeline.stage1.epochs': 'NEEDLE Stage I: language-model epochs on the unlabeled text (0: off)',
+  'pipeline.stage1.epochs': 'NEEDLE Stage I: language-model epochs on the training text (0: off)',
   'pipeline.stage1.vocab': 'Language model: the most frequent words it predicts',
   'pipeline.rounds': 'Rounds of the method’s repeated stages (self-training, completion, NEEDLE’s II–III)',
   'pipeline.models': 'RoSTER: noise-robust models in the ensemble',

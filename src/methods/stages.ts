@@ -17,8 +17,6 @@ import { getMethod } from './registry';
 export interface PipelineData {
   train: LabeledSentence[];
   dev: LabeledSentence[];
-  /** More unlabeled text for the language model (NEEDLE Stage I), beside the training sentences. */
-  unlabeled?: { words: string[] }[];
   /** The project's pre-trained encoder (model.pretrain): every stage that would start from fresh weights starts from it. */
   encoder?: Weights;
 }
