@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { modelSchema } from '../core/runConfig';
 import { bioTags } from './data';
 import { buildFeaturizer, featureDims, makeBatch } from './features';
-import { buildLmVocab, LanguageModel, matchCase } from './lm';
+import { buildLmVocab, LanguageModel, LM_BATCH_ELEMENTS, lmBatchTokens, matchCase } from './lm';
+import { MAX_BATCH_TOKENS } from './train';
 import { batchTensors, Tagger } from './tagger';
 import * as tf from './tf';
 
@@ -72,6 +73,29 @@ describe('bidirectional language model (NEEDLE Stage I, RoSTER augmentation)', (
     lm.dispose();
     lm.tagger.dispose();
   }, 60_000);
+
+  it('bounds a batch\u2019s padded tokens by its vocabulary, so long sentences over a large vocabulary fit the heap', () => {
+    expect(lmBatchTokens(100)).toBe(MAX_BATCH_TOKENS);
+    expect(lmBatchTokens(10_000)).toBe(LM_BATCH_ELEMENTS / 10_000);
+    expect(lmBatchTokens(10_000_000)).toBe(64);
+    // 8,000 words: under 2,000 padded tokens a batch, so 80 sentences of 100 words take five batches of
+    // at most 19 (three of 32 before).
+    const words = Array.from({ length: 8000 }, (_, k) => `w${k}`);
+    const long = Array.from({ length: 80 }, (_, k) => ({ words: words.slice(k * 100, (k + 1) * 100) }));
+    const wide = buildLmVocab(
+      long.map((s) => s.words),
+      10_000,
+    );
+    expect(lmBatchTokens(wide.words.length)).toBe(1999);
+    const lm = new LanguageModel(new Tagger(modelSchema.parse({ hidden: 4, charDim: 2, charFilters: 2, dropout: 0 }), featureDims(feat), 3), feat, wide);
+    const order = long.map((_, k) => k);
+    expect(lm.batches(order, long, 32).map((b) => b.length)).toEqual([19, 19, 19, 19, 4]);
+    // A small vocabulary: the tagger's own budget, 2,400 padded tokens.
+    const small = newLm();
+    expect(small.batches(order, long, 32).map((b) => b.length)).toEqual([24, 24, 24, 8]);
+    lm.tagger.dispose();
+    small.tagger.dispose();
+  });
 
   it('learns the word order, and no direction reads the word it predicts', async () => {
     const lm = newLm();

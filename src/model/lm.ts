@@ -16,6 +16,7 @@ import { featureDims, makeBatch, type Featurizer } from './features';
 import { trainLoop, trainStep } from './loop';
 import { dense } from './ops';
 import * as tf from './tf';
+import { chunkByBudget, MAX_BATCH_TOKENS } from './train';
 
 /** The language model's words: id 0 stands for every other word. */
 export interface LmVocab {
@@ -37,6 +38,19 @@ export function buildLmVocab(sentences: readonly (readonly string[])[], size: nu
 }
 
 let lms = 0;
+
+/**
+ * Elements of one [B, T, V] tensor a language-model batch may make. The word heads' log
+ * probabilities over the vocabulary, with their one-hot targets and gradients, outgrow the
+ * encoder's tape: bc5cdr's longest sentences, 32 to a batch (about 4,800 padded tokens), ran at
+ * 5,000 words and aborted the WASM heap at 10,000 (NEEDLE's Stage I default).
+ */
+export const LM_BATCH_ELEMENTS = 16_000_000;
+
+/** Padded tokens (sentences × longest) a language-model batch may hold over a vocabulary of `v` words. */
+export function lmBatchTokens(v: number): number {
+  return Math.max(64, Math.min(MAX_BATCH_TOKENS, Math.floor(LM_BATCH_ELEMENTS / v)));
+}
 
 /** A language model on a fresh tagger of `model` (seeded), its vocabulary the `vocab` most frequent words of `text`. */
 export function newLanguageModel(
@@ -101,6 +115,11 @@ export class LanguageModel {
     }
   }
 
+  /** Consecutive runs of `order` of at most `size` sentences and lmBatchTokens(V) padded tokens. */
+  batches(order: readonly number[], sentences: readonly { words: readonly string[] }[], size: number): number[][] {
+    return chunkByBudget(order, (k) => sentences[k].words.length, size, lmBatchTokens(this.vocab.words.length));
+  }
+
   /** Mean negative log-likelihood of the next and previous words over a batch (of sentences of two words or more, as `pretrain` gives it). */
   loss(sentences: readonly { words: readonly string[] }[], training: boolean, step: number): tf.Scalar {
     const batch = makeBatch(this.feat, sentences);
@@ -160,8 +179,7 @@ export class LanguageModel {
           .map((s, k) => [s.words.length + 2 * rand(), k] as const)
           .sort((a, b) => a[0] - b[0])
           .map(([, k]) => k);
-        const batches: number[][] = [];
-        for (let i = 0; i < order.length; i += o.batchSize) batches.push(order.slice(i, i + o.batchSize));
+        const batches = this.batches(order, sentences, o.batchSize);
         let sum = 0;
         let seen = 0;
         let done = 0;
@@ -203,8 +221,12 @@ export class LanguageModel {
   async augment<S extends { words: string[] }>(sentences: readonly S[], rate: number, seed: number, topK = 5): Promise<S[]> {
     const rand = mulberry32(seed);
     const out: S[] = [];
-    for (let i = 0; i < sentences.length; i += 32) {
-      const part = sentences.slice(i, i + 32);
+    for (const idx of this.batches(
+      sentences.map((_, k) => k),
+      sentences,
+      32,
+    )) {
+      const part = idx.map((k) => sentences[k]);
       const batch = makeBatch(this.feat, part);
       const { B, T } = batch;
       const V = this.vocab.words.length;
