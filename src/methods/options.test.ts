@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { METHOD_CATALOG } from './catalog';
-import { entryOptionsText, parseOptionsText } from './options';
+import { entryOptionsText, OPTION_CHOICES, parseOptionsText } from './options';
 
 describe('method options on the training page', () => {
   it('fills in every option of every catalog entry, and reads them back unchanged', () => {
@@ -23,5 +23,11 @@ describe('method options on the training page', () => {
     expect(() => parseOptionsText('{"method": {"name": "wsl"}, "pipeline": {"kind": "needle", "ft": "no"}}')).toThrow(/method options: pipeline\.ft:/);
     expect(() => parseOptionsText('{"method": {"name": "wsl"},')).toThrow(/method options: invalid JSON/);
     expect(() => parseOptionsText('{"methods": {}}')).toThrow(/unknown key "methods"/);
+  });
+
+  it('takes the choices of fixed-set options from the schemas', () => {
+    expect(OPTION_CHOICES['method.sampling']).toEqual(['uniform', 'weighted']);
+    expect(OPTION_CHOICES['pipeline.pseudoLabels']).toEqual(['soft', 'hard']);
+    expect(OPTION_CHOICES['method.tau']).toBeUndefined();
   });
 });

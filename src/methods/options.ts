@@ -3,9 +3,10 @@
  * filled in from the schemas (so the ablations' switches are in view), and checked before a run
  * is queued, with errors that name the field. No TensorFlow.js here: it runs on the main thread.
  */
+import { z } from 'zod';
 import { pipelineSchema, type Pipeline } from '../core/runConfig';
 import type { CatalogEntry } from './catalog';
-import { parseMethodConfig } from './schemas';
+import { methodSchemas, parseMethodConfig } from './schemas';
 
 export interface MethodOptions {
   method: { name: string } & Record<string, unknown>;
@@ -37,3 +38,17 @@ export function parseOptionsText(text: string): MethodOptions {
   }
   return { method: m, pipeline: p.data };
 }
+
+/** The options with a fixed set of values (an enum in a method's or pipeline's schema), by their path on the form ("method.sampling"). */
+export const OPTION_CHOICES: Readonly<Record<string, readonly string[]>> = (() => {
+  const out: Record<string, string[]> = {};
+  const walk = (prefix: string, schema: z.ZodObject) => {
+    for (const [k, v] of Object.entries(schema.shape)) {
+      const inner = v instanceof z.ZodDefault ? v.unwrap() : v;
+      if (inner instanceof z.ZodEnum) out[`${prefix}.${k}`] = inner.options.map(String);
+    }
+  };
+  for (const s of Object.values(methodSchemas)) walk('method', s as z.ZodObject);
+  for (const s of pipelineSchema.options) walk('pipeline', s as z.ZodObject);
+  return out;
+})();

@@ -5,13 +5,11 @@
  * shape comes from their defaults (every option is filled in), their choices from the schemas.
  */
 import { useState } from 'react';
-import { parseOptionsText } from '../../methods/options';
+import { OPTION_CHOICES, parseOptionsText } from '../../methods/options';
 import { OPTION_HELP } from '../../methods/optionHelp';
 
 type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
 
-/** Choices for string options, where an option has a fixed set. */
-const CHOICES: Record<string, string[]> = { 'method.sampling': ['uniform', 'weighted'], 'pipeline.pseudoLabels': ['soft', 'hard'] };
 /** The identity of the method and pipeline: shown, not edited here. */
 const FIXED = new Set(['method.name', 'pipeline.kind']);
 
@@ -61,10 +59,10 @@ export function OptionsForm({ text, onChange }: { text: string; onChange: (text:
     let input: React.ReactNode;
     if (FIXED.has(key)) input = <code>{String(v)}</code>;
     else if (typeof v === 'boolean') input = <input type="checkbox" aria-label={key} checked={v} onChange={(e) => update(path, e.target.checked)} />;
-    else if (CHOICES[key])
+    else if (OPTION_CHOICES[key])
       input = (
         <select aria-label={key} value={String(v)} onChange={(e) => update(path, e.target.value)}>
-          {CHOICES[key].map((c) => (
+          {OPTION_CHOICES[key].map((c) => (
             <option key={c}>{c}</option>
           ))}
         </select>
