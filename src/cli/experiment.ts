@@ -190,7 +190,8 @@ function settingSources(s: DictionarySetting) {
 /**
  * The dictionary a setting's model may read as features: a dictionary setting's gazetteers and
  * untyped lists; a distant setting's distinct typed strings that its labels matched in the
- * training sentences it uses (within limitTrain), nothing from dev or test. Others have none.
+ * training sentences it uses (within limitTrain), nothing from dev or test; a heterogeneous
+ * setting's typed dictionary. Others have none.
  */
 function settingLexicon(s: Setting, d: SettingData, withRules: boolean): Lexicon | null {
   if (s.kind === 'dictionary') {
@@ -201,6 +202,8 @@ function settingLexicon(s: Setting, d: SettingData, withRules: boolean): Lexicon
     ].map((e) => ({ words: e.phrase.split(' '), type: e.type }));
     return entries.length || rules.length ? makeLexicon([{ mode: s.case, entries }], rules) : null;
   }
+  // A heterogeneous setting's typed dictionary: its distant labels' strings (within limitDistant) or its file.
+  if (s.kind === 'heterogeneous') return d.dictionary?.length ? makeLexicon([{ mode: 'sensitive', entries: d.dictionary }]) : null;
   if (s.kind !== 'distant') return null;
   const n = Math.min(d.train.corpus.docs.length, s.limitTrain ?? Infinity);
   const sentences = d.train.corpus.docs.slice(0, n).map((doc, k) => ({ words: tokenTexts(doc), spans: d.train.anns[k].spans }));

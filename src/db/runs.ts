@@ -30,6 +30,19 @@ export async function cancelRuns(db: StudioDB, runIds: readonly number[], error:
     .modify({ status: 'cancelled', error, finishedAt: Date.now() });
 }
 
+/**
+ * Marks a run failed when its worker died before it could say so itself (the run still reads
+ * queued or running); a run its worker ended (finished, failed, cancelled) is left as it is.
+ */
+export async function failRunIfLive(db: StudioDB, runId: number, error: string): Promise<boolean> {
+  return db.transaction('rw', db.runs, async () => {
+    const run = await db.runs.get(runId);
+    if (!run || (run.status !== 'running' && run.status !== 'queued')) return false;
+    await db.runs.update(runId, { status: 'failed', error, finishedAt: Date.now() });
+    return true;
+  });
+}
+
 /** A run's kept state of one kind (and key): a checkpoint, a finished stage. */
 function stateRows(db: StudioDB, runId: number, kind: ModelRow['kind'], key?: string) {
   return db.models

@@ -1,4 +1,5 @@
 import * as Comlink from 'comlink';
+import { trainingFailure } from '../core/errors';
 import type { TrainWorkerApi } from './train.worker';
 import type { TrainEvent, TrainMetrics } from './trainJob';
 
@@ -14,7 +15,7 @@ export class TrainJob {
   async run(runId: number, onEvent: (e: TrainEvent) => void): Promise<TrainMetrics> {
     const go = async () => {
       try {
-        return await this.remote.train(runId, new URL('./', document.baseURI).href, Comlink.proxy(onEvent));
+        return await Promise.race([this.remote.train(runId, new URL('./', document.baseURI).href, Comlink.proxy(onEvent)), workerFailure(this.worker)]);
       } finally {
         this.worker.terminate();
       }
@@ -35,3 +36,18 @@ export class TrainJob {
 
 /** The Web Lock a tab holds while a run trains in its worker. */
 export const runLockName = (runId: number) => `ner-studio:run:${runId}`;
+
+/**
+ * Rejects when a worker fails outside the call it was given: an error its own code does not catch
+ * (a module that fails to load, a crash of the WASM runtime between steps), or a message it cannot
+ * read. Comlink leaves the call's promise pending then, and the run's page would wait for ever.
+ */
+export function workerFailure(worker: Pick<Worker, 'addEventListener'>): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    worker.addEventListener('error', (e: ErrorEvent) => {
+      e.preventDefault?.();
+      reject(new Error(`the training worker stopped: ${trainingFailure(e.message || 'it failed to start or crashed')}`));
+    });
+    worker.addEventListener('messageerror', () => reject(new Error('the training worker sent a message that could not be read')));
+  });
+}

@@ -1,6 +1,7 @@
 import { getMethod, getPipeline } from '../methods';
 import type { PipelineModule } from '../methods/stages';
 import '../methods';
+import { trainingFailure } from '../core/errors';
 import { scoreSpans, type SpanScores } from '../core/metrics';
 import { parseRunConfig, type RunConfig } from '../core/runConfig';
 import { UNKNOWN_TYPE, tokenTexts } from '../core/types';
@@ -519,8 +520,9 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     });
     return metrics;
   } catch (e) {
-    await updateRun(db, runId, { status: 'failed', error: (e as Error).message, metrics, finishedAt: Date.now() });
-    throw e;
+    const error = trainingFailure(e);
+    await updateRun(db, runId, { status: 'failed', error, metrics, finishedAt: Date.now() });
+    throw error === (e as Error).message ? e : new Error(error);
   }
 }
 

@@ -4,7 +4,7 @@ import { useMemo, useRef, useState } from 'react';
 import { modelName, modelSchema, parseRunConfig, runConfigSchema, runMethodName, type RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
 import { deleteEncoder } from '../../db/repo';
-import { addRun, cancelRuns } from '../../db/runs';
+import { addRun, cancelRuns, failRunIfLive } from '../../db/runs';
 import type { RunRow } from '../../db/schema';
 import { METHOD_CATALOG } from '../../methods/catalog';
 import { entryOptionsText, parseOptionsText } from '../../methods/options';
@@ -250,6 +250,7 @@ export function TrainPage() {
       });
     } catch (e) {
       setError((e as Error).message);
+      await failRunIfLive(db, runId, (e as Error).message);
     } finally {
       job.current = null;
       setLive(null);
