@@ -104,6 +104,7 @@ describe('reference losses: every method, fixed seed, toy task', () => {
       negatives: 2,
       mentionPretrain: { epochs: 1 },
       contextPretrain: { epochs: 1, vocab: 20 },
+      oShift: 0,
     });
     if (p.kind !== 'decoupled') throw new Error('decoupled');
     const dfeat = buildFeaturizer(
