@@ -186,7 +186,7 @@ test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat
   await page.reload();
   const pu = await trainRun(page, 'PU learning + negative sampling (removes low O-values, then samples O)');
   // Removal on at the paper's τ, whatever the page's default: this test reads what it removed.
-  const roster = await trainRun(page, 'RoSTER noise-robust stage only (GCE + removal)', 3, (o) => (o.method.tau = 0.7));
+  const roster = await trainRun(page, 'RoSTER noise-robust stage only (noisy-label removal, GCE by option)', 3, (o) => (o.method.tau = 0.7));
   const ns = await trainRun(page, 'Negative sampling, adaptive weighted (span head)');
   d = await dumpAll(page);
   const cfg = d.runs.find((r) => r.id === pu)!.config.data;

@@ -30,7 +30,7 @@ export const METHOD_CATALOG: CatalogEntry[] = [
     pipeline: { kind: 'needle' },
     head: 'crf',
   },
-  { id: 'roster-loss', title: 'RoSTER noise-robust stage only (GCE + removal)', method: { name: 'roster' }, head: 'twopart' },
+  { id: 'roster-loss', title: 'RoSTER noise-robust stage only (noisy-label removal, GCE by option)', method: { name: 'roster' }, head: 'twopart' },
   { id: 'ns-uniform', title: 'Negative sampling, uniform (span head)', method: { name: 'negative-sampling', sampling: 'uniform' }, head: 'span' },
   { id: 'ns-weighted', title: 'Negative sampling, adaptive weighted (span head)', method: { name: 'negative-sampling', sampling: 'weighted' }, head: 'span' },
   { id: 'pu', title: 'PU learning + negative sampling (removes low O-values, then samples O)', method: { name: 'pu' }, pipeline: { kind: 'pu' } },

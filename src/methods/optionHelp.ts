@@ -5,11 +5,11 @@
 export const OPTION_HELP: Record<string, string> = {
   'method.gamma':
     'Weighted WSL: the weak sentences’ loss is multiplied by this; negative sampling (PU): the share of a sentence’s length sampled from its O tokens',
-  'method.q': 'RoSTER: GCE’s q (0.7 in the paper); 0 is cross entropy, the “w/o GCE” ablation',
+  'method.q': 'RoSTER: GCE’s q (0.7 in the paper); 0, the default chosen on dev, is cross entropy, the paper’s “w/o GCE” ablation',
   'method.tau':
     'RoSTER: noisy-label removal threshold τ (0.3, chosen on dev over the user-scale suite; 0.7 in the paper); 0 turns removal off, which dev prefers where weak labels are wrong rather than missing (bc5cdr)',
   'method.removeFromEpoch': 'RoSTER: removal starts at this epoch; before it every token counts',
-  'method.dropO': 'RoSTER: share of weak O tokens left out at random each step (0.5 in the paper)',
+  'method.dropO': 'RoSTER: share of weak O tokens left out at random each step (0.5 in the paper; 0.25, the default, chosen on dev)',
   'method.lambda': 'Negative sampling: ⌈λ·n⌉ negatives for a sentence of n tokens',
   'method.sampling': 'Negative sampling: uniform, or weighted toward spans the model finds unlikely entities',
   'method.mu': 'Weighted negative sampling: higher μ, fewer missampled entities; lower μ, harder negatives',

@@ -9,7 +9,7 @@ describe('method options on the training page', () => {
       expect(parseOptionsText(text)).toEqual(JSON.parse(text));
     }
     const roster = JSON.parse(entryOptionsText(METHOD_CATALOG.find((e) => e.id === 'roster')!));
-    expect(roster.method).toEqual({ name: 'roster', q: 0.7, tau: 0.3, removeFromEpoch: 2, dropO: 0.5 });
+    expect(roster.method).toEqual({ name: 'roster', q: 0, tau: 0.3, removeFromEpoch: 2, dropO: 0.25 });
     expect(roster.pipeline.kind).toBe('roster');
     const needle = JSON.parse(entryOptionsText(METHOD_CATALOG.find((e) => e.id === 'needle')!));
     expect(needle.pipeline).toMatchObject({ kind: 'needle', wlc: true, nal: true, ft: true });

@@ -80,7 +80,10 @@ describe('reference losses: every method, fixed seed, toy task', () => {
   );
   holds('negative sampling, uniform', single({ name: 'negative-sampling', sampling: 'uniform' }, { head: 'span' }, distant));
   holds('negative sampling, weighted', single({ name: 'negative-sampling', sampling: 'weighted' }, { head: 'span' }, distant));
-  holds('RoSTER noise-robust stage', single({ name: 'roster', tau: 0.7, removeFromEpoch: 2 }, { head: 'twopart' }, toIO(distant), ioFeat, toIO(dev)));
+  holds(
+    'RoSTER noise-robust stage',
+    single({ name: 'roster', q: 0.7, tau: 0.7, removeFromEpoch: 2, dropO: 0.5 }, { head: 'twopart' }, toIO(distant), ioFeat, toIO(dev)),
+  );
   holds('PU + negative sampling', staged({ kind: 'pu', explore: 2, lambda: 0.1 }, { name: 'pu' }, {}, distant));
   holds('SST', staged({ kind: 'sst' }, { name: 'wsl' }));
   holds('weak-label completion', staged({ kind: 'completion' }, { name: 'wsl' }, {}, distant));
@@ -89,7 +92,7 @@ describe('reference losses: every method, fixed seed, toy task', () => {
     'RoSTER',
     staged(
       { kind: 'roster', models: 2, rounds: 1, roundEpochs: 1, lm: { epochs: 1, vocab: 20 } },
-      { name: 'roster', tau: 0.7, removeFromEpoch: 2 },
+      { name: 'roster', q: 0.7, tau: 0.7, removeFromEpoch: 2, dropO: 0.5 },
       { head: 'twopart' },
       toIO(distant),
       ioFeat,

@@ -34,7 +34,7 @@ async function resume(fixture: string, stamp: string) {
   const restored: string[] = [];
   const r = await runPipeline(
     pipelineSchema.parse({ kind: 'roster', models: 2, rounds: 1, roundEpochs: 1, lm: { epochs: 1, vocab: 20 } }),
-    config({ name: 'roster', tau: 0.7, removeFromEpoch: 2 }, { head: 'twopart' }),
+    config({ name: 'roster', q: 0.7, tau: 0.7, removeFromEpoch: 2, dropO: 0.5 }, { head: 'twopart' }),
     ioFeat,
     { train: toIO(distant), dev: toIO(dev) },
     { onEpoch: (e) => void trained.push(`${e.stage} ${e.epoch}`), onStage: (m) => void (m.includes('restored') && restored.push(m)) },
