@@ -29,7 +29,7 @@ import type { Annotation, ParsedCorpus, Span } from '../core/types';
 import { bioTags, ioTags, toSentences, type LabeledSentence } from '../model/data';
 import { trimGlove } from '../model/embeddings';
 import { buildFeaturizer, type Featurizer } from '../model/features';
-import { encoderKey, encoderPretraining, pretrainEncoder, textFingerprint, type PretrainedEncoder } from '../model/pretrain';
+import { type EncoderLm, encoderKey, encoderPretraining, pretrainEncoder, textFingerprint, type PretrainedEncoder } from '../model/pretrain';
 import type { Weights } from '../model/tagger';
 import type { RunConfig } from '../core/runConfig';
 import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
@@ -412,7 +412,7 @@ async function settingEncoder(
   feat: Featurizer,
   train: readonly { words: readonly string[] }[],
   log: (s: string) => void,
-): Promise<{ weights: Weights; epochs: number; sentences: number; seconds: number }> {
+): Promise<{ weights: Weights; lm?: EncoderLm; epochs: number; sentences: number; seconds: number }> {
   const text = [...train.map((s) => ({ words: s.words })), ...(setting.unlabeled ? readUnlabeled(setting.unlabeled) : [])];
   const o = encoderPretraining(cfg);
   const key = encoderKey(cfg.model, feat, o, textFingerprint(text));
@@ -438,7 +438,7 @@ async function settingEncoder(
     const e = deserialize(readFileSync(file)) as PretrainedEncoder;
     if (e.key === key) {
       log(`encoder: pre-trained earlier (${e.losses.length} epochs on ${e.sentences} sentences, ${Math.round(e.seconds)} s), from ${file}`);
-      return { weights: e.weights, epochs: e.losses.length, sentences: e.sentences, seconds: e.seconds };
+      return { weights: e.weights, lm: e.lm, epochs: e.losses.length, sentences: e.sentences, seconds: e.seconds };
     }
   }
   log(`encoder: pre-training on ${text.length} sentences (${o.epochs} epochs, ${o.vocab}-word language model)`);
@@ -451,7 +451,7 @@ async function settingEncoder(
   writeFileSync(`${file}.${process.pid}.tmp`, serialize(e));
   renameSync(`${file}.${process.pid}.tmp`, file);
   rmSync(lock, { force: true });
-  return { weights: e.weights, epochs: e.losses.length, sentences: e.sentences, seconds: e.seconds };
+  return { weights: e.weights, lm: e.lm, epochs: e.losses.length, sentences: e.sentences, seconds: e.seconds };
 }
 
 /** A raw text file, one sentence a line, tokens between spaces; empty lines skipped. */
@@ -665,7 +665,7 @@ export async function runExperiment(
         if (done.has(key)) continue;
         log(`${key}: training (${sents.train.length} sentences, ${sents.train.filter((s) => s.weak).length} weak)`);
         const t0 = performance.now();
-        let r: { dev: SpanScores | null; stages: StageRecord[]; tokensPerSecond: number; oShift?: number };
+        let r: { dev: SpanScores | null; stages: StageRecord[]; tokensPerSecond: number; oShift?: number; keptStage?: string };
         let unshifted: RunRecord['unshifted'];
         let test: SpanScores;
         // Finished stages and the running stage's last epoch are kept on disk until the run is
@@ -704,7 +704,7 @@ export async function runExperiment(
             m.pipeline,
             cfg,
             feat,
-            { train: sents.train as LabeledSentence[], dev: sents.dev, ...(pre ? { encoder: pre.weights } : {}) },
+            { train: sents.train as LabeledSentence[], dev: sents.dev, ...(pre ? { encoder: pre.weights, encoderLm: pre.lm } : {}) },
             {
               onStage: (message) => log(`${key}: ${message}`),
               onEpoch: (e) => {
@@ -746,6 +746,7 @@ export async function runExperiment(
           tokensPerSecond: Math.round(r.tokensPerSecond),
           ...(r.oShift !== undefined ? { oShift: r.oShift } : {}),
           ...(unshifted ? { unshifted } : {}),
+          ...(r.keptStage ? { keptStage: r.keptStage } : {}),
           finishedAt: new Date().toISOString(),
           config: { ...cfg, pipeline: m.pipeline, scheme: m.scheme } as Record<string, unknown>,
         };

@@ -169,7 +169,18 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
        * (0: no augmentation).
        */
       augmentRate: z.number().min(0).max(1).default(0.15),
+      /**
+       * The language model trained for the augmentation when the run has no pre-trained encoder
+       * (model.pretrain 0); with one, the encoder's own language model augments, untrained here.
+       */
       lm: lmSchema.default({ epochs: 3, vocab: 10000 }),
+      /**
+       * The run's model: the best on dev among every stage's (each noise-robust model, the
+       * distilled one, each round's), as BOND keeps its teacher; false: the last round's, as in the
+       * paper. Where self-training gains on dev (conll03 distant) the two agree; where the weak
+       * labels are precise (bc5cdr) the stages after the first lose precision (BENCHMARKS.md).
+       */
+      keepBest: z.boolean().default(true),
     })
     .strict(),
   /**

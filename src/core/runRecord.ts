@@ -40,6 +40,8 @@ export const runRecordSchema = z.object({
   oShift: z.number().optional(),
   /** With an O shift other than 0: the same model's scores decoded without it (the shift's ablation). */
   unshifted: z.object({ dev: roundedScores, test: roundedScores }).optional(),
+  /** A pipeline that keeps its best stage on dev (RoSTER's keepBest): the stage whose model the run kept, when not the last. */
+  keptStage: z.string().optional(),
   finishedAt: z.string(),
   /** The run's config (records written since the config was added carry it). */
   config: z.record(z.string(), z.unknown()).optional(),

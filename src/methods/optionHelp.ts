@@ -30,7 +30,9 @@ export const OPTION_HELP: Record<string, string> = {
     'BOND: soft pseudo-labels sharpened by class frequency (§3.2, BOND soft), or hard ones, the teacher’s most probable tag (BOND hard: every token teaches)',
   'pipeline.entityThreshold': 'RoSTER: sharpen the type distribution of tokens with P(entity) at least this',
   'pipeline.augmentRate': 'RoSTER: share of words the language model replaces in each augmented copy (0: none)',
-  'pipeline.lm.epochs': 'RoSTER: language-model epochs for the augmentation',
+  'pipeline.lm.epochs': 'RoSTER: language-model epochs for the augmentation, when the run has no pre-trained encoder (with one, its language model augments)',
+  'pipeline.keepBest':
+    'RoSTER: the run keeps the best model on dev among every stage’s (each noise-robust model, the distilled one, each round’s); off: the last round’s, as in the paper',
   'pipeline.lm.vocab': 'Language model: the most frequent words it predicts',
   'pipeline.explore': 'PU: epochs of plain training before the O-values are read',
   'pipeline.lambda': 'PU: the share ⌈λ·m⌉ of O-tagged tokens with the smallest O-values taken out of the loss',

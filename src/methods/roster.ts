@@ -7,7 +7,7 @@
  */
 import { tagsOneHot } from '../model/features';
 import type { LanguageModel } from '../model/lm';
-import { batchTensors } from '../model/tagger';
+import { batchTensors, type Weights } from '../model/tagger';
 import * as tf from '../model/tf';
 import { predictProbs } from '../model/train';
 import { gce, gceOfLabel, klTokens, sharpen, weightedMean } from './losses';
@@ -25,6 +25,12 @@ registerPipeline({
     let last: StageRun | null = null;
     const signals: TrainSignals = {};
     const tau = cfg.method.name === 'roster' ? rosterSchema.parse(cfg.method).tau : 0;
+    // With keepBest, the best model on dev among every stage's: its weights, taken when it is found.
+    let best: { f1: number; stage: string; dev: StageRun['bestDev']; weights: Weights } | null = null;
+    const consider = async (r: StageRun, stage: string) => {
+      const f1 = r.bestDev?.overall.f1 ?? 0;
+      if (pipeline.keepBest && (!best || f1 > best.f1)) best = { f1, stage, dev: r.bestDev, weights: await r.tagger.getWeights() };
+    };
     // K noise-robust models (Eq. 3, 5), seeds seed..seed+K−1.
     for (let k = 0; k < pipeline.models; k++) {
       const r = await ctx.stage(
@@ -35,6 +41,7 @@ registerPipeline({
         {},
         `noise-robust model ${k + 1} of ${pipeline.models}`,
       );
+      await consider(r, `noise-robust model ${k + 1}`);
       const probs = await predictProbs(r.tagger, feat, data.train);
       // The weak labels the first model's threshold would remove, for the review queue.
       if (k === 0 && tau > 0)
@@ -59,11 +66,15 @@ registerPipeline({
         withMethod(cfg, { name: 'distill' }),
         data.train.map((s, i) => ({ ...s, soft: targets[i] })),
       );
+      await consider(current, 'ensemble distillation');
     }
     let lm: LanguageModel | null = null;
-    if (pipeline.rounds > 0 && pipeline.augmentRate > 0 && pipeline.lm.epochs > 0) {
-      // Eq. 7's masked language model: the studio's own, trained on the training text.
-      lm = await ctx.languageModel('language model for augmentation', 'language model for augmentation', data.train, pipeline.lm);
+    if (pipeline.rounds > 0 && pipeline.augmentRate > 0) {
+      // Eq. 7's masked language model: the project's pre-trained encoder where the run has one,
+      // else the studio's own, trained on the training text.
+      lm = ctx.projectLanguageModel("language model for augmentation (the project encoder's)");
+      if (!lm && pipeline.lm.epochs > 0)
+        lm = await ctx.languageModel('language model for augmentation', 'language model for augmentation', data.train, pipeline.lm);
     }
     // Self-training rounds (Eq. 8-9), each from the model the previous one ended with.
     for (let round = 1; round <= pipeline.rounds; round++) {
@@ -77,10 +88,17 @@ registerPipeline({
       const augmented = lm ? await lm.augment(original, pipeline.augmentRate, cfg.train.seed * 1_009 + round) : [];
       const name = `self-training round ${round}${lm ? ' (with augmented copies)' : ''}`;
       current = await ctx.stage(name, stCfg, [...original, ...augmented], w, {}, name.replace(`round ${round}`, `round ${round} of ${pipeline.rounds}`));
+      await consider(current, `self-training round ${round}`);
     }
     if (lm) {
       lm.dispose();
       lm.tagger.dispose();
+    }
+    const kept = best as { f1: number; stage: string; dev: StageRun['bestDev']; weights: Weights } | null;
+    if (kept && kept.f1 > (current!.bestDev?.overall.f1 ?? 0)) {
+      ctx.hooks.onStage?.(`the best model on dev (${kept.stage}, F1 ${(100 * kept.f1).toFixed(2)}) came before the last stage: it is the run's`);
+      current!.tagger.setWeights(kept.weights);
+      return ctx.finish({ ...current!, bestDev: kept.dev }, { signals, keptStage: kept.stage });
     }
     return ctx.finish(current!, { signals });
   },

@@ -9,7 +9,8 @@ import type { Span } from '../core/types';
 import type { Pipeline, RunConfig } from '../core/runConfig';
 import type { LabeledSentence } from '../model/data';
 import type { Featurizer } from '../model/features';
-import { type LanguageModel, newLanguageModel } from '../model/lm';
+import { encoderLanguageModel, type LanguageModel, newLanguageModel } from '../model/lm';
+import type { EncoderLm } from '../model/pretrain';
 import type { Tagger, Weights } from '../model/tagger';
 import { trainStage, type RunStore, type TrainHooks } from '../model/train';
 import { getMethod } from './registry';
@@ -19,6 +20,8 @@ export interface PipelineData {
   dev: LabeledSentence[];
   /** The project's pre-trained encoder (model.pretrain): every stage that would start from fresh weights starts from it. */
   encoder?: Weights;
+  /** That encoder's language-model part, where it was kept: RoSTER augments with it instead of training a language model of its own. */
+  encoderLm?: EncoderLm;
 }
 
 export interface StageRecord {
@@ -48,6 +51,8 @@ export interface PipelineResult {
   detection?: { lambda: number; removed: number; precision: number; recall: number }[];
   /** What the method learned about each training sentence's weak labels (the review queue's signals), aligned with data.train. */
   signals?: TrainSignals;
+  /** A pipeline that keeps its best stage on dev: the stage whose model is the run's, when not the last. */
+  keptStage?: string;
   /** The O shift the final model decodes with (Tagger.oShift), chosen on dev unless configured. */
   oShift?: number;
 }
@@ -94,6 +99,11 @@ export interface PipelineContext {
   stage(name: string, cfg: RunConfig, train: LabeledSentence[], init?: Weights, extra?: Pick<TrainHooks, 'afterEpoch'>, shown?: string): Promise<StageRun>;
   /** A language model on a fresh tagger of the config's encoder, trained on `text` (or restored from the store under `name`), recorded as a stage. */
   languageModel(name: string, stageName: string, text: readonly { words: readonly string[] }[], o: { epochs: number; vocab: number }): Promise<LanguageModel>;
+  /**
+   * The project's pre-trained encoder as a language model (no training), recorded as a stage of 0
+   * epochs; null when the run has no encoder or it kept no language model.
+   */
+  projectLanguageModel(stageName: string): LanguageModel | null;
   /** The run's result with `r`'s model as the final one. */
   finish(r: StageRun, extra?: Partial<PipelineResult>): PipelineResult;
 }
@@ -232,6 +242,13 @@ export function pipelineContext(cfg: RunConfig, feat: Featurizer, data: Pipeline
         trainSentences: text.length,
         history: losses.map((loss, k) => ({ epoch: k + 1, loss, devF1: 0 })),
       });
+      return lm;
+    },
+    projectLanguageModel(stageName) {
+      if (!data.encoder || !data.encoderLm) return null;
+      const lm = encoderLanguageModel(cfg.model, feat, data.encoder, data.encoderLm, cfg.train.seed);
+      hooks.onStage?.(`${stageName}: the project's pre-trained encoder (${data.encoderLm.words.length.toLocaleString()}-word language model), no training`);
+      stages.push({ stage: stageName, devF1: 0, epochs: 0, seconds: 0, trainSentences: 0, history: [] });
       return lm;
     },
     finish(r, extra = {}) {

@@ -70,6 +70,30 @@ export function newLanguageModel(
   );
 }
 
+/**
+ * A project's pre-trained encoder as the language model it was trained as: its encoder weights on
+ * a fresh tagger of `model` and its word heads over its vocabulary. Throws when the encoder does
+ * not fit the model (a weight it has that the model lacks, or of another shape).
+ */
+export function encoderLanguageModel(
+  model: ModelConfig,
+  feat: Featurizer,
+  encoder: Weights,
+  lm: { words: readonly string[]; heads: Weights },
+  seed: number,
+): LanguageModel {
+  const tagger = new Tagger({ ...model, head: 'softmax' }, featureDims(feat), seed);
+  const taken = tagger.loadEncoder(encoder);
+  if (taken !== Object.keys(encoder).length) {
+    tagger.dispose();
+    throw new Error(`the pre-trained encoder does not fit this model (${taken} of its ${Object.keys(encoder).length} weights match): pre-train it again`);
+  }
+  const words = [...lm.words];
+  const m = new LanguageModel(tagger, feat, { words, index: new Map(words.map((w, k) => [w, k])) });
+  m.setHeads(lm.heads);
+  return m;
+}
+
 export class LanguageModel {
   readonly params: Params = Object.assign(new Map<string, tf.Variable>(), { prefix: `lm${++lms}/` });
 
@@ -102,13 +126,22 @@ export class LanguageModel {
 
   /** The encoder's and the two word heads' weights (a run's store keeps a trained model). */
   async getWeights(): Promise<{ encoder: Weights; heads: Weights }> {
-    const heads = await Promise.all([...this.params].map(async ([k, v]) => [k, { shape: v.shape, data: new Float32Array(await v.data()) }] as const));
-    return { encoder: await this.tagger.getWeights(), heads: Object.fromEntries(heads) };
+    return { encoder: await this.tagger.getWeights(), heads: await this.getHeads() };
   }
 
   setWeights(w: { encoder: Weights; heads: Weights }): void {
     this.tagger.setWeights(w.encoder);
-    for (const [k, v] of Object.entries(w.heads)) {
+    this.setHeads(w.heads);
+  }
+
+  /** The two word heads' weights alone (what a pre-trained encoder keeps besides the encoder). */
+  async getHeads(): Promise<Weights> {
+    const heads = await Promise.all([...this.params].map(async ([k, v]) => [k, { shape: v.shape, data: new Float32Array(await v.data()) }] as const));
+    return Object.fromEntries(heads);
+  }
+
+  setHeads(heads: Weights): void {
+    for (const [k, v] of Object.entries(heads)) {
       const existing = this.params.get(k);
       if (existing) tf.tidy(() => existing.assign(tf.tensor(v.data, v.shape)));
       else param(this.params, k, () => tf.tensor(v.data, v.shape));

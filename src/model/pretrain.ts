@@ -34,6 +34,18 @@ export interface PretrainedEncoder {
   sentences: number;
   tokens: number;
   seconds: number;
+  /**
+   * The language model's word heads and vocabulary: a method that needs a bidirectional language
+   * model (RoSTER's augmentation) uses this one instead of training its own. Absent from encoders
+   * kept before it was.
+   */
+  lm?: EncoderLm;
+}
+
+/** A pre-trained encoder's language-model part: the next- and previous-word heads over `words`. */
+export interface EncoderLm {
+  words: string[];
+  heads: Weights;
 }
 
 /**
@@ -115,6 +127,7 @@ export async function pretrainEncoder(
     const all = await tagger.getWeights();
     const weights = Object.fromEntries(Object.entries(all).filter(([k]) => !HEAD.test(k)));
     return {
+      lm: { words: [...lm.vocab.words], heads: await lm.getHeads() },
       key: encoderKey(model, feat, o, textFingerprint(text)),
       weights,
       losses,

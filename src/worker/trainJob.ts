@@ -17,7 +17,7 @@ import { buildFeaturizer } from '../model/features';
 import * as tf from '../model/tf';
 import { predict, predictMarginals, trainTagger, type Checkpoint, type EpochEvent, type RunStore, type StepEvent, type TrainResult } from '../model/train';
 import type { Tagger, Weights } from '../model/tagger';
-import { encoderKey, encoderPretraining, pretrainEncoder, textFingerprint, type PretrainedEncoder } from '../model/pretrain';
+import { type EncoderLm, encoderKey, encoderPretraining, pretrainEncoder, textFingerprint, type PretrainedEncoder } from '../model/pretrain';
 import { crfKernelActive } from '../model/crf';
 import { finalOShift, PipelineStopped, runPipeline, type StageRecord, type TrainSignals } from '../methods/pipelines';
 import { uncertaintyOf, type DocSignals } from '../core/reviewSignals';
@@ -391,6 +391,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     };
     // The project's pre-trained encoder (model.pretrain): kept from an earlier run, or pre-trained now on the train split's text.
     let encoder: Weights | undefined;
+    let encoderLm: EncoderLm | undefined;
     if (cfg.model.pretrain > 0) {
       const text = train.map((x) => ({ words: x.words }));
       const e = await projectEncoder(db, projectId, cfg, feat, text, emit);
@@ -399,6 +400,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
         return metrics;
       }
       encoder = e.weights;
+      encoderLm = e.lm;
       metrics.encoder = { epochs: e.losses.length, sentences: e.sentences, seconds: e.seconds, loss: e.losses[e.losses.length - 1] };
     }
     let lost = false;
@@ -415,7 +417,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
             cfg.pipeline,
             cfg,
             feat,
-            { train, dev, ...(encoder ? { encoder } : {}) },
+            { train, dev, ...(encoder ? { encoder, encoderLm } : {}) },
             { ...hooks, onCheckpoint: undefined, onStage: (stage: string) => emit({ kind: 'stage', stage }) },
             runStore(db, runId),
           );
