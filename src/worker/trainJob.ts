@@ -55,6 +55,8 @@ export interface TrainMetrics {
   trainSentences?: number;
   /** Multi-stage methods: each stage's dev F1, epochs and time. */
   stages?: StageRecord[];
+  /** A pipeline that keeps its best stage on dev (RoSTER's keepBest): the stage whose model the run kept, when not the last. */
+  keptStage?: string;
   /** NEEDLE: dev Viterbi-score bins against sequence accuracy, and the confidences given to weak sentences. */
   calibration?: { lo: number; hi: number; n: number; accuracy: number }[];
   confidences?: number[];
@@ -421,7 +423,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
             { ...hooks, onCheckpoint: undefined, onStage: (stage: string) => emit({ kind: 'stage', stage }) },
             runStore(db, runId),
           );
-          Object.assign(metrics, { stages: r.stages, calibration: r.calibration, confidences: r.confidences, detection: r.detection });
+          Object.assign(metrics, { stages: r.stages, keptStage: r.keptStage, calibration: r.calibration, confidences: r.confidences, detection: r.detection });
           trainSignals = r.signals;
           result = { tagger: r.tagger, bestEpoch: 0, tokensPerSecond: r.tokensPerSecond, stopped: 'done' as 'done' | 'cancelled' };
         } catch (e) {

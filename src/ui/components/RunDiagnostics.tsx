@@ -34,10 +34,17 @@ export function RunDiagnostics({ runId, metrics }: { runId: number; metrics: Tra
     for (const c of metrics.confidences) bins[Math.min(9, Math.floor(c * 10))]++;
     return bins;
   }, [metrics.confidences]);
-  if (!metrics.calibration && !perEpoch.rows.length && !metrics.detection) return null;
+  if (!metrics.calibration && !perEpoch.rows.length && !metrics.detection && !metrics.keptStage) return null;
+  const kept = metrics.keptStage && metrics.stages?.find((s) => s.stage === metrics.keptStage);
   return (
     <section className="stack" data-testid={`diagnostics-${runId}`}>
       <h3>Run {runId}: what the method recorded</h3>
+      {metrics.keptStage && (
+        <p data-testid={`kept-stage-${runId}`}>
+          The run's model is its {metrics.keptStage}'s{kept ? ` (dev F1 ${(100 * kept.devF1).toFixed(2)} before the O shift)` : ''}: the best on dev of its
+          stages; the later ones scored lower.
+        </p>
+      )}
       {metrics.calibration && (
         <>
           <LineChart
