@@ -618,6 +618,8 @@ test("a run with encoder pre-training keeps the project's encoder, the next run 
   const table = page.getByTestId('encoders-table');
   await expect(table.locator('tbody tr')).toHaveCount(1);
   await expect(table.locator('tbody tr td').nth(2)).toHaveText('1');
+  // Its language model is kept with it (RoSTER's augmentation reads it).
+  await expect(table.locator('tbody tr td').nth(4)).toHaveText(/^[\d,]+ words$/);
   const first = Number(await latestRun(page).first().textContent());
   type WithEncoder = { metrics: { encoder?: { epochs: number; sentences: number; seconds: number } } };
   const m1 = (await runMetrics(page, first)) as unknown as WithEncoder;

@@ -131,6 +131,8 @@ export interface EncoderRow {
   tokens: number;
   seconds: number;
   createdAt: number;
+  /** The language model's word heads and vocabulary (RoSTER augments with them); absent from encoders kept before they were. */
+  lm?: { words: string[]; heads: Record<string, { shape: number[]; data: Float32Array }> };
 }
 
 /** A run's noise signals over one document's tokens (the review queue reads them). */

@@ -526,6 +526,7 @@ function ProjectEncoders({ projectId, busy }: { projectId: number; busy: boolean
             <th>text</th>
             <th>epochs</th>
             <th>last loss</th>
+            <th title="RoSTER's augmentation uses the encoder's language model instead of training one per run">language model</th>
             <th>time</th>
             <th />
           </tr>
@@ -544,6 +545,7 @@ function ProjectEncoders({ projectId, busy }: { projectId: number; busy: boolean
                 </td>
                 <td>{e.losses.length}</td>
                 <td>{e.losses[e.losses.length - 1]?.toFixed(3)}</td>
+                <td>{e.lm ? `${e.lm.words.length.toLocaleString()} words` : 'not kept'}</td>
                 <td>{Math.round(e.seconds)} s</td>
                 <td>
                   <button
