@@ -181,6 +181,14 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
        * labels are precise (bc5cdr) the stages after the first lose precision (BENCHMARKS.md).
        */
       keepBest: z.boolean().default(true),
+      /**
+       * With keepBest: the pipeline ends at the first stage after the ensemble (distillation, a
+       * round) that does not beat the best model so far on dev, since the next stages learn from
+       * its predictions; false, or keepBest false: every stage runs, as in the paper. Over the
+       * suite's 18 whole-pipeline runs it never left out a stage that would have won on dev by
+       * more than 0.1, and it spares bc5cdr's rounds (BENCHMARKS.md).
+       */
+      stopEarly: z.boolean().default(true),
     })
     .strict(),
   /**

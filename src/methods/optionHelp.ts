@@ -33,6 +33,8 @@ export const OPTION_HELP: Record<string, string> = {
   'pipeline.lm.epochs': 'RoSTER: language-model epochs for the augmentation, when the run has no pre-trained encoder (with one, its language model augments)',
   'pipeline.keepBest':
     'RoSTER: the run keeps the best model on dev among every stage’s (each noise-robust model, the distilled one, each round’s); off: the last round’s, as in the paper',
+  'pipeline.stopEarly':
+    'RoSTER, with keepBest: stop at the first stage after the ensemble (distillation, a round) that does not beat the best model so far on dev; off: every stage runs',
   'pipeline.lm.vocab': 'Language model: the most frequent words it predicts',
   'pipeline.explore': 'PU: epochs of plain training before the O-values are read',
   'pipeline.lambda': 'PU: the share ⌈λ·m⌉ of O-tagged tokens with the smallest O-values taken out of the loss',

@@ -17,7 +17,7 @@ const data = { train: toIO(distant), dev: toIO(dev) };
 describe("RoSTER's whole pipeline", () => {
   it('keeps the best model on dev among its stages (keepBest), or the last round, as the paper', async () => {
     // A learning rate that wrecks the self-training round: the last stage is not the best.
-    const pipeline = { kind: 'roster', models: 2, rounds: 1, roundEpochs: 1, roundLr: 3, augmentRate: 0 };
+    const pipeline = { kind: 'roster', models: 2, rounds: 1, roundEpochs: 1, roundLr: 3, augmentRate: 0, stopEarly: false };
     const kept = await runPipeline(pipelineSchema.parse(pipeline), cfg, ioFeat, data);
     const best = Math.max(...kept.stages.map((s) => s.devF1));
     const last = kept.stages[kept.stages.length - 1];
@@ -34,6 +34,27 @@ describe("RoSTER's whole pipeline", () => {
     expect(paper.stages.map((s) => s.devF1)).toEqual(kept.stages.map((s) => s.devF1));
     expect(paper.dev!.overall.f1).toBeCloseTo(last.devF1, 6);
     paper.tagger.dispose();
+  }, 300_000);
+
+  it('stops at the first stage after the ensemble that does not beat the best so far (stopEarly)', async () => {
+    // Round 1's learning rate wrecks it: round 2, which would learn from its predictions, is not run.
+    const pipeline = { kind: 'roster', models: 2, rounds: 2, roundEpochs: 1, roundLr: 3, augmentRate: 0 };
+    const messages: string[] = [];
+    const early = await runPipeline(pipelineSchema.parse(pipeline), cfg, ioFeat, data, { onStage: (m) => messages.push(m) });
+    const all = await runPipeline(pipelineSchema.parse({ ...pipeline, stopEarly: false }), cfg, ioFeat, data);
+    const names = all.stages.map((s) => s.stage);
+    expect(names).toEqual(['noise-robust model 1', 'noise-robust model 2', 'ensemble distillation', 'self-training round 1', 'self-training round 2']);
+    // The stages run are the full pipeline's first ones, up to the first that loses after the ensemble.
+    const scores = all.stages.map((s) => s.devF1);
+    const firstLoss = scores.findIndex((f, i) => i >= 2 && f <= Math.max(...scores.slice(0, i)));
+    expect(firstLoss).toBeGreaterThanOrEqual(2);
+    expect(firstLoss).toBeLessThan(4);
+    expect(early.stages.map((s) => [s.stage, s.devF1])).toEqual(all.stages.slice(0, firstLoss + 1).map((s) => [s.stage, s.devF1]));
+    expect(messages.some((m) => m.startsWith(`${names[firstLoss]} did not beat`) && m.includes('the pipeline stops here'))).toBe(true);
+    // The run is the best stage's model either way.
+    expect(early.dev!.overall.f1).toBeCloseTo(Math.max(...scores.slice(0, firstLoss + 1)), 6);
+    early.tagger.dispose();
+    all.tagger.dispose();
   }, 300_000);
 
   it("augments with the project encoder's language model when the run has one, training none of its own", async () => {

@@ -27,10 +27,21 @@ registerPipeline({
     const tau = cfg.method.name === 'roster' ? rosterSchema.parse(cfg.method).tau : 0;
     // With keepBest, the best model on dev among every stage's: its weights, taken when it is found.
     let best: { f1: number; stage: string; dev: StageRun['bestDev']; weights: Weights } | null = null;
-    const consider = async (r: StageRun, stage: string) => {
+    // Whether the stage set a new best (always true without keepBest: nothing is compared).
+    const consider = async (r: StageRun, stage: string): Promise<boolean> => {
+      if (!pipeline.keepBest) return true;
       const f1 = r.bestDev?.overall.f1 ?? 0;
-      if (pipeline.keepBest && (!best || f1 > best.f1)) best = { f1, stage, dev: r.bestDev, weights: await r.tagger.getWeights() };
+      if (best && f1 <= best.f1) return false;
+      best = { f1, stage, dev: r.bestDev, weights: await r.tagger.getWeights() };
+      return true;
     };
+    // With stopEarly, the first stage after the ensemble that does not beat the best so far ends the
+    // pipeline: the later stages learn from its predictions.
+    const stop = (stage: string) => {
+      const b = best as { f1: number; stage: string } | null;
+      ctx.hooks.onStage?.(`${stage} did not beat ${b?.stage} on dev (F1 ${(100 * (b?.f1 ?? 0)).toFixed(2)}): the pipeline stops here (stopEarly)`);
+    };
+    let stopped = false;
     // K noise-robust models (Eq. 3, 5), seeds seed..seed+K−1.
     for (let k = 0; k < pipeline.models; k++) {
       const r = await ctx.stage(
@@ -66,10 +77,14 @@ registerPipeline({
         withMethod(cfg, { name: 'distill' }),
         data.train.map((s, i) => ({ ...s, soft: targets[i] })),
       );
-      await consider(current, 'ensemble distillation');
+      if (!(await consider(current, 'ensemble distillation')) && pipeline.stopEarly) {
+        stop('ensemble distillation');
+        stopped = true;
+      }
     }
+    const rounds = stopped ? 0 : pipeline.rounds;
     let lm: LanguageModel | null = null;
-    if (pipeline.rounds > 0 && pipeline.augmentRate > 0) {
+    if (rounds > 0 && pipeline.augmentRate > 0) {
       // Eq. 7's masked language model: the project's pre-trained encoder where the run has one,
       // else the studio's own, trained on the training text.
       lm = ctx.projectLanguageModel("language model for augmentation (the project encoder's)");
@@ -77,7 +92,7 @@ registerPipeline({
         lm = await ctx.languageModel('language model for augmentation', 'language model for augmentation', data.train, pipeline.lm);
     }
     // Self-training rounds (Eq. 8-9), each from the model the previous one ended with.
-    for (let round = 1; round <= pipeline.rounds; round++) {
+    for (let round = 1; round <= rounds; round++) {
       const probs = await predictProbs(current!.tagger, feat, data.train);
       const targets = selfTrainingTargets(probs, K, pipeline.entityThreshold);
       const w = await current!.tagger.getWeights();
@@ -88,7 +103,10 @@ registerPipeline({
       const augmented = lm ? await lm.augment(original, pipeline.augmentRate, cfg.train.seed * 1_009 + round) : [];
       const name = `self-training round ${round}${lm ? ' (with augmented copies)' : ''}`;
       current = await ctx.stage(name, stCfg, [...original, ...augmented], w, {}, name.replace(`round ${round}`, `round ${round} of ${pipeline.rounds}`));
-      await consider(current, `self-training round ${round}`);
+      if (!(await consider(current, `self-training round ${round}`)) && pipeline.stopEarly && round < rounds) {
+        stop(`self-training round ${round}`);
+        break;
+      }
     }
     if (lm) {
       lm.dispose();
