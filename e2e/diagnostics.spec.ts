@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { labelDistribution } from '../src/core/metrics';
 import { tokenCount } from '../src/core/types';
-import { demoCorpora, docScreenshot, editOptions, expect, makeWeakLabels, openDemo, test } from './fixtures';
+import { demoCorpora, docScreenshot, editOptions, expect, makeWeakLabels, openDemo, storeRows, test } from './fixtures';
 
 // The label-distribution view against the demo's own gold labels (parsed here, independently of
 // the page) and against the weak layer the page stored.
@@ -93,12 +93,12 @@ test('experiment records import into the run comparison, all or nothing', async 
 });
 
 /** Trains one run from the training page on the weak aggregate and returns its id once done. */
-async function trainRun(page: import('@playwright/test').Page, method: string, epochs = 2, options?: Parameters<typeof editOptions>[1]) {
+async function trainRun(page: import('@playwright/test').Page, method: string, epochs = 2, options?: Parameters<typeof editOptions>[1], hidden = 8) {
   await page.getByRole('link', { name: 'Train', exact: true }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Method', { exact: true }).selectOption({ label: method });
   if (options) await editOptions(page, options);
-  await page.getByLabel('Hidden units').fill('8');
+  await page.getByLabel('Hidden units').fill(String(hidden));
   await page.getByLabel('Epochs', { exact: true }).fill(String(epochs));
   await page.getByLabel('Backend').selectOption('wasm');
   const before = await page.getByTestId('runs-table').locator('tbody tr').count();
@@ -268,4 +268,36 @@ test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat
   const [svg] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Export run-${ns}-sampling as SVG` }).click()]);
   expect(readFileSync((await svg.path())!, 'utf8')).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   await docScreenshot(page.getByTestId(`sampling-${ns}`), 'sampling-heatmap.png');
+});
+
+// The whole RoSTER keeps its best stage on dev (keepBest): a self-training round wrecked by its
+// learning rate makes an earlier stage the run's, and the diagnostics say which, as stored.
+test("the whole RoSTER's run says which stage's model it kept", async ({ page, outside: _ }) => {
+  test.setTimeout(600_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  // Large enough that its stages find entities (at 8 units and 2 epochs they score 0 on dev alike).
+  const id = await trainRun(
+    page,
+    'RoSTER: noise-robust models, ensemble, self-training',
+    4,
+    (o) => {
+      Object.assign(o.pipeline, { models: 2, rounds: 1, roundEpochs: 1, roundLr: 3, augmentRate: 0 });
+    },
+    32,
+  );
+  const runs = await storeRows<{ id: number; metrics: { keptStage?: string; stages: { stage: string; devF1: number }[] } }>(page, 'runs');
+  const m = runs.find((r) => r.id === id)!.metrics;
+  const names = m.stages.map((s) => s.stage);
+  expect(names.slice(0, 3)).toEqual(['noise-robust model 1', 'noise-robust model 2', 'ensemble distillation']);
+  // The kept stage is the best on dev, before the last stage run (the wrecked round, or distillation when it lost and the pipeline stopped).
+  const best = m.stages.reduce((a, b) => (b.devF1 > a.devF1 ? b : a));
+  expect(best.devF1).toBeGreaterThan(0);
+  expect(m.keptStage).toBe(best.stage);
+  expect(best.stage).not.toBe(names[names.length - 1]);
+  await page.getByRole('link', { name: 'Compare runs', exact: true }).click();
+  await page.getByLabel(`compare run ${id}`).check();
+  await expect(page.getByTestId(`kept-stage-${id}`)).toHaveText(
+    `The run's model is its ${best.stage}'s (dev F1 ${(100 * best.devF1).toFixed(2)} before the O shift): the best on dev of its stages; the later ones scored lower.`,
+  );
 });
