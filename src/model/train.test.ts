@@ -194,7 +194,7 @@ describe('training loop', () => {
       ioTags(['LOC', 'PER']),
     );
     const roster = await runPipeline(
-      pipelineSchema.parse({ kind: 'roster', models: 2, rounds: 1, roundEpochs: 1, lm: { epochs: 1, vocab: 20 } }),
+      pipelineSchema.parse({ kind: 'roster', models: 2, rounds: 1, roundEpochs: 1, lm: { epochs: 1, vocab: 20 }, stopEarly: false }),
       parseRunConfig({ ...config(14, { head: 'twopart' }), method: { name: 'roster', removeFromEpoch: 8 } }),
       ioFeat,
       { train: ioTrain, dev: ioDev },
