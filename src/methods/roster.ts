@@ -41,7 +41,6 @@ registerPipeline({
       const b = best as { f1: number; stage: string } | null;
       ctx.hooks.onStage?.(`${stage} did not beat ${b?.stage} on dev (F1 ${(100 * (b?.f1 ?? 0)).toFixed(2)}): the pipeline stops here (stopEarly)`);
     };
-    let stopped = false;
     // K noise-robust models (Eq. 3, 5), seeds seed..seed+K−1.
     for (let k = 0; k < pipeline.models; k++) {
       const r = await ctx.stage(
@@ -69,6 +68,8 @@ registerPipeline({
       else r.tagger.dispose();
     }
     let current = last;
+    // The rounds to run: none once distillation stops the pipeline.
+    let rounds = pipeline.rounds;
     if (pipeline.models > 1) {
       // Eq. 6: one model distilled from the ensemble's average prediction.
       const targets = avg!.map((a) => a.map((v) => v / pipeline.models));
@@ -79,10 +80,9 @@ registerPipeline({
       );
       if (!(await consider(current, 'ensemble distillation')) && pipeline.stopEarly) {
         stop('ensemble distillation');
-        stopped = true;
+        rounds = 0;
       }
     }
-    const rounds = stopped ? 0 : pipeline.rounds;
     let lm: LanguageModel | null = null;
     if (rounds > 0 && pipeline.augmentRate > 0) {
       // Eq. 7's masked language model: the project's pre-trained encoder where the run has one,
