@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conllHead } from '../testing/conllHead';
-import { parseShard, readRecords, runExperiment, runKeyParts, runKeys } from './experiment';
+import { costTable, type Experiment, parseShard, type RunRecord, readRecords, runExperiment, runKeyParts, runKeys } from './experiment';
 
 const head = conllHead;
 
@@ -201,6 +201,15 @@ describe('experiment verb', () => {
     await expect(runExperiment(file, { data: join(root, 'nowhere'), log: () => {} })).rejects.toThrow(
       /exp\.json: 4 files not found: .*nowhere\/valid_text\.txt \(written "\$data\/valid_text\.txt"\).*give --data DIR or set NER_STUDIO_DATA/,
     );
+  });
+});
+
+describe('cost table', () => {
+  it('gives each cell the mean wall minutes of its runs and the slowest, leaving unrun and untimed cells empty', () => {
+    const exp = { settings: [{ name: 'a' }, { name: 'b' }], methods: [{ label: 'm' }, { label: 'n' }] } as unknown as Experiment;
+    const rec = (setting: string, label: string, wallSeconds: number) => ({ setting, label, wallSeconds }) as unknown as RunRecord;
+    const table = costTable(exp, [rec('a', 'm', 600), rec('a', 'm', 1860), rec('b', 'm', 0), rec('a', 'n', 90)]);
+    expect(table.split('\n').slice(2)).toEqual(['| m | 20.5, 31.0 (2) |  |', '| n | 1.5, 1.5 (1) |  |']);
   });
 });
 

@@ -352,6 +352,24 @@ export function resultsTable(exp: Experiment, records: RunRecord[]): string {
   return [head, ...rows].join('\n');
 }
 
+/**
+ * Markdown table of what the recorded runs cost: per method and setting, the mean wall time of a run
+ * in minutes and the slowest seed's (how a suite is held to a bound on one run's time).
+ */
+export function costTable(exp: Experiment, records: RunRecord[]): string {
+  const head = `| method (wall minutes a run: mean, slowest) | ${exp.settings.map((s) => s.name).join(' | ')} |\n| --- | ${exp.settings.map(() => '---').join(' | ')} |`;
+  const rows = exp.methods.map((m) => {
+    const cells = exp.settings.map((s) => {
+      const minutes = records.filter((r) => r.setting === s.name && r.label === m.label && r.wallSeconds > 0).map((r) => r.wallSeconds / 60);
+      if (!minutes.length) return '';
+      const mean = minutes.reduce((a, b) => a + b, 0) / minutes.length;
+      return `${mean.toFixed(1)}, ${Math.max(...minutes).toFixed(1)} (${minutes.length})`;
+    });
+    return `| ${m.label} | ${cells.join(' | ')} |`;
+  });
+  return [head, ...rows].join('\n');
+}
+
 export function readRecords(file: string): RunRecord[] {
   return existsSync(file) ? parseRunRecords(file, readFileSync(file, 'utf8')) : [];
 }
@@ -530,6 +548,8 @@ export async function runExperiment(
     methods?: string[];
     keys?: string[];
     report?: boolean;
+    /** With `report`: the table of wall minutes a run instead of the F1 table. */
+    cost?: boolean;
     shard?: { k: number; n: number };
     jobs?: number;
     data?: string;
@@ -556,7 +576,7 @@ export async function runExperiment(
   const unknownKey = (opts.keys ?? []).find((k) => !runKeys(exp).includes(k));
   if (unknownKey) throw new Error(`${configFile}: --key "${unknownKey}": no such run; keys are setting/method label/seed, e.g. "${runKeys(exp)[0]}"`);
   const log = opts.log ?? ((s: string) => void process.stderr.write(`${s}\n`));
-  if (opts.report) return report(exp, null, 0);
+  if (opts.report) return report(exp, null, 0, opts.cost);
   if (opts.jobs !== undefined) {
     if (opts.shard) throw new Error('experiment: --jobs and --shard do not go together (--jobs makes its own shares)');
     const recorded = new Set(readRecords(exp.records).map((r) => r.key));
@@ -772,10 +792,10 @@ export async function runExperiment(
   return report(exp, backend, ran);
 }
 
-/** Prints the Markdown table of the recorded runs; the summary with each cell's F1 per seed. */
-function report(exp: Experiment, backend: string | null, ran: number): Record<string, unknown> {
+/** Prints the Markdown table of the recorded runs (their F1, or with `cost` their wall minutes); the summary with each cell's F1 per seed. */
+function report(exp: Experiment, backend: string | null, ran: number, cost = false): Record<string, unknown> {
   const records = readRecords(exp.records);
-  process.stdout.write(`${resultsTable(exp, records)}\n`);
+  process.stdout.write(`${(cost ? costTable : resultsTable)(exp, records)}\n`);
   const left = remainingRuns(exp, records);
   process.stderr.write(`${left.text}\n`);
   return {

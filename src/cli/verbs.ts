@@ -185,6 +185,7 @@ const experimentVerb: Verb = async (args, parse) => {
       method: { type: 'string', multiple: true },
       key: { type: 'string', multiple: true },
       report: { type: 'boolean' },
+      cost: { type: 'boolean' },
       shard: { type: 'string' },
       jobs: { type: 'string' },
     },
@@ -199,7 +200,8 @@ const experimentVerb: Verb = async (args, parse) => {
     only: values.only,
     methods: values.method,
     keys: values.key,
-    report: values.report,
+    report: values.report || values.cost,
+    cost: values.cost,
     jobs,
     shard: values.shard === undefined ? undefined : parseShard(values.shard),
   });
