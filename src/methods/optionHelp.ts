@@ -35,6 +35,8 @@ export const OPTION_HELP: Record<string, string> = {
     'RoSTER: the run keeps the best model on dev among every stage’s (each noise-robust model, the distilled one, each round’s); off: the last round’s, as in the paper',
   'pipeline.stopEarly':
     'RoSTER, with keepBest: stop at the first stage after the ensemble (distillation, a round) that does not beat the best model so far on dev; off: every stage runs',
+  'pipeline.ensembleSeeds':
+    'RoSTER: the seeds of the ensemble’s models: spread (seed + 1000·k: runs of nearby seeds share no model) or consecutive (seed + k, as before)',
   'pipeline.lm.vocab': 'Language model: the most frequent words it predicts',
   'pipeline.explore': 'PU: epochs of plain training before the O-values are read',
   'pipeline.lambda': 'PU: the share ⌈λ·m⌉ of O-tagged tokens with the smallest O-values taken out of the loss',

@@ -91,7 +91,7 @@ describe('reference losses: every method, fixed seed, toy task', () => {
   holds(
     'RoSTER',
     staged(
-      { kind: 'roster', models: 2, rounds: 1, roundEpochs: 1, lm: { epochs: 1, vocab: 20 }, keepBest: false },
+      { kind: 'roster', models: 2, rounds: 1, roundEpochs: 1, lm: { epochs: 1, vocab: 20 }, keepBest: false, ensembleSeeds: 'consecutive' },
       { name: 'roster', q: 0.7, tau: 0.7, removeFromEpoch: 2, dropO: 0.5 },
       { head: 'twopart' },
       toIO(distant),

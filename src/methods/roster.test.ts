@@ -57,6 +57,20 @@ describe("RoSTER's whole pipeline", () => {
     all.tagger.dispose();
   }, 300_000);
 
+  it('gives the ensembles of nearby seeds no model in common (spread seeds), as consecutive seeds did', async () => {
+    const run = async (seed: number, ensembleSeeds: string) => {
+      const pipeline = pipelineSchema.parse({ kind: 'roster', models: 2, rounds: 0, ensembleSeeds });
+      const r = await runPipeline(pipeline, { ...cfg, train: { ...cfg.train, seed } }, ioFeat, data);
+      r.tagger.dispose();
+      return r.stages.filter((s) => s.stage.startsWith('noise-robust')).map((s) => JSON.stringify(s.history));
+    };
+    const [one, two] = [await run(1, 'consecutive'), await run(2, 'consecutive')];
+    expect(one[1]).toBe(two[0]);
+    const [a, b] = [await run(1, 'spread'), await run(2, 'spread')];
+    expect(a[0]).toBe(one[0]);
+    expect(new Set([...a, ...b]).size).toBe(4);
+  }, 300_000);
+
   it("augments with the project encoder's language model when the run has one, training none of its own", async () => {
     const text = data.train.map((s) => ({ words: s.words }));
     const e = (await pretrainEncoder(cfg.model, ioFeat, text, { epochs: 1, vocab: 20, batchSize: 8, lr: 0.01, clip: 5, seed: 1 }))!;

@@ -41,11 +41,11 @@ registerPipeline({
       const b = best as { f1: number; stage: string } | null;
       ctx.hooks.onStage?.(`${stage} did not beat ${b?.stage} on dev (F1 ${(100 * (b?.f1 ?? 0)).toFixed(2)}): the pipeline stops here (stopEarly)`);
     };
-    // K noise-robust models (Eq. 3, 5), seeds seed..seed+K−1.
+    // K noise-robust models (Eq. 3, 5), each with its own seed (pipeline.ensembleSeeds).
     for (let k = 0; k < pipeline.models; k++) {
       const r = await ctx.stage(
         `noise-robust model ${k + 1}`,
-        { ...cfg, train: { ...cfg.train, seed: cfg.train.seed + k } },
+        { ...cfg, train: { ...cfg.train, seed: cfg.train.seed + (pipeline.ensembleSeeds === 'spread' ? 1000 * k : k) } },
         data.train,
         undefined,
         {},

@@ -33,7 +33,7 @@ async function resume(fixture: string, stamp: string) {
   const trained: string[] = [];
   const restored: string[] = [];
   const r = await runPipeline(
-    pipelineSchema.parse({ kind: 'roster', models: 2, rounds: 1, roundEpochs: 1, lm: { epochs: 1, vocab: 20 }, keepBest: false }),
+    pipelineSchema.parse({ kind: 'roster', models: 2, rounds: 1, roundEpochs: 1, lm: { epochs: 1, vocab: 20 }, keepBest: false, ensembleSeeds: 'consecutive' }),
     config({ name: 'roster', q: 0.7, tau: 0.7, removeFromEpoch: 2, dropO: 0.5 }, { head: 'twopart' }),
     ioFeat,
     { train: toIO(distant), dev: toIO(dev) },
