@@ -693,7 +693,9 @@ export async function runExperiment(
         const store = fileRunStore(runStoreDir(join(CHECKPOINTS, exp.name), key), { config: cfg, pipeline: m.pipeline, scheme: m.scheme, setting });
         // The wall time of the run's earlier attempts, kept beside its checkpoints at each epoch.
         const earlier = ((await store.load('wall seconds')) as number | undefined) ?? 0;
-        const wall = () => earlier + (performance.now() - t0) / 1000;
+        // A setting's encoder is built once and shared by its runs: its pre-training is not this run's cost.
+        let sharedSeconds = 0;
+        const wall = () => earlier + (performance.now() - t0) / 1000 - sharedSeconds;
         const keepWall = () => void store.save('wall seconds', wall());
         if (mod.spanModel) {
           const d = await mod.spanModel(
@@ -719,7 +721,9 @@ export async function runExperiment(
           d.dispose();
           r = d;
         } else {
+          const t1 = performance.now();
           const pre = cfg.model.pretrain > 0 ? await settingEncoder(setting, cfg, feat, sents.train, (message) => log(`${key}: ${message}`)) : null;
+          sharedSeconds = (performance.now() - t1) / 1000;
           const p = await runPipeline(
             m.pipeline,
             cfg,

@@ -107,6 +107,8 @@ export const isScoredOnly = (name: string): boolean => (SCORED_ONLY_METHODS as r
 export const experimentSchema = z
   .object({
     name: z.string(),
+    /** What the experiment is for, and why its rows are together (documentation only). */
+    about: z.string().optional(),
     model: modelOverrides.default({}),
     train: trainOverrides.default({}),
     settings: z.array(settingSchema).min(1),

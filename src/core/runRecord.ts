@@ -34,6 +34,7 @@ export const runRecordSchema = z.object({
       })
       .passthrough(),
   ),
+  /** The run's own wall time: its setting's encoder (pre-trained once, shared by its runs; its seconds are a stage) is not counted. */
   wallSeconds: z.number(),
   tokensPerSecond: z.number(),
   /** The O shift the final model decoded with (chosen on dev unless configured). */
