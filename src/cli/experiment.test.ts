@@ -211,6 +211,13 @@ describe('cost table', () => {
     const table = costTable(exp, [rec('a', 'm', 600), rec('a', 'm', 1860), rec('b', 'm', 0), rec('a', 'n', 90)]);
     expect(table.split('\n').slice(2)).toEqual(['| m | 20.5, 31.0 (2) |  |', '| n | 1.5, 1.5 (1) |  |']);
   });
+
+  it("holds the user-scale suite's recorded runs to the issue's bound: none over 30 minutes (longer rows go to user-scale-large.json)", () => {
+    const records = readRecords('bench/results/user-scale.jsonl');
+    expect(records.length).toBeGreaterThan(100);
+    const over = records.filter((r) => r.wallSeconds > 30 * 60).map((r) => `${r.key}: ${(r.wallSeconds / 60).toFixed(1)} min`);
+    expect(over).toEqual([]);
+  });
 });
 
 describe('run keys', () => {

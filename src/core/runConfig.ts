@@ -142,7 +142,7 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
     .strict(),
   /**
    * RoSTER (Meng et al. 2021) after its noise-robust loss: K models trained with the config's
-   * method (roster) and seeds seed..seed+K−1, a model distilled from their average prediction
+   * method (roster), one seed each (see ensembleSeeds), a model distilled from their average prediction
    * (Eq. 6), then rounds of self-training on sharpened soft labels (Eq. 8-9), each on the original
    * sentences and on copies augmented by the studio's own language model (Eq. 7).
    */
@@ -150,10 +150,12 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
     .object({
       kind: z.literal('roster'),
       /**
-       * Noise-robust models in the ensemble. 2, not the paper's 5: chosen on dev over the user-scale
-       * suite (3 seeds, best stage kept, stopping early): 2 and 3 models level on dev in every
-       * setting (mean dev 79.71 against 79.64), 3 and 5 level on conll03 distant 1k, and each model
-       * is a third of a run's time (BENCHMARKS.md).
+       * Noise-robust models in the ensemble. 2, not the paper's 5, for cost: over the user-scale
+       * suite (3 seeds, best stage kept, stopping early) 3 models are better on dev in every setting
+       * by 0.19-0.53 (mean dev 79.64 against 79.31 with independent seeds), but a bc5cdr run of 3
+       * passes the suite's 30-minute bound on a 2-core machine and a run of 2 takes 17-22 minutes;
+       * 3 and 5 are level on conll03 distant 1k, and each model is about a third of a run's time
+       * (BENCHMARKS.md). Users with a GPU or time to spare gain a little from 3.
        */
       models: z.number().int().min(1).default(2),
       /**
