@@ -152,7 +152,8 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
       /**
        * Noise-robust models in the ensemble. 2, not the paper's 5, for cost: over the user-scale
        * suite (3 seeds, best stage kept, stopping early) 3 models are better on dev in every setting
-       * by 0.19-0.53 (mean dev 79.64 against 79.31 with independent seeds), but a bc5cdr run of 3
+       * by 0.19-0.53 (mean dev 79.64, from runs whose seeds overlapped, against 79.31 for 2 with
+       * independent seeds), but a bc5cdr run of 3
        * passes the suite's 30-minute bound on a 2-core machine and a run of 2 takes 17-22 minutes;
        * 3 and 5 are level on conll03 distant 1k, and each model is about a third of a run's time
        * (BENCHMARKS.md). Users with a GPU or time to spare gain a little from 3.
