@@ -685,7 +685,7 @@ export async function runExperiment(
         if (done.has(key)) continue;
         log(`${key}: training (${sents.train.length} sentences, ${sents.train.filter((s) => s.weak).length} weak)`);
         const t0 = performance.now();
-        let r: { dev: SpanScores | null; stages: StageRecord[]; tokensPerSecond: number; oShift?: number; keptStage?: string };
+        let r: { dev: SpanScores | null; stages: StageRecord[]; tokensPerSecond: number; oShift?: number; keptStage?: string; dictionaryDropout?: number };
         let unshifted: RunRecord['unshifted'];
         let test: SpanScores;
         // Finished stages and the running stage's last epoch are kept on disk until the run is
@@ -771,6 +771,7 @@ export async function runExperiment(
           ...(r.oShift !== undefined ? { oShift: r.oShift } : {}),
           ...(unshifted ? { unshifted } : {}),
           ...(r.keptStage ? { keptStage: r.keptStage } : {}),
+          ...(r.dictionaryDropout !== undefined ? { dictionaryDropout: r.dictionaryDropout } : {}),
           finishedAt: new Date().toISOString(),
           config: { ...cfg, pipeline: m.pipeline, scheme: m.scheme } as Record<string, unknown>,
         };

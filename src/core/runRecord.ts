@@ -43,6 +43,8 @@ export const runRecordSchema = z.object({
   unshifted: z.object({ dev: roundedScores, test: roundedScores }).optional(),
   /** A pipeline that keeps its best stage on dev (RoSTER's keepBest): the stage whose model the run kept, when not the last. */
   keptStage: z.string().optional(),
+  /** model.dictionaryDropout "dev": the value chosen on dev. */
+  dictionaryDropout: z.number().optional(),
   finishedAt: z.string(),
   /** The run's config (records written since the config was added carry it). */
   config: z.record(z.string(), z.unknown()).optional(),

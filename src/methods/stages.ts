@@ -6,13 +6,13 @@
  */
 import type { SpanScores } from '../core/metrics';
 import type { Span } from '../core/types';
-import type { Pipeline, RunConfig } from '../core/runConfig';
+import { DICTIONARY_DROPOUT_CHOICES, type Pipeline, type RunConfig } from '../core/runConfig';
 import type { LabeledSentence } from '../model/data';
 import type { Featurizer } from '../model/features';
 import { encoderLanguageModel, type LanguageModel, newLanguageModel } from '../model/lm';
 import type { EncoderLm } from '../model/pretrain';
 import type { Tagger, Weights } from '../model/tagger';
-import { trainStage, type RunStore, type TrainHooks } from '../model/train';
+import { chooseOShift, trainStage, type RunStore, type TrainHooks } from '../model/train';
 import { getMethod } from './registry';
 
 export interface PipelineData {
@@ -55,6 +55,8 @@ export interface PipelineResult {
   keptStage?: string;
   /** The O shift the final model decodes with (Tagger.oShift), chosen on dev unless configured. */
   oShift?: number;
+  /** model.dictionaryDropout "dev": the value chosen on dev, at which the run's stages trained. */
+  dictionaryDropout?: number;
 }
 
 export interface TrainSignals {
@@ -166,12 +168,61 @@ export interface SpanModel {
 /** The config with another method (a stage trained with a loss other than the run's). */
 export const withMethod = (cfg: RunConfig, method: Record<string, unknown> & { name: string }): RunConfig => ({ ...cfg, method });
 
+const withDictionaryDropout = (cfg: RunConfig, dictionaryDropout: number): RunConfig => ({ ...cfg, model: { ...cfg.model, dictionaryDropout } });
+
 export function pipelineContext(cfg: RunConfig, feat: Featurizer, data: PipelineData, hooks: TrainHooks, store: RunStore | undefined): PipelineContext {
   const t0 = performance.now();
   const stages: StageRecord[] = [];
   let tokens = 0;
   let trainMs = 0;
   let stageCount = 0;
+  const trainOne = async (
+    name: string,
+    c: RunConfig,
+    train: LabeledSentence[],
+    init?: Weights,
+    extra: Pick<TrainHooks, 'afterEpoch'> = {},
+    shown = name,
+  ): Promise<StageRun> => {
+    const id = `${stageCount++} ${name}`;
+    hooks.onStage?.(`${shown}: training on ${train.length} sentences, up to ${c.train.epochs} epochs`);
+    const stageHooks: TrainHooks = { ...hooks, ...extra, onEpoch: (e) => hooks.onEpoch?.({ ...e, stage: shown, epochs: c.train.epochs }) };
+    const r = await trainStage(
+      getMethod(c.method.name),
+      extra.afterEpoch ? undefined : store,
+      id,
+      c,
+      feat,
+      { train, dev: data.dev },
+      stageHooks,
+      init,
+      data.encoder,
+    );
+    if (r.stopped === 'cancelled' || r.stopped === 'stopped') {
+      r.tagger.dispose();
+      throw new PipelineStopped(r.stopped, name);
+    }
+    stages.push({
+      stage: name,
+      devF1: r.bestDev?.overall.f1 ?? 0,
+      epochs: r.history.length,
+      seconds: r.seconds,
+      trainSentences: r.trainSentences,
+      history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1, ...(h.methodStats ? { methodStats: h.methodStats } : {}) })),
+    });
+    tokens += r.trainTokens * r.history.length;
+    trainMs += ((r.trainTokens * r.history.length) / Math.max(r.tokensPerSecond, 1e-9)) * 1000;
+    return r;
+  };
+  /** A stage's dev F1 as the run would score it: with the O shift chosen on dev where the run chooses one. */
+  const devF1 = async (r: StageRun): Promise<number> => {
+    if (cfg.train.oShift !== 'dev') return r.bestDev?.overall.f1 ?? 0;
+    const saved = r.tagger.oShift;
+    const f1 = (await chooseOShift(r.tagger, feat, data.dev)).dev.overall.f1;
+    r.tagger.oShift = saved;
+    return f1;
+  };
+  let chosenDropout: number | undefined;
   return {
     cfg,
     feat,
@@ -180,35 +231,27 @@ export function pipelineContext(cfg: RunConfig, feat: Featurizer, data: Pipeline
     strong: data.train.filter((s) => !s.weak),
     weak: data.train.filter((s) => s.weak),
     async stage(name, c, train, init, extra = {}, shown = name) {
-      const id = `${stageCount++} ${name}`;
-      hooks.onStage?.(`${shown}: training on ${train.length} sentences, up to ${c.train.epochs} epochs`);
-      const stageHooks: TrainHooks = { ...hooks, ...extra, onEpoch: (e) => hooks.onEpoch?.({ ...e, stage: shown, epochs: c.train.epochs }) };
-      const r = await trainStage(
-        getMethod(c.method.name),
-        extra.afterEpoch ? undefined : store,
-        id,
-        c,
-        feat,
-        { train, dev: data.dev },
-        stageHooks,
-        init,
-        data.encoder,
-      );
-      if (r.stopped === 'cancelled' || r.stopped === 'stopped') {
-        r.tagger.dispose();
-        throw new PipelineStopped(r.stopped, name);
+      if (c.model.dictionaryDropout === 'dev' && feat.lexicon) {
+        if (chosenDropout !== undefined) return trainOne(name, withDictionaryDropout(c, chosenDropout), train, init, extra, shown);
+        // The run's first stage at each value; the best on dev (with its O shift, when the run
+        // chooses one there) is kept, and every later stage trains at its value.
+        let best: { r: StageRun; f1: number; rate: number } | null = null;
+        const byRate: string[] = [];
+        for (const rate of DICTIONARY_DROPOUT_CHOICES) {
+          const at = ` (dictionary dropout ${rate})`;
+          const r = await trainOne(`${name}${at}`, withDictionaryDropout(c, rate), train, init, extra, `${shown}${at}`);
+          const f1 = await devF1(r);
+          byRate.push(`${rate}: ${(100 * f1).toFixed(2)}`);
+          if (!best || f1 > best.f1) {
+            best?.r.tagger.dispose();
+            best = { r, f1, rate };
+          } else r.tagger.dispose();
+        }
+        chosenDropout = best!.rate;
+        hooks.onStage?.(`dictionary dropout chosen on dev: ${chosenDropout} (dev F1 ${byRate.join(', ')})`);
+        return best!.r;
       }
-      stages.push({
-        stage: name,
-        devF1: r.bestDev?.overall.f1 ?? 0,
-        epochs: r.history.length,
-        seconds: r.seconds,
-        trainSentences: r.trainSentences,
-        history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1, ...(h.methodStats ? { methodStats: h.methodStats } : {}) })),
-      });
-      tokens += r.trainTokens * r.history.length;
-      trainMs += ((r.trainTokens * r.history.length) / Math.max(r.tokensPerSecond, 1e-9)) * 1000;
-      return r;
+      return trainOne(name, c, train, init, extra, shown);
     },
     async languageModel(name, stageName, text, o) {
       const s0 = performance.now();
@@ -258,6 +301,7 @@ export function pipelineContext(cfg: RunConfig, feat: Featurizer, data: Pipeline
         stages,
         seconds: (performance.now() - t0) / 1000,
         tokensPerSecond: tokens / Math.max(trainMs / 1000, 1e-9),
+        ...(chosenDropout !== undefined ? { dictionaryDropout: chosenDropout } : {}),
         ...extra,
       };
     },

@@ -145,6 +145,47 @@ describe('training loop', () => {
     ).rejects.toThrow(/strong labels/);
   }, 240_000);
 
+  it('chooses the dictionary dropout on dev: the first stage at each value, the best kept, later stages at it', async () => {
+    const { runPipeline, pipelineSchema } = await import('../methods/pipelines');
+    const { DICTIONARY_DROPOUT_CHOICES } = await import('../core/runConfig');
+    // A dictionary of the places only: its matches are typed LOC (type 0 of the lexicon).
+    const withLex = (ss: LabeledSentence[]) =>
+      ss.map((s) => ({ ...s, lex: s.words.flatMap((w, i) => (w === 'Paris' || w === 'Rome' ? [{ start: i, end: i + 1, type: 0 }] : [])) }));
+    const lexFeat = { ...feat, lexicon: ['LOC', 'PER'] };
+    const distant = withLex(train).map((s) => ({ ...s, weak: true }));
+    const lexDev = withLex(dev);
+    await expect(
+      trainTagger(getMethod('supervised'), config(1, { dictionaryDropout: 'dev' }), lexFeat, { train: withLex(train), dev: lexDev }),
+    ).rejects.toThrow(/chosen by the run's pipeline/);
+    const messages: string[] = [];
+    const chosen = await runPipeline(
+      pipelineSchema.parse({ kind: 'completion' }),
+      config(3, { dictionaryDropout: 'dev' }),
+      lexFeat,
+      { train: distant, dev: lexDev },
+      { onStage: (m) => messages.push(m) },
+    );
+    expect(chosen.stages.map((s) => s.stage)).toEqual([
+      ...DICTIONARY_DROPOUT_CHOICES.map((r) => `teacher (WSL) (dictionary dropout ${r})`),
+      'student (round 1)',
+    ]);
+    const line = messages.find((m) => m.startsWith('dictionary dropout chosen on dev'))!;
+    const byRate = [...line.matchAll(/(\d(?:\.\d+)?): (\d+\.\d+)/g)].map((m) => ({ rate: Number(m[1]), f1: Number(m[2]) }));
+    expect(byRate.map((b) => b.rate)).toEqual([...DICTIONARY_DROPOUT_CHOICES]);
+    const best = byRate.reduce((a, b) => (b.f1 > a.f1 ? b : a));
+    expect(chosen.dictionaryDropout).toBe(best.rate);
+    // The same run at the chosen value, fixed: the same stages' scores, so the student trained at it.
+    const fixed = await runPipeline(pipelineSchema.parse({ kind: 'completion' }), config(3, { dictionaryDropout: best.rate }), lexFeat, {
+      train: distant,
+      dev: lexDev,
+    });
+    expect(fixed.dictionaryDropout).toBeUndefined();
+    expect(fixed.stages.map((s) => s.devF1)).toEqual([chosen.stages[DICTIONARY_DROPOUT_CHOICES.indexOf(best.rate as 0)].devF1, chosen.stages[3].devF1]);
+    expect(fixed.dev!.overall.f1).toBe(chosen.dev!.overall.f1);
+    chosen.tagger.dispose();
+    fixed.tagger.dispose();
+  }, 240_000);
+
   it('runs the SST and NEEDLE pipelines with their stages', async () => {
     const { runPipeline, pipelineSchema } = await import('../methods/pipelines');
     const mixed = train.map((s, k) => (k % 4 ? { ...s, weak: true, tags: s.tags.map((t, i) => (t && i % 3 === 0 ? 0 : t)) } : s));

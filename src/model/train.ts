@@ -338,6 +338,9 @@ export async function trainTagger(
   else if (encoder && !resume) tagger.loadEncoder(encoder);
   let bestDev: SpanScores | null = resume?.bestDev ?? null;
   const trainTokens = data.train.reduce((a, s) => a + s.words.length, 0);
+  const dictionaryDropout = cfg.model.dictionaryDropout === 'dev' ? null : cfg.model.dictionaryDropout;
+  if (dictionaryDropout === null && feat.lexicon)
+    throw new Error('model.dictionaryDropout "dev" is chosen by the run\'s pipeline (stages.ts); a single training needs a number');
   const t0 = performance.now();
   let trainMs = 0;
   let tokensSeen = 0;
@@ -365,10 +368,7 @@ export async function trainTagger(
         const control = hooks.control ? await hooks.control() : 'go';
         if (control !== 'go') return { loss: 0, steps: step - first, stopped: control === 'cancel' ? 'cancelled' : 'stopped' };
         const s0 = performance.now();
-        const lexDrop =
-          feat.lexicon && cfg.model.dictionaryDropout > 0
-            ? { rate: cfg.model.dictionaryDropout, rand: mulberry32(t.seed * 4_099 + step * 65_537 + 29) }
-            : undefined;
+        const lexDrop = feat.lexicon && dictionaryDropout ? { rate: dictionaryDropout, rand: mulberry32(t.seed * 4_099 + step * 65_537 + 29) } : undefined;
         const batch = makeBatch(
           feat,
           batches[bi].map((k) => data.train[k]),

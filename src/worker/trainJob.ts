@@ -57,6 +57,8 @@ export interface TrainMetrics {
   stages?: StageRecord[];
   /** A pipeline that keeps its best stage on dev (RoSTER's keepBest): the stage whose model the run kept, when not the last. */
   keptStage?: string;
+  /** model.dictionaryDropout "dev": the value chosen on dev, at which the run's stages trained. */
+  dictionaryDropout?: number;
   /** NEEDLE: dev Viterbi-score bins against sequence accuracy, and the confidences given to weak sentences. */
   calibration?: { lo: number; hi: number; n: number; accuracy: number }[];
   confidences?: number[];
@@ -411,8 +413,9 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     let result: { tagger: Tagger; bestEpoch: number; tokensPerSecond: number; stopped: TrainResult['stopped'] };
     let trainSignals: TrainSignals | undefined;
     try {
-      if (cfg.pipeline.kind !== 'single') {
-        // Multi-stage methods keep their finished stages and the running stage's epochs in the
+      if (cfg.pipeline.kind !== 'single' || (cfg.model.dictionaryDropout === 'dev' && feat.lexicon)) {
+        // Multi-stage methods (and a dictionary dropout chosen on dev, which trains the first
+        // stage once per value) keep their finished stages and the running stage's epochs in the
         // run's store: a run started again after a reload goes on from them.
         try {
           const r = await runPipeline(
@@ -423,7 +426,14 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
             { ...hooks, onCheckpoint: undefined, onStage: (stage: string) => emit({ kind: 'stage', stage }) },
             runStore(db, runId),
           );
-          Object.assign(metrics, { stages: r.stages, keptStage: r.keptStage, calibration: r.calibration, confidences: r.confidences, detection: r.detection });
+          Object.assign(metrics, {
+            stages: r.stages,
+            keptStage: r.keptStage,
+            dictionaryDropout: r.dictionaryDropout,
+            calibration: r.calibration,
+            confidences: r.confidences,
+            detection: r.detection,
+          });
           trainSignals = r.signals;
           result = { tagger: r.tagger, bestEpoch: 0, tokensPerSecond: r.tokensPerSecond, stopped: 'done' as 'done' | 'cancelled' };
         } catch (e) {

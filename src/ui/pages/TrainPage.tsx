@@ -1,7 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Link } from 'wouter';
 import { useMemo, useRef, useState } from 'react';
-import { modelName, modelSchema, parseRunConfig, runConfigSchema, runMethodName, type RunConfig } from '../../core/runConfig';
+import { DICTIONARY_DROPOUT_CHOICES, modelName, modelSchema, parseRunConfig, runConfigSchema, runMethodName, type RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
 import { deleteEncoder } from '../../db/repo';
 import { addRun, cancelRuns, failRunIfLive } from '../../db/runs';
@@ -57,7 +57,7 @@ function formProblems(
 ): string[] {
   const problems: string[] = [];
   for (const k of Object.keys(NUMBER_FIELDS) as (keyof typeof NUMBER_FIELDS)[]) {
-    if (k === 'dictDropout' && !form.dictionary) continue;
+    if (k === 'dictDropout' && (!form.dictionary || form.dictDropout.trim() === 'dev')) continue;
     try {
       num(form, k);
     } catch (e) {
@@ -84,9 +84,12 @@ function formProblems(
   return problems;
 }
 
-/** The dictionary dropout as typed; the default when dictionary features are off (then it plays no part). */
+/**
+ * The dictionary dropout as typed ("dev": chosen on dev, see runConfig's dictionaryDropout); the
+ * default when dictionary features are off (then it plays no part).
+ */
 const dictDropout = (form: Record<keyof typeof NUMBER_FIELDS, string> & { dictionary: boolean }) =>
-  form.dictionary ? num(form, 'dictDropout') : MODEL_DEFAULTS.dictionaryDropout;
+  !form.dictionary ? MODEL_DEFAULTS.dictionaryDropout : form.dictDropout.trim() === 'dev' ? 'dev' : num(form, 'dictDropout');
 
 const FIELD_OF: Record<string, string> = {
   'model.hidden': 'units',
@@ -392,7 +395,9 @@ export function TrainPage() {
             dictionary features
           </label>
           {form.dictionary && (
-            <label title="The share of dictionary matches left out of each training batch, so the model also learns from context">
+            <label
+              title={`The share of dictionary matches left out of each training batch, so the model also learns from context; "dev": the first stage trains at each of ${DICTIONARY_DROPOUT_CHOICES.join(', ')} and the best on dev is kept`}
+            >
               dropped <NumberInput aria-label="Dictionary dropout" {...numField('dictDropout')} />
             </label>
           )}
