@@ -33,6 +33,7 @@ async function startRun(
     method?: string;
     seed?: number;
     lr?: number;
+    dictDropout?: string;
     options?: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void;
   },
 ) {
@@ -42,6 +43,7 @@ async function startRun(
   if (opts.options) await editOptions(page, opts.options);
   if (opts.seed !== undefined) await page.getByLabel('Seed', { exact: true }).fill(String(opts.seed));
   if (opts.lr !== undefined) await page.getByLabel('Learning rate').fill(String(opts.lr));
+  if (opts.dictDropout !== undefined) await page.getByLabel('Dictionary dropout').fill(opts.dictDropout);
   await page.getByLabel('Hidden units').fill(String(opts.hidden ?? 16));
   await page.getByLabel('Epochs', { exact: true }).fill(String(opts.epochs));
   await page.getByLabel('Backend').selectOption(opts.backend);
@@ -376,6 +378,20 @@ test('BOND runs from the training page: its early-stopped teacher, then self-tra
   ]);
 });
 
+test('a dictionary dropout chosen on dev trains the model at each value and says which it kept', async ({ page, outside: _ }) => {
+  test.setTimeout(300_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8, dictDropout: 'dev' });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
+  const id = Number(await latestRun(page).first().textContent());
+  const { metrics } = (await runMetrics(page, id)) as unknown as { metrics: { stages: { stage: string }[]; dictionaryDropout: number } };
+  expect(metrics.stages.map((s) => s.stage)).toEqual([0, 0.5, 0.75].map((r) => `wsl (dictionary dropout ${r})`));
+  expect([0, 0.5, 0.75]).toContain(metrics.dictionaryDropout);
+  await latestRun(page).first().getByRole('link').click();
+  await expect(page.getByTestId('run-facts')).toContainText(`dictionary dropout ${metrics.dictionaryDropout} (chosen on dev)`);
+});
+
 test('a run cut off by a reload is marked interrupted, resumes, and counts its epochs and wall time over both attempts', async ({ page, outside: _ }) => {
   test.setTimeout(300_000);
   await openDemo(page);
@@ -464,6 +480,10 @@ test('bad training input stops before training with a clear error', async ({ pag
   await page.getByLabel('Epochs', { exact: true }).fill('2');
   await page.getByLabel('Dictionary dropout').fill('1.5');
   await expect(page.getByTestId('form-problems')).toContainText('dictionary dropout: Too big');
+  await page.getByLabel('Dictionary dropout').fill('dev');
+  await expect(page.getByTestId('form-problems')).toHaveCount(0);
+  await page.getByLabel('Dictionary dropout').fill('devv');
+  await expect(page.getByTestId('form-problems')).toHaveText('dictionary dropout: "devv" is not a number');
   await page.getByLabel('Dictionary features').uncheck();
   await expect(page.getByTestId('form-problems')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeEnabled();
