@@ -19,7 +19,7 @@ import type { Tagger, Weights } from '../model/tagger';
 import type * as tf from '../model/tf';
 import { predict, trainStage, type RunStore } from '../model/train';
 import { type LoopState, trainLoop } from '../model/loop';
-import type { StageRecord } from './stages';
+import { type StageRecord, stageRecord } from './stages';
 
 /** Unified training's state after an epoch, to resume from (the run's store). */
 type EpochRecord = NonNullable<StageRecord['history']>[number];
@@ -291,14 +291,7 @@ export async function runDecoupled(
       },
     );
     proposer = r.tagger;
-    stages.push({
-      stage: name,
-      devF1: r.bestDev?.overall.f1 ?? 0,
-      epochs: r.history.length,
-      seconds: r.seconds,
-      trainSentences: r.trainSentences,
-      history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1 })),
-    });
+    stages.push(stageRecord(name, r));
     if (r.stopped === 'cancelled')
       return { model, dict, proposer, oShift: 0, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
   }

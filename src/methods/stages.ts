@@ -165,6 +165,16 @@ export interface SpanModel {
   stopped?: 'cancelled';
 }
 
+/** What a run records of a trained stage: its dev F1, epochs, time, and per epoch the loss, dev F1 and the method's statistics. */
+export const stageRecord = (stage: string, r: StageRun): StageRecord => ({
+  stage,
+  devF1: r.bestDev?.overall.f1 ?? 0,
+  epochs: r.history.length,
+  seconds: r.seconds,
+  trainSentences: r.trainSentences,
+  history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1, ...(h.methodStats ? { methodStats: h.methodStats } : {}) })),
+});
+
 /** The config with another method (a stage trained with a loss other than the run's). */
 export const withMethod = (cfg: RunConfig, method: Record<string, unknown> & { name: string }): RunConfig => ({ ...cfg, method });
 
@@ -202,14 +212,7 @@ export function pipelineContext(cfg: RunConfig, feat: Featurizer, data: Pipeline
       r.tagger.dispose();
       throw new PipelineStopped(r.stopped, name);
     }
-    stages.push({
-      stage: name,
-      devF1: r.bestDev?.overall.f1 ?? 0,
-      epochs: r.history.length,
-      seconds: r.seconds,
-      trainSentences: r.trainSentences,
-      history: r.history.map((h) => ({ epoch: h.epoch, loss: h.loss, devF1: h.dev.overall.f1, ...(h.methodStats ? { methodStats: h.methodStats } : {}) })),
-    });
+    stages.push(stageRecord(name, r));
     tokens += r.trainTokens * r.history.length;
     trainMs += ((r.trainTokens * r.history.length) / Math.max(r.tokensPerSecond, 1e-9)) * 1000;
     return r;
