@@ -685,8 +685,17 @@ export async function runExperiment(
         if (done.has(key)) continue;
         log(`${key}: training (${sents.train.length} sentences, ${sents.train.filter((s) => s.weak).length} weak)`);
         const t0 = performance.now();
-        let r: { dev: SpanScores | null; stages: StageRecord[]; tokensPerSecond: number; oShift?: number; keptStage?: string; dictionaryDropout?: number };
+        let r: {
+          dev: SpanScores | null;
+          stages: StageRecord[];
+          tokensPerSecond: number;
+          oShift?: number;
+          typeShifts?: Record<string, number>;
+          keptStage?: string;
+          dictionaryDropout?: number;
+        };
         let unshifted: RunRecord['unshifted'];
+        let withoutTypeShifts: RunRecord['withoutTypeShifts'];
         let test: SpanScores;
         // Finished stages and the running stage's last epoch are kept on disk until the run is
         // recorded, so a stopped experiment goes on inside a run as well as between runs.
@@ -749,9 +758,17 @@ export async function runExperiment(
               trainSentences: pre.sentences,
             });
           test = await evaluate(p.tagger, feat, sents.test);
-          if (p.tagger.oShift !== 0) {
+          if (p.tagger.tagShifts) {
+            // The same model decoded with the O shift alone: the type shifts' ablation, at no training cost.
+            const kept = p.tagger.tagShifts;
+            p.tagger.tagShifts = null;
+            withoutTypeShifts = { dev: roundScores(await evaluate(p.tagger, feat, sents.dev)), test: roundScores(await evaluate(p.tagger, feat, sents.test)) };
+            p.tagger.tagShifts = kept;
+          }
+          if (p.tagger.oShift !== 0 || p.tagger.tagShifts) {
             // The same model decoded as trained: the "w/o O shift" ablation, at no training cost.
             p.tagger.oShift = 0;
+            p.tagger.tagShifts = null;
             unshifted = { dev: roundScores(await evaluate(p.tagger, feat, sents.dev)), test: roundScores(await evaluate(p.tagger, feat, sents.test)) };
           }
           p.tagger.dispose();
@@ -770,6 +787,8 @@ export async function runExperiment(
           tokensPerSecond: Math.round(r.tokensPerSecond),
           ...(r.oShift !== undefined ? { oShift: r.oShift } : {}),
           ...(unshifted ? { unshifted } : {}),
+          ...(r.typeShifts ? { typeShifts: r.typeShifts } : {}),
+          ...(withoutTypeShifts ? { withoutTypeShifts } : {}),
           ...(r.keptStage ? { keptStage: r.keptStage } : {}),
           ...(r.dictionaryDropout !== undefined ? { dictionaryDropout: r.dictionaryDropout } : {}),
           finishedAt: new Date().toISOString(),

@@ -16,7 +16,7 @@ import { readCorpus } from './readCorpus';
 import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
 import * as tf from '../model/tf';
 import { registerWasmKernels } from '../model/wasmKernels';
-import { evaluate, predict, trainTagger } from '../model/train';
+import { evaluate, predict, tagShiftsOf, trainTagger } from '../model/train';
 import { roundScores } from './roundScores';
 import { finalOShift } from '../methods/pipelines';
 
@@ -72,12 +72,23 @@ interface ModelFile {
   oov: [string, number][];
   /** The O shift the model decodes with (absent in files written before it existed: 0). */
   oShift?: number;
+  /** The shift per entity type the model decodes with (train.typeShifts; absent: none). */
+  typeShifts?: Record<string, number>;
   weights: Record<string, { shape: number[]; data: number[] }>;
 }
 
-async function modelFile(cfg: RunConfig, feat: Featurizer, tagger: Tagger): Promise<ModelFile> {
+async function modelFile(cfg: RunConfig, feat: Featurizer, tagger: Tagger, typeShifts?: Record<string, number>): Promise<ModelFile> {
   const weights = Object.fromEntries(Object.entries(await tagger.getWeights()).map(([k, v]) => [k, { shape: v.shape, data: Array.from(v.data) }]));
-  return { format: 'ner-studio-model/1', config: cfg, tags: feat.tags, chars: [...feat.chars], oov: [...feat.oov], oShift: tagger.oShift, weights };
+  return {
+    format: 'ner-studio-model/1',
+    config: cfg,
+    tags: feat.tags,
+    chars: [...feat.chars],
+    oov: [...feat.oov],
+    oShift: tagger.oShift,
+    ...(typeShifts ? { typeShifts } : {}),
+    weights,
+  };
 }
 
 /**
@@ -113,6 +124,7 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
   const tagger = new Tagger(m.config.model, featureDims(feat), m.config.train.seed);
   tagger.setWeights(Object.fromEntries(Object.entries(m.weights).map(([k, v]) => [k, { shape: v.shape, data: Float32Array.from(v.data) }])));
   tagger.oShift = m.oShift ?? 0;
+  tagger.tagShifts = m.typeShifts ? tagShiftsOf(m.tags, m.typeShifts) : null;
   const t0 = performance.now();
   const { paths } = await predict(tagger, feat, sentences);
   const seconds = (performance.now() - t0) / 1000;
@@ -165,7 +177,7 @@ export async function trainFromConfig(configFile: string, out?: string, dataFlag
   });
   const shifted = await finalOShift(result.tagger, cfg, feat, data.dev, { onStage: (m) => void process.stderr.write(`${m}\n`) });
   const test = data.test.length ? await evaluate(result.tagger, feat, data.test) : null;
-  if (out) writeFileSync(out, JSON.stringify(await modelFile(cfg, feat, result.tagger)));
+  if (out) writeFileSync(out, JSON.stringify(await modelFile(cfg, feat, result.tagger, shifted.typeShifts)));
   const r2 = (x: number) => Math.round(x * 10000) / 100;
   result.tagger.dispose();
   return {
@@ -178,6 +190,7 @@ export async function trainFromConfig(configFile: string, out?: string, dataFlag
     stopped: result.stopped,
     dev: (shifted.dev ?? result.bestDev) && roundScores((shifted.dev ?? result.bestDev)!),
     oShift: shifted.oShift,
+    ...(shifted.typeShifts ? { typeShifts: shifted.typeShifts } : {}),
     test: test && roundScores(test),
     wallSeconds: Math.round(result.seconds),
     trainTokensPerSecond: Math.round(result.tokensPerSecond),

@@ -41,6 +41,10 @@ export const runRecordSchema = z.object({
   oShift: z.number().optional(),
   /** With an O shift other than 0: the same model's scores decoded without it (the shift's ablation). */
   unshifted: z.object({ dev: roundedScores, test: roundedScores }).optional(),
+  /** train.typeShifts: the shift per entity type the final model decoded with, after the O shift. */
+  typeShifts: z.record(z.string(), z.number()).optional(),
+  /** With type shifts other than 0: the same model's scores decoded with the O shift alone (their ablation). */
+  withoutTypeShifts: z.object({ dev: roundedScores, test: roundedScores }).optional(),
   /** A pipeline that keeps its best stage on dev (RoSTER's keepBest): the stage whose model the run kept, when not the last. */
   keptStage: z.string().optional(),
   /** model.dictionaryDropout "dev": the value chosen on dev. */

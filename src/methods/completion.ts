@@ -3,9 +3,11 @@
  * shift chosen on dev, gives the weak labels' O tokens its tags; a student goes on from the
  * teacher on the completed labels. Distant labels miss entities; the shifted teacher finds some of
  * them, and the student learns them as entities instead of O. `rounds` times, each round's model
- * completing the ORIGINAL weak labels anew.
+ * completing the ORIGINAL weak labels anew. With train.typeShifts the teacher decodes with a shift
+ * per entity type as well (weak labels miss each type at its own rate).
  */
-import { chooseOShift, predict } from '../model/train';
+import { describeTypeShifts } from '../core/runConfig';
+import { chooseOShift, chooseTypeShifts, predict } from '../model/train';
 import { registerPipeline } from './registry';
 import { type TrainSignals, withMethod } from './stages';
 
@@ -19,7 +21,9 @@ registerPipeline({
     let completion: TrainSignals['completion'];
     for (let round = 1; round <= pipeline.rounds; round++) {
       const { shift } = await chooseOShift(current.tagger, feat, data.dev);
-      hooks.onStage?.(`completion round ${round} of ${pipeline.rounds}: the teacher decodes with O shift ${shift} (chosen on dev)`);
+      // With train.typeShifts the teacher also decodes with a shift per type, chosen on dev.
+      const typed = cfg.train.typeShifts ? `, type shifts ${describeTypeShifts((await chooseTypeShifts(current.tagger, feat, data.dev)).shifts)}` : '';
+      hooks.onStage?.(`completion round ${round} of ${pipeline.rounds}: the teacher decodes with O shift ${shift}${typed} (chosen on dev)`);
       const { paths } = await predict(current.tagger, feat, weak);
       const w = await current.tagger.getWeights();
       current.tagger.dispose();

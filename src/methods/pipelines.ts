@@ -4,11 +4,11 @@
  * model. Runs the same in Node and in the training worker.
  */
 import type { SpanScores } from '../core/metrics';
-import type { RunConfig } from '../core/runConfig';
+import { describeTypeShifts, type RunConfig } from '../core/runConfig';
 import type { LabeledSentence } from '../model/data';
 import type { Featurizer } from '../model/features';
 import type { Tagger } from '../model/tagger';
-import { chooseOShift, type RunStore, type TrainHooks } from '../model/train';
+import { chooseOShift, chooseTypeShifts, type RunStore, type TrainHooks } from '../model/train';
 import './index';
 import { getPipeline, registerPipeline } from './registry';
 import { pipelineContext, type PipelineData, type PipelineResult } from './stages';
@@ -45,7 +45,8 @@ export async function runPipeline(
 
 /**
  * The last step of every run: the O shift chosen on dev (train.oShift "dev"), or the configured
- * one, set on the final model; the run's dev scores are then the shifted model's.
+ * one, then with train.typeShifts a shift per entity type chosen on dev; both set on the final
+ * model, whose dev scores are then the run's.
  */
 export async function finalOShift(
   tagger: Tagger,
@@ -53,14 +54,24 @@ export async function finalOShift(
   feat: Featurizer,
   dev: readonly LabeledSentence[],
   hooks: Pick<TrainHooks, 'onStage'> = {},
-): Promise<{ oShift: number; dev?: SpanScores }> {
+): Promise<{ oShift: number; typeShifts?: Record<string, number>; dev?: SpanScores }> {
+  let out: { oShift: number; typeShifts?: Record<string, number>; dev?: SpanScores };
   if (cfg.train.oShift !== 'dev') {
     tagger.oShift = cfg.train.oShift;
-    return { oShift: tagger.oShift };
+    out = { oShift: tagger.oShift };
+  } else {
+    const chosen = await chooseOShift(tagger, feat, dev);
+    hooks.onStage?.(
+      `O shift chosen on dev: ${chosen.shift} (dev F1 ${pct(chosen.dev.overall.f1)}; at 0: ${pct(chosen.byShift.find((b) => b.shift === 0)?.f1 ?? chosen.dev.overall.f1)})`,
+    );
+    out = { oShift: chosen.shift, dev: chosen.dev };
   }
-  const chosen = await chooseOShift(tagger, feat, dev);
+  if (!cfg.train.typeShifts) return out;
+  const typed = await chooseTypeShifts(tagger, feat, dev);
   hooks.onStage?.(
-    `O shift chosen on dev: ${chosen.shift} (dev F1 ${(100 * chosen.dev.overall.f1).toFixed(2)}; at 0: ${(100 * (chosen.byShift.find((b) => b.shift === 0)?.f1 ?? chosen.dev.overall.f1)).toFixed(2)})`,
+    `type shifts chosen on dev: ${describeTypeShifts(typed.shifts)} (dev F1 ${pct(typed.dev.overall.f1)}; without them: ${pct(typed.before.overall.f1)})`,
   );
-  return { oShift: chosen.shift, dev: chosen.dev };
+  return { ...out, typeShifts: typed.shifts, dev: typed.dev };
 }
+
+const pct = (f1: number) => (100 * f1).toFixed(2);

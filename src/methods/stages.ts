@@ -55,6 +55,8 @@ export interface PipelineResult {
   keptStage?: string;
   /** The O shift the final model decodes with (Tagger.oShift), chosen on dev unless configured. */
   oShift?: number;
+  /** train.typeShifts: the shift per entity type the final model decodes with (Tagger.tagShifts). */
+  typeShifts?: Record<string, number>;
   /** model.dictionaryDropout "dev": the value chosen on dev, at which the run's stages trained. */
   dictionaryDropout?: number;
 }

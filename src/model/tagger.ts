@@ -98,6 +98,11 @@ export class Tagger {
    * precision for recall, chosen on dev after training (chooseOShift). 0 decodes as trained.
    */
   oShift = 0;
+  /**
+   * Added to each tag's score at decoding, after the O shift: one value per entity type, on every
+   * tag of that type (chooseTypeShifts, tagShiftsOf). null decodes with the O shift alone.
+   */
+  tagShifts: Float32Array | null = null;
 
   constructor(
     readonly cfg: TaggerConfig,
@@ -237,10 +242,15 @@ export class Tagger {
   ): { paths: number[][]; scores: number[] } {
     const K = this.dims.tags;
     if (this.cfg.head === 'span') return decodeSpans(emissions, lengths, T, this.cfg.spanMaxLength, spanClasses(this.dims));
-    if (this.oShift !== 0) {
-      // The O tag's score lowered by the shift chosen on dev (chooseOShift): more entities when positive.
+    if (this.oShift !== 0 || this.tagShifts) {
+      // The O tag's score lowered by the shift chosen on dev (chooseOShift): more entities when
+      // positive; each type's tags raised by its own shift (chooseTypeShifts).
       emissions = emissions.slice();
-      for (let p = 0; p < emissions.length; p += K) emissions[p] -= this.oShift;
+      const ts = this.tagShifts;
+      for (let p = 0; p < emissions.length; p += K) {
+        emissions[p] -= this.oShift;
+        if (ts) for (let k = 1; k < K; k++) emissions[p + k] += ts[k];
+      }
     }
     if (crf) return viterbi(emissions, lengths, T, K, crf.transitions, crf.start, crf.end);
     const paths = lengths.map((n, b) =>

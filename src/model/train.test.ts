@@ -186,6 +186,22 @@ describe('training loop', () => {
     fixed.tagger.dispose();
   }, 240_000);
 
+  it('with type shifts, the completion teacher and the final model decode with a shift per type chosen on dev', async () => {
+    const { runPipeline, pipelineSchema } = await import('../methods/pipelines');
+    const { evaluate } = await import('./train');
+    const distant = train.map((s, k) => ({ ...s, weak: true, tags: k % 3 === 0 ? s.tags.map(() => 0) : s.tags }));
+    const cfg = parseRunConfig({ ...config(4), train: { ...config(4).train, typeShifts: true } });
+    const messages: string[] = [];
+    const r = await runPipeline(pipelineSchema.parse({ kind: 'completion' }), cfg, feat, { train: distant, dev }, { onStage: (m) => messages.push(m) });
+    const types = [...new Set(feat.tags.filter((t) => t !== 'O').map((t) => t.slice(2)))].sort();
+    expect(Object.keys(r.typeShifts!).sort()).toEqual(types);
+    expect(messages.some((m) => /the teacher decodes with O shift -?[\d.]+, type shifts \w+ /.test(m))).toBe(true);
+    expect(messages.some((m) => m.startsWith('type shifts chosen on dev'))).toBe(true);
+    // The run's dev score is the model's as it now decodes.
+    expect((await evaluate(r.tagger, feat, dev)).overall.f1).toBeCloseTo(r.dev!.overall.f1, 10);
+    r.tagger.dispose();
+  }, 240_000);
+
   it('runs the SST and NEEDLE pipelines with their stages', async () => {
     const { runPipeline, pipelineSchema } = await import('../methods/pipelines');
     const mixed = train.map((s, k) => (k % 4 ? { ...s, weak: true, tags: s.tags.map((t, i) => (t && i % 3 === 0 ? 0 : t)) } : s));
@@ -403,6 +419,36 @@ describe('training loop', () => {
     };
     expect(await count(3)).toBeGreaterThanOrEqual(await count(0));
     expect(await count(0)).toBeGreaterThanOrEqual(await count(-2));
+    r.tagger.dispose();
+  });
+
+  it('chooses a shift per type on dev after the O shift: never below the O shift alone, and decoded as chosen', async () => {
+    const { chooseOShift, chooseTypeShifts, evaluate, predict, tagShiftsOf, TYPE_SHIFTS } = await import('./train');
+    const r = await trainTagger(getMethod(config(2).method.name), config(2), feat, { train, dev });
+    await chooseOShift(r.tagger, feat, dev);
+    const oOnly = (await evaluate(r.tagger, feat, dev)).overall.f1;
+    const chosen = await chooseTypeShifts(r.tagger, feat, dev);
+    const types = [...new Set(feat.tags.filter((t) => t !== 'O').map((t) => t.slice(2)))];
+    expect(Object.keys(chosen.shifts).sort()).toEqual(types.sort());
+    for (const v of Object.values(chosen.shifts)) expect(TYPE_SHIFTS).toContain(v);
+    expect(chosen.before.overall.f1).toBeCloseTo(oOnly, 10);
+    expect(chosen.dev.overall.f1).toBeGreaterThanOrEqual(oOnly);
+    // predict() decodes with them: the F1 chosen on dev.
+    expect((await evaluate(r.tagger, feat, dev)).overall.f1).toBeCloseTo(chosen.dev.overall.f1, 10);
+    // Each tag of a type carries its type's shift, O none; all zeros are no shifts at all.
+    const t = feat.tags.findIndex((x) => x.startsWith('B-'));
+    const ts = tagShiftsOf(feat.tags, { [feat.tags[t].slice(2)]: 0.5 })!;
+    expect(ts[0]).toBe(0);
+    expect(ts[t]).toBe(0.5);
+    expect(ts[feat.tags.indexOf(`I-${feat.tags[t].slice(2)}`)]).toBe(0.5);
+    expect(tagShiftsOf(feat.tags, {})).toBeNull();
+    // Raising one type's tags never predicts fewer tokens of that type.
+    const typeTokens = async (v: number) => {
+      r.tagger.tagShifts = tagShiftsOf(feat.tags, { [feat.tags[t].slice(2)]: v });
+      return (await predict(r.tagger, feat, dev)).paths.flat().filter((k) => feat.tags[k].slice(2) === feat.tags[t].slice(2)).length;
+    };
+    expect(await typeTokens(1)).toBeGreaterThanOrEqual(await typeTokens(0));
+    expect(await typeTokens(0)).toBeGreaterThanOrEqual(await typeTokens(-1));
     r.tagger.dispose();
   });
 });

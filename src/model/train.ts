@@ -2,7 +2,7 @@ import { mulberry32 } from '../core/random';
 import type { SpanScores } from '../core/metrics';
 import { scoreSpans } from '../core/metrics';
 import type { RunConfig } from '../core/runConfig';
-import { tagsToSpans } from '../core/tagScheme';
+import { parseTag, tagsToSpans } from '../core/tagScheme';
 import type { Span } from '../core/types';
 import type { Method } from './method';
 import type { LabeledSentence } from './data';
@@ -258,10 +258,34 @@ export async function predictMarginals(tagger: Tagger, feat: Featurizer, sentenc
 }
 
 /**
+ * Dev scored under any O shift and type shifts: the emissions are computed once, and each call
+ * decodes them again (a Viterbi pass, no model call). The tagger's shifts are left as they were.
+ */
+async function devDecoder(
+  tagger: Tagger,
+  feat: Featurizer,
+  dev: readonly LabeledSentence[],
+): Promise<(oShift: number, tagShifts: Float32Array | null) => SpanScores> {
+  const crf = await tagger.crfArrays();
+  const rows = await predictEmissions(tagger, feat, dev);
+  const toSpans = (ids: readonly number[]): Span[] => tagsToSpans(ids.map((t) => feat.tags[t]));
+  const gold = dev.map((s) => toSpans(s.tags));
+  return (oShift, tagShifts) => {
+    const saved = [tagger.oShift, tagger.tagShifts] as const;
+    tagger.oShift = oShift;
+    tagger.tagShifts = tagShifts;
+    const paths = rows.map((r, k) => tagger.decode(r, [dev[k].words.length], dev[k].words.length, crf).paths[0]);
+    [tagger.oShift, tagger.tagShifts] = saved;
+    return scoreSpans(gold, paths.map(toSpans));
+  };
+}
+
+/**
  * The O shift (Tagger.oShift) that scores best on dev, from `grid`: the emissions are computed
  * once and decoded under each shift. Models trained on weak labels that miss entities (distant
  * supervision) predict too few, dictionaries with false matches too many; the shift moves the
- * decision and dev says how far. Ties go to the smallest shift in size. Sets it on the tagger.
+ * decision and dev says how far. Ties go to the smallest shift in size. Sets it on the tagger
+ * (any type shifts it had are kept while it scores).
  */
 export async function chooseOShift(
   tagger: Tagger,
@@ -273,26 +297,83 @@ export async function chooseOShift(
     tagger.oShift = 0;
     return { shift: 0, dev: await evaluate(tagger, feat, dev), byShift: [] };
   }
-  const crf = await tagger.crfArrays();
-  const rows = await predictEmissions(tagger, feat, dev);
-  const toSpans = (ids: readonly number[]): Span[] => tagsToSpans(ids.map((t) => feat.tags[t]));
-  const gold = dev.map((s) => toSpans(s.tags));
-  const saved = tagger.oShift;
+  const score = await devDecoder(tagger, feat, dev);
   let best: { shift: number; dev: SpanScores } | null = null;
   const byShift: { shift: number; f1: number }[] = [];
   for (const shift of [...grid].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b)) {
-    tagger.oShift = shift;
-    const paths = rows.map((r, k) => tagger.decode(r, [dev[k].words.length], dev[k].words.length, crf).paths[0]);
-    const scores = scoreSpans(gold, paths.map(toSpans));
+    const scores = score(shift, tagger.tagShifts);
     byShift.push({ shift, f1: scores.overall.f1 });
     if (!best || scores.overall.f1 > best.dev.overall.f1) best = { shift, dev: scores };
   }
-  tagger.oShift = best ? best.shift : saved;
+  if (best) tagger.oShift = best.shift;
   return { shift: tagger.oShift, dev: best!.dev, byShift: byShift.sort((a, b) => a.shift - b.shift) };
 }
 
 /** The O shifts tried on dev (scores are log-potentials: 1 is a factor of e on the O tag). */
 export const O_SHIFTS = [-2, -1.5, -1, -0.5, -0.25, 0, 0.25, 0.5, 1, 1.5, 2, 3];
+
+/** The shifts tried per entity type after the O shift (log-potentials added to the type's tags). */
+export const TYPE_SHIFTS = [-1, -0.5, -0.25, 0, 0.25, 0.5, 1];
+
+/** The entity type of a tag ("B-PER": "PER"); undefined for O. */
+function entityTypeOf(tag: string): string | undefined {
+  const p = parseTag(tag);
+  return p && p[0] !== 'O' ? p[1] : undefined;
+}
+
+/** Per tag, the shift of its entity type (0 for O and for types not named); null when all are 0. */
+export function tagShiftsOf(tags: readonly string[], shifts: Readonly<Record<string, number>>): Float32Array | null {
+  const out = new Float32Array(tags.length);
+  tags.forEach((t, k) => {
+    const type = entityTypeOf(t);
+    if (type !== undefined) out[k] = shifts[type] ?? 0;
+  });
+  return out.some((v) => v !== 0) ? out : null;
+}
+
+/**
+ * A shift per entity type on top of the tagger's O shift, chosen on dev by coordinate ascent:
+ * each type in turn takes the value of `grid` that scores best with the others held, until a sweep
+ * changes nothing (at most `sweeps`). Weak labels miss each type at its own rate (distant
+ * supervision finds people far more often than MISC), which one O shift cannot follow. A value
+ * must beat the one held by dev F1 to replace it, and the grid is tried from the smallest shift
+ * in size, so a type whose shift dev cannot tell apart keeps 0. Sets Tagger.tagShifts.
+ */
+export async function chooseTypeShifts(
+  tagger: Tagger,
+  feat: Featurizer,
+  dev: readonly LabeledSentence[],
+  grid: readonly number[] = TYPE_SHIFTS,
+  sweeps = 3,
+): Promise<{ shifts: Record<string, number>; dev: SpanScores; before: SpanScores }> {
+  const types = [...new Set(feat.tags.map(entityTypeOf).filter((t): t is string => t !== undefined))];
+  const shifts: Record<string, number> = Object.fromEntries(types.map((t) => [t, 0]));
+  if (tagger.cfg.head === 'span') {
+    const dev0 = await evaluate(tagger, feat, dev);
+    return { shifts, dev: dev0, before: dev0 };
+  }
+  const score = await devDecoder(tagger, feat, dev);
+  const before = score(tagger.oShift, null);
+  let best = before;
+  const order = [...grid].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b);
+  for (let sweep = 0; sweep < sweeps; sweep++) {
+    let changed = false;
+    for (const type of types) {
+      for (const v of order) {
+        if (v === shifts[type]) continue;
+        const scores = score(tagger.oShift, tagShiftsOf(feat.tags, { ...shifts, [type]: v }));
+        if (scores.overall.f1 > best.overall.f1) {
+          shifts[type] = v;
+          best = scores;
+          changed = true;
+        }
+      }
+    }
+    if (!changed) break;
+  }
+  tagger.tagShifts = tagShiftsOf(feat.tags, shifts);
+  return { shifts, dev: best, before };
+}
 
 /** Span scores of predicted paths against the sentences' own tags. */
 export async function evaluate(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<SpanScores> {

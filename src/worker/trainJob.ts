@@ -40,6 +40,8 @@ export interface TrainMetrics {
   warning?: string;
   /** The O shift the final model decoded with (chosen on dev unless configured). */
   oShift?: number;
+  /** train.typeShifts: the shift per entity type the final model decodes with, chosen on dev. */
+  typeShifts?: Record<string, number>;
   /** The pre-trained encoder the run's model started from (model.pretrain). */
   encoder?: { epochs: number; sentences: number; seconds: number; loss: number };
   backend: string;
@@ -430,6 +432,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
             stages: r.stages,
             keptStage: r.keptStage,
             dictionaryDropout: r.dictionaryDropout,
+            typeShifts: r.typeShifts,
             calibration: r.calibration,
             confidences: r.confidences,
             detection: r.detection,
@@ -443,7 +446,8 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
         }
       } else {
         result = await trainTagger(getMethod(cfg.method.name), cfg, feat, { train, dev }, hooks, resume, undefined, encoder);
-        if (result.stopped !== 'cancelled') await finalOShift(result.tagger, cfg, feat, dev, { onStage: (stage) => emit({ kind: 'stage', stage }) });
+        if (result.stopped !== 'cancelled')
+          metrics.typeShifts = (await finalOShift(result.tagger, cfg, feat, dev, { onStage: (stage) => emit({ kind: 'stage', stage }) })).typeShifts;
       }
       metrics.oShift = result.tagger.oShift;
     } catch (e) {
@@ -454,6 +458,10 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       metrics.backendReason = `${next.reason}; the WebGPU device was lost at epoch ${resume?.epoch ?? 0} (${(e as Error).message}) and training resumed from its checkpoint${crfNote()}`;
       emit({ kind: 'backend', choice: { ...next, reason: metrics.backendReason } });
       result = await trainTagger(getMethod(cfg.method.name), cfg, feat, { train, dev }, hooks, resume, undefined, encoder);
+      if (result.stopped !== 'cancelled') {
+        metrics.typeShifts = (await finalOShift(result.tagger, cfg, feat, dev, { onStage: (stage) => emit({ kind: 'stage', stage }) })).typeShifts;
+        metrics.oShift = result.tagger.oShift;
+      }
     }
     if (result.stopped === 'cancelled') {
       result.tagger.dispose();
@@ -529,7 +537,15 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       docIds,
       predicted,
       signals,
-      model: { tags, weights, chars: [...feat.chars], oov: [...feat.oov], oShift: result.tagger.oShift, ...(feat.lexicon ? { lexicon: feat.lexicon } : {}) },
+      model: {
+        tags,
+        weights,
+        chars: [...feat.chars],
+        oov: [...feat.oov],
+        oShift: result.tagger.oShift,
+        ...(metrics.typeShifts ? { typeShifts: metrics.typeShifts } : {}),
+        ...(feat.lexicon ? { lexicon: feat.lexicon } : {}),
+      },
       metrics,
     });
     return metrics;

@@ -7,7 +7,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Link, useParams } from 'wouter';
 import type { SpanScores } from '../../core/metrics';
-import { modelName, runMethodName, type RunConfig } from '../../core/runConfig';
+import { describeTypeShifts, modelName, runMethodName, type RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
 import type { TrainMetrics } from '../../worker/trainJob';
 import { LineChart } from '../components/LineChart';
@@ -87,6 +87,7 @@ export function RunPage() {
         {m.wallSeconds !== undefined ? ` · ${m.wallSeconds.toFixed(0)} s` : ''}
         {m.tokensPerSecond ? ` · ${Math.round(m.tokensPerSecond).toLocaleString()} tokens/s` : ''}
         {m.oShift !== undefined ? ` · decodes with O shift ${m.oShift} (chosen on dev)` : ''}
+        {m.typeShifts ? ` · type shifts ${describeTypeShifts(m.typeShifts)} (chosen on dev)` : ''}
         {m.dictionaryDropout !== undefined ? ` · dictionary dropout ${m.dictionaryDropout} (chosen on dev)` : ''}
         {m.encoder
           ? ` · started from the project's encoder (${m.encoder.epochs} epochs on ${m.encoder.sentences.toLocaleString()} sentences, ${Math.round(m.encoder.seconds)} s, loss ${m.encoder.loss.toFixed(2)})`
