@@ -33,7 +33,7 @@ import { type EncoderLm, encoderKey, encoderPretraining, pretrainEncoder, textFi
 import type { Weights } from '../model/tagger';
 import type { RunConfig } from '../core/runConfig';
 import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
-import { evaluate } from '../model/train';
+import { evaluate, heldOutTypeShifts } from '../model/train';
 import { runPipeline, type StageRecord } from '../methods/pipelines';
 import { readCorpus, readGazetteer } from './readCorpus';
 import { roundScores } from './roundScores';
@@ -696,6 +696,7 @@ export async function runExperiment(
         };
         let unshifted: RunRecord['unshifted'];
         let withoutTypeShifts: RunRecord['withoutTypeShifts'];
+        let typeShiftsHeldOut: RunRecord['typeShiftsHeldOut'];
         let test: SpanScores;
         // Finished stages and the running stage's last epoch are kept on disk until the run is
         // recorded, so a stopped experiment goes on inside a run as well as between runs.
@@ -764,6 +765,9 @@ export async function runExperiment(
             p.tagger.tagShifts = null;
             withoutTypeShifts = { dev: roundScores(await evaluate(p.tagger, feat, sents.dev)), test: roundScores(await evaluate(p.tagger, feat, sents.test)) };
             p.tagger.tagShifts = kept;
+            // Chosen on one half of dev, scored on the other: what they are worth from dev alone.
+            const h = await heldOutTypeShifts(p.tagger, feat, sents.dev);
+            typeShiftsHeldOut = { with: Math.round(h.with.f1 * 10000) / 100, without: Math.round(h.without.f1 * 10000) / 100 };
           }
           if (p.tagger.oShift !== 0 || p.tagger.tagShifts) {
             // The same model decoded as trained: the "w/o O shift" ablation, at no training cost.
@@ -789,6 +793,7 @@ export async function runExperiment(
           ...(unshifted ? { unshifted } : {}),
           ...(r.typeShifts ? { typeShifts: r.typeShifts } : {}),
           ...(withoutTypeShifts ? { withoutTypeShifts } : {}),
+          ...(typeShiftsHeldOut ? { typeShiftsHeldOut } : {}),
           ...(r.keptStage ? { keptStage: r.keptStage } : {}),
           ...(r.dictionaryDropout !== undefined ? { dictionaryDropout: r.dictionaryDropout } : {}),
           finishedAt: new Date().toISOString(),

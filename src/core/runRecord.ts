@@ -45,6 +45,8 @@ export const runRecordSchema = z.object({
   typeShifts: z.record(z.string(), z.number()).optional(),
   /** With type shifts other than 0: the same model's scores decoded with the O shift alone (their ablation). */
   withoutTypeShifts: z.object({ dev: roundedScores, test: roundedScores }).optional(),
+  /** Dev span F1 (%) with type shifts chosen on the other half of dev, and with the O shift alone: two folds, counts summed. */
+  typeShiftsHeldOut: z.object({ with: z.number(), without: z.number() }).optional(),
   /** A pipeline that keeps its best stage on dev (RoSTER's keepBest): the stage whose model the run kept, when not the last. */
   keptStage: z.string().optional(),
   /** model.dictionaryDropout "dev": the value chosen on dev. */

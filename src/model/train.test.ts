@@ -442,6 +442,15 @@ describe('training loop', () => {
     expect(ts[t]).toBe(0.5);
     expect(ts[feat.tags.indexOf(`I-${feat.tags[t].slice(2)}`)]).toBe(0.5);
     expect(tagShiftsOf(feat.tags, {})).toBeNull();
+    // Held out on dev's halves: the O shift alone there is the model's own score on them, and the
+    // tagger's shifts are as they were after.
+    const { heldOutTypeShifts } = await import('./train');
+    const kept = r.tagger.tagShifts;
+    const held = await heldOutTypeShifts(r.tagger, feat, dev);
+    expect(r.tagger.tagShifts).toBe(kept);
+    r.tagger.tagShifts = null;
+    expect(held.without.f1).toBeCloseTo((await evaluate(r.tagger, feat, dev)).overall.f1, 10);
+    expect(held.with.f1).toBeGreaterThanOrEqual(0);
     // Raising one type's tags never predicts fewer tokens of that type.
     const typeTokens = async (v: number) => {
       r.tagger.tagShifts = tagShiftsOf(feat.tags, { [feat.tags[t].slice(2)]: v });

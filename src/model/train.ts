@@ -1,6 +1,6 @@
 import { mulberry32 } from '../core/random';
 import type { SpanScores } from '../core/metrics';
-import { scoreSpans } from '../core/metrics';
+import { prf, scoreSpans, type PRF } from '../core/metrics';
 import type { RunConfig } from '../core/runConfig';
 import { parseTag, tagsToSpans } from '../core/tagScheme';
 import type { Span } from '../core/types';
@@ -373,6 +373,34 @@ export async function chooseTypeShifts(
   }
   tagger.tagShifts = tagShiftsOf(feat.tags, shifts);
   return { shifts, dev: best, before };
+}
+
+/**
+ * What type shifts are worth on text they were not chosen on, from dev alone: two folds over dev
+ * (its even and its odd sentences), each choosing the shifts on one half and scoring the other,
+ * with them and with the O shift alone; the counts of both folds summed. Dev cannot judge a
+ * decoding option fitted on it; this can. The tagger's shifts are left as they were.
+ */
+export async function heldOutTypeShifts(tagger: Tagger, feat: Featurizer, dev: readonly LabeledSentence[]): Promise<{ with: PRF; without: PRF }> {
+  const saved = tagger.tagShifts;
+  const halves = [dev.filter((_, k) => k % 2 === 0), dev.filter((_, k) => k % 2 === 1)];
+  const sum = { with: [0, 0, 0], without: [0, 0, 0] };
+  for (const [fit, held] of [halves, [halves[1], halves[0]]]) {
+    tagger.tagShifts = null;
+    const without = (await evaluate(tagger, feat, held)).overall;
+    await chooseTypeShifts(tagger, feat, fit);
+    const withShifts = (await evaluate(tagger, feat, held)).overall;
+    for (const [k, x] of [
+      ['with', withShifts],
+      ['without', without],
+    ] as const) {
+      sum[k][0] += x.tp;
+      sum[k][1] += x.fp;
+      sum[k][2] += x.fn;
+    }
+  }
+  tagger.tagShifts = saved;
+  return { with: prf(sum.with[0], sum.with[1], sum.with[2]), without: prf(sum.without[0], sum.without[1], sum.without[2]) };
 }
 
 /** Span scores of predicted paths against the sentences' own tags. */
