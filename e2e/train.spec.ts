@@ -34,6 +34,7 @@ async function startRun(
     seed?: number;
     lr?: number;
     dictDropout?: string;
+    typeShifts?: boolean;
     options?: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void;
   },
 ) {
@@ -45,6 +46,7 @@ async function startRun(
   if (opts.lr !== undefined) await page.getByLabel('Learning rate').fill(String(opts.lr));
   // One training per run where a test is not about the dictionary dropout (the page's "dev" trains the first stage three times).
   await page.getByLabel('Dictionary dropout').fill(opts.dictDropout ?? '0.5');
+  if (opts.typeShifts !== undefined) await page.getByLabel('Type shifts').setChecked(opts.typeShifts);
   await page.getByLabel('Hidden units').fill(String(opts.hidden ?? 16));
   await page.getByLabel('Epochs', { exact: true }).fill(String(opts.epochs));
   await page.getByLabel('Backend').selectOption(opts.backend);
@@ -380,18 +382,24 @@ test('BOND runs from the training page: its early-stopped teacher, then self-tra
   ]);
 });
 
-test('a dictionary dropout chosen on dev trains the model at each value and says which it kept', async ({ page, outside: _ }) => {
+test('a dictionary dropout chosen on dev trains the model at each value and says which it kept; so do the type shifts', async ({ page, outside: _ }) => {
   test.setTimeout(300_000);
   await openDemo(page);
   await makeWeakLabels(page);
-  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8, dictDropout: 'dev' });
+  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8, dictDropout: 'dev', typeShifts: true });
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
   const id = Number(await latestRun(page).first().textContent());
-  const { metrics } = (await runMetrics(page, id)) as unknown as { metrics: { stages: { stage: string }[]; dictionaryDropout: number } };
+  const { metrics } = (await runMetrics(page, id)) as unknown as {
+    metrics: { stages: { stage: string }[]; dictionaryDropout: number; typeShifts: Record<string, number> };
+  };
   expect(metrics.stages.map((s) => s.stage)).toEqual([0, 0.5, 0.75].map((r) => `wsl (dictionary dropout ${r})`));
   expect([0, 0.5, 0.75]).toContain(metrics.dictionaryDropout);
+  // A shift per type of the demo's labels, each from the grid tried on dev.
+  expect(Object.keys(metrics.typeShifts).sort()).toEqual(['Chemical', 'Disease']);
+  for (const v of Object.values(metrics.typeShifts)) expect([-1, -0.5, -0.25, 0, 0.25, 0.5, 1]).toContain(v);
   await latestRun(page).first().getByRole('link').click();
   await expect(page.getByTestId('run-facts')).toContainText(`dictionary dropout ${metrics.dictionaryDropout} (chosen on dev)`);
+  for (const t of Object.keys(metrics.typeShifts)) await expect(page.getByTestId('run-facts')).toContainText(new RegExp(`type shifts [^·]*${t}`));
 });
 
 test('a run cut off by a reload is marked interrupted, resumes, and counts its epochs and wall time over both attempts', async ({ page, outside: _ }) => {

@@ -1,7 +1,16 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Link } from 'wouter';
 import { useMemo, useRef, useState } from 'react';
-import { DICTIONARY_DROPOUT_CHOICES, modelName, modelSchema, parseRunConfig, runConfigSchema, runMethodName, type RunConfig } from '../../core/runConfig';
+import {
+  DICTIONARY_DROPOUT_CHOICES,
+  modelName,
+  modelSchema,
+  parseRunConfig,
+  runConfigSchema,
+  runMethodName,
+  trainSchema,
+  type RunConfig,
+} from '../../core/runConfig';
 import { db } from '../../db/instance';
 import { deleteEncoder } from '../../db/repo';
 import { addRun, cancelRuns, failRunIfLive } from '../../db/runs';
@@ -27,6 +36,7 @@ interface Live {
 }
 
 const MODEL_DEFAULTS = modelSchema.parse({});
+const TRAIN_DEFAULTS = trainSchema.parse({});
 
 /** The form's number fields, with the names its messages use. */
 const NUMBER_FIELDS = {
@@ -210,6 +220,7 @@ export function TrainPage() {
     // The page's default, chosen on dev (BENCHMARKS.md): a project's weak labels cover every document, so they can be read as features.
     weakFeatures: true,
     pretrain: String(MODEL_DEFAULTS.pretrain),
+    typeShifts: TRAIN_DEFAULTS.typeShifts,
     epochs: '30',
     batch: '32',
     lr: '0.002',
@@ -278,7 +289,7 @@ export function TrainPage() {
         pretrain: num(form, 'pretrain'),
         weakFeatures: form.weakFeatures,
       },
-      train: { epochs: num(form, 'epochs'), batchSize: num(form, 'batch'), lr: num(form, 'lr'), seed: num(form, 'seed') },
+      train: { epochs: num(form, 'epochs'), batchSize: num(form, 'batch'), lr: num(form, 'lr'), seed: num(form, 'seed'), typeShifts: form.typeShifts },
       backend: form.backend,
     });
     return { data: c.data, model: c.model, train: c.train, backend: c.backend };
@@ -418,6 +429,10 @@ export function TrainPage() {
           </label>
           <label title="Epochs of pre-training the encoder as a language model on the train split's text (0: off); done once and kept for the project's later runs">
             pre-train encoder <NumberInput aria-label="Pre-training epochs" {...numField('pretrain')} /> epochs
+          </label>
+          <label title="After the O shift, each entity type's tags get a shift of their own, chosen on dev (weak labels miss each type at its own rate); completion's teacher decodes with them too">
+            <input type="checkbox" aria-label="Type shifts" checked={form.typeShifts} onChange={(e) => setForm({ ...form, typeShifts: e.target.checked })} />{' '}
+            shift per type
           </label>
           <label>
             epochs <NumberInput aria-label="Epochs" {...numField('epochs')} />
