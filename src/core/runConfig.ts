@@ -109,7 +109,8 @@ export const trainSchema = z.object({
   oShift: z.union([z.literal('dev'), z.number().min(-10).max(10)]).default('dev'),
   /**
    * After the O shift, a shift per entity type, chosen on dev (chooseTypeShifts): weak labels miss
-   * each type at its own rate. Also used where completion's teacher decodes the weak labels.
+   * each type at its own rate. Also used where completion's teacher decodes the weak labels (for
+   * the teacher alone: the completion pipeline's typeShifts).
    */
   typeShifts: z.boolean().default(false),
   seed: z.number().int().default(1),
@@ -135,7 +136,17 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
    * the teacher on the completed labels. Distant labels miss entities; the shifted teacher finds
    * some of them, and the student learns them as entities instead of O.
    */
-  z.object({ kind: z.literal('completion'), rounds: z.number().int().min(1).max(5).default(1) }).strict(),
+  z
+    .object({
+      kind: z.literal('completion'),
+      rounds: z.number().int().min(1).max(5).default(1),
+      /**
+       * The teacher decodes the weak labels with a shift per entity type too, chosen on dev after
+       * its O shift (train.typeShifts turns it on as well, with the final model's).
+       */
+      typeShifts: z.boolean().default(false),
+    })
+    .strict(),
   /** NEEDLE (Jiang et al. 2021), Stages II and III, with the ablation switches. */
   z
     .object({

@@ -21,8 +21,11 @@ registerPipeline({
     let completion: TrainSignals['completion'];
     for (let round = 1; round <= pipeline.rounds; round++) {
       const { shift } = await chooseOShift(current.tagger, feat, data.dev);
-      // With train.typeShifts the teacher also decodes with a shift per type, chosen on dev.
-      const typed = cfg.train.typeShifts ? `, type shifts ${describeTypeShifts((await chooseTypeShifts(current.tagger, feat, data.dev)).shifts)}` : '';
+      // With type shifts (the pipeline's, or train.typeShifts) the teacher also decodes with a shift per type, chosen on dev.
+      const typed =
+        cfg.train.typeShifts || pipeline.typeShifts
+          ? `, type shifts ${describeTypeShifts((await chooseTypeShifts(current.tagger, feat, data.dev)).shifts)}`
+          : '';
       hooks.onStage?.(`completion round ${round} of ${pipeline.rounds}: the teacher decodes with O shift ${shift}${typed} (chosen on dev)`);
       const { paths } = await predict(current.tagger, feat, weak);
       const w = await current.tagger.getWeights();

@@ -200,6 +200,19 @@ describe('training loop', () => {
     // The run's dev score is the model's as it now decodes.
     expect((await evaluate(r.tagger, feat, dev)).overall.f1).toBeCloseTo(r.dev!.overall.f1, 10);
     r.tagger.dispose();
+    // The pipeline's own switch: the teacher decodes with type shifts, the final model with its O shift alone.
+    const teacherOnly: string[] = [];
+    const t = await runPipeline(
+      pipelineSchema.parse({ kind: 'completion', typeShifts: true }),
+      config(4),
+      feat,
+      { train: distant, dev },
+      { onStage: (m) => teacherOnly.push(m) },
+    );
+    expect(teacherOnly.some((m) => /the teacher decodes with O shift -?[\d.]+, type shifts \w+ /.test(m))).toBe(true);
+    expect(t.typeShifts).toBeUndefined();
+    expect(t.tagger.tagShifts).toBeNull();
+    t.tagger.dispose();
   }, 240_000);
 
   it('runs the SST and NEEDLE pipelines with their stages', async () => {
