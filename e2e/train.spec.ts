@@ -459,12 +459,18 @@ test('weak-label completion runs from the training page: a teacher, then a stude
     epochs: 3,
     backend: 'wasm',
     hidden: 8,
-    method: 'Weak-label completion: a WSL teacher, decoded with the O shift chosen on dev, fills the weak O tokens; a student learns them',
+    method: 'Weak-label completion: a WSL teacher, decoded with the O shift and type shifts chosen on dev, fills the weak O tokens; a student learns them',
   });
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 200_000 });
   const id = Number(await latestRun(page).first().textContent());
-  const { metrics } = (await runMetrics(page, id)) as unknown as { metrics: { stages: { stage: string }[] } };
+  const { metrics, config } = (await runMetrics(page, id)) as unknown as {
+    metrics: { stages: { stage: string }[]; typeShifts?: unknown };
+    config: { pipeline: { typeShifts: boolean } };
+  };
   expect(metrics.stages.map((s) => s.stage)).toEqual(['teacher (WSL)', 'student (round 1)']);
+  // The catalog's completion: the teacher decodes with type shifts, the final model with its O shift alone.
+  expect(config.pipeline.typeShifts).toBe(true);
+  expect(metrics.typeShifts).toBeUndefined();
 });
 
 test('bad training input stops before training with a clear error', async ({ page, outside: _ }) => {
