@@ -46,7 +46,7 @@ async function startRun(
   if (opts.lr !== undefined) await page.getByLabel('Learning rate').fill(String(opts.lr));
   // One training per run where a test is not about the dictionary dropout (the page's "dev" trains the first stage three times).
   await page.getByLabel('Dictionary dropout').fill(opts.dictDropout ?? '0.5');
-  if (opts.typeShifts !== undefined) await page.getByLabel('Type shifts').setChecked(opts.typeShifts);
+  if (opts.typeShifts !== undefined) await page.getByLabel('Type shifts', { exact: true }).setChecked(opts.typeShifts);
   await page.getByLabel('Hidden units').fill(String(opts.hidden ?? 16));
   await page.getByLabel('Epochs', { exact: true }).fill(String(opts.epochs));
   await page.getByLabel('Backend').selectOption(opts.backend);
