@@ -7,7 +7,7 @@
  * per entity type as well (weak labels miss each type at its own rate).
  */
 import { describeTypeShifts } from '../core/runConfig';
-import { chooseOShift, chooseTypeShifts, predict } from '../model/train';
+import { chooseShifts, predict } from '../model/train';
 import { registerPipeline } from './registry';
 import { type TrainSignals, withMethod } from './stages';
 
@@ -20,13 +20,11 @@ registerPipeline({
     let current = await ctx.stage('teacher (WSL)', withMethod(cfg, { name: 'wsl' }), data.train);
     let completion: TrainSignals['completion'];
     for (let round = 1; round <= pipeline.rounds; round++) {
-      const { shift } = await chooseOShift(current.tagger, feat, data.dev);
-      // With type shifts (the pipeline's, or train.typeShifts) the teacher also decodes with a shift per type, chosen on dev.
-      const typed =
-        cfg.train.typeShifts || pipeline.typeShifts
-          ? `, type shifts ${describeTypeShifts((await chooseTypeShifts(current.tagger, feat, data.dev)).shifts)}`
-          : '';
-      hooks.onStage?.(`completion round ${round} of ${pipeline.rounds}: the teacher decodes with O shift ${shift}${typed} (chosen on dev)`);
+      // With type shifts (the pipeline's, or train.typeShifts) the teacher also decodes with a shift
+      // per type; both chosen on dev from one pass of the teacher over it.
+      const chosen = await chooseShifts(current.tagger, feat, data.dev, { oShift: 'dev', types: cfg.train.typeShifts || pipeline.typeShifts });
+      const typed = chosen.typeShifts ? `, type shifts ${describeTypeShifts(chosen.typeShifts)}` : '';
+      hooks.onStage?.(`completion round ${round} of ${pipeline.rounds}: the teacher decodes with O shift ${chosen.oShift}${typed} (chosen on dev)`);
       const { paths } = await predict(current.tagger, feat, weak);
       const w = await current.tagger.getWeights();
       current.tagger.dispose();

@@ -8,7 +8,7 @@ import { describeTypeShifts, type RunConfig } from '../core/runConfig';
 import type { LabeledSentence } from '../model/data';
 import type { Featurizer } from '../model/features';
 import type { Tagger } from '../model/tagger';
-import { chooseOShift, chooseTypeShifts, type RunStore, type TrainHooks } from '../model/train';
+import { chooseShifts, type RunStore, type TrainHooks } from '../model/train';
 import './index';
 import { getPipeline, registerPipeline } from './registry';
 import { pipelineContext, type PipelineData, type PipelineResult } from './stages';
@@ -55,23 +55,16 @@ export async function finalOShift(
   dev: readonly LabeledSentence[],
   hooks: Pick<TrainHooks, 'onStage'> = {},
 ): Promise<{ oShift: number; typeShifts?: Record<string, number>; dev?: SpanScores }> {
-  let out: { oShift: number; typeShifts?: Record<string, number>; dev?: SpanScores };
-  if (cfg.train.oShift !== 'dev') {
-    tagger.oShift = cfg.train.oShift;
-    out = { oShift: tagger.oShift };
-  } else {
-    const chosen = await chooseOShift(tagger, feat, dev);
+  const chosen = await chooseShifts(tagger, feat, dev, { oShift: cfg.train.oShift, types: cfg.train.typeShifts });
+  if (chosen.byShift && chosen.dev)
     hooks.onStage?.(
-      `O shift chosen on dev: ${chosen.shift} (dev F1 ${pct(chosen.dev.overall.f1)}; at 0: ${pct(chosen.byShift.find((b) => b.shift === 0)?.f1 ?? chosen.dev.overall.f1)})`,
+      `O shift chosen on dev: ${chosen.oShift} (dev F1 ${pct(chosen.byShift.find((b) => b.shift === chosen.oShift)!.f1)}; at 0: ${pct(chosen.byShift.find((b) => b.shift === 0)?.f1 ?? chosen.dev.overall.f1)})`,
     );
-    out = { oShift: chosen.shift, dev: chosen.dev };
-  }
-  if (!cfg.train.typeShifts) return out;
-  const typed = await chooseTypeShifts(tagger, feat, dev);
-  hooks.onStage?.(
-    `type shifts chosen on dev: ${describeTypeShifts(typed.shifts)} (dev F1 ${pct(typed.dev.overall.f1)}; without them: ${pct(typed.before.overall.f1)})`,
-  );
-  return { ...out, typeShifts: typed.shifts, dev: typed.dev };
+  if (chosen.typeShifts && chosen.dev && chosen.before)
+    hooks.onStage?.(
+      `type shifts chosen on dev: ${describeTypeShifts(chosen.typeShifts)} (dev F1 ${pct(chosen.dev.overall.f1)}; without them: ${pct(chosen.before.overall.f1)})`,
+    );
+  return { oShift: chosen.oShift, ...(chosen.typeShifts ? { typeShifts: chosen.typeShifts } : {}), ...(chosen.dev ? { dev: chosen.dev } : {}) };
 }
 
 const pct = (f1: number) => (100 * f1).toFixed(2);

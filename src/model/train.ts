@@ -261,24 +261,27 @@ export async function predictMarginals(tagger: Tagger, feat: Featurizer, sentenc
  * Dev scored under any O shift and type shifts: the emissions are computed once, and each call
  * decodes them again (a Viterbi pass, no model call). The tagger's shifts are left as they were.
  */
-async function devDecoder(
-  tagger: Tagger,
-  feat: Featurizer,
-  dev: readonly LabeledSentence[],
-): Promise<(oShift: number, tagShifts: Float32Array | null) => SpanScores> {
+async function devDecoder(tagger: Tagger, feat: Featurizer, dev: readonly LabeledSentence[]): Promise<DevScorer> {
   const crf = await tagger.crfArrays();
   const rows = await predictEmissions(tagger, feat, dev);
   const toSpans = (ids: readonly number[]): Span[] => tagsToSpans(ids.map((t) => feat.tags[t]));
   const gold = dev.map((s) => toSpans(s.tags));
-  return (oShift, tagShifts) => {
+  const all = dev.map((_, k) => k);
+  return (oShift, tagShifts, only = all) => {
     const saved = [tagger.oShift, tagger.tagShifts] as const;
     tagger.oShift = oShift;
     tagger.tagShifts = tagShifts;
-    const paths = rows.map((r, k) => tagger.decode(r, [dev[k].words.length], dev[k].words.length, crf).paths[0]);
+    const paths = only.map((k) => tagger.decode(rows[k], [dev[k].words.length], dev[k].words.length, crf).paths[0]);
     [tagger.oShift, tagger.tagShifts] = saved;
-    return scoreSpans(gold, paths.map(toSpans));
+    return scoreSpans(
+      only.map((k) => gold[k]),
+      paths.map(toSpans),
+    );
   };
 }
+
+/** Dev (or the sentences `only` names) scored under given shifts, from emissions computed once. */
+type DevScorer = (oShift: number, tagShifts: Float32Array | null, only?: readonly number[]) => SpanScores;
 
 /**
  * The O shift (Tagger.oShift) that scores best on dev, from `grid`: the emissions are computed
@@ -297,16 +300,20 @@ export async function chooseOShift(
     tagger.oShift = 0;
     return { shift: 0, dev: await evaluate(tagger, feat, dev), byShift: [] };
   }
-  const score = await devDecoder(tagger, feat, dev);
+  const chosen = searchOShift(await devDecoder(tagger, feat, dev), tagger.tagShifts, grid);
+  tagger.oShift = chosen.shift;
+  return chosen;
+}
+
+function searchOShift(score: DevScorer, tagShifts: Float32Array | null, grid: readonly number[]) {
   let best: { shift: number; dev: SpanScores } | null = null;
   const byShift: { shift: number; f1: number }[] = [];
   for (const shift of [...grid].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b)) {
-    const scores = score(shift, tagger.tagShifts);
+    const scores = score(shift, tagShifts);
     byShift.push({ shift, f1: scores.overall.f1 });
     if (!best || scores.overall.f1 > best.dev.overall.f1) best = { shift, dev: scores };
   }
-  if (best) tagger.oShift = best.shift;
-  return { shift: tagger.oShift, dev: best!.dev, byShift: byShift.sort((a, b) => a.shift - b.shift) };
+  return { shift: best!.shift, dev: best!.dev, byShift: byShift.sort((a, b) => a.shift - b.shift) };
 }
 
 /** The O shifts tried on dev (scores are log-potentials: 1 is a factor of e on the O tag). */
@@ -352,8 +359,22 @@ export async function chooseTypeShifts(
     const dev0 = await evaluate(tagger, feat, dev);
     return { shifts, dev: dev0, before: dev0 };
   }
-  const score = await devDecoder(tagger, feat, dev);
-  const before = score(tagger.oShift, null);
+  const chosen = searchTypeShifts(await devDecoder(tagger, feat, dev), tagger.oShift, feat.tags, grid, sweeps);
+  tagger.tagShifts = tagShiftsOf(feat.tags, chosen.shifts);
+  return chosen;
+}
+
+function searchTypeShifts(
+  score: DevScorer,
+  oShift: number,
+  tags: readonly string[],
+  grid: readonly number[] = TYPE_SHIFTS,
+  sweeps = 3,
+  only?: readonly number[],
+) {
+  const types = [...new Set(tags.map(entityTypeOf).filter((t): t is string => t !== undefined))];
+  const shifts: Record<string, number> = Object.fromEntries(types.map((t) => [t, 0]));
+  const before = score(oShift, null, only);
   let best = before;
   const order = [...grid].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b);
   for (let sweep = 0; sweep < sweeps; sweep++) {
@@ -361,7 +382,7 @@ export async function chooseTypeShifts(
     for (const type of types) {
       for (const v of order) {
         if (v === shifts[type]) continue;
-        const scores = score(tagger.oShift, tagShiftsOf(feat.tags, { ...shifts, [type]: v }));
+        const scores = score(oShift, tagShiftsOf(tags, { ...shifts, [type]: v }), only);
         if (scores.overall.f1 > best.overall.f1) {
           shifts[type] = v;
           best = scores;
@@ -371,8 +392,32 @@ export async function chooseTypeShifts(
     }
     if (!changed) break;
   }
-  tagger.tagShifts = tagShiftsOf(feat.tags, shifts);
   return { shifts, dev: best, before };
+}
+
+/**
+ * The O shift (unless `oShift` fixes it) and then, with `types`, the type shifts, chosen on dev
+ * from one pass of the model over it; both set on the tagger. What a run's final model and
+ * completion's teacher decode with.
+ */
+export async function chooseShifts(
+  tagger: Tagger,
+  feat: Featurizer,
+  dev: readonly LabeledSentence[],
+  o: { oShift: number | 'dev'; types: boolean },
+): Promise<{ oShift: number; byShift?: { shift: number; f1: number }[]; typeShifts?: Record<string, number>; before?: SpanScores; dev?: SpanScores }> {
+  if (tagger.cfg.head === 'span' || (o.oShift !== 'dev' && !o.types)) {
+    tagger.oShift = o.oShift === 'dev' ? 0 : o.oShift;
+    return o.oShift === 'dev' ? { oShift: 0, dev: await evaluate(tagger, feat, dev) } : { oShift: tagger.oShift };
+  }
+  const score = await devDecoder(tagger, feat, dev);
+  const chosen = o.oShift === 'dev' ? searchOShift(score, null, O_SHIFTS) : null;
+  tagger.oShift = chosen ? chosen.shift : (o.oShift as number);
+  tagger.tagShifts = null;
+  if (!o.types) return { oShift: tagger.oShift, byShift: chosen?.byShift, dev: chosen?.dev };
+  const typed = searchTypeShifts(score, tagger.oShift, feat.tags);
+  tagger.tagShifts = tagShiftsOf(feat.tags, typed.shifts);
+  return { oShift: tagger.oShift, byShift: chosen?.byShift, typeShifts: typed.shifts, before: typed.before, dev: typed.dev };
 }
 
 /**
@@ -382,24 +427,20 @@ export async function chooseTypeShifts(
  * decoding option fitted on it; this can. The tagger's shifts are left as they were.
  */
 export async function heldOutTypeShifts(tagger: Tagger, feat: Featurizer, dev: readonly LabeledSentence[]): Promise<{ with: PRF; without: PRF }> {
-  const saved = tagger.tagShifts;
-  const halves = [dev.filter((_, k) => k % 2 === 0), dev.filter((_, k) => k % 2 === 1)];
+  const score = await devDecoder(tagger, feat, dev);
+  const halves = [dev.map((_, k) => k).filter((k) => k % 2 === 0), dev.map((_, k) => k).filter((k) => k % 2 === 1)];
   const sum = { with: [0, 0, 0], without: [0, 0, 0] };
   for (const [fit, held] of [halves, [halves[1], halves[0]]]) {
-    tagger.tagShifts = null;
-    const without = (await evaluate(tagger, feat, held)).overall;
-    await chooseTypeShifts(tagger, feat, fit);
-    const withShifts = (await evaluate(tagger, feat, held)).overall;
+    const { shifts } = searchTypeShifts(score, tagger.oShift, feat.tags, TYPE_SHIFTS, 3, fit);
     for (const [k, x] of [
-      ['with', withShifts],
-      ['without', without],
+      ['with', score(tagger.oShift, tagShiftsOf(feat.tags, shifts), held).overall],
+      ['without', score(tagger.oShift, null, held).overall],
     ] as const) {
       sum[k][0] += x.tp;
       sum[k][1] += x.fp;
       sum[k][2] += x.fn;
     }
   }
-  tagger.tagShifts = saved;
   return { with: prf(sum.with[0], sum.with[1], sum.with[2]), without: prf(sum.without[0], sum.without[1], sum.without[2]) };
 }
 
