@@ -145,6 +145,12 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
        * its O shift (train.typeShifts turns it on as well, with the final model's).
        */
       typeShifts: z.boolean().default(false),
+      /**
+       * Where the teacher's dictionary dropout is chosen on dev (model.dictionaryDropout "dev"),
+       * the first round's teacher is the mean of the models trained at every rate (TaggerEnsemble)
+       * rather than the one chosen; the student still goes on from the chosen one.
+       */
+      teacherEnsemble: z.boolean().default(false),
     })
     .strict(),
   /** NEEDLE (Jiang et al. 2021), Stages II and III, with the ablation switches. */

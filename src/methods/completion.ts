@@ -4,12 +4,14 @@
  * teacher on the completed labels. Distant labels miss entities; the shifted teacher finds some of
  * them, and the student learns them as entities instead of O. `rounds` times, each round's model
  * completing the ORIGINAL weak labels anew. With train.typeShifts the teacher decodes with a shift
- * per entity type as well (weak labels miss each type at its own rate).
+ * per entity type as well (weak labels miss each type at its own rate). With teacherEnsemble the
+ * first teacher is the mean of the models its dictionary-dropout choice trained.
  */
 import { describeTypeShifts } from '../core/runConfig';
+import { type Decoding, TaggerEnsemble } from '../model/tagger';
 import { chooseShifts, predict } from '../model/train';
 import { registerPipeline } from './registry';
-import { type TrainSignals, withMethod } from './stages';
+import { type Candidate, type TrainSignals, withMethod } from './stages';
 
 registerPipeline({
   kind: 'completion',
@@ -17,39 +19,52 @@ registerPipeline({
     const { cfg, feat, data, hooks, strong, weak } = ctx;
     // Round r: the model so far, decoded with its O shift chosen on dev, completes the ORIGINAL
     // weak labels (an entity tag where they say O); the next model goes on from it on them.
-    let current = await ctx.stage('teacher (WSL)', withMethod(cfg, { name: 'wsl' }), data.train);
+    let current = await ctx.stage('teacher (WSL)', withMethod(cfg, { name: 'wsl' }), data.train, undefined, { keepCandidates: pipeline.teacherEnsemble });
+    let others: Candidate[] = current.candidates ?? [];
     let completion: TrainSignals['completion'];
-    for (let round = 1; round <= pipeline.rounds; round++) {
-      // With type shifts (the pipeline's, or train.typeShifts) the teacher also decodes with a shift
-      // per type; both chosen on dev from one pass of the teacher over it.
-      const chosen = await chooseShifts(current.tagger, feat, data.dev, { oShift: 'dev', types: cfg.train.typeShifts || pipeline.typeShifts });
-      const typed = chosen.typeShifts ? `, type shifts ${describeTypeShifts(chosen.typeShifts)}` : '';
-      hooks.onStage?.(`completion round ${round} of ${pipeline.rounds}: the teacher decodes with O shift ${chosen.oShift}${typed} (chosen on dev)`);
-      const { paths } = await predict(current.tagger, feat, weak);
-      const w = await current.tagger.getWeights();
-      current.tagger.dispose();
-      const byTrain = new Map(weak.map((s, k) => [s, k]));
-      // Eq. 2: weak entity tags stay; weak O tokens take the teacher's tag.
-      const completed = weak.map((s, k) => ({ ...s, tags: s.tags.map((t, i) => (t === 0 ? paths[k][i] : t)) }));
-      completion = data.train.map((s) => {
-        const k = byTrain.get(s);
-        if (k === undefined) return null;
-        const c: Record<number, number> = {};
-        s.tags.forEach((t, i) => {
-          if (t === 0 && paths[k][i] !== 0) c[i] = paths[k][i];
+    try {
+      for (let round = 1; round <= pipeline.rounds; round++) {
+        const teacher: Decoding = others.length ? new TaggerEnsemble([current.tagger, ...others.map((c) => c.tagger)]) : current.tagger;
+        const who = others.length
+          ? `the teacher (the mean of the model chosen and those at dictionary dropout ${others.map((c) => c.dictionaryDropout).join(', ')})`
+          : 'the teacher';
+        // With type shifts (the pipeline's, or train.typeShifts) the teacher also decodes with a shift
+        // per type; both chosen on dev from one pass of the teacher over it.
+        const chosen = await chooseShifts(teacher, feat, data.dev, { oShift: 'dev', types: cfg.train.typeShifts || pipeline.typeShifts });
+        const typed = chosen.typeShifts ? `, type shifts ${describeTypeShifts(chosen.typeShifts)}` : '';
+        const f1 = (x: { overall: { f1: number } }) => (100 * x.overall.f1).toFixed(2);
+        const scored = chosen.dev ? `; its dev F1 ${f1(chosen.dev)}${chosen.before ? ` (${f1(chosen.before)} with the O shift alone)` : ''}` : '';
+        hooks.onStage?.(`completion round ${round} of ${pipeline.rounds}: ${who} decodes with O shift ${chosen.oShift}${typed} (chosen on dev)${scored}`);
+        const { paths } = await predict(teacher, feat, weak);
+        for (const c of others) c.tagger.dispose();
+        others = [];
+        const w = await current.tagger.getWeights();
+        current.tagger.dispose();
+        const byTrain = new Map(weak.map((s, k) => [s, k]));
+        // Eq. 2: weak entity tags stay; weak O tokens take the teacher's tag.
+        const completed = weak.map((s, k) => ({ ...s, tags: s.tags.map((t, i) => (t === 0 ? paths[k][i] : t)) }));
+        completion = data.train.map((s) => {
+          const k = byTrain.get(s);
+          if (k === undefined) return null;
+          const c: Record<number, number> = {};
+          s.tags.forEach((t, i) => {
+            if (t === 0 && paths[k][i] !== 0) c[i] = paths[k][i];
+          });
+          return c;
         });
-        return c;
-      });
-      const added = completion.reduce((a, c) => a + (c ? Object.keys(c).length : 0), 0);
-      hooks.onStage?.(`completion round ${round}: ${added} weak-O tokens became entity tokens`);
-      current = await ctx.stage(
-        `student (round ${round})`,
-        withMethod(cfg, { name: 'wsl' }),
-        [...strong, ...completed],
-        w,
-        {},
-        `student, round ${round} of ${pipeline.rounds}`,
-      );
+        const added = completion.reduce((a, c) => a + (c ? Object.keys(c).length : 0), 0);
+        hooks.onStage?.(`completion round ${round}: ${added} weak-O tokens became entity tokens`);
+        current = await ctx.stage(
+          `student (round ${round})`,
+          withMethod(cfg, { name: 'wsl' }),
+          [...strong, ...completed],
+          w,
+          {},
+          `student, round ${round} of ${pipeline.rounds}`,
+        );
+      }
+    } finally {
+      for (const c of others) c.tagger.dispose();
     }
     return ctx.finish(current, { signals: { completion } });
   },

@@ -86,6 +86,20 @@ export class PipelineStopped extends Error {
 export type StageRun = Awaited<ReturnType<typeof trainStage>>;
 
 /** What a method's pipeline is handed: the run's data and the vocabulary to compose its stages from. */
+/**
+ * A stage's options beyond its config: per-epoch hooks, and `keepCandidates`: where the stage
+ * chooses its dictionary dropout on dev, the models at the rates not chosen come back too (the
+ * caller disposes them) instead of being dropped.
+ */
+export type StageExtra = Pick<TrainHooks, 'afterEpoch'> & { keepCandidates?: boolean };
+
+/** A model a stage trained and did not choose: its dictionary dropout and dev F1 (as the run scores it). */
+export interface Candidate {
+  tagger: Tagger;
+  dictionaryDropout: number;
+  devF1: number;
+}
+
 export interface PipelineContext {
   cfg: RunConfig;
   feat: Featurizer;
@@ -100,7 +114,14 @@ export interface PipelineContext {
    * `name`, so stored runs resume. A stage with per-epoch hooks (`afterEpoch`) runs again whole
    * when resumed: what they record is not kept.
    */
-  stage(name: string, cfg: RunConfig, train: LabeledSentence[], init?: Weights, extra?: Pick<TrainHooks, 'afterEpoch'>, shown?: string): Promise<StageRun>;
+  stage(
+    name: string,
+    cfg: RunConfig,
+    train: LabeledSentence[],
+    init?: Weights,
+    extra?: StageExtra,
+    shown?: string,
+  ): Promise<StageRun & { candidates?: Candidate[] }>;
   /** A language model on a fresh tagger of the config's encoder, trained on `text` (or restored from the store under `name`), recorded as a stage. */
   languageModel(name: string, stageName: string, text: readonly { words: readonly string[] }[], o: { epochs: number; vocab: number }): Promise<LanguageModel>;
   /**
@@ -188,17 +209,14 @@ export function pipelineContext(cfg: RunConfig, feat: Featurizer, data: Pipeline
   let tokens = 0;
   let trainMs = 0;
   let stageCount = 0;
-  const trainOne = async (
-    name: string,
-    c: RunConfig,
-    train: LabeledSentence[],
-    init?: Weights,
-    extra: Pick<TrainHooks, 'afterEpoch'> = {},
-    shown = name,
-  ): Promise<StageRun> => {
+  const trainOne = async (name: string, c: RunConfig, train: LabeledSentence[], init?: Weights, extra: StageExtra = {}, shown = name): Promise<StageRun> => {
     const id = `${stageCount++} ${name}`;
     hooks.onStage?.(`${shown}: training on ${train.length} sentences, up to ${c.train.epochs} epochs`);
-    const stageHooks: TrainHooks = { ...hooks, ...extra, onEpoch: (e) => hooks.onEpoch?.({ ...e, stage: shown, epochs: c.train.epochs }) };
+    const stageHooks: TrainHooks = {
+      ...hooks,
+      afterEpoch: extra.afterEpoch ?? hooks.afterEpoch,
+      onEpoch: (e) => hooks.onEpoch?.({ ...e, stage: shown, epochs: c.train.epochs }),
+    };
     const r = await trainStage(
       getMethod(c.method.name),
       extra.afterEpoch ? undefined : store,
@@ -242,19 +260,22 @@ export function pipelineContext(cfg: RunConfig, feat: Featurizer, data: Pipeline
         // chooses one there) is kept, and every later stage trains at its value.
         let best: { r: StageRun; f1: number; rate: number } | null = null;
         const byRate: string[] = [];
+        const kept: Candidate[] = [];
+        const drop = (x: { r: StageRun; f1: number; rate: number }) =>
+          extra.keepCandidates ? kept.push({ tagger: x.r.tagger, dictionaryDropout: x.rate, devF1: x.f1 }) : x.r.tagger.dispose();
         for (const rate of DICTIONARY_DROPOUT_CHOICES) {
           const at = ` (dictionary dropout ${rate})`;
           const r = await trainOne(`${name}${at}`, withDictionaryDropout(c, rate), train, init, extra, `${shown}${at}`);
           const f1 = await devF1(r);
           byRate.push(`${rate}: ${(100 * f1).toFixed(2)}`);
           if (!best || f1 > best.f1) {
-            best?.r.tagger.dispose();
+            if (best) drop(best);
             best = { r, f1, rate };
-          } else r.tagger.dispose();
+          } else drop({ r, f1, rate });
         }
         chosenDropout = best!.rate;
         hooks.onStage?.(`dictionary dropout chosen on dev: ${chosenDropout} (dev F1 ${byRate.join(', ')})`);
-        return best!.r;
+        return extra.keepCandidates ? { ...best!.r, candidates: kept } : best!.r;
       }
       return trainOne(name, c, train, init, extra, shown);
     },

@@ -298,3 +298,58 @@ export class Tagger {
     this.params.clear();
   }
 }
+
+/** What decoding reads of a model: a Tagger, or several decoding as one (TaggerEnsemble). */
+export type Decoding = Pick<Tagger, 'cfg' | 'dims' | 'oShift' | 'tagShifts' | 'emissions' | 'crfArrays' | 'decode'>;
+
+/**
+ * Taggers of one shape and featurizer decoding as one model: the mean of their emission scores
+ * and of their CRF parameters (a product of experts: the members' log-potentials averaged), under
+ * shifts of its own. Prediction only; the members stay the caller's to dispose.
+ */
+export class TaggerEnsemble implements Decoding {
+  oShift = 0;
+  tagShifts: Float32Array | null = null;
+
+  constructor(readonly members: readonly Tagger[]) {
+    if (!members.length) throw new Error('an ensemble needs at least one tagger');
+    const { head, spanMaxLength } = members[0].cfg;
+    const key = (t: Tagger) => JSON.stringify([t.dims, t.cfg.head, t.cfg.spanMaxLength]);
+    if (head === 'span') throw new Error('an ensemble decodes token heads (CRF, softmax, two-part), not the span head');
+    if (members.some((t) => key(t) !== key(members[0])))
+      throw new Error(`an ensemble's taggers must share their tags, features and head (${head}, ${spanMaxLength})`);
+  }
+
+  get cfg(): TaggerConfig {
+    return this.members[0].cfg;
+  }
+
+  get dims(): TaggerDims {
+    return this.members[0].dims;
+  }
+
+  emissions(b: BatchTensors, training: boolean, step: number): tf.Tensor3D {
+    return tf.tidy(() => tf.div(tf.addN(this.members.map((t) => t.emissions(b, training, step))), this.members.length) as tf.Tensor3D);
+  }
+
+  async crfArrays(): Promise<Awaited<ReturnType<Tagger['crfArrays']>>> {
+    const all = await Promise.all(this.members.map((t) => t.crfArrays()));
+    if (!all[0]) return null;
+    const mean = (pick: (c: NonNullable<(typeof all)[number]>) => Float32Array) => {
+      const out = new Float32Array(pick(all[0]!).length);
+      for (const c of all) pick(c!).forEach((v, i) => (out[i] += v / all.length));
+      return out;
+    };
+    return { transitions: mean((c) => c.transitions), start: mean((c) => c.start), end: mean((c) => c.end) };
+  }
+
+  decode(
+    emissions: Float32Array,
+    lengths: readonly number[],
+    T: number,
+    crf: Awaited<ReturnType<Tagger['crfArrays']>>,
+  ): { paths: number[][]; scores: number[] } {
+    // Tagger's decoding reads only cfg, dims and the shifts, which the ensemble has.
+    return Tagger.prototype.decode.call(this as unknown as Tagger, emissions, lengths, T, crf);
+  }
+}

@@ -184,6 +184,48 @@ describe('training loop', () => {
     expect(fixed.dev!.overall.f1).toBe(chosen.dev!.overall.f1);
     chosen.tagger.dispose();
     fixed.tagger.dispose();
+    // With teacherEnsemble the teacher is the mean of the three models the choice trained: the same
+    // stages are trained, the models not chosen are disposed after the teacher decodes (no tensor
+    // is left but the final model's).
+    const before = tf.memory().numTensors;
+    const ensembled: string[] = [];
+    const e = await runPipeline(
+      pipelineSchema.parse({ kind: 'completion', teacherEnsemble: true }),
+      config(3, { dictionaryDropout: 'dev' }),
+      lexFeat,
+      { train: distant, dev: lexDev },
+      { onStage: (m) => ensembled.push(m) },
+    );
+    expect(e.stages.map((s) => s.stage)).toEqual(chosen.stages.map((s) => s.stage));
+    expect(e.stages.slice(0, 3).map((s) => s.devF1)).toEqual(chosen.stages.slice(0, 3).map((s) => s.devF1));
+    const others = DICTIONARY_DROPOUT_CHOICES.filter((r) => r !== best.rate).join(', ');
+    expect(ensembled.some((m) => m.includes(`the teacher (the mean of the model chosen and those at dictionary dropout ${others}) decodes with O shift`))).toBe(
+      true,
+    );
+    expect(tf.memory().numTensors - before).toBe(e.tagger.params.size);
+    e.tagger.dispose();
+  }, 240_000);
+
+  it('decodes an ensemble of taggers from the mean of their scores and CRF parameters', async () => {
+    const { TaggerEnsemble } = await import('./tagger');
+    const { predict, predictEmissions, chooseShifts } = await import('./train');
+    const a = await trainTagger(getMethod('supervised'), config(2), feat, { train, dev });
+    const b = await trainTagger(getMethod('supervised'), parseRunConfig({ ...config(2), train: { ...config(2).train, seed: 9 } }), feat, { train, dev });
+    // One member: exactly the tagger.
+    expect((await predict(new TaggerEnsemble([a.tagger]), feat, dev)).paths).toEqual((await predict(a.tagger, feat, dev)).paths);
+    const both = new TaggerEnsemble([a.tagger, b.tagger]);
+    const [ea, eb, em] = await Promise.all([predictEmissions(a.tagger, feat, dev), predictEmissions(b.tagger, feat, dev), predictEmissions(both, feat, dev)]);
+    em.forEach((row, k) => row.forEach((v, i) => expect(v).toBeCloseTo((ea[k][i] + eb[k][i]) / 2, 5)));
+    const [ca, cb, cm] = [await a.tagger.crfArrays(), await b.tagger.crfArrays(), await both.crfArrays()];
+    cm!.transitions.forEach((v, i) => expect(v).toBeCloseTo((ca!.transitions[i] + cb!.transitions[i]) / 2, 6));
+    // Its shifts are its own: choosing them leaves the members' as they were.
+    await chooseShifts(both, feat, dev, { oShift: 1, types: false });
+    expect(both.oShift).toBe(1);
+    expect([a.tagger.oShift, b.tagger.oShift]).toEqual([0, 0]);
+    const spanCfg = parseRunConfig({ ...config(1, { head: 'span' }), method: { name: 'supervised' } });
+    const s = await trainTagger(getMethod('supervised'), spanCfg, feat, { train, dev });
+    expect(() => new TaggerEnsemble([a.tagger, s.tagger])).toThrow(/span head|share/);
+    for (const t of [a, b, s]) t.tagger.dispose();
   }, 240_000);
 
   it('with type shifts, the completion teacher and the final model decode with a shift per type chosen on dev', async () => {

@@ -10,7 +10,7 @@ import type { Featurizer } from './features';
 import { featureDims, makeBatch } from './features';
 import { crfMarginals } from './crf';
 import { type LoopState, trainLoop, trainStep } from './loop';
-import { batchTensors, Tagger, type Weights } from './tagger';
+import { batchTensors, type Decoding, Tagger, type Weights } from './tagger';
 import * as tf from './tf';
 
 export interface StepEvent {
@@ -163,7 +163,7 @@ const nextTick = () => new Promise<void>((r) => setTimeout(r, 0));
  * batch, its scores read back, and the sentences' indices. Shared by every kind of prediction.
  */
 async function scoreBatches(
-  tagger: Tagger,
+  tagger: Decoding,
   feat: Featurizer,
   sentences: readonly LabeledSentence[],
   transform: (em: tf.Tensor3D) => tf.Tensor,
@@ -185,7 +185,7 @@ async function scoreBatches(
 
 /** Per sentence, its rows [length, K] of a batch's [B, T, K] scores. */
 async function tokenRows(
-  tagger: Tagger,
+  tagger: Decoding,
   feat: Featurizer,
   sentences: readonly LabeledSentence[],
   transform: (em: tf.Tensor3D) => tf.Tensor,
@@ -199,7 +199,7 @@ async function tokenRows(
 }
 
 /** Best paths for sentences (Viterbi, argmax or span decoding), with their scores. */
-export async function predict(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<{ paths: number[][]; scores: number[] }> {
+export async function predict(tagger: Decoding, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<{ paths: number[][]; scores: number[] }> {
   const crf = await tagger.crfArrays();
   const paths: number[][] = new Array(sentences.length);
   const scores: number[] = new Array(sentences.length);
@@ -220,7 +220,7 @@ export async function predict(tagger: Tagger, feat: Featurizer, sentences: reado
 }
 
 /** Raw per-token scores (emissions), [length, K] per sentence: the O-values are column 0. */
-export function predictEmissions(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<Float32Array[]> {
+export function predictEmissions(tagger: Decoding, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<Float32Array[]> {
   return tokenRows(tagger, feat, sentences, (em) => em);
 }
 
@@ -261,7 +261,7 @@ export async function predictMarginals(tagger: Tagger, feat: Featurizer, sentenc
  * Dev scored under any O shift and type shifts: the emissions are computed once, and each call
  * decodes them again (a Viterbi pass, no model call). The tagger's shifts are left as they were.
  */
-async function devDecoder(tagger: Tagger, feat: Featurizer, dev: readonly LabeledSentence[]): Promise<DevScorer> {
+async function devDecoder(tagger: Decoding, feat: Featurizer, dev: readonly LabeledSentence[]): Promise<DevScorer> {
   const crf = await tagger.crfArrays();
   const rows = await predictEmissions(tagger, feat, dev);
   const toSpans = (ids: readonly number[]): Span[] => tagsToSpans(ids.map((t) => feat.tags[t]));
@@ -291,7 +291,7 @@ type DevScorer = (oShift: number, tagShifts: Float32Array | null, only?: readonl
  * (any type shifts it had are kept while it scores).
  */
 export async function chooseOShift(
-  tagger: Tagger,
+  tagger: Decoding,
   feat: Featurizer,
   dev: readonly LabeledSentence[],
   grid: readonly number[] = O_SHIFTS,
@@ -401,7 +401,7 @@ function searchTypeShifts(
  * completion's teacher decode with.
  */
 export async function chooseShifts(
-  tagger: Tagger,
+  tagger: Decoding,
   feat: Featurizer,
   dev: readonly LabeledSentence[],
   o: { oShift: number | 'dev'; types: boolean },
@@ -426,7 +426,7 @@ export async function chooseShifts(
  * with them and with the O shift alone; the counts of both folds summed. Dev cannot judge a
  * decoding option fitted on it; this can. The tagger's shifts are left as they were.
  */
-export async function heldOutTypeShifts(tagger: Tagger, feat: Featurizer, dev: readonly LabeledSentence[]): Promise<{ with: PRF; without: PRF }> {
+export async function heldOutTypeShifts(tagger: Decoding, feat: Featurizer, dev: readonly LabeledSentence[]): Promise<{ with: PRF; without: PRF }> {
   const score = await devDecoder(tagger, feat, dev);
   const halves = [dev.map((_, k) => k).filter((k) => k % 2 === 0), dev.map((_, k) => k).filter((k) => k % 2 === 1)];
   const sum = { with: [0, 0, 0], without: [0, 0, 0] };
@@ -445,7 +445,7 @@ export async function heldOutTypeShifts(tagger: Tagger, feat: Featurizer, dev: r
 }
 
 /** Span scores of predicted paths against the sentences' own tags. */
-export async function evaluate(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<SpanScores> {
+export async function evaluate(tagger: Decoding, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<SpanScores> {
   const { paths } = await predict(tagger, feat, sentences);
   const toSpans = (ids: readonly number[]): Span[] => tagsToSpans(ids.map((t) => feat.tags[t]));
   return scoreSpans(
