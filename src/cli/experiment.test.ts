@@ -3,11 +3,32 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conllHead } from '../testing/conllHead';
-import { costTable, type Experiment, parseShard, type RunRecord, readRecords, runExperiment, runKeyParts, runKeys } from './experiment';
+import { costTable, type Experiment, parseShard, type RunRecord, readRecords, resultsTable, runExperiment, runKeyParts, runKeys } from './experiment';
 
 const head = conllHead;
 
 describe('experiment verb', () => {
+  it('tables each method by setting, with the ablation rows of its decoding choices', () => {
+    const exp = { settings: [{ name: 'a' }, { name: 'b' }], methods: [{ label: 'shifted' }, { label: 'plain', settings: ['a'] }] } as unknown as Experiment;
+    const score = (f1: number) => ({ p: f1, r: f1, f1 });
+    const rec = (setting: string, label: string, seed: number, f1: number, extra: object = {}) =>
+      ({ setting, label, seed, split: 'test', test: score(f1), ...extra }) as unknown as RunRecord;
+    const records = [
+      rec('a', 'shifted', 1, 80, { oShift: 1, unshifted: { dev: score(0), test: score(70) }, withoutTypeShifts: { dev: score(0), test: score(78) } }),
+      rec('a', 'shifted', 2, 82, { oShift: 1, unshifted: { dev: score(0), test: score(72) }, withoutTypeShifts: { dev: score(0), test: score(80) } }),
+      rec('b', 'shifted', 1, 60, { oShift: 0.5, unshifted: { dev: score(0), test: score(50) } }),
+      rec('a', 'plain', 1, 75),
+    ];
+    expect(resultsTable(exp, records).split('\n')).toEqual([
+      '| method | a | b |',
+      '| --- | --- | --- |',
+      '| shifted | 81.00 ± 1.41 (2) | 60.00 (1 seed) |',
+      '| shifted, decoded without the O shift | 71.00 ± 1.41 (2) | 50.00 (1 seed) |',
+      '| shifted, decoded with the O shift alone (no type shifts) | 79.00 ± 1.41 (2) |  |',
+      '| plain | 75.00 (1 seed) |  |',
+    ]);
+  });
+
   it('every committed experiment config validates', async () => {
     const { readdirSync } = await import('node:fs');
     const { experimentSchema } = await import('./experiment');
