@@ -151,6 +151,15 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
        * rather than the one chosen; the student still goes on from the chosen one.
        */
       teacherEnsemble: z.boolean().default(false),
+      /**
+       * Cross-fitted completion in the first round: with k > 1 the weak sentences are split into k
+       * folds, and each fold is completed by a teacher trained on the other folds (at the run's
+       * dictionary dropout), decoded with shifts chosen on dev. No teacher completes a sentence it
+       * was trained on: a teacher reproduces the O tags it learned, so its shifts, chosen on text it
+       * never saw, fit the sentences it completes. The student still goes on from the teacher
+       * trained on every sentence. 1: the one teacher completes all of them.
+       */
+      folds: z.number().int().min(1).max(5).default(1),
     })
     .strict(),
   /** NEEDLE (Jiang et al. 2021), Stages II and III, with the ablation switches. */

@@ -4,38 +4,83 @@
  * teacher on the completed labels. Distant labels miss entities; the shifted teacher finds some of
  * them, and the student learns them as entities instead of O. `rounds` times, each round's model
  * completing the ORIGINAL weak labels anew. With train.typeShifts the teacher decodes with a shift
- * per entity type as well (weak labels miss each type at its own rate). With teacherEnsemble the
- * first teacher is the mean of the models its dictionary-dropout choice trained.
+ * per entity type as well (weak labels miss each type at its own rate). With `folds` k > 1 the
+ * first round is cross-fitted: each fold of the weak sentences is completed by a teacher trained on
+ * the others. With teacherEnsemble (and one fold) the first teacher is the mean of the models its
+ * dictionary-dropout choice trained.
  */
 import { describeTypeShifts } from '../core/runConfig';
+import type { LabeledSentence } from '../model/data';
 import { type Decoding, TaggerEnsemble } from '../model/tagger';
 import { chooseShifts, predict } from '../model/train';
 import { registerPipeline } from './registry';
-import { type Candidate, type TrainSignals, withMethod } from './stages';
+import { type Candidate, type PipelineContext, type TrainSignals, withMethod } from './stages';
+
+/** The teacher's tags for `sentences`, decoded with its O shift (and type shifts) chosen on dev; `who` names it in progress messages. */
+async function teacherPaths(
+  ctx: PipelineContext,
+  pipeline: { rounds: number; typeShifts: boolean },
+  teacher: Decoding,
+  sentences: readonly LabeledSentence[],
+  who: string,
+  round: number,
+): Promise<number[][]> {
+  const { cfg, feat, data, hooks } = ctx;
+  // With type shifts (the pipeline's, or train.typeShifts) the teacher also decodes with a shift
+  // per type; both chosen on dev from one pass of the teacher over it.
+  const chosen = await chooseShifts(teacher, feat, data.dev, { oShift: 'dev', types: cfg.train.typeShifts || pipeline.typeShifts });
+  const typed = chosen.typeShifts ? `, type shifts ${describeTypeShifts(chosen.typeShifts)}` : '';
+  const f1 = (x: { overall: { f1: number } }) => (100 * x.overall.f1).toFixed(2);
+  const scored = chosen.dev ? `; its dev F1 ${f1(chosen.dev)}${chosen.before ? ` (${f1(chosen.before)} with the O shift alone)` : ''}` : '';
+  hooks.onStage?.(`completion round ${round} of ${pipeline.rounds}: ${who} decodes with O shift ${chosen.oShift}${typed} (chosen on dev)${scored}`);
+  return (await predict(teacher, feat, sentences)).paths;
+}
 
 registerPipeline({
   kind: 'completion',
   async run(ctx, pipeline) {
-    const { cfg, feat, data, hooks, strong, weak } = ctx;
+    const { cfg, data, hooks, strong, weak } = ctx;
+    const folds = Math.min(pipeline.folds, weak.length);
     // Round r: the model so far, decoded with its O shift chosen on dev, completes the ORIGINAL
     // weak labels (an entity tag where they say O); the next model goes on from it on them.
-    let current = await ctx.stage('teacher (WSL)', withMethod(cfg, { name: 'wsl' }), data.train, undefined, { keepCandidates: pipeline.teacherEnsemble });
+    let current = await ctx.stage('teacher (WSL)', withMethod(cfg, { name: 'wsl' }), data.train, undefined, {
+      keepCandidates: pipeline.teacherEnsemble && folds === 1,
+    });
     let others: Candidate[] = current.candidates ?? [];
     let completion: TrainSignals['completion'];
     try {
       for (let round = 1; round <= pipeline.rounds; round++) {
-        const teacher: Decoding = others.length ? new TaggerEnsemble([current.tagger, ...others.map((c) => c.tagger)]) : current.tagger;
-        const who = others.length
-          ? `the teacher (the mean of the model chosen and those at dictionary dropout ${others.map((c) => c.dictionaryDropout).join(', ')})`
-          : 'the teacher';
-        // With type shifts (the pipeline's, or train.typeShifts) the teacher also decodes with a shift
-        // per type; both chosen on dev from one pass of the teacher over it.
-        const chosen = await chooseShifts(teacher, feat, data.dev, { oShift: 'dev', types: cfg.train.typeShifts || pipeline.typeShifts });
-        const typed = chosen.typeShifts ? `, type shifts ${describeTypeShifts(chosen.typeShifts)}` : '';
-        const f1 = (x: { overall: { f1: number } }) => (100 * x.overall.f1).toFixed(2);
-        const scored = chosen.dev ? `; its dev F1 ${f1(chosen.dev)}${chosen.before ? ` (${f1(chosen.before)} with the O shift alone)` : ''}` : '';
-        hooks.onStage?.(`completion round ${round} of ${pipeline.rounds}: ${who} decodes with O shift ${chosen.oShift}${typed} (chosen on dev)${scored}`);
-        const { paths } = await predict(teacher, feat, weak);
+        let paths: number[][];
+        if (round === 1 && folds > 1) {
+          // Cross-fitted: fold f (every k-th weak sentence from the f-th) is completed by a teacher
+          // trained on the strong sentences and the other folds, at the dictionary dropout chosen.
+          paths = new Array(weak.length);
+          for (let f = 0; f < folds; f++) {
+            const held = weak.map((_, k) => k).filter((k) => k % folds === f);
+            const rest = weak.filter((_, k) => k % folds !== f);
+            const name = `teacher for fold ${f + 1} of ${folds}`;
+            const r = await ctx.stage(name, withMethod(cfg, { name: 'wsl' }), [...strong, ...rest], undefined, {}, `${name} (trained on the other folds)`);
+            try {
+              const fp = await teacherPaths(
+                ctx,
+                pipeline,
+                r.tagger,
+                held.map((k) => weak[k]),
+                `the teacher for fold ${f + 1} of ${folds} (${held.length} sentences it was not trained on)`,
+                round,
+              );
+              held.forEach((k, j) => (paths[k] = fp[j]));
+            } finally {
+              r.tagger.dispose();
+            }
+          }
+        } else {
+          const teacher: Decoding = others.length ? new TaggerEnsemble([current.tagger, ...others.map((c) => c.tagger)]) : current.tagger;
+          const who = others.length
+            ? `the teacher (the mean of the model chosen and those at dictionary dropout ${others.map((c) => c.dictionaryDropout).join(', ')})`
+            : 'the teacher';
+          paths = await teacherPaths(ctx, pipeline, teacher, weak, who, round);
+        }
         for (const c of others) c.tagger.dispose();
         others = [];
         const w = await current.tagger.getWeights();

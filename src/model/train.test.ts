@@ -283,6 +283,33 @@ describe('training loop', () => {
     expect(restored).toBeGreaterThan(0);
     expect(messages.some((m) => /completion round 1: \d+ weak-O tokens became entity tokens/.test(m))).toBe(true);
     done.tagger.dispose();
+    // Cross-fitted (2 folds, 2 rounds): the first round's completion comes from two teachers, each
+    // trained on the other half of the weak sentences; the second round's from the round-1 student.
+    const before = tf.memory().numTensors;
+    const crossed: string[] = [];
+    const cf = await runPipeline(
+      pipelineSchema.parse({ kind: 'completion', folds: 2, rounds: 2 }),
+      config(6),
+      feat,
+      { train: distant, dev },
+      { onStage: (m) => crossed.push(m) },
+    );
+    expect(cf.stages.map((s) => s.stage)).toEqual([
+      'teacher (WSL)',
+      'teacher for fold 1 of 2',
+      'teacher for fold 2 of 2',
+      'student (round 1)',
+      'student (round 2)',
+    ]);
+    expect(cf.stages.map((s) => s.trainSentences)).toEqual([40, 20, 20, 40, 40]);
+    for (const f of [1, 2])
+      expect(crossed.some((m) => m.startsWith(`completion round 1 of 2: the teacher for fold ${f} of 2 (20 sentences it was not trained on) decodes`))).toBe(
+        true,
+      );
+    expect(crossed.some((m) => m.startsWith('completion round 2 of 2: the teacher decodes'))).toBe(true);
+    cf.signals!.completion!.forEach((c, k) => Object.keys(c ?? {}).forEach((i) => expect(distant[k].tags[Number(i)]).toBe(0)));
+    expect(tf.memory().numTensors - before).toBe(cf.tagger.params.size);
+    cf.tagger.dispose();
     const needle = await runPipeline(pipelineSchema.parse({ kind: 'needle', bins: 4, stage1: { epochs: 2, vocab: 20 } }), config(4), feat, {
       train: mixed,
       dev,
