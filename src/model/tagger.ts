@@ -85,6 +85,13 @@ export function simplexVertices(k: number): Float32Array {
 export const spanClasses = (dims: TaggerDims): number => (dims.tags - 1) / 2 + 1;
 
 /** A model's weights by variable name, as copies (checkpoints, stores, saved models). */
+/** A CRF's parameters read back as arrays: [K, K] transitions, start and end scores. */
+export interface CrfArrays {
+  transitions: Float32Array;
+  start: Float32Array;
+  end: Float32Array;
+}
+
 export type Weights = Record<string, { shape: number[]; data: Float32Array }>;
 
 /** The token model: features, an encoder, emission scores, and a CRF or softmax head. */
@@ -226,41 +233,16 @@ export class Tagger {
   }
 
   /** The CRF's parameters as arrays, read once per decoding pass (reads are asynchronous on WebGPU). */
-  async crfArrays(): Promise<{ transitions: Float32Array; start: Float32Array; end: Float32Array } | null> {
+  async crfArrays(): Promise<CrfArrays | null> {
     if (this.cfg.head !== 'crf') return null;
     const p = this.crf();
     const [transitions, start, end] = await Promise.all([p.transitions.data(), p.start.data(), p.end.data()]);
     return { transitions: transitions as Float32Array, start: start as Float32Array, end: end as Float32Array };
   }
 
-  /** Best tag paths: Viterbi under the CRF, or the per-token argmax of the softmax head. */
-  decode(
-    emissions: Float32Array,
-    lengths: readonly number[],
-    T: number,
-    crf: Awaited<ReturnType<Tagger['crfArrays']>>,
-  ): { paths: number[][]; scores: number[] } {
-    const K = this.dims.tags;
-    if (this.cfg.head === 'span') return decodeSpans(emissions, lengths, T, this.cfg.spanMaxLength, spanClasses(this.dims));
-    if (this.oShift !== 0 || this.tagShifts) {
-      // The O tag's score lowered by the shift chosen on dev (chooseOShift): more entities when
-      // positive; each type's tags raised by its own shift (chooseTypeShifts).
-      emissions = emissions.slice();
-      const ts = this.tagShifts;
-      for (let p = 0; p < emissions.length; p += K) {
-        emissions[p] -= this.oShift;
-        if (ts) for (let k = 1; k < K; k++) emissions[p + k] += ts[k];
-      }
-    }
-    if (crf) return viterbi(emissions, lengths, T, K, crf.transitions, crf.start, crf.end);
-    const paths = lengths.map((n, b) =>
-      Array.from({ length: n }, (_, t) => {
-        let best = 0;
-        for (let k = 1; k < K; k++) if (emissions[(b * T + t) * K + k] > emissions[(b * T + t) * K + best]) best = k;
-        return best;
-      }),
-    );
-    return { paths, scores: paths.map(() => 0) };
+  /** Best tag paths under the tagger's shifts (decodeScores). */
+  decode(emissions: Float32Array, lengths: readonly number[], T: number, crf: CrfArrays | null): { paths: number[][]; scores: number[] } {
+    return decodeScores(this, emissions, lengths, T, crf);
   }
 
   /** A copy of every weight. Asynchronous: WebGPU cannot read a buffer synchronously (dataSync
@@ -299,6 +281,41 @@ export class Tagger {
   }
 }
 
+/**
+ * Best tag paths from emission scores: Viterbi under the CRF, the per-token argmax of the softmax
+ * head, or the span head's decoding; under the model's O shift and type shifts. What a Tagger and
+ * a TaggerEnsemble decode with.
+ */
+export function decodeScores(
+  model: Pick<Tagger, 'cfg' | 'dims' | 'oShift' | 'tagShifts'>,
+  emissions: Float32Array,
+  lengths: readonly number[],
+  T: number,
+  crf: CrfArrays | null,
+): { paths: number[][]; scores: number[] } {
+  const K = model.dims.tags;
+  if (model.cfg.head === 'span') return decodeSpans(emissions, lengths, T, model.cfg.spanMaxLength, spanClasses(model.dims));
+  if (model.oShift !== 0 || model.tagShifts) {
+    // The O tag's score lowered by the shift chosen on dev (chooseOShift): more entities when
+    // positive; each type's tags raised by its own shift (chooseTypeShifts).
+    emissions = emissions.slice();
+    const ts = model.tagShifts;
+    for (let p = 0; p < emissions.length; p += K) {
+      emissions[p] -= model.oShift;
+      if (ts) for (let k = 1; k < K; k++) emissions[p + k] += ts[k];
+    }
+  }
+  if (crf) return viterbi(emissions, lengths, T, K, crf.transitions, crf.start, crf.end);
+  const paths = lengths.map((n, b) =>
+    Array.from({ length: n }, (_, t) => {
+      let best = 0;
+      for (let k = 1; k < K; k++) if (emissions[(b * T + t) * K + k] > emissions[(b * T + t) * K + best]) best = k;
+      return best;
+    }),
+  );
+  return { paths, scores: paths.map(() => 0) };
+}
+
 /** What decoding reads of a model: a Tagger, or several decoding as one (TaggerEnsemble). */
 export type Decoding = Pick<Tagger, 'cfg' | 'dims' | 'oShift' | 'tagShifts' | 'emissions' | 'crfArrays' | 'decode'>;
 
@@ -332,10 +349,10 @@ export class TaggerEnsemble implements Decoding {
     return tf.tidy(() => tf.div(tf.addN(this.members.map((t) => t.emissions(b, training, step))), this.members.length) as tf.Tensor3D);
   }
 
-  async crfArrays(): Promise<Awaited<ReturnType<Tagger['crfArrays']>>> {
+  async crfArrays(): Promise<CrfArrays | null> {
     const all = await Promise.all(this.members.map((t) => t.crfArrays()));
     if (!all[0]) return null;
-    const mean = (pick: (c: NonNullable<(typeof all)[number]>) => Float32Array) => {
+    const mean = (pick: (c: CrfArrays) => Float32Array) => {
       const out = new Float32Array(pick(all[0]!).length);
       for (const c of all) pick(c!).forEach((v, i) => (out[i] += v / all.length));
       return out;
@@ -343,13 +360,7 @@ export class TaggerEnsemble implements Decoding {
     return { transitions: mean((c) => c.transitions), start: mean((c) => c.start), end: mean((c) => c.end) };
   }
 
-  decode(
-    emissions: Float32Array,
-    lengths: readonly number[],
-    T: number,
-    crf: Awaited<ReturnType<Tagger['crfArrays']>>,
-  ): { paths: number[][]; scores: number[] } {
-    // Tagger's decoding reads only cfg, dims and the shifts, which the ensemble has.
-    return Tagger.prototype.decode.call(this as unknown as Tagger, emissions, lengths, T, crf);
+  decode(emissions: Float32Array, lengths: readonly number[], T: number, crf: CrfArrays | null): { paths: number[][]; scores: number[] } {
+    return decodeScores(this, emissions, lengths, T, crf);
   }
 }
