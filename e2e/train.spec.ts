@@ -454,20 +454,31 @@ test('method options are a form: a field per option with its help, checked as ty
 test('weak-label completion runs from the training page: a teacher, then a student on the completed labels', async ({ page, outside: _ }) => {
   test.setTimeout(300_000);
   await openDemo(page);
+  // Text of no split: the project's unlabeled text, which completion's self-training reads.
+  await page.getByRole('link', { name: 'Import', exact: true }).click();
+  await page.getByLabel('Format').selectOption('text');
+  await page.getByLabel('Split').selectOption('unassigned');
+  const raw = 'Naloxone reverses the antihypertensive effect of clonidine. Lithium caused tremor in two patients.';
+  await page.getByLabel('Corpus files').setInputFiles({ name: 'raw.txt', mimeType: 'text/plain', buffer: Buffer.from(raw) });
+  await page.getByRole('button', { name: 'Import' }).click();
+  await expect(page.getByTestId('import-result')).toContainText('Imported 1 documents');
   await makeWeakLabels(page);
   await startRun(page, {
     epochs: 3,
     backend: 'wasm',
     hidden: 8,
     method: 'Weak-label completion: a WSL teacher, decoded with the O shift and type shifts chosen on dev, fills the weak O tokens; a student learns them',
+    options: (o) => (o.pipeline.unlabeled = 100),
   });
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 200_000 });
   const id = Number(await latestRun(page).first().textContent());
   const { metrics, config } = (await runMetrics(page, id)) as unknown as {
-    metrics: { stages: { stage: string }[]; typeShifts?: unknown };
+    metrics: { stages: { stage: string; trainSentences: number }[]; typeShifts?: unknown };
     config: { pipeline: { typeShifts: boolean } };
   };
   expect(metrics.stages.map((s) => s.stage)).toEqual(['teacher (WSL)', 'student (round 1)']);
+  // The student learns from the teacher's labels of the two unassigned sentences as well.
+  expect(metrics.stages[1].trainSentences - metrics.stages[0].trainSentences).toBe(2);
   // The catalog's completion: the teacher decodes with type shifts, the final model with its O shift alone.
   expect(config.pipeline.typeShifts).toBe(true);
   expect(metrics.typeShifts).toBeUndefined();

@@ -175,6 +175,42 @@ describe('experiment verb', () => {
     await expect(runExperiment(join(dir, 'bad.json'))).rejects.toThrow(/settings\.0\.strongFraction/);
   }, 240_000);
 
+  it("gives completion's self-training the setting's unlabeled text less the sentences of train, dev and test", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-pool-'));
+    const split = (name: string, n: number) => ({ text: head(`${name}_text.txt`, n, dir), labels: head(`${name}_label_true.txt`, n, dir) });
+    const unlabeled = head('train_text.txt', 100, dir);
+    const setting = {
+      kind: 'distant',
+      name: 'distant 40',
+      train: { text: unlabeled, weak: head('train_label_dist.txt', 100, dir) },
+      limitTrain: 40,
+      unlabeled,
+      dev: split('valid', 30),
+      test: split('test', 30),
+    };
+    const exp = {
+      name: 'pool',
+      model: { hidden: 8, charDim: 8, charFilters: 8 },
+      train: { epochs: 1, batchSize: 16 },
+      settings: [setting],
+      methods: [{ label: 'completion, self-training', method: { name: 'wsl' }, pipeline: { kind: 'completion', unlabeled: 25 } }],
+      seeds: [1],
+      records: join(dir, 'records.jsonl'),
+    };
+    writeFileSync(join(dir, 'exp.json'), JSON.stringify(exp));
+    const log: string[] = [];
+    await runExperiment(join(dir, 'exp.json'), { log: (s) => log.push(s) });
+    // The pool: the file's sentences after the 40 training ones (none of train, dev or test), up to 25.
+    expect(log).toContain('distant 40: self-training pool of 25 unlabeled sentences');
+    const [r] = readRecords(exp.records);
+    expect(r.stages.map((s) => s.trainSentences)).toEqual([40, 65]);
+    // A setting with no unlabeled file: the error names the method and the setting.
+    writeFileSync(join(dir, 'none.json'), JSON.stringify({ ...exp, settings: [{ ...setting, unlabeled: undefined }], records: join(dir, 'none.jsonl') }));
+    await expect(runExperiment(join(dir, 'none.json'), { log: () => {} })).rejects.toThrow(
+      /"completion, self-training": pipeline.unlabeled needs a setting with an unlabeled file; "distant 40" has none/,
+    );
+  }, 120_000);
+
   it('reads a config outside the project: paths from its own folder, $data/ from the data folder, one error for missing files', async () => {
     const root = mkdtempSync(join(tmpdir(), 'studio-outside-'));
     const data = join(root, 'my-data');

@@ -487,6 +487,20 @@ async function settingEncoder(
   return { weights: e.weights, lm: e.lm, epochs: e.losses.length, sentences: e.sentences, seconds: e.seconds };
 }
 
+/** The first `n` sentences of an unlabeled text file that are none of `seen` (by their words), as unlabeled sentences (tags O). */
+function selfTrainingPool(path: string, seen: readonly { words: readonly string[] }[], n: number): LabeledSentence[] {
+  const known = new Set(seen.map((s) => s.words.join(' ')));
+  const pool: LabeledSentence[] = [];
+  for (const { words } of readUnlabeled(path)) {
+    if (pool.length >= n) break;
+    const key = words.join(' ');
+    if (known.has(key)) continue;
+    known.add(key);
+    pool.push({ words, tags: words.map(() => 0), doc: pool.length, offset: 0 });
+  }
+  return pool;
+}
+
 /** A raw text file, one sentence a line, tokens between spaces; empty lines skipped. */
 function readUnlabeled(path: string): { words: string[] }[] {
   return readFileSync(path, 'utf8')
@@ -686,7 +700,19 @@ export async function runExperiment(
           `${setting.name}: the weak labels as features (${weakTypes.join(', ')}): ${spans(sents.train)} spans on train, ${spans(sents.dev)} on dev, ${spans(sents.test)} on test${data.hmm ? ' (dev and test by the HMM fitted on train)' : ''}`,
         );
       }
-      const words = [...sents.train, ...sents.dev, ...sents.test].flatMap((s) => s.words);
+      // Completion's self-training pool: the setting's unlabeled text less train, dev and test sentences.
+      const poolSize = m.pipeline.kind === 'completion' ? m.pipeline.unlabeled : 0;
+      let unlabeled: LabeledSentence[] | undefined;
+      if (poolSize > 0) {
+        if (!setting.unlabeled)
+          throw new Error(`${configFile}: "${m.label}": pipeline.unlabeled needs a setting with an unlabeled file; "${setting.name}" has none`);
+        if (weakTypes.length)
+          throw new Error(`${configFile}: "${m.label}": pipeline.unlabeled with weak labels as features is not supported (the pool has no weak labels)`);
+        unlabeled = selfTrainingPool(setting.unlabeled, [...sents.train, ...sents.dev, ...sents.test], poolSize);
+        if (lexicon) unlabeled = withLexicon(unlabeled, lexiconMatcher(lexicon));
+        log(`${setting.name}: self-training pool of ${unlabeled.length} unlabeled sentences`);
+      }
+      const words = [...sents.train, ...sents.dev, ...sents.test, ...(unlabeled ?? [])].flatMap((s) => s.words);
       const featWords = sents.train.map((s) => s.words);
       const feat = buildFeaturizer(
         trimGlove(glove, [...words, ...(data.dictionary ?? []).flatMap((e) => e.words)], spelling),
@@ -753,7 +779,12 @@ export async function runExperiment(
             m.pipeline,
             cfg,
             feat,
-            { train: sents.train as LabeledSentence[], dev: sents.dev, ...(pre ? { encoder: pre.weights, encoderLm: pre.lm } : {}) },
+            {
+              train: sents.train as LabeledSentence[],
+              dev: sents.dev,
+              ...(unlabeled ? { unlabeled } : {}),
+              ...(pre ? { encoder: pre.weights, encoderLm: pre.lm } : {}),
+            },
             {
               onStage: (message) => log(`${key}: ${message}`),
               onEpoch: (e) => {

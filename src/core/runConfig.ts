@@ -160,6 +160,19 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
        * trained on every sentence. 1: the one teacher completes all of them.
        */
       folds: z.number().int().min(1).max(5).default(1),
+      /**
+       * The teacher's spans also replace the weak spans they overlap (a weak span no teacher span
+       * overlaps stays): the teacher corrects the weak labels' types and boundaries, not only
+       * their misses. Off: weak entity tags stay, only weak O tokens take the teacher's tags.
+       */
+      relabel: z.boolean().default(false),
+      /**
+       * Self-training on unlabeled text: in the last round the teacher also labels up to this many
+       * sentences of the project's unlabeled text (in the studio its unassigned documents; in an
+       * experiment the setting's `unlabeled` file, less the sentences of train, dev and test), and
+       * the student learns from them with the completed weak labels. 0: off.
+       */
+      unlabeled: z.number().int().min(0).max(200_000).default(0),
     })
     .strict(),
   /** NEEDLE (Jiang et al. 2021), Stages II and III, with the ablation switches. */

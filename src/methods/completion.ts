@@ -7,9 +7,12 @@
  * per entity type as well (weak labels miss each type at its own rate). With `folds` k > 1 the
  * first round is cross-fitted: each fold of the weak sentences is completed by a teacher trained on
  * the others. With teacherEnsemble (and one fold) the first teacher is the mean of the models its
- * dictionary-dropout choice trained.
+ * dictionary-dropout choice trained. With `relabel` the teacher's spans also replace the weak spans
+ * they overlap (distant labels type a place PER, or mark "Benjamin" of "Benjamin Netanyahu"). With
+ * `unlabeled` the last round's teacher also labels unlabeled sentences for its student.
  */
 import { describeTypeShifts } from '../core/runConfig';
+import { spansToTags, tagsToSpans } from '../core/tagScheme';
 import type { LabeledSentence } from '../model/data';
 import { type Decoding, TaggerEnsemble } from '../model/tagger';
 import { chooseShifts, predict } from '../model/train';
@@ -36,6 +39,28 @@ async function teacherPaths(
   return (await predict(teacher, feat, sentences)).paths;
 }
 
+/**
+ * A weak sentence's tags completed by the teacher's (tag ids into `tags`, 0 the O tag). Eq. 2: weak
+ * entity tags stay and weak O tokens take the teacher's tag. `relabel`: at the level of spans, every
+ * teacher span is kept, and a weak span stays only where no teacher span overlaps it; `relabeled`
+ * counts the weak spans the teacher's replaced.
+ */
+export function completeTags(
+  weak: readonly number[],
+  teacher: readonly number[],
+  tags: readonly string[],
+  relabel: boolean,
+): { tags: number[]; relabeled: number } {
+  if (!relabel) return { tags: weak.map((t, i) => (t === 0 ? teacher[i] : t)), relabeled: 0 };
+  const spans = (ids: readonly number[]) => tagsToSpans(ids.map((t) => tags[t]));
+  const [w, p] = [spans(weak), spans(teacher)];
+  const kept = w.filter((s) => !p.some((q) => q.start < s.end && s.start < q.end));
+  const same = w.filter((s) => p.some((q) => q.start === s.start && q.end === s.end && q.label === s.label)).length;
+  const scheme = tags.some((t) => t.startsWith('B-')) ? 'BIO' : 'IO';
+  const out = spansToTags([...p, ...kept], 0, weak.length, scheme).map((t) => tags.indexOf(t));
+  return { tags: out, relabeled: w.length - kept.length - same };
+}
+
 registerPipeline({
   kind: 'completion',
   async run(ctx, pipeline) {
@@ -51,6 +76,9 @@ registerPipeline({
     try {
       for (let round = 1; round <= pipeline.rounds; round++) {
         let paths: number[][];
+        // Self-training: the last round's teacher labels the unlabeled pool for its student too.
+        const pool = round === pipeline.rounds ? (data.unlabeled ?? []).slice(0, pipeline.unlabeled) : [];
+        let pseudo: number[][] = [];
         if (round === 1 && folds > 1) {
           // Cross-fitted: fold f (every k-th weak sentence from the f-th) is completed by a teacher
           // trained on the strong sentences and the other folds, at the dictionary dropout chosen.
@@ -74,35 +102,51 @@ registerPipeline({
               r.tagger.dispose();
             }
           }
+          if (pool.length) pseudo = await teacherPaths(ctx, pipeline, current.tagger, pool, 'the teacher (trained on every fold) on the unlabeled text', round);
         } else {
           const teacher: Decoding = others.length ? new TaggerEnsemble([current.tagger, ...others.map((c) => c.tagger)]) : current.tagger;
           const who = others.length
             ? `the teacher (the mean of the model chosen and those at dictionary dropout ${others.map((c) => c.dictionaryDropout).join(', ')})`
             : 'the teacher';
           paths = await teacherPaths(ctx, pipeline, teacher, weak, who, round);
+          // The teacher decodes as its shifts were just chosen on dev.
+          if (pool.length) pseudo = (await predict(teacher, ctx.feat, pool)).paths;
         }
         for (const c of others) c.tagger.dispose();
         others = [];
         const w = await current.tagger.getWeights();
         current.tagger.dispose();
         const byTrain = new Map(weak.map((s, k) => [s, k]));
-        // Eq. 2: weak entity tags stay; weak O tokens take the teacher's tag.
-        const completed = weak.map((s, k) => ({ ...s, tags: s.tags.map((t, i) => (t === 0 ? paths[k][i] : t)) }));
+        // Eq. 2: weak entity tags stay; weak O tokens take the teacher's tag (with relabel, the
+        // teacher's spans replace the weak spans they overlap).
+        let relabeled = 0;
+        const completed = weak.map((s, k) => {
+          const c = completeTags(s.tags, paths[k], ctx.feat.tags, pipeline.relabel);
+          relabeled += c.relabeled;
+          return { ...s, tags: c.tags };
+        });
         completion = data.train.map((s) => {
           const k = byTrain.get(s);
           if (k === undefined) return null;
           const c: Record<number, number> = {};
           s.tags.forEach((t, i) => {
-            if (t === 0 && paths[k][i] !== 0) c[i] = paths[k][i];
+            if (t === 0 && completed[k].tags[i] !== 0) c[i] = completed[k].tags[i];
           });
           return c;
         });
         const added = completion.reduce((a, c) => a + (c ? Object.keys(c).length : 0), 0);
-        hooks.onStage?.(`completion round ${round}: ${added} weak-O tokens became entity tokens`);
+        hooks.onStage?.(
+          `completion round ${round}: ${added} weak-O tokens became entity tokens${pipeline.relabel ? `; the teacher's spans replaced ${relabeled} weak spans` : ''}`,
+        );
+        const labeled = pool.map((s, k) => ({ ...s, weak: true, tags: pseudo[k] }));
+        if (pool.length) {
+          const entities = pseudo.reduce((a, p) => a + p.filter((t) => t !== 0).length, 0);
+          hooks.onStage?.(`completion round ${round}: the teacher labeled ${pool.length} unlabeled sentences (${entities} entity tokens) for the student`);
+        }
         current = await ctx.stage(
           `student (round ${round})`,
           withMethod(cfg, { name: 'wsl' }),
-          [...strong, ...completed],
+          [...strong, ...completed, ...labeled],
           w,
           {},
           `student, round ${round} of ${pipeline.rounds}`,

@@ -27,6 +27,10 @@ export const OPTION_HELP: Record<string, string> = {
     'Completion, with dictionary dropout chosen on dev: the first teacher is the mean of the models trained at every dropout rate, not the chosen one alone',
   'pipeline.folds':
     'Completion: k > 1 splits the weak sentences into k folds, each completed in the first round by a teacher trained on the other folds (k more trainings on part of the data); 1: one teacher completes all',
+  'pipeline.relabel':
+    'Completion: the teacher’s entity spans also replace the weak spans they overlap (it corrects their types and boundaries, not only fills their misses)',
+  'pipeline.unlabeled':
+    'Completion: self-training on up to this many unlabeled sentences (the project’s unassigned documents), labeled by the last round’s teacher for its student; 0: off',
   'pipeline.models':
     'RoSTER: noise-robust models in the ensemble (2 by default, for time: each is about a third of a run; 3 gained 0.2–0.5 dev F1 on the user-scale suite)',
   'pipeline.roundEpochs': 'RoSTER, BOND: epochs of each self-training round (BOND: the student becomes the teacher after each)',

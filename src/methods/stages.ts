@@ -18,6 +18,8 @@ import { getMethod } from './registry';
 export interface PipelineData {
   train: LabeledSentence[];
   dev: LabeledSentence[];
+  /** Sentences with no labels (tags all O): completion's self-training pool (pipeline.unlabeled). */
+  unlabeled?: LabeledSentence[];
   /** The project's pre-trained encoder (model.pretrain): every stage that would start from fresh weights starts from it. */
   encoder?: Weights;
   /** That encoder's language-model part, where it was kept: RoSTER augments with it instead of training a language model of its own. */

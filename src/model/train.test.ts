@@ -310,6 +310,23 @@ describe('training loop', () => {
     cf.signals!.completion!.forEach((c, k) => Object.keys(c ?? {}).forEach((i) => expect(distant[k].tags[Number(i)]).toBe(0)));
     expect(tf.memory().numTensors - before).toBe(cf.tagger.params.size);
     cf.tagger.dispose();
+    // Self-training: the last round's teacher labels up to `unlabeled` sentences of the pool (tags
+    // all O on the way in), and the student learns from them with the completed weak labels.
+    const pool = dev.map((s) => ({ ...s, tags: s.tags.map(() => 0) }));
+    const selfTrained: string[] = [];
+    const st = await runPipeline(
+      pipelineSchema.parse({ kind: 'completion', unlabeled: 5 }),
+      config(6),
+      feat,
+      { train: distant, dev, unlabeled: pool },
+      { onStage: (m) => selfTrained.push(m) },
+    );
+    expect(st.stages.map((s) => s.trainSentences)).toEqual([40, 45]);
+    const line = selfTrained.find((m) => m.startsWith('completion round 1: the teacher labeled 5 unlabeled sentences'))!;
+    expect(Number(/\((\d+) entity tokens\)/.exec(line)![1])).toBeGreaterThan(0);
+    // The stages before the student's are the run's without the pool.
+    expect(st.stages[0].devF1).toBe(done.stages[0].devF1);
+    st.tagger.dispose();
     const needle = await runPipeline(pipelineSchema.parse({ kind: 'needle', bins: 4, stage1: { epochs: 2, vocab: 20 } }), config(4), feat, {
       train: mixed,
       dev,

@@ -313,6 +313,16 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
         : ss;
     const train = withLex(trainRaw);
     const dev = withLex(sub(devIdx, goldAnns));
+    // Completion's self-training pool (pipeline.unlabeled): the sentences of the unassigned documents.
+    const poolSize = cfg.pipeline.kind === 'completion' ? cfg.pipeline.unlabeled : 0;
+    const unlabeled = poolSize > 0 ? withLex(sub(idx('unassigned'), []).slice(0, poolSize)) : [];
+    if (poolSize > 0)
+      emit({
+        kind: 'stage',
+        stage: unlabeled.length
+          ? `self-training on ${unlabeled.length} sentences of the unassigned documents`
+          : 'self-training: off, the project has no unassigned documents (documents of no split are its unlabeled text)',
+      });
     if (lexicon)
       emit({
         kind: 'stage',
@@ -424,7 +434,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
             cfg.pipeline,
             cfg,
             feat,
-            { train, dev, ...(encoder ? { encoder, encoderLm } : {}) },
+            { train, dev, ...(unlabeled.length ? { unlabeled } : {}), ...(encoder ? { encoder, encoderLm } : {}) },
             { ...hooks, onCheckpoint: undefined, onStage: (stage: string) => emit({ kind: 'stage', stage }) },
             runStore(db, runId),
           );
