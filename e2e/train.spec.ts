@@ -35,6 +35,7 @@ async function startRun(
     lr?: number;
     dictDropout?: string;
     typeShifts?: boolean;
+    pretrain?: number;
     options?: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void;
   },
 ) {
@@ -47,6 +48,7 @@ async function startRun(
   // One training per run where a test is not about the dictionary dropout (the page's "dev" trains the first stage three times).
   await page.getByLabel('Dictionary dropout').fill(opts.dictDropout ?? '0.5');
   if (opts.typeShifts !== undefined) await page.getByLabel('Type shifts', { exact: true }).setChecked(opts.typeShifts);
+  if (opts.pretrain !== undefined) await page.getByLabel('Pre-training epochs').fill(String(opts.pretrain));
   await page.getByLabel('Hidden units').fill(String(opts.hidden ?? 16));
   await page.getByLabel('Epochs', { exact: true }).fill(String(opts.epochs));
   await page.getByLabel('Backend').selectOption(opts.backend);
@@ -469,16 +471,19 @@ test('weak-label completion runs from the training page: a teacher, then a stude
     hidden: 8,
     method: 'Weak-label completion: a WSL teacher, decoded with the O shift and type shifts chosen on dev, fills the weak O tokens; a student learns them',
     options: (o) => (o.pipeline.unlabeled = 100),
+    pretrain: 1,
   });
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 200_000 });
   const id = Number(await latestRun(page).first().textContent());
   const { metrics, config } = (await runMetrics(page, id)) as unknown as {
-    metrics: { stages: { stage: string; trainSentences: number }[]; typeShifts?: unknown };
+    metrics: { stages: { stage: string; trainSentences: number }[]; typeShifts?: unknown; encoder?: { sentences: number } };
     config: { pipeline: { typeShifts: boolean } };
   };
   expect(metrics.stages.map((s) => s.stage)).toEqual(['teacher (WSL)', 'student (round 1)']);
   // The student learns from the teacher's labels of the two unassigned sentences as well.
   expect(metrics.stages[1].trainSentences - metrics.stages[0].trainSentences).toBe(2);
+  // The project's encoder pre-trained on the unassigned text too.
+  expect(metrics.encoder!.sentences - metrics.stages[0].trainSentences).toBe(2);
   // The catalog's completion: the teacher decodes with type shifts, the final model with its O shift alone.
   expect(config.pipeline.typeShifts).toBe(true);
   expect(metrics.typeShifts).toBeUndefined();

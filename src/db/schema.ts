@@ -118,7 +118,7 @@ export interface EmbeddingRow {
 
 /**
  * A project's pre-trained encoder (src/model/pretrain.ts): the BiLSTM trained as a language model
- * on the train split's text, kept so that every run of a model of the same shape starts from it.
+ * on the text of the train split and the unassigned documents, kept so that every run of a model of the same shape starts from it.
  */
 export interface EncoderRow {
   id?: number;

@@ -180,7 +180,10 @@ async function projectEncoder(
     emit({ kind: 'stage', stage: `project encoder: pre-trained earlier (${kept.losses.length} epochs on ${kept.sentences.toLocaleString()} sentences)` });
     return kept;
   }
-  emit({ kind: 'stage', stage: `project encoder: pre-training on ${text.length.toLocaleString()} train sentences (${o.epochs} epochs)` });
+  emit({
+    kind: 'stage',
+    stage: `project encoder: pre-training on ${text.length.toLocaleString()} sentences of the train split and the unassigned documents (${o.epochs} epochs)`,
+  });
   const e = await pretrainEncoder(cfg.model, feat, text, o, {
     onEpoch: (epoch, loss) => emit({ kind: 'stage', stage: `project encoder: epoch ${epoch} of ${o.epochs} done, language-model loss ${loss.toFixed(3)}` }),
     onProgress: (epoch, batch, batches, loss) =>
@@ -314,8 +317,10 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     const train = withLex(trainRaw);
     const dev = withLex(sub(devIdx, goldAnns));
     // Completion's self-training pool (pipeline.unlabeled): the sentences of the unassigned documents.
+    // The unassigned documents are the project's unlabeled text: the encoder pre-trains on it too.
+    const unassigned = sub(idx('unassigned'), []);
     const poolSize = cfg.pipeline.kind === 'completion' ? cfg.pipeline.unlabeled : 0;
-    const unlabeled = poolSize > 0 ? withLex(sub(idx('unassigned'), []).slice(0, poolSize)) : [];
+    const unlabeled = poolSize > 0 ? withLex(unassigned.slice(0, poolSize)) : [];
     if (poolSize > 0)
       emit({
         kind: 'stage',
@@ -405,11 +410,12 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
         await saveRunState(db, runId, 'checkpoint', c);
       },
     };
-    // The project's pre-trained encoder (model.pretrain): kept from an earlier run, or pre-trained now on the train split's text.
+    // The project's pre-trained encoder (model.pretrain): kept from an earlier run, or pre-trained
+    // now on the text of the train split and of the unassigned documents.
     let encoder: Weights | undefined;
     let encoderLm: EncoderLm | undefined;
     if (cfg.model.pretrain > 0) {
-      const text = train.map((x) => ({ words: x.words }));
+      const text = [...train, ...unassigned].map((x) => ({ words: x.words }));
       const e = await projectEncoder(db, projectId, cfg, feat, text, emit);
       if (!e) {
         await endRunWithoutModel(db, runId, { status: 'cancelled', error: 'cancelled during encoder pre-training', metrics });

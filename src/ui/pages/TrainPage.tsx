@@ -427,7 +427,7 @@ export function TrainPage() {
             <input type="checkbox" aria-label="Spelling vectors" checked={form.spelling} onChange={(e) => setForm({ ...form, spelling: e.target.checked })} />{' '}
             spelling vectors
           </label>
-          <label title="Epochs of pre-training the encoder as a language model on the train split's text (0: off); done once and kept for the project's later runs">
+          <label title="Epochs of pre-training the encoder as a language model on the text of the train split and of the unassigned documents (0: off); done once and kept for the project's later runs">
             pre-train encoder <NumberInput aria-label="Pre-training epochs" {...numField('pretrain')} /> epochs
           </label>
           <label title="After the O shift, each entity type's tags get a shift of their own, chosen on dev (weak labels miss each type at its own rate); completion's teacher decodes with them too">
