@@ -703,11 +703,11 @@ export async function runExperiment(
       // Completion's self-training pool: the setting's unlabeled text less train, dev and test sentences.
       const poolSize = m.pipeline.kind === 'completion' ? m.pipeline.unlabeled : 0;
       let unlabeled: LabeledSentence[] | undefined;
-      if (poolSize > 0) {
-        if (!setting.unlabeled)
-          throw new Error(`${configFile}: "${m.label}": pipeline.unlabeled needs a setting with an unlabeled file; "${setting.name}" has none`);
-        if (weakTypes.length)
-          throw new Error(`${configFile}: "${m.label}": pipeline.unlabeled with weak labels as features is not supported (the pool has no weak labels)`);
+      if (poolSize > 0 && (!setting.unlabeled || weakTypes.length))
+        log(
+          `${setting.name}: self-training: off, ${setting.unlabeled ? 'the unlabeled text has no weak labels to read as features' : 'the setting has no unlabeled file'} ("${m.label}")`,
+        );
+      else if (poolSize > 0 && setting.unlabeled) {
         unlabeled = selfTrainingPool(setting.unlabeled, [...sents.train, ...sents.dev, ...sents.test], poolSize);
         if (lexicon) unlabeled = withLexicon(unlabeled, lexiconMatcher(lexicon));
         log(`${setting.name}: self-training pool of ${unlabeled.length} unlabeled sentences`);
