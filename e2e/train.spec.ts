@@ -460,6 +460,7 @@ test('weak-label completion runs from the training page: a teacher, then a stude
   await page.getByRole('link', { name: 'Import', exact: true }).click();
   await page.getByLabel('Format').selectOption('text');
   await page.getByLabel('Split').selectOption('unassigned');
+  await expect(page.getByTestId('unassigned-hint')).toContainText("the project's unlabeled text");
   const raw = 'Naloxone reverses the antihypertensive effect of clonidine. Lithium caused tremor in two patients.';
   await page.getByLabel('Corpus files').setInputFiles({ name: 'raw.txt', mimeType: 'text/plain', buffer: Buffer.from(raw) });
   await page.getByRole('button', { name: 'Import' }).click();

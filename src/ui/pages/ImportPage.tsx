@@ -112,6 +112,11 @@ export function ImportPage() {
             <option value="ratio">split by ratio…</option>
           </select>
         </label>
+        {split === 'unassigned' && (
+          <span className="muted" data-testid="unassigned-hint">
+            the project's unlabeled text: the encoder pre-trains on it, and completion's self-training (option unlabeled) labels it for its student
+          </span>
+        )}
         {split === 'ratio' && (
           <>
             <label>
