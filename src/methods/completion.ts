@@ -13,7 +13,7 @@
  */
 import { describeTypeShifts } from '../core/runConfig';
 import { spansToTags, tagsToSpans } from '../core/tagScheme';
-import type { LabeledSentence } from '../model/data';
+import { type LabeledSentence, tagSetScheme } from '../model/data';
 import { type Decoding, TaggerEnsemble } from '../model/tagger';
 import { chooseShifts, predict } from '../model/train';
 import { registerPipeline } from './registry';
@@ -56,8 +56,7 @@ export function completeTags(
   const [w, p] = [spans(weak), spans(teacher)];
   const kept = w.filter((s) => !p.some((q) => q.start < s.end && s.start < q.end));
   const same = w.filter((s) => p.some((q) => q.start === s.start && q.end === s.end && q.label === s.label)).length;
-  const scheme = tags.some((t) => t.startsWith('B-')) ? 'BIO' : 'IO';
-  const out = spansToTags([...p, ...kept], 0, weak.length, scheme).map((t) => tags.indexOf(t));
+  const out = spansToTags([...p, ...kept], 0, weak.length, tagSetScheme(tags)).map((t) => tags.indexOf(t));
   return { tags: out, relabeled: w.length - kept.length - same };
 }
 

@@ -38,8 +38,13 @@ export function ioTags(types: readonly string[]): string[] {
  * Documents and one layer's annotations as labeled sentences. Spans of unknown type count as O
  * here; the methods for missing annotations read the layer's token states themselves.
  */
+/** The scheme of a model's tag set: BIO when it has B- tags (bioTags), else IO (ioTags). */
+export function tagSetScheme(tags: readonly string[]): 'BIO' | 'IO' {
+  return tags.some((t) => t.startsWith('B-')) ? 'BIO' : 'IO';
+}
+
 export function toSentences(docs: readonly ParsedDoc[], anns: readonly (Annotation | undefined)[], tags: readonly string[]): LabeledSentence[] {
-  const scheme = tags.some((t) => t.startsWith('B-')) ? 'BIO' : 'IO';
+  const scheme = tagSetScheme(tags);
   const index = new Map(tags.map((t, k) => [t, k]));
   const out: LabeledSentence[] = [];
   docs.forEach((d, k) => {
