@@ -167,12 +167,18 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
        */
       relabel: z.boolean().default(false),
       /**
-       * Self-training on unlabeled text: in the last round the teacher also labels up to this many
+       * Self-training on unlabeled text: in the last round (unlabeledRounds) the teacher also labels up to this many
        * sentences of the project's unlabeled text (in the studio its unassigned documents; in an
        * experiment the setting's `unlabeled` file, less the sentences of train, dev and test), and
        * the student learns from them with the completed weak labels. 0: off.
        */
       unlabeled: z.number().int().min(0).max(200_000).default(0),
+      /**
+       * How many of the last rounds self-train (with `unlabeled` > 0): 2 has the second-to-last
+       * round's teacher label the unlabeled text for its student too, and the last teacher, trained
+       * on those labels, label it anew. At least the rounds: every round self-trains.
+       */
+      unlabeledRounds: z.number().int().min(1).max(5).default(1),
     })
     .strict(),
   /** NEEDLE (Jiang et al. 2021), Stages II and III, with the ablation switches. */

@@ -9,7 +9,8 @@
  * the others. With teacherEnsemble (and one fold) the first teacher is the mean of the models its
  * dictionary-dropout choice trained. With `relabel` the teacher's spans also replace the weak spans
  * they overlap (distant labels type a place PER, or mark "Benjamin" of "Benjamin Netanyahu"). With
- * `unlabeled` the last round's teacher also labels unlabeled sentences for its student.
+ * `unlabeled` the last round's teacher (the last `unlabeledRounds` rounds' teachers) also labels
+ * unlabeled sentences for its student.
  */
 import { describeTypeShifts } from '../core/runConfig';
 import { spansToTags, tagsToSpans } from '../core/tagScheme';
@@ -75,8 +76,9 @@ registerPipeline({
     try {
       for (let round = 1; round <= pipeline.rounds; round++) {
         let paths: number[][];
-        // Self-training: the last round's teacher labels the unlabeled pool for its student too.
-        const pool = round === pipeline.rounds ? (data.unlabeled ?? []).slice(0, pipeline.unlabeled) : [];
+        // Self-training: the teachers of the last unlabeledRounds rounds label the unlabeled pool
+        // for their students too.
+        const pool = round > pipeline.rounds - pipeline.unlabeledRounds ? (data.unlabeled ?? []).slice(0, pipeline.unlabeled) : [];
         let pseudo: number[][] = [];
         if (round === 1 && folds > 1) {
           // Cross-fitted: fold f (every k-th weak sentence from the f-th) is completed by a teacher

@@ -31,6 +31,8 @@ export const OPTION_HELP: Record<string, string> = {
     'Completion: the teacher’s entity spans also replace the weak spans they overlap (it corrects their types and boundaries, not only fills their misses)',
   'pipeline.unlabeled':
     'Completion: self-training on up to this many unlabeled sentences (the project’s unassigned documents), labeled by the last round’s teacher for its student; 0: off',
+  'pipeline.unlabeledRounds':
+    'Completion with self-training: how many of the last rounds label the unlabeled text for their students (2: the second-to-last round’s teacher labels it, and the last teacher, trained on those labels, labels it anew)',
   'pipeline.models':
     'RoSTER: noise-robust models in the ensemble (2 by default, for time: each is about a third of a run; 3 gained 0.2–0.5 dev F1 on the user-scale suite)',
   'pipeline.roundEpochs': 'RoSTER, BOND: epochs of each self-training round (BOND: the student becomes the teacher after each)',

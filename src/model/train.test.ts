@@ -327,6 +327,18 @@ describe('training loop', () => {
     // The stages before the student's are the run's without the pool.
     expect(st.stages[0].devF1).toBe(done.stages[0].devF1);
     st.tagger.dispose();
+    // unlabeledRounds 2 of 2 rounds: both rounds' teachers label the pool for their students.
+    const twiceLog: string[] = [];
+    const st2 = await runPipeline(
+      pipelineSchema.parse({ kind: 'completion', rounds: 2, unlabeled: 5, unlabeledRounds: 2 }),
+      config(6),
+      feat,
+      { train: distant, dev, unlabeled: pool },
+      { onStage: (m) => twiceLog.push(m) },
+    );
+    expect(st2.stages.map((s) => s.trainSentences)).toEqual([40, 45, 45]);
+    for (const r of [1, 2]) expect(twiceLog.some((m) => m.startsWith(`completion round ${r}: the teacher labeled 5 unlabeled sentences`))).toBe(true);
+    st2.tagger.dispose();
     const needle = await runPipeline(pipelineSchema.parse({ kind: 'needle', bins: 4, stage1: { epochs: 2, vocab: 20 } }), config(4), feat, {
       train: mixed,
       dev,
