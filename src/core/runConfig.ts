@@ -179,6 +179,12 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
        * on those labels, label it anew. At least the rounds: every round self-trains.
        */
       unlabeledRounds: z.number().int().min(1).max(5).default(1),
+      /**
+       * A round that self-trains gives its student a fresh start: from the pre-trained encoder
+       * (where the run has one), not from its teacher's weights, so it learns the teacher's labels
+       * rather than going on from them (Noisy Student, Xie et al. 2020).
+       */
+      freshStudent: z.boolean().default(false),
     })
     .strict(),
   /** NEEDLE (Jiang et al. 2021), Stages II and III, with the ablation switches. */

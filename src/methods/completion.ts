@@ -10,7 +10,7 @@
  * dictionary-dropout choice trained. With `relabel` the teacher's spans also replace the weak spans
  * they overlap (distant labels type a place PER, or mark "Benjamin" of "Benjamin Netanyahu"). With
  * `unlabeled` the last round's teacher (the last `unlabeledRounds` rounds' teachers) also labels
- * unlabeled sentences for its student.
+ * unlabeled sentences for its student; with `freshStudent` that student starts afresh.
  */
 import { describeTypeShifts } from '../core/runConfig';
 import { spansToTags, tagsToSpans } from '../core/tagScheme';
@@ -144,13 +144,16 @@ registerPipeline({
           const entities = pseudo.reduce((a, p) => a + p.filter((t) => t !== 0).length, 0);
           hooks.onStage?.(`completion round ${round}: the teacher labeled ${pool.length} unlabeled sentences (${entities} entity tokens) for the student`);
         }
+        // A fresh student (freshStudent, in a round that self-trains) starts where the first
+        // teacher did: from the pre-trained encoder.
+        const fresh = pipeline.freshStudent && pool.length > 0;
         current = await ctx.stage(
           `student (round ${round})`,
           withMethod(cfg, { name: 'wsl' }),
           [...strong, ...completed, ...labeled],
-          w,
+          fresh ? undefined : w,
           {},
-          `student, round ${round} of ${pipeline.rounds}`,
+          `student, round ${round} of ${pipeline.rounds}${fresh ? ', a fresh start' : ''}`,
         );
       }
     } finally {

@@ -33,6 +33,8 @@ export const OPTION_HELP: Record<string, string> = {
     'Completion: self-training on up to this many unlabeled sentences (the project’s unassigned documents), labeled by the last round’s teacher for its student; 0: off',
   'pipeline.unlabeledRounds':
     'Completion with self-training: how many of the last rounds label the unlabeled text for their students (2: the second-to-last round’s teacher labels it, and the last teacher, trained on those labels, labels it anew)',
+  'pipeline.freshStudent':
+    'Completion with self-training: the student of a round that self-trains starts from the pre-trained encoder, not from its teacher’s weights, so it learns the teacher’s labels instead of going on from them (Noisy Student)',
   'pipeline.models':
     'RoSTER: noise-robust models in the ensemble (2 by default, for time: each is about a third of a run; 3 gained 0.2–0.5 dev F1 on the user-scale suite)',
   'pipeline.roundEpochs': 'RoSTER, BOND: epochs of each self-training round (BOND: the student becomes the teacher after each)',

@@ -327,17 +327,24 @@ describe('training loop', () => {
     // The stages before the student's are the run's without the pool.
     expect(st.stages[0].devF1).toBe(done.stages[0].devF1);
     st.tagger.dispose();
-    // unlabeledRounds 2 of 2 rounds: both rounds' teachers label the pool for their students.
+    // unlabeledRounds 2 of 2 rounds: both rounds' teachers label the pool for their students, and
+    // with freshStudent each student starts from scratch (this run has no encoder), not its teacher.
     const twiceLog: string[] = [];
     const st2 = await runPipeline(
-      pipelineSchema.parse({ kind: 'completion', rounds: 2, unlabeled: 5, unlabeledRounds: 2 }),
+      pipelineSchema.parse({ kind: 'completion', rounds: 2, unlabeled: 5, unlabeledRounds: 2, freshStudent: true }),
       config(6),
       feat,
       { train: distant, dev, unlabeled: pool },
       { onStage: (m) => twiceLog.push(m) },
     );
     expect(st2.stages.map((s) => s.trainSentences)).toEqual([40, 45, 45]);
-    for (const r of [1, 2]) expect(twiceLog.some((m) => m.startsWith(`completion round ${r}: the teacher labeled 5 unlabeled sentences`))).toBe(true);
+    for (const r of [1, 2]) {
+      expect(twiceLog.some((m) => m.startsWith(`completion round ${r}: the teacher labeled 5 unlabeled sentences`))).toBe(true);
+      expect(twiceLog).toContain(`student, round ${r} of 2, a fresh start: training on 45 sentences, up to 6 epochs`);
+    }
+    // The same first teacher; a student that goes on from it does not start afresh.
+    expect(st2.stages[0].devF1).toBe(st.stages[0].devF1);
+    expect(selfTrained.some((m) => m.includes('fresh start'))).toBe(false);
     st2.tagger.dispose();
     const needle = await runPipeline(pipelineSchema.parse({ kind: 'needle', bins: 4, stage1: { epochs: 2, vocab: 20 } }), config(4), feat, {
       train: mixed,
