@@ -2,7 +2,8 @@
  * How good conll03's distant labels are on the first N training sentences (the user-scale
  * settings' labeled data), scored against the gold labels: span P/R/F1 per type, and each type's
  * wrong spans by kind (the right span with another type; overlapping a gold span, and by the type
- * of the gold span it lies inside; no gold span near), and how many spans there are. Diagnosis only: no setting reads train gold for a choice.
+ * of the gold span it lies inside; no gold span near), and how many spans there are. Diagnosis
+ * only: no setting reads train gold for a choice.
  * `npx tsx bench/distant-label-quality.ts [N=3000] [DATA]`.
  */
 import { readFileSync } from 'node:fs';

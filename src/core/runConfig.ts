@@ -167,10 +167,11 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
        */
       relabel: z.boolean().default(false),
       /**
-       * Self-training on unlabeled text: in the last round (unlabeledRounds) the teacher also labels up to this many
-       * sentences of the project's unlabeled text (in the studio its unassigned documents; in an
-       * experiment the setting's `unlabeled` file, less the sentences of train, dev and test), and
-       * the student learns from them with the completed weak labels. 0: off.
+       * Self-training on unlabeled text: in the last round (the last unlabeledRounds rounds) the
+       * teacher also labels up to this many sentences of the project's unlabeled text (in the
+       * studio its unassigned documents; in an experiment the setting's `unlabeled` file, less the
+       * sentences of train, dev and test), and the student learns from them with the completed
+       * weak labels. 0: off.
        */
       unlabeled: z.number().int().min(0).max(200_000).default(0),
       /**

@@ -115,7 +115,10 @@ registerPipeline({
         }
         for (const c of others) c.tagger.dispose();
         others = [];
-        const w = await current.tagger.getWeights();
+        // A fresh student (freshStudent, in a round that self-trains) starts where the first
+        // teacher did, from the pre-trained encoder: it needs no copy of the teacher's weights.
+        const fresh = pipeline.freshStudent && pool.length > 0;
+        const w = fresh ? undefined : await current.tagger.getWeights();
         current.tagger.dispose();
         const byTrain = new Map(weak.map((s, k) => [s, k]));
         // Eq. 2: weak entity tags stay; weak O tokens take the teacher's tag (with relabel, the
@@ -144,14 +147,11 @@ registerPipeline({
           const entities = pseudo.reduce((a, p) => a + p.filter((t) => t !== 0).length, 0);
           hooks.onStage?.(`completion round ${round}: the teacher labeled ${pool.length} unlabeled sentences (${entities} entity tokens) for the student`);
         }
-        // A fresh student (freshStudent, in a round that self-trains) starts where the first
-        // teacher did: from the pre-trained encoder.
-        const fresh = pipeline.freshStudent && pool.length > 0;
         current = await ctx.stage(
           `student (round ${round})`,
           withMethod(cfg, { name: 'wsl' }),
           [...strong, ...completed, ...labeled],
-          fresh ? undefined : w,
+          w,
           {},
           `student, round ${round} of ${pipeline.rounds}${fresh ? ', a fresh start' : ''}`,
         );

@@ -34,15 +34,15 @@ export function ioTags(types: readonly string[]): string[] {
   return ['O', ...types.map((t) => `I-${t}`)];
 }
 
-/**
- * Documents and one layer's annotations as labeled sentences. Spans of unknown type count as O
- * here; the methods for missing annotations read the layer's token states themselves.
- */
 /** The scheme of a model's tag set: BIO when it has B- tags (bioTags), else IO (ioTags). */
 export function tagSetScheme(tags: readonly string[]): 'BIO' | 'IO' {
   return tags.some((t) => t.startsWith('B-')) ? 'BIO' : 'IO';
 }
 
+/**
+ * Documents and one layer's annotations as labeled sentences. Spans of unknown type count as O
+ * here; the methods for missing annotations read the layer's token states themselves.
+ */
 export function toSentences(docs: readonly ParsedDoc[], anns: readonly (Annotation | undefined)[], tags: readonly string[]): LabeledSentence[] {
   const scheme = tagSetScheme(tags);
   const index = new Map(tags.map((t, k) => [t, k]));
