@@ -186,6 +186,13 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
        * rather than going on from them (Noisy Student, Xie et al. 2020).
        */
       freshStudent: z.boolean().default(false),
+      /**
+       * The run keeps the best model on dev among the teacher's and each round's student's (each
+       * scored as the run scores its final model: with the O shift chosen on dev), and stops at
+       * the first round whose student does not beat the best so far. Off: every round runs and
+       * the last student is the run's model.
+       */
+      keepBest: z.boolean().default(false),
     })
     .strict(),
   /** NEEDLE (Jiang et al. 2021), Stages II and III, with the ablation switches. */

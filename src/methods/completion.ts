@@ -10,7 +10,9 @@
  * dictionary-dropout choice trained. With `relabel` the teacher's spans also replace the weak spans
  * they overlap (distant labels type a place PER, or mark "Benjamin" of "Benjamin Netanyahu"). With
  * `unlabeled` the last round's teacher (the last `unlabeledRounds` rounds' teachers) also labels
- * unlabeled sentences for its student; with `freshStudent` that student starts afresh.
+ * unlabeled sentences for its student; with `freshStudent` that student starts afresh. With
+ * `keepBest` the run keeps the best model on dev (the teacher or a round's student) and stops at the
+ * first round whose student does not beat it.
  */
 import { describeTypeShifts } from '../core/runConfig';
 import { spansToTags, tagsToSpans } from '../core/tagScheme';
@@ -73,6 +75,11 @@ registerPipeline({
     });
     let others: Candidate[] = current.candidates ?? [];
     let completion: TrainSignals['completion'];
+    // keepBest: the best model on dev so far (the round's teacher while its student trains), with
+    // the completed labels it learned; `kept` once a student fails to beat it.
+    const pct = (f1: number) => (100 * f1).toFixed(2);
+    let best = pipeline.keepBest ? { r: current, f1: await ctx.scoreOnDev(current), stage: 'teacher (WSL)', completion } : null;
+    let kept: typeof best = null;
     try {
       for (let round = 1; round <= pipeline.rounds; round++) {
         let paths: number[][];
@@ -119,7 +126,8 @@ registerPipeline({
         // teacher did, from the pre-trained encoder: it needs no copy of the teacher's weights.
         const fresh = pipeline.freshStudent && pool.length > 0;
         const w = fresh ? undefined : await current.tagger.getWeights();
-        current.tagger.dispose();
+        // With keepBest the teacher is the best model so far: it stays until its student beats it.
+        if (!best) current.tagger.dispose();
         const byTrain = new Map(weak.map((s, k) => [s, k]));
         // Eq. 2: weak entity tags stay; weak O tokens take the teacher's tag (with relabel, the
         // teacher's spans replace the weak spans they overlap).
@@ -147,7 +155,7 @@ registerPipeline({
           const entities = pseudo.reduce((a, p) => a + p.filter((t) => t !== 0).length, 0);
           hooks.onStage?.(`completion round ${round}: the teacher labeled ${pool.length} unlabeled sentences (${entities} entity tokens) for the student`);
         }
-        current = await ctx.stage(
+        const student = await ctx.stage(
           `student (round ${round})`,
           withMethod(cfg, { name: 'wsl' }),
           [...strong, ...completed, ...labeled],
@@ -155,9 +163,28 @@ registerPipeline({
           {},
           `student, round ${round} of ${pipeline.rounds}${fresh ? ', a fresh start' : ''}`,
         );
+        current = student;
+        if (best) {
+          const f1 = await ctx.scoreOnDev(student);
+          if (f1 <= best.f1) {
+            hooks.onStage?.(
+              `completion round ${round}: the student's dev F1 ${pct(f1)} does not beat ${pct(best.f1)} (${best.stage}): the run keeps that model and stops`,
+            );
+            student.tagger.dispose();
+            kept = best;
+            break;
+          }
+          best.r.tagger.dispose();
+          best = { r: student, f1, stage: `student (round ${round})`, completion };
+        }
       }
     } finally {
       for (const c of others) c.tagger.dispose();
+    }
+    if (kept) {
+      // A kept teacher decoded with its round's type shifts; the run's own decoding is chosen anew.
+      kept.r.tagger.tagShifts = null;
+      return ctx.finish(kept.r, { signals: { completion: kept.completion }, keptStage: kept.stage });
     }
     return ctx.finish(current, { signals: { completion } });
   },

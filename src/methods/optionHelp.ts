@@ -47,7 +47,7 @@ export const OPTION_HELP: Record<string, string> = {
   'pipeline.augmentRate': 'RoSTER: share of words the language model replaces in each augmented copy (0: none)',
   'pipeline.lm.epochs': 'RoSTER: language-model epochs for the augmentation, when the run has no pre-trained encoder (with one, its language model augments)',
   'pipeline.keepBest':
-    'RoSTER: the run keeps the best model on dev among every stage’s (each noise-robust model, the distilled one, each round’s); off: the last round’s, as in the paper',
+    'RoSTER: the run keeps the best model on dev among every stage’s (each noise-robust model, the distilled one, each round’s); off: the last round’s, as in the paper. Completion: the run keeps the best on dev among the teacher and each round’s student, and stops at the first round whose student does not beat it; off: every round runs',
   'pipeline.stopEarly':
     'RoSTER, with keepBest: stop at the first stage after the ensemble (distillation, a round) that does not beat the best model so far on dev; off: every stage runs',
   'pipeline.ensembleSeeds':

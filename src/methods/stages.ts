@@ -131,6 +131,8 @@ export interface PipelineContext {
    * epochs; null when the run has no encoder or it kept no language model.
    */
   projectLanguageModel(stageName: string): LanguageModel | null;
+  /** `r`'s dev F1 as the run scores its final model: with the O shift chosen on dev where it chooses one. */
+  scoreOnDev(r: StageRun): Promise<number>;
   /** The run's result with `r`'s model as the final one. */
   finish(r: StageRun, extra?: Partial<PipelineResult>): PipelineResult;
 }
@@ -315,6 +317,7 @@ export function pipelineContext(cfg: RunConfig, feat: Featurizer, data: Pipeline
       });
       return lm;
     },
+    scoreOnDev: devF1,
     projectLanguageModel(stageName) {
       if (!data.encoder || !data.encoderLm) return null;
       const lm = encoderLanguageModel(cfg.model, feat, data.encoder, data.encoderLm, cfg.train.seed);

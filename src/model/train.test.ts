@@ -346,6 +346,33 @@ describe('training loop', () => {
     expect(st2.stages[0].devF1).toBe(st.stages[0].devF1);
     expect(selfTrained.some((m) => m.includes('fresh start'))).toBe(false);
     st2.tagger.dispose();
+    // keepBest: the same rounds as without it, up to the first student that does not beat the best
+    // model so far on dev (scored with its O shift); the run keeps that model, with what it learned.
+    const all = await runPipeline(pipelineSchema.parse({ kind: 'completion', rounds: 4 }), config(2), feat, { train: distant, dev });
+    const keptLog: string[] = [];
+    const before2 = tf.memory().numTensors;
+    const kb = await runPipeline(
+      pipelineSchema.parse({ kind: 'completion', rounds: 4, keepBest: true }),
+      config(2),
+      feat,
+      { train: distant, dev },
+      { onStage: (m) => keptLog.push(m) },
+    );
+    // At 2 epochs a round the round-2 student falls below the round-1 student (33.71 against 51.85
+    // with their O shifts): the run stops there and keeps round 1's model.
+    expect(kb.stages.map((s) => s.devF1)).toEqual(all.stages.slice(0, 3).map((s) => s.devF1));
+    expect(keptLog.filter((m) => m.includes('does not beat'))).toEqual([
+      "completion round 2: the student's dev F1 33.71 does not beat 51.85 (student (round 1)): the run keeps that model and stops",
+    ]);
+    expect(keptLog.some((m) => m.startsWith('student, round 3'))).toBe(false);
+    expect(kb.keptStage).toBe('student (round 1)');
+    // Its dev F1 is the one it was kept on, with the O shift the run chose for it.
+    expect(100 * kb.dev!.overall.f1).toBeCloseTo(51.85, 2);
+    expect(kb.signals!.completion).toHaveLength(distant.length);
+    // No tensor is left but the kept model's: the teacher, and the round-2 student, are disposed.
+    expect(tf.memory().numTensors - before2).toBe(kb.tagger.params.size);
+    all.tagger.dispose();
+    kb.tagger.dispose();
     const needle = await runPipeline(pipelineSchema.parse({ kind: 'needle', bins: 4, stage1: { epochs: 2, vocab: 20 } }), config(4), feat, {
       train: mixed,
       dev,
