@@ -471,14 +471,15 @@ test('weak-label completion runs from the training page: a teacher, then a stude
     backend: 'wasm',
     hidden: 8,
     method: 'Weak-label completion: a WSL teacher, decoded with the O shift and type shifts chosen on dev, fills the weak O tokens; a student learns them',
-    options: (o) => (o.pipeline.unlabeled = 100),
+    // One round (the catalog's has up to 3, the last two self-training): its student learns the pool.
+    options: (o) => Object.assign(o.pipeline, { unlabeled: 100, rounds: 1 }),
     pretrain: 1,
   });
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 200_000 });
   const id = Number(await latestRun(page).first().textContent());
   const { metrics, config } = (await runMetrics(page, id)) as unknown as {
     metrics: { stages: { stage: string; trainSentences: number }[]; typeShifts?: unknown; encoder?: { sentences: number } };
-    config: { pipeline: { typeShifts: boolean } };
+    config: { pipeline: { typeShifts: boolean; rounds: number; keepBest: boolean } };
   };
   expect(metrics.stages.map((s) => s.stage)).toEqual(['teacher (WSL)', 'student (round 1)']);
   // The student learns from the teacher's labels of the two unassigned sentences as well.
@@ -488,6 +489,8 @@ test('weak-label completion runs from the training page: a teacher, then a stude
   // The catalog's completion: the teacher decodes with type shifts, the final model with its O shift alone.
   expect(config.pipeline.typeShifts).toBe(true);
   expect(metrics.typeShifts).toBeUndefined();
+  expect(config.pipeline.keepBest).toBe(true);
+  expect(config.pipeline.rounds).toBe(1);
 });
 
 test('bad training input stops before training with a clear error', async ({ page, outside: _ }) => {
