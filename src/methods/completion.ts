@@ -20,7 +20,7 @@ import { type LabeledSentence, tagSetScheme } from '../model/data';
 import { type Decoding, TaggerEnsemble } from '../model/tagger';
 import { chooseShifts, predict } from '../model/train';
 import { registerPipeline } from './registry';
-import { type Candidate, type PipelineContext, type TrainSignals, withMethod } from './stages';
+import { type Candidate, type PipelineContext, pct, type TrainSignals, withMethod } from './stages';
 
 /** The teacher's tags for `sentences`, decoded with its O shift (and type shifts) chosen on dev; `who` names it in progress messages. */
 async function teacherPaths(
@@ -36,8 +36,9 @@ async function teacherPaths(
   // per type; both chosen on dev from one pass of the teacher over it.
   const chosen = await chooseShifts(teacher, feat, data.dev, { oShift: 'dev', types: cfg.train.typeShifts || pipeline.typeShifts });
   const typed = chosen.typeShifts ? `, type shifts ${describeTypeShifts(chosen.typeShifts)}` : '';
-  const f1 = (x: { overall: { f1: number } }) => (100 * x.overall.f1).toFixed(2);
-  const scored = chosen.dev ? `; its dev F1 ${f1(chosen.dev)}${chosen.before ? ` (${f1(chosen.before)} with the O shift alone)` : ''}` : '';
+  const scored = chosen.dev
+    ? `; its dev F1 ${pct(chosen.dev.overall.f1)}${chosen.before ? ` (${pct(chosen.before.overall.f1)} with the O shift alone)` : ''}`
+    : '';
   hooks.onStage?.(`completion round ${round} of ${pipeline.rounds}: ${who} decodes with O shift ${chosen.oShift}${typed} (chosen on dev)${scored}`);
   return (await predict(teacher, feat, sentences)).paths;
 }
@@ -76,10 +77,9 @@ registerPipeline({
     let others: Candidate[] = current.candidates ?? [];
     let completion: TrainSignals['completion'];
     // keepBest: the best model on dev so far (the round's teacher while its student trains), with
-    // the completed labels it learned; `kept` once a student fails to beat it.
-    const pct = (f1: number) => (100 * f1).toFixed(2);
+    // the completed labels it learned; keptStage names it once a student fails to beat it.
     let best = pipeline.keepBest ? { r: current, f1: await ctx.scoreOnDev(current), stage: 'teacher (WSL)', completion } : null;
-    let kept: typeof best = null;
+    let keptStage: string | undefined;
     try {
       for (let round = 1; round <= pipeline.rounds; round++) {
         let paths: number[][];
@@ -171,7 +171,7 @@ registerPipeline({
               `completion round ${round}: the student's dev F1 ${pct(f1)} does not beat ${pct(best.f1)} (${best.stage}): the run keeps that model and stops`,
             );
             student.tagger.dispose();
-            kept = best;
+            ({ r: current, completion, stage: keptStage } = best);
             break;
           }
           best.r.tagger.dispose();
@@ -181,11 +181,6 @@ registerPipeline({
     } finally {
       for (const c of others) c.tagger.dispose();
     }
-    if (kept) {
-      // A kept teacher decoded with its round's type shifts; the run's own decoding is chosen anew.
-      kept.r.tagger.tagShifts = null;
-      return ctx.finish(kept.r, { signals: { completion: kept.completion }, keptStage: kept.stage });
-    }
-    return ctx.finish(current, { signals: { completion } });
+    return ctx.finish(current, { signals: { completion }, ...(keptStage ? { keptStage } : {}) });
   },
 });

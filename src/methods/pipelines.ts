@@ -11,7 +11,7 @@ import type { Tagger } from '../model/tagger';
 import { chooseShifts, type RunStore, type TrainHooks } from '../model/train';
 import './index';
 import { getPipeline, registerPipeline } from './registry';
-import { pipelineContext, type PipelineData, type PipelineResult } from './stages';
+import { pct, pipelineContext, type PipelineData, type PipelineResult } from './stages';
 
 export { pipelineSchema, type Pipeline } from '../core/runConfig';
 import type { Pipeline } from '../core/runConfig';
@@ -66,5 +66,3 @@ export async function finalOShift(
     );
   return { oShift: chosen.oShift, ...(chosen.typeShifts ? { typeShifts: chosen.typeShifts } : {}), ...(chosen.dev ? { dev: chosen.dev } : {}) };
 }
-
-const pct = (f1: number) => (100 * f1).toFixed(2);

@@ -205,6 +205,9 @@ export const stageRecord = (stage: string, r: StageRun): StageRecord => ({
 /** The config with another method (a stage trained with a loss other than the run's). */
 export const withMethod = (cfg: RunConfig, method: Record<string, unknown> & { name: string }): RunConfig => ({ ...cfg, method });
 
+/** An F1 in [0, 1] as the percentage progress messages print. */
+export const pct = (f1: number) => (100 * f1).toFixed(2);
+
 const withDictionaryDropout = (cfg: RunConfig, dictionaryDropout: number): RunConfig => ({ ...cfg, model: { ...cfg.model, dictionaryDropout } });
 
 export function pipelineContext(cfg: RunConfig, feat: Featurizer, data: PipelineData, hooks: TrainHooks, store: RunStore | undefined): PipelineContext {
@@ -241,12 +244,19 @@ export function pipelineContext(cfg: RunConfig, feat: Featurizer, data: Pipeline
     trainMs += ((r.trainTokens * r.history.length) / Math.max(r.tokensPerSecond, 1e-9)) * 1000;
     return r;
   };
-  /** A stage's dev F1 as the run would score it: with the O shift chosen on dev where the run chooses one. */
+  /**
+   * A stage's dev F1 as the run would score it: with the O shift chosen on dev where the run
+   * chooses one. A stage's model no longer changes, so each is decoded on dev once.
+   */
+  const scored = new WeakMap<StageRun, number>();
   const devF1 = async (r: StageRun): Promise<number> => {
     if (cfg.train.oShift !== 'dev') return r.bestDev?.overall.f1 ?? 0;
+    const known = scored.get(r);
+    if (known !== undefined) return known;
     const saved = r.tagger.oShift;
     const f1 = (await chooseOShift(r.tagger, feat, data.dev)).dev.overall.f1;
     r.tagger.oShift = saved;
+    scored.set(r, f1);
     return f1;
   };
   let chosenDropout: number | undefined;

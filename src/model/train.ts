@@ -407,7 +407,10 @@ export async function chooseShifts(
   o: { oShift: number | 'dev'; types: boolean },
 ): Promise<{ oShift: number; byShift?: { shift: number; f1: number }[]; typeShifts?: Record<string, number>; before?: SpanScores; dev?: SpanScores }> {
   if (tagger.cfg.head === 'span' || (o.oShift !== 'dev' && !o.types)) {
+    // Nothing to choose: the configured O shift, and no type shifts (a model that decoded as a
+    // teacher drops its own).
     tagger.oShift = o.oShift === 'dev' ? 0 : o.oShift;
+    tagger.tagShifts = null;
     return o.oShift === 'dev' ? { oShift: 0, dev: await evaluate(tagger, feat, dev) } : { oShift: tagger.oShift };
   }
   const score = await devDecoder(tagger, feat, dev);
