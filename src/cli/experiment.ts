@@ -31,7 +31,7 @@ import { trimGlove } from '../model/embeddings';
 import { buildFeaturizer, type Featurizer } from '../model/features';
 import { type EncoderLm, encoderKey, encoderPretraining, pretrainEncoder, textFingerprint, type PretrainedEncoder } from '../model/pretrain';
 import type { Weights } from '../model/tagger';
-import type { RunConfig } from '../core/runConfig';
+import { type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
 import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
 import { evaluate, heldOutTypeShifts } from '../model/train';
 import { runPipeline, type StageRecord } from '../methods/pipelines';
@@ -700,8 +700,8 @@ export async function runExperiment(
           `${setting.name}: the weak labels as features (${weakTypes.join(', ')}): ${spans(sents.train)} spans on train, ${spans(sents.dev)} on dev, ${spans(sents.test)} on test${data.hmm ? ' (dev and test by the HMM fitted on train)' : ''}`,
         );
       }
-      // Completion's self-training pool: the setting's unlabeled text less train, dev and test sentences.
-      const poolSize = m.pipeline.kind === 'completion' ? m.pipeline.unlabeled : 0;
+      // The self-training pool (completion's and BOND's): the setting's unlabeled text less train, dev and test sentences.
+      const poolSize = selfTrainingPoolSize(m.pipeline);
       let unlabeled: LabeledSentence[] | undefined;
       if (poolSize > 0 && (!setting.unlabeled || weakTypes.length))
         log(

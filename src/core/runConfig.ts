@@ -309,6 +309,14 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
        * rare classes, every token teaches).
        */
       pseudoLabels: z.enum(['soft', 'hard']).default('soft'),
+      /**
+       * Self-training on unlabeled text too: each round the teacher also labels up to this many
+       * sentences of the project's unlabeled text (as completion's `unlabeled`), and the student
+       * learns from their soft labels with the training text's. Stage 2 reads no distant label,
+       * so text without any serves it as well (the paper self-trains on the training text only).
+       * 0: off.
+       */
+      unlabeled: z.number().int().min(0).max(200_000).default(0),
     })
     .strict(),
   /**
@@ -370,6 +378,11 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
     .strict(),
 ]);
 export type Pipeline = z.infer<typeof pipelineSchema>;
+
+/** How many sentences of the project's unlabeled text a pipeline self-trains on (completion's and BOND's `unlabeled`; 0: none). */
+export function selfTrainingPoolSize(pipeline: Pipeline): number {
+  return pipeline.kind === 'completion' || pipeline.kind === 'bond' ? pipeline.unlabeled : 0;
+}
 
 export const runConfigSchema = z.object({
   name: z.string().default('run'),

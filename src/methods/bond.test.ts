@@ -116,5 +116,18 @@ describe('BOND', () => {
     );
     expect(hardMessages).toContain('self-training round 1 of 1: 135 of 135 tokens confident enough to teach');
     hard.tagger.dispose();
+    // With `unlabeled` the teacher labels that many sentences of the unlabeled text too (5 of 6
+    // given, 23 tokens), and they teach the student with the training text.
+    const poolMessages: string[] = [];
+    const unlabeled = sentences(6).map((s) => ({ ...s, tags: s.tags.map(() => 0) }));
+    const pooled = await runPipeline(
+      pipelineSchema.parse({ kind: 'bond', teacherEpochs: 4, rounds: 1, roundEpochs: 1, pseudoLabels: 'hard', unlabeled: 5 }),
+      cfg('softmax'),
+      feat,
+      { train, dev, unlabeled },
+      { onStage: (m) => poolMessages.push(m) },
+    );
+    expect(poolMessages).toContain('self-training round 1 of 1: 158 of 158 tokens (the training text and 5 unlabeled sentences) confident enough to teach');
+    pooled.tagger.dispose();
   }, 120_000);
 });

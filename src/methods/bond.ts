@@ -8,7 +8,9 @@
  *   paper's BOND hard); the tokens whose largest soft label reaches
  *   ε teach the student, which starts from the teacher, by cross entropy to those soft labels
  *   (Eq. 5, with the high-confidence selection of §3.3); every `roundEpochs` epochs the student
- *   becomes the teacher (the paper refreshes it every T3 steps).
+ *   becomes the teacher (the paper refreshes it every T3 steps). With `unlabeled` the teacher also
+ *   labels that many sentences of the project's unlabeled text each round, and the student learns
+ *   from them too: Stage 2 reads no distant label, so any text of the domain can teach.
  * The paper's teacher is RoBERTa; here it is the studio's tagger with a softmax (or two-part) head,
  * which gives the per-token probabilities soft labels need.
  */
@@ -99,20 +101,25 @@ registerPipeline({
       dev: current.bestDev,
       weights: null,
     };
+    // The training text, and the unlabeled text the teacher labels with it (pipeline.unlabeled).
+    const pool = (data.unlabeled ?? []).slice(0, pipeline.unlabeled).map((s) => ({ ...s, weak: true }));
+    const text = [...data.train, ...pool];
     for (let round = 1; round <= pipeline.rounds; round++) {
-      const probs = await predictProbs(current.tagger, feat, data.train);
+      // Soft labels are sharpened by each class's frequency over all of the text the teacher labels.
+      const probs = await predictProbs(current.tagger, feat, text);
       const soft = pipeline.pseudoLabels === 'hard' ? bondHardLabels(probs, K) : bondSoftLabels(probs, K);
       let tokens = 0;
       let confident = 0;
       for (const s of soft) for (let t = 0; t < s.length / K; t++, tokens++) if (Math.max(...s.subarray(t * K, (t + 1) * K)) >= pipeline.threshold) confident++;
-      ctx.hooks.onStage?.(`self-training round ${round} of ${pipeline.rounds}: ${confident} of ${tokens} tokens confident enough to teach`);
+      const of = pool.length ? ` (the training text and ${pool.length} unlabeled sentences)` : '';
+      ctx.hooks.onStage?.(`self-training round ${round} of ${pipeline.rounds}: ${confident} of ${tokens} tokens${of} confident enough to teach`);
       const teacher = await current.tagger.getWeights();
       if (!best.weights) best.weights = teacher;
       current.tagger.dispose();
       current = await ctx.stage(
         `self-training round ${round}`,
         stCfg,
-        data.train.map((s, i) => ({ ...s, soft: soft[i] })),
+        text.map((s, i) => ({ ...s, soft: soft[i] })),
         teacher,
         {},
         `self-training round ${round} of ${pipeline.rounds}`,

@@ -3,7 +3,7 @@ import type { PipelineModule } from '../methods/stages';
 import '../methods';
 import { trainingFailure } from '../core/errors';
 import { scoreSpans, type SpanScores } from '../core/metrics';
-import { parseRunConfig, type RunConfig } from '../core/runConfig';
+import { parseRunConfig, type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
 import { UNKNOWN_TYPE, tokenTexts } from '../core/types';
 import { findEncoder, layerAnnotations, projectLexicon, saveEmbeddings, saveEncoder, toParsedDoc } from '../db/repo';
 import { layerRows } from '../db/layerStore';
@@ -316,10 +316,10 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
         : ss;
     const train = withLex(trainRaw);
     const dev = withLex(sub(devIdx, goldAnns));
-    // Completion's self-training pool (pipeline.unlabeled): the sentences of the unassigned documents.
-    // The unassigned documents are the project's unlabeled text: the encoder pre-trains on it too.
+    // The self-training pool (completion's and BOND's pipeline.unlabeled): the sentences of the
+    // unassigned documents, the project's unlabeled text (the encoder pre-trains on it too).
     const unassigned = sub(idx('unassigned'), []);
-    const poolSize = cfg.pipeline.kind === 'completion' ? cfg.pipeline.unlabeled : 0;
+    const poolSize = selfTrainingPoolSize(cfg.pipeline);
     const unlabeled = poolSize > 0 ? withLex(unassigned.slice(0, poolSize)) : [];
     if (poolSize > 0)
       emit({
