@@ -700,7 +700,7 @@ export async function runExperiment(
           `${setting.name}: the weak labels as features (${weakTypes.join(', ')}): ${spans(sents.train)} spans on train, ${spans(sents.dev)} on dev, ${spans(sents.test)} on test${data.hmm ? ' (dev and test by the HMM fitted on train)' : ''}`,
         );
       }
-      // The self-training pool (completion's and BOND's): the setting's unlabeled text less train, dev and test sentences.
+      // The self-training pool (of completion, BOND and RoSTER): the setting's unlabeled text less train, dev and test sentences.
       const poolSize = selfTrainingPoolSize(m.pipeline);
       let unlabeled: LabeledSentence[] | undefined;
       if (poolSize > 0 && (!setting.unlabeled || weakTypes.length))

@@ -285,6 +285,12 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
        * model 2 was seed 2's model 1) and a run that kept such a model repeated another seed's.
        */
       ensembleSeeds: z.enum(['spread', 'consecutive']).default('spread'),
+      /**
+       * Self-training on unlabeled text too: each round also labels up to this many sentences of
+       * the project's unlabeled text (as completion's `unlabeled`) with the same sharpened targets
+       * (Eq. 8), augmented as the training text is. The rounds read no distant label. 0: off.
+       */
+      unlabeled: z.number().int().min(0).max(200_000).default(0),
     })
     .strict(),
   /**
@@ -379,9 +385,9 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
 ]);
 export type Pipeline = z.infer<typeof pipelineSchema>;
 
-/** How many sentences of the project's unlabeled text a pipeline self-trains on (completion's and BOND's `unlabeled`; 0: none). */
+/** How many sentences of the project's unlabeled text a pipeline self-trains on (completion's, BOND's and RoSTER's `unlabeled`; 0: none). */
 export function selfTrainingPoolSize(pipeline: Pipeline): number {
-  return pipeline.kind === 'completion' || pipeline.kind === 'bond' ? pipeline.unlabeled : 0;
+  return pipeline.kind === 'completion' || pipeline.kind === 'bond' || pipeline.kind === 'roster' ? pipeline.unlabeled : 0;
 }
 
 export const runConfigSchema = z.object({

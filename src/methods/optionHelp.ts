@@ -30,7 +30,7 @@ export const OPTION_HELP: Record<string, string> = {
   'pipeline.relabel':
     'Completion: the teacher’s entity spans also replace the weak spans they overlap (it corrects their types and boundaries, not only fills their misses)',
   'pipeline.unlabeled':
-    'Completion, BOND: self-training on up to this many unlabeled sentences (the project’s unassigned documents), labeled by the last round’s teacher for its student (BOND: by each round’s teacher, with the training text); 0: off',
+    'Completion, BOND, RoSTER: self-training on up to this many unlabeled sentences (the project’s unassigned documents), labeled by the last round’s teacher for its student (BOND, RoSTER: by each round’s teacher, with the training text); 0: off',
   'pipeline.unlabeledRounds':
     'Completion with self-training: how many of the last rounds label the unlabeled text for their students (2: the second-to-last round’s teacher labels it, and the last teacher, trained on those labels, labels it anew)',
   'pipeline.freshStudent':

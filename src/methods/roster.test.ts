@@ -95,6 +95,19 @@ describe("RoSTER's whole pipeline", () => {
     own.tagger.dispose();
   }, 120_000);
 
+  it('self-trains on the unlabeled text too (unlabeled), with the training text, never in the noise-robust stage', async () => {
+    const unlabeled = data.dev.map((s) => ({ ...s, tags: s.tags.map(() => 0) }));
+    const pipeline = pipelineSchema.parse({ kind: 'roster', models: 1, rounds: 1, roundEpochs: 1, augmentRate: 0, unlabeled: 3 });
+    const messages: string[] = [];
+    const r = await runPipeline(pipeline, cfg, ioFeat, { ...data, unlabeled }, { onStage: (m) => messages.push(m) });
+    expect(r.stages.map((s) => [s.stage, s.trainSentences])).toEqual([
+      ['noise-robust model 1', data.train.length],
+      ['self-training round 1', data.train.length + 3],
+    ]);
+    expect(messages).toContain('self-training on the training text and 3 unlabeled sentences');
+    r.tagger.dispose();
+  }, 120_000);
+
   it('refuses an encoder that does not fit the model', async () => {
     const text = data.train.map((s) => ({ words: s.words }));
     const e = (await pretrainEncoder({ ...cfg.model, hidden: 6 }, ioFeat, text, { epochs: 1, vocab: 20, batchSize: 8, lr: 0.01, clip: 5, seed: 1 }))!;

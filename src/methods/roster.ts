@@ -3,7 +3,8 @@
  * noisy-label removal, Eq. 5, and random dropping of weak O tokens, Appendix C), an ensemble of K
  * such models distilled into one (Eq. 6), then rounds of self-training on sharpened soft labels
  * (Eq. 8-9), each on the original sentences and on copies augmented by the studio's own language
- * model (Eq. 7).
+ * model (Eq. 7). With `unlabeled` the rounds also self-train on that many sentences of the
+ * project's unlabeled text (the paper's rounds use the training text only).
  */
 import { tagsOneHot } from '../model/features';
 import type { LanguageModel } from '../model/lm';
@@ -91,14 +92,18 @@ registerPipeline({
       if (!lm && pipeline.lm.epochs > 0)
         lm = await ctx.languageModel('language model for augmentation', 'language model for augmentation', data.train, pipeline.lm);
     }
-    // Self-training rounds (Eq. 8-9), each from the model the previous one ended with.
+    // Self-training rounds (Eq. 8-9), each from the model the previous one ended with, on the
+    // training text and the unlabeled text of pipeline.unlabeled.
+    const pool = (data.unlabeled ?? []).slice(0, pipeline.unlabeled).map((s) => ({ ...s, weak: true }));
+    const text = [...data.train, ...pool];
+    if (rounds > 0 && pool.length) ctx.hooks.onStage?.(`self-training on the training text and ${pool.length} unlabeled sentences`);
     for (let round = 1; round <= rounds; round++) {
-      const probs = await predictProbs(current!.tagger, feat, data.train);
+      const probs = await predictProbs(current!.tagger, feat, text);
       const targets = selfTrainingTargets(probs, K, pipeline.entityThreshold);
       const w = await current!.tagger.getWeights();
       current!.tagger.dispose();
       const stCfg = withMethod({ ...cfg, train: { ...cfg.train, epochs: pipeline.roundEpochs, lr: pipeline.roundLr } }, { name: 'distill' });
-      const original = data.train.map((s, i) => ({ ...s, soft: targets[i] }));
+      const original = text.map((s, i) => ({ ...s, soft: targets[i] }));
       // Eq. 9: the same targets on the original and on an augmented copy of each sentence.
       const augmented = lm ? await lm.augment(original, pipeline.augmentRate, cfg.train.seed * 1_009 + round) : [];
       const name = `self-training round ${round}${lm ? ' (with augmented copies)' : ''}`;

@@ -18,7 +18,7 @@ import { getMethod } from './registry';
 export interface PipelineData {
   train: LabeledSentence[];
   dev: LabeledSentence[];
-  /** Sentences with no labels (tags all O): completion's and BOND's self-training pool (pipeline.unlabeled). */
+  /** Sentences with no labels (tags all O): the self-training pool of completion, BOND and RoSTER (pipeline.unlabeled). */
   unlabeled?: LabeledSentence[];
   /** The project's pre-trained encoder (model.pretrain): every stage that would start from fresh weights starts from it. */
   encoder?: Weights;

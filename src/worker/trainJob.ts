@@ -316,7 +316,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
         : ss;
     const train = withLex(trainRaw);
     const dev = withLex(sub(devIdx, goldAnns));
-    // The self-training pool (completion's and BOND's pipeline.unlabeled): the sentences of the
+    // The self-training pool (pipeline.unlabeled of completion, BOND and RoSTER): the sentences of the
     // unassigned documents, the project's unlabeled text (the encoder pre-trains on it too).
     const unassigned = sub(idx('unassigned'), []);
     const poolSize = selfTrainingPoolSize(cfg.pipeline);

@@ -114,8 +114,8 @@ export function ImportPage() {
         </label>
         {split === 'unassigned' && (
           <span className="muted" data-testid="unassigned-hint">
-            the project's unlabeled text: the encoder pre-trains on it, and the self-training of completion and BOND (option unlabeled) labels it for their
-            students
+            the project's unlabeled text: the encoder pre-trains on it, and the self-training of completion, BOND and RoSTER (option unlabeled) labels it for
+            their students
           </span>
         )}
         {split === 'ratio' && (
