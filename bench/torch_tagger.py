@@ -5,7 +5,9 @@ features of GloVe 100d + casing + an absent flag), the same batch size and sente
 (written by bench/train-throughput.ts), Adam with clipping by global norm. Inputs are random:
 throughput does not depend on the values. Prints one JSON line per encoder.
 
-    /usr/bin/python3 bench/torch_tagger.py bench/out/throughput-shapes.json THREADS
+    /usr/bin/python3 bench/torch_tagger.py bench/out/throughput-shapes.json THREADS [DEVICE]
+
+DEVICE is cpu (the default) or cuda (bench/gpu-node.ts's kit, on a machine with a GPU).
 """
 import json
 import sys
@@ -102,6 +104,7 @@ class Tagger(nn.Module):
 def main():
     shapes = json.load(open(sys.argv[1]))
     threads = int(sys.argv[2])
+    device = torch.device(sys.argv[3] if len(sys.argv) > 3 else "cpu")
     torch.set_num_threads(threads)
     torch.manual_seed(1)
     lengths = shapes["lengths"]
@@ -115,10 +118,11 @@ def main():
         for i, k in enumerate(b):
             for t, n in enumerate(shapes["charLengths"][k]):
                 chars[i, t, :n] = torch.randint(1, shapes["chars"], (n,))
-        data.append((torch.randn(len(b), T, shapes["word"]), chars, mask, torch.randint(0, shapes["tags"], (len(b), T)) * mask.long()))
+        batch = (torch.randn(len(b), T, shapes["word"]), chars, mask, torch.randint(0, shapes["tags"], (len(b), T)) * mask.long())
+        data.append(tuple(x.to(device) for x in batch))
     tokens = sum(lengths)
     for m in shapes["models"]:
-        model = Tagger(m["encoder"], m["hidden"], shapes["word"], shapes["chars"], shapes["tags"])
+        model = Tagger(m["encoder"], m["hidden"], shapes["word"], shapes["chars"], shapes["tags"]).to(device)
         opt = torch.optim.Adam(model.parameters(), lr=0.002)
         model.train()
         for epoch in range(shapes["epochs"]):
@@ -129,8 +133,11 @@ def main():
                 loss.backward()
                 nn.utils.clip_grad_norm_(model.parameters(), 5.0)
                 opt.step()
+            if device.type == "cuda":
+                torch.cuda.synchronize()
             seconds = time.perf_counter() - t0
-        print(json.dumps({"backend": f"torch {torch.__version__}", "encoder": m["encoder"], "hidden": m["hidden"], "tokensPerEpoch": tokens, "epochSeconds": round(seconds, 2), "tokensPerSecond": round(tokens / seconds)}), flush=True)
+        backend = f"torch {torch.__version__}" + (f" on {torch.cuda.get_device_name(device)}" if device.type == "cuda" else "")
+        print(json.dumps({"backend": backend, "encoder": m["encoder"], "hidden": m["hidden"], "tokensPerEpoch": tokens, "epochSeconds": round(seconds, 2), "tokensPerSecond": round(tokens / seconds)}), flush=True)
 
 
 if __name__ == "__main__":

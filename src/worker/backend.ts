@@ -63,14 +63,23 @@ async function tryBackend(name: BackendName): Promise<boolean> {
 }
 
 /**
- * Picks the backend for a job. 'auto' takes WebGPU only on a hardware adapter (a software adapter
- * is correct but slower than WASM), then WASM (SIMD, and threads when the page is cross-origin
- * isolated), then WebGL, then the CPU.
+ * The backends to try, in order. 'auto' takes WebGPU first only for the ID-CNN on a hardware
+ * adapter; otherwise WASM (SIMD, and threads when the page is cross-origin isolated), then WebGL,
+ * then the CPU. Measured on an H100 (bench/gpu-node.ts, BENCHMARKS.md): TensorFlow.js's WebGPU
+ * backend spends about 0.23 ms of CPU time per GPU program, and a BiLSTM batch is thousands of
+ * small programs (its steps run one after another), so the BiLSTM trains at 0.17x one WASM
+ * thread's speed there; the ID-CNN, a few large convolutions, at 1.6-1.8x. A software adapter is
+ * correct but far slower than WASM for both.
  */
-export async function chooseBackend(pref: 'auto' | BackendName): Promise<BackendChoice> {
+export function backendOrder(pref: 'auto' | BackendName, gpu: { adapter: boolean; software: boolean }, encoder: 'bilstm' | 'idcnn'): BackendName[] {
+  if (pref !== 'auto') return [pref, 'wasm', 'cpu'];
+  return gpu.adapter && !gpu.software && encoder === 'idcnn' ? ['webgpu', 'wasm', 'webgl', 'cpu'] : ['wasm', 'webgl', 'cpu'];
+}
+
+/** Picks the backend for a job that trains the given encoder (backendOrder). */
+export async function chooseBackend(pref: 'auto' | BackendName, encoder: 'bilstm' | 'idcnn' = 'bilstm'): Promise<BackendChoice> {
   const gpu = await probeGpu();
-  const order: BackendName[] =
-    pref === 'auto' ? (gpu.adapter && !gpu.software ? ['webgpu', 'wasm', 'webgl', 'cpu'] : ['wasm', 'webgl', 'cpu']) : [pref, 'wasm', 'cpu'];
+  const order = backendOrder(pref, gpu, encoder);
   for (const name of order) {
     if (name === 'webgpu' && !gpu.adapter) continue;
     if (await tryBackend(name)) {
@@ -83,7 +92,11 @@ export async function chooseBackend(pref: 'auto' | BackendName): Promise<Backend
         const why =
           pref === 'auto'
             ? gpu.adapter
-              ? `the GPU adapter is a software one (${gpu.label})`
+              ? gpu.software
+                ? `the GPU adapter is a software one (${gpu.label})`
+                : encoder === 'bilstm'
+                  ? `the BiLSTM trains faster on WASM than on WebGPU, even on a data-center GPU (choose WebGPU to use ${gpu.label})`
+                  : `WebGPU on ${gpu.label} did not start`
               : gpu.label
             : pref === 'wasm'
               ? 'chosen'

@@ -347,7 +347,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     });
     if (lexicon || weakAnns) feat.lexicon = [...(lexicon?.types ?? []), ...weakFeatureTypes(weakTypes)];
 
-    const choice = await chooseBackend(cfg.backend);
+    const choice = await chooseBackend(cfg.backend, cfg.model.encoder);
     metrics.backend = choice.backend;
     metrics.backendReason = choice.reason;
     const crfNote = () => {

@@ -1,0 +1,85 @@
+/**
+ * The device side of bench/gpu-node.ts: the studio's training loop on WebGPU through Dawn (the
+ * `webgpu` npm package, the WebGPU implementation Chromium uses) and on WASM, in Node, one JSON
+ * line per backend and model. Bundled into the kit by bench/gpu-node.ts; not run from here.
+ *   node gpu-node-entry.mjs INPUT.json WEBGPU_MODULE WASM_DIR BACKENDS
+ */
+import { readFileSync } from 'node:fs';
+import { registerWasmKernels } from '../src/model/wasmKernels';
+import * as tf from '../src/model/tf';
+import { runThroughput, type ThroughputInput } from './train-throughput-core';
+
+interface KitInput extends Omit<ThroughputInput, 'encoder' | 'hidden' | 'glove'> {
+  glove: { dims: number; words: string[]; vectors: number[] };
+  models: { encoder: 'bilstm' | 'idcnn'; hidden: number }[];
+}
+
+const [inputPath, webgpuModule, wasmDir, backends] = process.argv.slice(2);
+const kit = JSON.parse(readFileSync(inputPath, 'utf8')) as KitInput;
+const glove = { ...kit.glove, vectors: Float32Array.from(kit.glove.vectors) };
+
+// TFJS_FLAGS (JSON): TensorFlow.js flags to set first, e.g. {"WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE": 64}.
+if (process.env.TFJS_FLAGS) tf.env().setFlags(JSON.parse(process.env.TFJS_FLAGS));
+// MODELS: the encoders to run (bilstm,idcnn by default).
+const only = process.env.MODELS?.split(',');
+if (only) kit.models = kit.models.filter((m) => only.includes(m.encoder));
+
+/** Counts the backend's GPU programs (dispatches) and queue submissions, for the cost of one. */
+function countDispatches(): { programs: number; submits: number } {
+  const counts = { programs: 0, submits: 0 };
+  const b = tf.backend() as unknown as Record<string, (...a: unknown[]) => unknown>;
+  for (const [method, key] of [
+    ['runWebGPUProgram', 'programs'],
+    ['submitQueue', 'submits'],
+  ] as const) {
+    const original = b[method].bind(b);
+    b[method] = (...a: unknown[]) => {
+      counts[key]++;
+      return original(...a);
+    };
+  }
+  return counts;
+}
+
+/** Starts a backend; returns how it is named in the results (the adapter, for WebGPU). */
+async function start(name: string): Promise<string> {
+  if (name === 'webgpu') {
+    // The backend registers itself at import where navigator.gpu exists: Dawn's first.
+    const { create, globals } = (await import(webgpuModule)) as { create: (flags: string[]) => unknown; globals: object };
+    Object.assign(globalThis, globals);
+    Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true });
+    await import('@tensorflow/tfjs-backend-webgpu');
+    (await import('../src/model/crfWebgpu')).registerCrfWebgpuKernels();
+  } else if (name === 'wasm') {
+    const wasm = await import('@tensorflow/tfjs-backend-wasm');
+    wasm.setWasmPaths(`${wasmDir}/`);
+    registerWasmKernels();
+  }
+  if (!(await tf.setBackend(name))) throw new Error(`backend ${name} did not start`);
+  await tf.ready();
+  if (name !== 'webgpu') return name;
+  const info = (tf.backend() as unknown as { adapterInfo?: { vendor?: string; architecture?: string } }).adapterInfo;
+  return `webgpu (Dawn${info ? `, ${[info.vendor, info.architecture].filter(Boolean).join(' ')}` : ''})`;
+}
+
+for (const name of backends.split(',')) {
+  let used: string;
+  try {
+    used = await start(name);
+  } catch (e) {
+    console.log(JSON.stringify({ where: name, error: (e as Error).message }));
+    continue;
+  }
+  const counts = name === 'webgpu' ? countDispatches() : null;
+  for (const m of kit.models) {
+    try {
+      if (counts) Object.assign(counts, { programs: 0, submits: 0 });
+      const r = await runThroughput({ ...kit, glove, ...m });
+      // Per epoch: the run's programs over its epochs (the dev evaluations included).
+      const dispatch = counts ? { programsPerEpoch: Math.round(counts.programs / kit.epochs), submitsPerEpoch: Math.round(counts.submits / kit.epochs) } : {};
+      console.log(JSON.stringify({ where: `Node ${process.version}, ${used}`, flags: process.env.TFJS_FLAGS ?? '', ...r, ...dispatch }));
+    } catch (e) {
+      console.log(JSON.stringify({ where: used, encoder: m.encoder, error: (e as Error).message }));
+    }
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * WebGPU training speed on a real GPU: builds a self-contained kit for a machine that has a GPU
+ * and neither Node, Chromium nor network access (the `device` machines), and, with --local, runs
+ * it here. The kit trains the studio's tagger with the studio's loop, on WebGPU through Dawn (the
+ * `webgpu` npm package: the WebGPU implementation inside Chromium, as a Node addon) and on WASM,
+ * and the same architecture in PyTorch on the GPU and the CPU (bench/torch_tagger.py), on the
+ * same sentences: ratios in one run on one machine.
+ *
+ *   npx tsx bench/gpu-node.ts [--sentences 1000] [--epochs 2] [--local]
+ *
+ * The kit (bench/out/gpu-kit, about 40 MB, under the device's 64 MiB) holds: this machine's Node
+ * binary and Dawn's addon, xz-compressed; the bundled loop (gpu-node-entry.ts); the WASM files;
+ * the sentences and trimmed GloVe vectors; the Vulkan loader's Debian packages (`apt-get
+ * download`); run.sh. Everything comes from the npm and Debian registries. On the device:
+ *   bash bench/out/gpu-kit/run.sh          (results in $OUT/gpu-node.jsonl)
+ * Needs the data folder (NER_STUDIO_DATA, default ../shared/data) and public/glove.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { trimGlove } from '../src/model/embeddings';
+import { readGloveAsset } from '../src/model/gloveNode';
+import { conll03TrainSentences } from './conll03';
+
+const WEBGPU = 'webgpu@0.6.2';
+const VULKAN_DEBS = ['libvulkan1', 'libegl1', 'libglvnd0', 'libopengl0', 'libgl1', 'libglx0', 'libgles2'];
+const { values } = parseArgs({
+  options: { sentences: { type: 'string', default: '1000' }, epochs: { type: 'string', default: '2' }, local: { type: 'boolean' } },
+});
+const KIT = 'bench/out/gpu-kit';
+rmSync(KIT, { recursive: true, force: true });
+mkdirSync(`${KIT}/wasm`, { recursive: true });
+mkdirSync(`${KIT}/debs`, { recursive: true });
+mkdirSync(`${KIT}/webgpu/dist/linux-x64`, { recursive: true });
+
+// The sentences and vectors, and their shapes for PyTorch (as bench/train-throughput.ts).
+const train = conll03TrainSentences(Number(values.sentences));
+const sentences = train.sentences.map(({ words, tags }) => ({ words, tags }));
+const emb = trimGlove(
+  readGloveAsset(),
+  sentences.flatMap((s) => s.words),
+);
+const words = [...emb.index.entries()].sort((a, b) => a[1] - b[1]).map(([w]) => w);
+const models = [
+  { encoder: 'bilstm' as const, hidden: 100 },
+  { encoder: 'idcnn' as const, hidden: 300 },
+];
+const epochs = Number(values.epochs);
+writeFileSync(
+  `${KIT}/input.json`,
+  JSON.stringify({ sentences, tags: train.tags, glove: { dims: emb.dims, words, vectors: Array.from(emb.vectors) }, epochs, models }),
+);
+writeFileSync(
+  `${KIT}/shapes.json`,
+  JSON.stringify({
+    lengths: sentences.map((s) => s.words.length),
+    charLengths: sentences.map((s) => s.words.map((w) => Math.min(16, [...w].length))),
+    tags: train.tags.length,
+    word: emb.dims + 8,
+    chars: 100,
+    epochs,
+    models,
+  }),
+);
+copyFileSync('bench/torch_tagger.py', `${KIT}/torch_tagger.py`);
+
+// The loop, bundled; Dawn's module is loaded from the kit at run time.
+await build({
+  entryPoints: ['bench/gpu-node-entry.ts'],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outfile: `${KIT}/run.mjs`,
+  logLevel: 'error',
+  // The WASM backend's glue reads require and __dirname, which an ES module lacks.
+  banner: {
+    js: "import { createRequire } from 'node:module'; import { fileURLToPath } from 'node:url'; import { dirname } from 'node:path'; const require = createRequire(import.meta.url); const __dirname = dirname(fileURLToPath(import.meta.url));",
+  },
+});
+for (const f of ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm'])
+  copyFileSync(`node_modules/@tensorflow/tfjs-backend-wasm/dist/${f}`, `${KIT}/wasm/${f}`);
+
+// Dawn's Node addon, from the npm registry; Node itself, this machine's binary.
+const pack = 'bench/out/gpu-pack';
+mkdirSync(pack, { recursive: true });
+const tgz = execFileSync('npm', ['pack', WEBGPU, '--pack-destination', pack, '--silent'], { encoding: 'utf8' }).trim().split('\n').pop()!;
+execFileSync('tar', ['xzf', `${pack}/${tgz}`, '-C', pack]);
+copyFileSync(`${pack}/package/index.js`, `${KIT}/webgpu/index.js`);
+copyFileSync(`${pack}/package/package.json`, `${KIT}/webgpu/package.json`);
+copyFileSync(`${pack}/package/dist/linux-x64/dawn.node`, `${KIT}/webgpu/dist/linux-x64/dawn.node`);
+execFileSync('xz', ['-T2', '-6', `${KIT}/webgpu/dist/linux-x64/dawn.node`]);
+copyFileSync(process.execPath, `${KIT}/node`);
+execFileSync('xz', ['-T2', '-6', `${KIT}/node`]);
+// The Vulkan loader (the device's image has the NVIDIA driver and its ICD, not the loader).
+execFileSync('apt-get', ['download', ...VULKAN_DEBS], { cwd: `${KIT}/debs`, stdio: 'ignore' });
+
+writeFileSync(
+  `${KIT}/run.sh`,
+  `#!/bin/bash
+# Runs the kit: WebGPU (Dawn on Vulkan) and WASM in Node, PyTorch on the GPU and the CPU.
+# LOCAL=1: no packages unpacked, no GPU (VK_DRIVER_FILES=/usr/lib/chromium/vk_swiftshader_icd.json: SwiftShader).
+set -u
+K=$(cd "$(dirname "$0")" && pwd)
+OUT=\${OUT:-$K/out}; mkdir -p "$OUT"
+if [ -z "\${LOCAL:-}" ]; then
+  for f in "$K"/debs/*.deb; do dpkg -x "$f" /; done; ldconfig
+  ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+  [ -f $ICD ] && export VK_DRIVER_FILES=$ICD __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+fi
+for f in node webgpu/dist/linux-x64/dawn.node; do [ -f "$K/$f" ] || xz -dk "$K/$f.xz" 2>/dev/null || python3 -c "import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2],'wb'))" "$K/$f.xz" "$K/$f"; done
+chmod +x "$K/node"
+grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | tee "$OUT/cpu.txt"; nproc | tee -a "$OUT/cpu.txt"
+"$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" \${BACKENDS:-webgpu,wasm} 2>&1 | tee "$OUT/gpu-node.jsonl"
+# WebGPU's queue submitted every 15 programs (TensorFlow.js's default) and every 200: what batching submissions buys.
+TFJS_FLAGS='{"WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE":200}' "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/gpu-node.jsonl"
+PY=\${PY:-python3}
+N=$(nproc)
+if [ -z "\${LOCAL:-}" ]; then $PY "$K/torch_tagger.py" "$K/shapes.json" 1 cuda 2>&1 | sed 's/^{/{"where":"PyTorch, cuda",/' | tee -a "$OUT/gpu-node.jsonl"; fi
+if $PY -c 'import torch' 2>/dev/null; then $PY "$K/torch_tagger.py" "$K/shapes.json" $N cpu 2>&1 | sed "s/^{/{\\"where\\":\\"PyTorch, $N CPU threads\\",/" | tee -a "$OUT/gpu-node.jsonl"; fi
+`,
+);
+console.error(`kit in ${KIT}: ${execFileSync('du', ['-sh', KIT], { encoding: 'utf8' }).split('\t')[0]}; ${sentences.length} sentences, ${epochs} epochs`);
+// Here: SwiftShader's Vulkan (Chromium's), a software adapter, to check the kit runs.
+if (values.local)
+  execFileSync('bash', [`${KIT}/run.sh`], {
+    stdio: 'inherit',
+    env: { VK_DRIVER_FILES: '/usr/lib/chromium/vk_swiftshader_icd.json', ...process.env, LOCAL: '1', PY: '/usr/bin/python3' },
+  });

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { backendOrder } from './backend';
+
+describe('the backend choice', () => {
+  const hardware = { adapter: true, software: false };
+  const software = { adapter: true, software: true };
+  const none = { adapter: false, software: false };
+
+  it("'auto' trains the BiLSTM on WASM even with a hardware GPU, and the ID-CNN on WebGPU there only", () => {
+    expect(backendOrder('auto', hardware, 'bilstm')).toEqual(['wasm', 'webgl', 'cpu']);
+    expect(backendOrder('auto', hardware, 'idcnn')).toEqual(['webgpu', 'wasm', 'webgl', 'cpu']);
+    for (const gpu of [software, none]) for (const encoder of ['bilstm', 'idcnn'] as const) expect(backendOrder('auto', gpu, encoder)[0]).toBe('wasm');
+  });
+
+  it('a backend chosen by name comes first, whatever the GPU and the encoder, with WASM and the CPU behind it', () => {
+    expect(backendOrder('webgpu', software, 'bilstm')).toEqual(['webgpu', 'wasm', 'cpu']);
+    expect(backendOrder('webgl', none, 'idcnn')).toEqual(['webgl', 'wasm', 'cpu']);
+  });
+});
