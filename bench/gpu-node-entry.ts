@@ -50,6 +50,8 @@ async function start(name: string): Promise<string> {
     Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true });
     await import('@tensorflow/tfjs-backend-webgpu');
     (await import('../src/model/crfWebgpu')).registerCrfWebgpuKernels();
+    // NO_LSTM_KERNEL=1: the generic ops' recurrence, to compare.
+    if (!process.env.NO_LSTM_KERNEL) (await import('../src/model/lstmWebgpu')).registerLstmWebgpuKernels();
   } else if (name === 'wasm') {
     const wasm = await import('@tensorflow/tfjs-backend-wasm');
     wasm.setWasmPaths(`${wasmDir}/`);
@@ -59,7 +61,8 @@ async function start(name: string): Promise<string> {
   await tf.ready();
   if (name !== 'webgpu') return name;
   const info = (tf.backend() as unknown as { adapterInfo?: { vendor?: string; architecture?: string } }).adapterInfo;
-  return `webgpu (Dawn${info ? `, ${[info.vendor, info.architecture].filter(Boolean).join(' ')}` : ''})`;
+  const lstm = process.env.NO_LSTM_KERNEL ? 'the LSTM as generic ops' : 'the LSTM as WGSL kernels';
+  return `webgpu (Dawn${info ? `, ${[info.vendor, info.architecture].filter(Boolean).join(' ')}` : ''}; ${lstm})`;
 }
 
 for (const name of backends.split(',')) {

@@ -114,12 +114,14 @@ for f in node webgpu/dist/linux-x64/dawn.node; do [ -f "$K/$f" ] || xz -dk "$K/$
 chmod +x "$K/node"
 grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | tee "$OUT/cpu.txt"; nproc | tee -a "$OUT/cpu.txt"
 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" \${BACKENDS:-webgpu,wasm} 2>&1 | tee "$OUT/gpu-node.jsonl"
-# WebGPU's queue submitted every 15 programs (TensorFlow.js's default) and every 200: what batching submissions buys.
-TFJS_FLAGS='{"WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE":200}' "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/gpu-node.jsonl"
+# The LSTM's recurrence as the generic ops (GENERIC=0: not run), against its WGSL kernels above.
+if [ "\${GENERIC:-1}" = 1 ]; then NO_LSTM_KERNEL=1 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/gpu-node.jsonl"; fi
+# WebGPU's queue submitted every 200 programs instead of 15 (SUBMIT200=1).
+if [ "\${SUBMIT200:-0}" = 1 ]; then TFJS_FLAGS='{"WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE":200}' "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/gpu-node.jsonl"; fi
 PY=\${PY:-python3}
 N=$(nproc)
-if [ -z "\${LOCAL:-}" ]; then $PY "$K/torch_tagger.py" "$K/shapes.json" 1 cuda 2>&1 | sed 's/^{/{"where":"PyTorch, cuda",/' | tee -a "$OUT/gpu-node.jsonl"; fi
-if $PY -c 'import torch' 2>/dev/null; then $PY "$K/torch_tagger.py" "$K/shapes.json" $N cpu 2>&1 | sed "s/^{/{\\"where\\":\\"PyTorch, $N CPU threads\\",/" | tee -a "$OUT/gpu-node.jsonl"; fi
+if [ -z "\${LOCAL:-}" ] && [ "\${TORCH:-1}" = 1 ]; then $PY "$K/torch_tagger.py" "$K/shapes.json" 1 cuda 2>&1 | sed 's/^{/{"where":"PyTorch, cuda",/' | tee -a "$OUT/gpu-node.jsonl"; fi
+if [ "\${TORCH:-1}" = 1 ] && $PY -c 'import torch' 2>/dev/null; then $PY "$K/torch_tagger.py" "$K/shapes.json" $N cpu 2>&1 | sed "s/^{/{\\"where\\":\\"PyTorch, $N CPU threads\\",/" | tee -a "$OUT/gpu-node.jsonl"; fi
 `,
 );
 console.error(`kit in ${KIT}: ${execFileSync('du', ['-sh', KIT], { encoding: 'utf8' }).split('\t')[0]}; ${sentences.length} sentences, ${epochs} epochs`);

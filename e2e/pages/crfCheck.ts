@@ -1,11 +1,14 @@
 /**
  * Bundled into a page by e2e/kernels.spec.ts: the WebGPU CRF kernels against the generic ops (on
- * WebGPU and on the CPU backend) and against brute-force enumeration.
+ * WebGPU and on the CPU backend) and against brute-force enumeration; the WebGPU LSTM kernels
+ * against the generic ops.
  */
 import { getMethod } from '../../src/methods';
 import '@tensorflow/tfjs-backend-webgpu';
 import { crfKernelActive, crfKernelOptions, crfLogZ, crfNll, type CrfParams } from '../../src/model/crf';
 import { registerCrfWebgpuKernels } from '../../src/model/crfWebgpu';
+import { lstmOp } from '../../src/model/encoders';
+import { lstmKernelActive, lstmKernelOptions, registerLstmWebgpuKernels } from '../../src/model/lstmWebgpu';
 import { mulberry32 } from '../../src/core/random';
 import { modelGrads, relativeGaps } from '../../src/model/gradCheck';
 import * as tf from '../../src/model/tf';
@@ -158,10 +161,69 @@ export async function runCrfCheck() {
 export async function runModelGradCheck(encoder: 'bilstm' | 'idcnn', dropout = 0) {
   await tf.setBackend('webgpu');
   registerCrfWebgpuKernels();
+  registerLstmWebgpuKernels();
   const cpu = await modelGrads('cpu', encoder, undefined, 'crf', dropout);
   const gpu = await modelGrads('webgpu', encoder, cpu.weights, 'crf', dropout);
   await tf.setBackend('webgpu');
-  return { kernelUsed: crfKernelActive(9), rel: relativeGaps(gpu.grads, cpu.grads) };
+  return { kernelUsed: crfKernelActive(9), lstmKernelUsed: lstmKernelActive(16), rel: relativeGaps(gpu.grads, cpu.grads) };
+}
+
+/**
+ * One LSTM direction (forward or reverse, with or without the cell states as outputs) on WebGPU
+ * with its WGSL kernels, with the generic ops there, and on the CPU backend, from the same
+ * inputs: the outputs and the gradients of the inputs and recurrent weights, as the largest
+ * |a − b| / max(1, |b|). H 130 passes the kernel's workgroup: invocations take two units each.
+ */
+export async function runLstmCheck() {
+  await tf.setBackend('webgpu');
+  await tf.ready();
+  registerLstmWebgpuKernels();
+  const results = [];
+  for (const [H, reverse, cells] of [
+    [7, false, false],
+    [7, true, true],
+    [130, false, true],
+    [130, true, false],
+  ] as const) {
+    const [B, T] = [4, 9];
+    const lengths = [9, 6, 1, 3];
+    const r = uniform(H + (reverse ? 1 : 0) + (cells ? 2 : 0));
+    const arr = (n: number) => Array.from({ length: n }, () => (r() * 2 - 1) * 1.5);
+    const x = { xw: arr(B * T * 4 * H), wh: arr(H * 4 * H).map((v) => v / Math.sqrt(H)), up: arr(B * T * (cells ? 2 : 1) * H) };
+    const run = async (backend: string, kernel: boolean) => {
+      await tf.setBackend(backend);
+      lstmKernelOptions.enabled = kernel;
+      const used = lstmKernelActive(H);
+      const xw = tf.tensor3d(x.xw, [B, T, 4 * H]);
+      const wh = tf.tensor2d(x.wh, [H, 4 * H]);
+      const mask = tf.tensor3d(
+        lengths.flatMap((n) => Array.from({ length: T }, (_, t) => (t < n ? 1 : 0))),
+        [B, T, 1],
+      );
+      const up = tf.tensor3d(x.up, [B, T, (cells ? 2 : 1) * H]);
+      const op = lstmOp(reverse, cells);
+      const { grads } = tf.valueAndGrads((a: tf.Tensor, w: tf.Tensor) => tf.sum(tf.mul(op(a as tf.Tensor3D, mask, w as tf.Tensor2D), up)))([xw, wh]);
+      const out = op(xw, mask, wh);
+      const result = { out: Array.from(await out.data()), dxw: Array.from(await grads[0].data()), dwh: Array.from(await grads[1].data()) };
+      tf.dispose([xw, wh, mask, up, out, ...grads]);
+      return { used, result };
+    };
+    const kernel = await run('webgpu', true);
+    const generic = await run('webgpu', false);
+    const cpu = await run('cpu', false);
+    await tf.setBackend('webgpu');
+    lstmKernelOptions.enabled = true;
+    results.push({
+      H,
+      reverse,
+      cells,
+      kernelUsed: kernel.used,
+      genericUsedKernel: generic.used,
+      kernelVsGeneric: gap(kernel.result, generic.result),
+      kernelVsCpu: gap(kernel.result, cpu.result),
+    });
+  }
+  return results;
 }
 
 /**
@@ -175,6 +237,7 @@ export async function runTrainDrift(steps: number) {
   const { buildFeaturizer } = await import('../../src/model/features');
   const { trainTagger } = await import('../../src/model/train');
   registerCrfWebgpuKernels();
+  registerLstmWebgpuKernels();
   const tags = bioTags(['LOC', 'PER']);
   const r = uniform(3);
   const names = ['Paris', 'Rome', 'Smith', 'Jones'];

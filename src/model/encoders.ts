@@ -1,4 +1,5 @@
 import { getKernel } from '@tensorflow/tfjs-core';
+import { LSTM_SEQ, LSTM_SEQ_GRAD, lstmKernelActive } from './lstmWebgpu';
 import { dense, maxOver, opPer, shiftConv } from './ops';
 import * as tf from './tf';
 
@@ -52,6 +53,12 @@ function lstmCell(xw: tf.Tensor2D, h: tf.Tensor2D, c: tf.Tensor2D, wh: tf.Tensor
 function lstmScan(xw: tf.Tensor3D, masks: tf.Tensor3D, wh: tf.Tensor2D, reverse: boolean): { gates: tf.Tensor3D; c: tf.Tensor3D; h: tf.Tensor3D } {
   const [T, B, H4] = xw.shape;
   const H = H4 / 4;
+  if (lstmKernelActive(H)) {
+    // The whole recurrence as one WGSL kernel (src/model/lstmWebgpu.ts).
+    const packed = tf.engine().runKernel(LSTM_SEQ, { xw, m: masks, wh }, { reverse }) as tf.Tensor3D;
+    const [gates, c, h] = tf.split(packed, [H4, H, H], 2) as tf.Tensor3D[];
+    return { gates, c, h };
+  }
   const steps = tf.unstack(xw) as tf.Tensor2D[];
   const ms = tf.unstack(masks) as tf.Tensor2D[];
   let h: tf.Tensor2D = tf.zeros([B, H]);
@@ -77,6 +84,59 @@ function lstmScan(xw: tf.Tensor3D, masks: tf.Tensor3D, wh: tf.Tensor2D, reverse:
     hs[t] = h;
   }
   return { gates: tf.stack(gates) as tf.Tensor3D, c: tf.stack(cs) as tf.Tensor3D, h: tf.stack(hs) as tf.Tensor3D };
+}
+
+/**
+ * Backpropagation through time for lstmScan's recurrence with the generic ops (a fused step
+ * kernel per step where the backend has one): the gate pre-activations' gradient dz [T, B, 4H]
+ * from the outputs' gradient dyT [T, B, H] (with `cells` [T, B, 2H], the cell states' after).
+ */
+function lstmBptt(dyT: tf.Tensor3D, gates: tf.Tensor3D, cAll: tf.Tensor3D, mAll: tf.Tensor3D, w: tf.Tensor2D, reverse: boolean, cells: boolean): tf.Tensor3D {
+  const [T, B, H4] = gates.shape;
+  const H = H4 / 4;
+  const dys = tf.unstack(cells ? tf.slice(dyT, [0, 0, 0], [T, B, H]) : dyT) as tf.Tensor2D[];
+  // Gradients reaching the cell states from outside (zero at padding, like the outputs).
+  const dcs = cells ? (tf.unstack(tf.mul(tf.slice(dyT, [0, 0, H], [T, B, H]), mAll)) as tf.Tensor2D[]) : null;
+  const g4 = tf.unstack(gates) as tf.Tensor2D[];
+  const cs = tf.unstack(cAll) as tf.Tensor2D[];
+  const ms = tf.unstack(mAll) as tf.Tensor2D[];
+  const wT = tf.transpose(w);
+  const zero = tf.zeros([B, H]) as tf.Tensor2D;
+  const fused = hasKernel(LSTM_STEP_GRAD);
+  let dh: tf.Tensor2D = zero;
+  let dc: tf.Tensor2D = zero;
+  const dz: tf.Tensor2D[] = new Array(T);
+  // Against the recurrence: the last step it took first.
+  for (let k = T - 1; k >= 0; k--) {
+    const t = reverse ? T - 1 - k : k;
+    const prev = reverse ? t + 1 : t - 1;
+    const m = ms[t];
+    const cPrev = k > 0 ? cs[prev] : zero;
+    if (dcs) dc = tf.add(dc, dcs[t]) as tf.Tensor2D;
+    if (fused) {
+      const [dzt, dhKeep, dcNext] = tf.engine().runKernel(LSTM_STEP_GRAD, { dh, dc, dy: dys[t], gates: g4[t], c: cs[t], cPrev, m }) as tf.Tensor2D[];
+      dz[t] = dzt;
+      dh = tf.add(dhKeep, tf.matMul(dzt, wT)) as tf.Tensor2D;
+      dc = dcNext;
+      continue;
+    }
+    const [i, f, g, o] = tf.split(g4[t], 4, 1) as tf.Tensor2D[];
+    // out_t = h_t·m; h_t = h_prev + m·(h_new − h_prev), and likewise c_t.
+    const dhT = tf.add(dh, tf.mul(dys[t], m));
+    const dhNew = tf.mul(m, dhT);
+    // Where m = 1, c_t is the new cell state; where m = 0 every term below is zero.
+    const tc = tf.tanh(cs[t]);
+    const dcNew = tf.add(tf.mul(m, dc), tf.mul(tf.mul(dhNew, o), tf.sub(1, tf.square(tc))));
+    const dzi = tf.mul(tf.mul(dcNew, g), tf.mul(i, tf.sub(1, i)));
+    const dzf = tf.mul(tf.mul(dcNew, cPrev), tf.mul(f, tf.sub(1, f)));
+    const dzg = tf.mul(tf.mul(dcNew, i), tf.sub(1, tf.square(g)));
+    const dzo = tf.mul(tf.mul(dhNew, tc), tf.mul(o, tf.sub(1, o)));
+    dz[t] = tf.concat([dzi, dzf, dzg, dzo], 1) as tf.Tensor2D;
+    const keep = tf.sub(1, m);
+    dh = tf.add(tf.mul(keep, dhT), tf.matMul(dz[t], wT)) as tf.Tensor2D;
+    dc = tf.add(tf.mul(keep, dc), tf.mul(dcNew, f)) as tf.Tensor2D;
+  }
+  return tf.stack(dz) as tf.Tensor3D;
 }
 
 /**
@@ -116,49 +176,10 @@ const lstmOps = opPer((key: string) => {
         const [T, B, H4] = gates.shape;
         const H = H4 / 4;
         const dyT = timeMajor(dy as tf.Tensor3D);
-        const dys = tf.unstack(cells ? tf.slice(dyT, [0, 0, 0], [T, B, H]) : dyT) as tf.Tensor2D[];
-        // Gradients reaching the cell states from outside (zero at padding, like the outputs).
-        const dcs = cells ? (tf.unstack(tf.mul(tf.slice(dyT, [0, 0, H], [T, B, H]), mAll)) as tf.Tensor2D[]) : null;
-        const g4 = tf.unstack(gates) as tf.Tensor2D[];
-        const cs = tf.unstack(cAll) as tf.Tensor2D[];
-        const ms = tf.unstack(mAll) as tf.Tensor2D[];
-        const wT = tf.transpose(w);
-        const zero = tf.zeros([B, H]) as tf.Tensor2D;
-        const fused = hasKernel(LSTM_STEP_GRAD);
-        let dh: tf.Tensor2D = zero;
-        let dc: tf.Tensor2D = zero;
-        const dz: tf.Tensor2D[] = new Array(T);
-        // Against the recurrence: the last step it took first.
-        for (let k = T - 1; k >= 0; k--) {
-          const t = reverse ? T - 1 - k : k;
-          const prev = reverse ? t + 1 : t - 1;
-          const m = ms[t];
-          const cPrev = k > 0 ? cs[prev] : zero;
-          if (dcs) dc = tf.add(dc, dcs[t]) as tf.Tensor2D;
-          if (fused) {
-            const [dzt, dhKeep, dcNext] = tf.engine().runKernel(LSTM_STEP_GRAD, { dh, dc, dy: dys[t], gates: g4[t], c: cs[t], cPrev, m }) as tf.Tensor2D[];
-            dz[t] = dzt;
-            dh = tf.add(dhKeep, tf.matMul(dzt, wT)) as tf.Tensor2D;
-            dc = dcNext;
-            continue;
-          }
-          const [i, f, g, o] = tf.split(g4[t], 4, 1) as tf.Tensor2D[];
-          // out_t = h_t·m; h_t = h_prev + m·(h_new − h_prev), and likewise c_t.
-          const dhT = tf.add(dh, tf.mul(dys[t], m));
-          const dhNew = tf.mul(m, dhT);
-          // Where m = 1, c_t is the new cell state; where m = 0 every term below is zero.
-          const tc = tf.tanh(cs[t]);
-          const dcNew = tf.add(tf.mul(m, dc), tf.mul(tf.mul(dhNew, o), tf.sub(1, tf.square(tc))));
-          const dzi = tf.mul(tf.mul(dcNew, g), tf.mul(i, tf.sub(1, i)));
-          const dzf = tf.mul(tf.mul(dcNew, cPrev), tf.mul(f, tf.sub(1, f)));
-          const dzg = tf.mul(tf.mul(dcNew, i), tf.sub(1, tf.square(g)));
-          const dzo = tf.mul(tf.mul(dhNew, tc), tf.mul(o, tf.sub(1, o)));
-          dz[t] = tf.concat([dzi, dzf, dzg, dzo], 1) as tf.Tensor2D;
-          const keep = tf.sub(1, m);
-          dh = tf.add(tf.mul(keep, dhT), tf.matMul(dz[t], wT)) as tf.Tensor2D;
-          dc = tf.add(tf.mul(keep, dc), tf.mul(dcNew, f)) as tf.Tensor2D;
-        }
-        const dzAll = tf.stack(dz) as tf.Tensor3D;
+        const dzAll = lstmKernelActive(H)
+          ? // Backpropagation through time as one WGSL kernel (src/model/lstmWebgpu.ts).
+            (tf.engine().runKernel(LSTM_SEQ_GRAD, { dy: dyT, gates, c: cAll, m: mAll, wh: w }, { reverse, cells }) as tf.Tensor3D)
+          : lstmBptt(dyT, gates, cAll, mAll, w, reverse, cells);
         // dWh = Σ_t h_prev(t)ᵀ dz_t over every step and sequence at once; h_prev is the state one
         // step earlier in the recurrence (zero before its first step).
         const first = tf.zeros([1, B, H]);

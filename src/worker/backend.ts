@@ -35,6 +35,7 @@ async function tryBackend(name: BackendName): Promise<boolean> {
     if (name === 'webgpu') {
       await import('@tensorflow/tfjs-backend-webgpu');
       (await import('../model/crfWebgpu')).registerCrfWebgpuKernels();
+      (await import('../model/lstmWebgpu')).registerLstmWebgpuKernels();
     }
     if (name === 'wasm') {
       const wasm = await import('@tensorflow/tfjs-backend-wasm');
@@ -66,10 +67,10 @@ async function tryBackend(name: BackendName): Promise<boolean> {
  * The backends to try, in order. 'auto' takes WebGPU first only for the ID-CNN on a hardware
  * adapter; otherwise WASM (SIMD, and threads when the page is cross-origin isolated), then WebGL,
  * then the CPU. Measured on an H100 (bench/gpu-node.ts, BENCHMARKS.md): TensorFlow.js's WebGPU
- * backend spends about 0.23 ms of CPU time per GPU program, and a BiLSTM batch is thousands of
- * small programs (its steps run one after another), so the BiLSTM trains at 0.17x one WASM
- * thread's speed there; the ID-CNN, a few large convolutions, at 1.6-1.8x. A software adapter is
- * correct but far slower than WASM for both.
+ * backend spends about 0.23 ms of CPU time per GPU program, and a BiLSTM batch is hundreds of
+ * small programs even with the recurrence as WGSL kernels (lstmWebgpu.ts), so the BiLSTM trains
+ * at 0.61x one WASM thread's speed there (0.17x without the kernels); the ID-CNN, a few large
+ * convolutions, at 1.6-1.8x. A software adapter is correct but far slower than WASM for both.
  */
 export function backendOrder(pref: 'auto' | BackendName, gpu: { adapter: boolean; software: boolean }, encoder: 'bilstm' | 'idcnn'): BackendName[] {
   if (pref !== 'auto') return [pref, 'wasm', 'cpu'];
