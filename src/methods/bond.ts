@@ -21,7 +21,7 @@ import { predictProbs } from '../model/train';
 import { klTokens, sharpen, weightedMean } from './losses';
 import { registerMethod, registerPipeline } from './registry';
 import { bondSchema } from './schemas';
-import { withMethod } from './stages';
+import { unlabeledPool, withMethod } from './stages';
 import { tokenLogProbs } from './weak';
 
 /**
@@ -102,7 +102,7 @@ registerPipeline({
       weights: null,
     };
     // The training text, and the unlabeled text the teacher labels with it (pipeline.unlabeled).
-    const pool = (data.unlabeled ?? []).slice(0, pipeline.unlabeled).map((s) => ({ ...s, weak: true }));
+    const pool = unlabeledPool(data, pipeline.unlabeled);
     const text = [...data.train, ...pool];
     for (let round = 1; round <= pipeline.rounds; round++) {
       // Soft labels are sharpened by each class's frequency over all of the text the teacher labels.

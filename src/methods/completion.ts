@@ -20,7 +20,7 @@ import { type LabeledSentence, tagSetScheme } from '../model/data';
 import { type Decoding, TaggerEnsemble } from '../model/tagger';
 import { chooseShifts, predict } from '../model/train';
 import { registerPipeline } from './registry';
-import { type Candidate, type PipelineContext, pct, type TrainSignals, withMethod } from './stages';
+import { type Candidate, type PipelineContext, pct, type TrainSignals, unlabeledPool, withMethod } from './stages';
 
 /** The teacher's tags for `sentences`, decoded with its O shift (and type shifts) chosen on dev; `who` names it in progress messages. */
 async function teacherPaths(
@@ -85,7 +85,7 @@ registerPipeline({
         let paths: number[][];
         // Self-training: the teachers of the last unlabeledRounds rounds label the unlabeled pool
         // for their students too.
-        const pool = round > pipeline.rounds - pipeline.unlabeledRounds ? (data.unlabeled ?? []).slice(0, pipeline.unlabeled) : [];
+        const pool = round > pipeline.rounds - pipeline.unlabeledRounds ? unlabeledPool(data, pipeline.unlabeled) : [];
         let pseudo: number[][] = [];
         if (round === 1 && folds > 1) {
           // Cross-fitted: fold f (every k-th weak sentence from the f-th) is completed by a teacher
@@ -150,7 +150,7 @@ registerPipeline({
         hooks.onStage?.(
           `completion round ${round}: ${added} weak-O tokens became entity tokens${pipeline.relabel ? `; the teacher's spans replaced ${relabeled} weak spans` : ''}`,
         );
-        const labeled = pool.map((s, k) => ({ ...s, weak: true, tags: pseudo[k] }));
+        const labeled = pool.map((s, k) => ({ ...s, tags: pseudo[k] }));
         if (pool.length) {
           const entities = pseudo.reduce((a, p) => a + p.filter((t) => t !== 0).length, 0);
           hooks.onStage?.(`completion round ${round}: the teacher labeled ${pool.length} unlabeled sentences (${entities} entity tokens) for the student`);

@@ -14,7 +14,7 @@ import { predictProbs } from '../model/train';
 import { gce, gceOfLabel, klTokens, sharpen, weightedMean } from './losses';
 import { registerMethod, registerPipeline } from './registry';
 import { distillSchema, rosterSchema } from './schemas';
-import { type StageRun, type TrainSignals, withMethod } from './stages';
+import { type StageRun, type TrainSignals, unlabeledPool, withMethod } from './stages';
 import { tokenLogProbs } from './weak';
 
 registerPipeline({
@@ -94,7 +94,7 @@ registerPipeline({
     }
     // Self-training rounds (Eq. 8-9), each from the model the previous one ended with, on the
     // training text and the unlabeled text of pipeline.unlabeled.
-    const pool = (data.unlabeled ?? []).slice(0, pipeline.unlabeled).map((s) => ({ ...s, weak: true }));
+    const pool = unlabeledPool(data, pipeline.unlabeled);
     const text = [...data.train, ...pool];
     if (rounds > 0 && pool.length) ctx.hooks.onStage?.(`self-training on the training text and ${pool.length} unlabeled sentences`);
     for (let round = 1; round <= rounds; round++) {

@@ -26,6 +26,11 @@ export interface PipelineData {
   encoderLm?: EncoderLm;
 }
 
+/** The first `size` sentences of the run's unlabeled text (pipeline.unlabeled), marked weak: what self-training may label. */
+export function unlabeledPool(data: PipelineData, size: number): LabeledSentence[] {
+  return (data.unlabeled ?? []).slice(0, size).map((s) => ({ ...s, weak: true }));
+}
+
 export interface StageRecord {
   stage: string;
   devF1: number;
