@@ -19,9 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { trimGlove } from '../src/model/embeddings';
-import { readGloveAsset } from '../src/model/gloveNode';
-import { conll03TrainSentences } from './conll03';
+import { THROUGHPUT_MODELS, throughputInput, torchShapes } from './throughput-input';
 
 const WEBGPU = 'webgpu@0.6.2';
 const VULKAN_DEBS = ['libvulkan1', 'libegl1', 'libglvnd0', 'libopengl0', 'libgl1', 'libglx0', 'libgles2'];
@@ -35,34 +33,14 @@ mkdirSync(`${KIT}/debs`, { recursive: true });
 mkdirSync(`${KIT}/webgpu/dist/linux-x64`, { recursive: true });
 
 // The sentences and vectors, and their shapes for PyTorch (as bench/train-throughput.ts).
-const train = conll03TrainSentences(Number(values.sentences));
-const sentences = train.sentences.map(({ words, tags }) => ({ words, tags }));
-const emb = trimGlove(
-  readGloveAsset(),
-  sentences.flatMap((s) => s.words),
-);
-const words = [...emb.index.entries()].sort((a, b) => a[1] - b[1]).map(([w]) => w);
-const models = [
-  { encoder: 'bilstm' as const, hidden: 100 },
-  { encoder: 'idcnn' as const, hidden: 300 },
-];
+const input = throughputInput(Number(values.sentences));
+const { sentences } = input;
 const epochs = Number(values.epochs);
 writeFileSync(
   `${KIT}/input.json`,
-  JSON.stringify({ sentences, tags: train.tags, glove: { dims: emb.dims, words, vectors: Array.from(emb.vectors) }, epochs, models }),
+  JSON.stringify({ ...input, glove: { ...input.glove, vectors: Array.from(input.glove.vectors) }, epochs, models: THROUGHPUT_MODELS }),
 );
-writeFileSync(
-  `${KIT}/shapes.json`,
-  JSON.stringify({
-    lengths: sentences.map((s) => s.words.length),
-    charLengths: sentences.map((s) => s.words.map((w) => Math.min(16, [...w].length))),
-    tags: train.tags.length,
-    word: emb.dims + 8,
-    chars: 100,
-    epochs,
-    models,
-  }),
-);
+writeFileSync(`${KIT}/shapes.json`, JSON.stringify(torchShapes(input, epochs)));
 copyFileSync('bench/torch_tagger.py', `${KIT}/torch_tagger.py`);
 
 // The loop, bundled; Dawn's module is loaded from the kit at run time.

@@ -10,11 +10,9 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { useWasmBackend } from '../src/cli/train';
-import { trimGlove } from '../src/model/embeddings';
-import { readGloveAsset } from '../src/model/gloveNode';
 import { esbuildWasmThreads } from '../scripts/wasmThreads';
 import { withStudio } from './browser';
-import { conll03TrainSentences } from './conll03';
+import { THROUGHPUT_MODELS, throughputInput, torchShapes } from './throughput-input';
 import { runThroughput, type ThroughputInput } from './train-throughput-core';
 
 const { values } = parseArgs({
@@ -26,19 +24,10 @@ const { values } = parseArgs({
     backends: { type: 'string', default: 'wasm,webgpu,webgl,cpu' },
   },
 });
-const train = conll03TrainSentences(Number(values.sentences));
-const tags = train.tags;
-const sentences = train.sentences.map(({ words, tags: t }) => ({ words, tags: t }));
-const emb = trimGlove(
-  readGloveAsset(),
-  sentences.flatMap((s) => s.words),
-);
-const words = [...emb.index.entries()].sort((a, b) => a[1] - b[1]).map(([w]) => w);
-const models = [
-  { encoder: 'bilstm' as const, hidden: 100 },
-  { encoder: 'idcnn' as const, hidden: 300 },
-];
-const base = { sentences, tags, glove: { dims: emb.dims, words, vectors: emb.vectors }, epochs: Number(values.epochs) };
+const input = throughputInput(Number(values.sentences));
+const { sentences } = input;
+const models = THROUGHPUT_MODELS;
+const base = { ...input, epochs: Number(values.epochs) };
 const tokens = sentences.reduce((a, s) => a + s.words.length, 0);
 console.error(`${sentences.length} sentences, ${tokens} tokens per epoch, batch 32, ${values.epochs} epochs (the last one timed)`);
 
@@ -50,18 +39,7 @@ const machine = {
 
 // PyTorch first (its own process), on the same sentence lengths.
 mkdirSync('bench/out', { recursive: true });
-writeFileSync(
-  'bench/out/throughput-shapes.json',
-  JSON.stringify({
-    lengths: sentences.map((s) => s.words.length),
-    charLengths: sentences.map((s) => s.words.map((w) => Math.min(16, [...w].length))),
-    tags: tags.length,
-    word: emb.dims + 8,
-    chars: 100,
-    epochs: Number(values.epochs),
-    models,
-  }),
-);
+writeFileSync('bench/out/throughput-shapes.json', JSON.stringify(torchShapes(input, Number(values.epochs))));
 const where = values.where!.split(',');
 for (const threads of where.includes('torch') ? [1, machine.cores] : []) {
   try {

@@ -35,19 +35,31 @@ const helpers = `
   fn sigm(x : f32) -> f32 { return 1.0 / (1.0 + exp(-x)); }
 `;
 
+/** A program over time-major [T, B, ·] tensors with one workgroup of WG invocations per sentence (b = workgroupId.x). */
+abstract class PerSentenceProgram implements WebGPUProgram {
+  abstract variableNames: string[];
+  dispatchLayout = { x: [0] };
+  dispatch: [number, number, number];
+  workgroupSize: [number, number, number] = [WG, 1, 1];
+
+  constructor(
+    public outputShape: number[],
+    public shaderKey: string,
+  ) {
+    this.dispatch = [outputShape[1], 1, 1];
+  }
+
+  abstract getUserCode(): string;
+}
+
 /**
  * Inputs Xw [T, B, 4H] (input projections, bias included, time-major), M [T, B, 1] (the mask),
  * Wh [H, 4H]. Output [T, B, 6H]: per step the activated gates i, f, g, o, then the cell state c
  * and the output h after the step (carried unchanged where the mask is 0), in time order; the
  * recurrence runs from the last step to the first with `reverse`.
  */
-class LstmSeqProgram implements WebGPUProgram {
+class LstmSeqProgram extends PerSentenceProgram {
   variableNames = ['Xw', 'M', 'Wh'];
-  outputShape: number[];
-  shaderKey: string;
-  dispatchLayout = { x: [0] };
-  dispatch: [number, number, number];
-  workgroupSize: [number, number, number] = [WG, 1, 1];
 
   constructor(
     T: number,
@@ -55,9 +67,7 @@ class LstmSeqProgram implements WebGPUProgram {
     H: number,
     private reverse: boolean,
   ) {
-    this.outputShape = [T, B, 6 * H];
-    this.dispatch = [B, 1, 1];
-    this.shaderKey = `studio_lstm_seq_${reverse}`;
+    super([T, B, 6 * H], `studio_lstm_seq_${reverse}`);
   }
 
   getUserCode(): string {
@@ -130,13 +140,8 @@ class LstmSeqProgram implements WebGPUProgram {
  * [T, B, 4H]: the gradient of each step's gate pre-activations (the recurrent weights' gradient
  * is then one matrix product over all steps, as in the generic version).
  */
-class LstmSeqGradProgram implements WebGPUProgram {
+class LstmSeqGradProgram extends PerSentenceProgram {
   variableNames = ['Dy', 'G', 'C', 'M', 'Wh'];
-  outputShape: number[];
-  shaderKey: string;
-  dispatchLayout = { x: [0] };
-  dispatch: [number, number, number];
-  workgroupSize: [number, number, number] = [WG, 1, 1];
 
   constructor(
     T: number,
@@ -145,9 +150,7 @@ class LstmSeqGradProgram implements WebGPUProgram {
     private reverse: boolean,
     private cells: boolean,
   ) {
-    this.outputShape = [T, B, 4 * H];
-    this.dispatch = [B, 1, 1];
-    this.shaderKey = `studio_lstm_seq_grad_${reverse}_${cells}`;
+    super([T, B, 4 * H], `studio_lstm_seq_grad_${reverse}_${cells}`);
   }
 
   getUserCode(): string {
