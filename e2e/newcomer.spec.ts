@@ -176,3 +176,19 @@ test('a first run, start to end: the demo, weak labels, a model, the review queu
   expect(file.suggestedFilename()).toMatch(/^BC5CDR_demo-run_\d+\.conll$/);
   await expect(page.getByTestId('export-result')).toContainText('Exported all');
 });
+
+test('the review queue says what it waits for: weak labels, then a finished run', async ({ page, outside: _ }) => {
+  await openDemo(page);
+  await page.getByRole('link', { name: 'Review queue', exact: true }).click();
+  const empty = page.getByTestId('review-empty');
+  await expect(empty).toHaveText('No weak labels yet: the queue ranks the sentences where they and a trained model disagree. Make weak labels');
+  // The annotators' progress is there all the same.
+  await expect(page.getByRole('heading', { name: 'Annotation progress' })).toBeVisible();
+  await empty.getByRole('link', { name: 'Make weak labels' }).click();
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await expect(page.getByTestId('stats-table')).toBeVisible();
+  await page.getByRole('link', { name: 'Review queue', exact: true }).click();
+  await expect(empty).toContainText('No finished training run yet');
+  await empty.getByRole('link', { name: 'Train a model' }).click();
+  await expect(page.getByRole('form', { name: 'Train a model' })).toBeVisible();
+});

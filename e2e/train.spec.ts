@@ -496,14 +496,36 @@ test('weak-label completion runs from the training page: a teacher, then a stude
 test('bad training input stops before training with a clear error', async ({ page, outside: _ }) => {
   await openDemo(page);
   await page.getByRole('link', { name: 'Train', exact: true }).click();
-  // The demo's gold layer labels dev and test only: nothing to learn from on the train split.
+  // Before weak labels exist the only layer is the demo's gold, which labels dev and test only:
+  // the page says so as it opens, links to the fix, and no run can start or be queued.
+  const problems = page.getByTestId('form-problems');
+  await expect(page.getByLabel('Training layer')).toHaveValue(/\d+/);
+  await expect(problems.locator('[data-problem="layers"]')).toHaveText(
+    'Learn from: "gold" labels no entity on the train split: its 300 documents are on other splits or have no typed entity. Choose a layer that labels the train split, or make weak labels first. Make weak labels',
+  );
+  await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
+  await page
+    .getByRole('group', { name: 'Experiment: what to run' })
+    .getByRole('checkbox', { name: /^WSL: strong and weak/ })
+    .check();
+  await expect(page.getByRole('button', { name: 'Run experiment (3 runs)' })).toBeDisabled();
+  await expect(page.getByText('No training run yet.')).toBeVisible();
+  await problems.getByRole('link', { name: 'Make weak labels' }).click();
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await expect(page.getByTestId('stats-table')).toBeVisible();
+  // With weak labels made, the page starts on their aggregate and has nothing to say.
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  await expect(page.getByLabel('Training layer')).toHaveValue(/\d+/);
+  await expect(page.getByLabel('Training layer').locator('option:checked')).toHaveText('weak: aggregate (hmm)');
+  await expect(problems).toHaveCount(0);
+  // Choosing the gold layer by hand brings the problem back, without the link: a weak layer exists.
   await page.getByLabel('Training layer').selectOption({ label: 'gold: gold' });
-  await page.getByLabel('Epochs', { exact: true }).fill('1');
-  await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(page.getByTestId('train-error')).toHaveText('the chosen layer has no labeled entity on the train split');
-  await expect(latestRun(page).nth(1)).toContainText('failed');
+  await expect(problems).toContainText('Learn from: "gold" labels no entity on the train split');
+  await expect(problems.getByRole('link')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
+  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (hmm)' });
+  await expect(problems).toHaveCount(0);
   // Options are checked as they are typed: the message names the field, and no run can start.
-  const runs = await page.getByTestId('runs-table').locator('tbody tr').count();
   await page.getByLabel('Dropout', { exact: true }).fill('3');
   await expect(page.getByTestId('form-problems')).toContainText('dropout: Too big');
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
@@ -523,7 +545,7 @@ test('bad training input stops before training with a clear error', async ({ pag
   await page.getByLabel('Dictionary features').uncheck();
   await expect(page.getByTestId('form-problems')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeEnabled();
-  await expect(page.getByTestId('runs-table').locator('tbody tr')).toHaveCount(runs);
+  await expect(page.getByText('No training run yet.')).toBeVisible();
 });
 
 test('WebGPU runs in headless Chromium on SwiftShader and gets the WASM loss', async ({ page, outside: _ }) => {

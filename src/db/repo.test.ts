@@ -20,7 +20,8 @@ describe('repository', () => {
     expect(stats.documents).toBe(2);
     expect(stats.tokens).toBe(5);
     expect(stats.bySplit.dev.documents).toBe(2);
-    expect(stats.layers[0]).toMatchObject({ kind: 'gold', spans: 2, perType: { Chemical: 1, Disease: 1 } });
+    // Both entities are on dev: the layer can score runs but not train one (src/ui/layerChecks.ts).
+    expect(stats.layers[0]).toMatchObject({ kind: 'gold', spans: 2, perType: { Chemical: 1, Disease: 1 }, trainSpans: 0, devSpans: 2 });
     expect((await db.projects.get(pid))!.types.map((t) => t.name)).toEqual(['Chemical', 'Disease']);
 
     // A value IndexedDB cannot store makes the second bulk write fail after the documents went in.

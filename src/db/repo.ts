@@ -207,17 +207,25 @@ export interface ProjectStats {
   documents: number;
   tokens: number;
   bySplit: Record<Split, { documents: number; tokens: number }>;
-  /** Per layer: the documents it annotates (devDocuments: those on the dev split), its spans, by type. */
-  layers: {
-    id: number;
-    kind: LayerKind;
-    name: string;
-    role?: string;
-    documents: number;
-    devDocuments: number;
-    spans: number;
-    perType: Record<string, number>;
-  }[];
+  /**
+   * Per layer: the documents it annotates (devDocuments: those on the dev split), its spans, by
+   * type, and its typed spans (not of the unknown type) on the train and dev splits: what a run
+   * needs of its training and gold layers.
+   */
+  layers: LayerStats[];
+}
+
+export interface LayerStats {
+  id: number;
+  kind: LayerKind;
+  name: string;
+  role?: string;
+  documents: number;
+  devDocuments: number;
+  spans: number;
+  perType: Record<string, number>;
+  trainSpans: number;
+  devSpans: number;
 }
 
 /** Documents per split, from the index alone: fast at any size (projectStats reads every row). */
@@ -237,11 +245,13 @@ export async function projectStats(db: StudioDB, projectId: number): Promise<Pro
   let documents = 0;
   let tokens = 0;
   const devIds = new Set<number>();
+  const trainIds = new Set<number>();
   await db.documents
     .where('projectId')
     .equals(projectId)
     .each((d) => {
       if (d.split === 'dev') devIds.add(d.id!);
+      if (d.split === 'train') trainIds.add(d.id!);
       documents++;
       tokens += d.tokenCount;
       bySplit[d.split].documents++;
@@ -254,15 +264,22 @@ export async function projectStats(db: StudioDB, projectId: number): Promise<Pro
     let spans = 0;
     let docs = 0;
     let dev = 0;
+    let trainSpans = 0;
+    let devSpans = 0;
     await eachRow(db, l, (a) => {
       docs++;
-      if (devIds.has(a.docId)) dev++;
+      const onDev = devIds.has(a.docId);
+      const onTrain = trainIds.has(a.docId);
+      if (onDev) dev++;
       for (const s of a.spans) {
         spans++;
         perType[s.label] = (perType[s.label] ?? 0) + 1;
+        if (s.label === UNKNOWN_TYPE) continue;
+        if (onTrain) trainSpans++;
+        if (onDev) devSpans++;
       }
     });
-    out.push({ id: l.id!, kind: l.kind, name: l.name, role: l.role, documents: docs, devDocuments: dev, spans, perType });
+    out.push({ id: l.id!, kind: l.kind, name: l.name, role: l.role, documents: docs, devDocuments: dev, spans, perType, trainSpans, devSpans });
   }
   return { documents, tokens, bySplit, layers: out };
 }

@@ -27,6 +27,8 @@ export function ExperimentPanel(props: {
   baseConfig: () => Pick<RunConfig, 'data' | 'model' | 'train' | 'backend'>;
   runs: readonly RunRow[];
   busy: boolean;
+  /** The form's layers cannot train (the page says why): nothing may be queued. */
+  blocked?: boolean;
   onQueued: (ids: number[]) => Promise<void>;
   onError: (message: string | null) => void;
 }) {
@@ -143,7 +145,7 @@ export function ExperimentPanel(props: {
         <label>
           seeds <input aria-label="Experiment seeds" value={seeds} onChange={(e) => setSeeds(e.target.value)} />
         </label>
-        <button type="button" onClick={() => void start()} disabled={props.busy || n === 0}>
+        <button type="button" onClick={() => void start()} disabled={props.busy || props.blocked || n === 0}>
           Run experiment ({n} {n === 1 ? 'run' : 'runs'})
         </button>
       </div>

@@ -124,6 +124,26 @@ export function ReviewPage() {
     setCursor((c) => Math.min(c + 1, Math.min(queue.length, 200) - 1));
   };
 
+  const hasWeak = layers?.some((l) => l.kind === 'weak');
+  // Nothing to rank until there are weak labels and a finished run: say which is missing, and where to get it.
+  if (layers && runs && (!hasWeak || !runs.length))
+    return (
+      <div className="stack">
+        <p className="muted" data-testid="review-empty">
+          {!hasWeak ? (
+            <>
+              No weak labels yet: the queue ranks the sentences where they and a trained model disagree. <Link href="/weak">Make weak labels</Link>
+            </>
+          ) : (
+            <>
+              No finished training run yet: the queue reads what a run&apos;s method learned about the weak labels. <Link href="/train">Train a model</Link>
+            </>
+          )}
+        </p>
+        <ProgressPanel projectId={projectId} />
+      </div>
+    );
+
   return (
     <div className="stack">
       <div className="row">
@@ -161,7 +181,6 @@ export function ReviewPage() {
           </select>
         </label>
       </div>
-      {!run && <p className="muted">Train a run first: the queue reads what its method learned about the weak labels.</p>}
       <p className="muted" data-testid="review-summary">
         {queue.length} sentences queued: {signal.title} (by {signal.rankedBy})
       </p>

@@ -23,6 +23,8 @@ import type { TrainEvent, TrainMetrics } from '../../worker/trainJob';
 import { TrainJob } from '../../worker/trainClient';
 import { LineChart } from '../components/LineChart';
 import { pct, useProjectId } from '../hooks';
+import { defaultTrainingLayer, layerProblems } from '../layerChecks';
+import { useWorkerQuery } from '../workerQuery';
 
 interface Live {
   runId: number;
@@ -245,8 +247,15 @@ export function TrainPage() {
     setOptions(entryOptionsText(METHOD_CATALOG.find((m) => m.id === e.target.value) ?? METHOD_CATALOG[0]));
   };
   const gold = layers?.filter((l) => l.kind === 'gold') ?? [];
-  const layerId = form.layer ? Number(form.layer) : (layers?.find((l) => l.role === 'aggregate')?.id ?? layers?.[0]?.id);
+  // Entity counts per layer and split: the layers a run would use are checked before it starts.
+  const stats = useWorkerQuery('projectStats', [projectId]);
+  const layerId = form.layer
+    ? Number(form.layer)
+    : stats
+      ? defaultTrainingLayer(stats.layers)
+      : (layers?.find((l) => l.role === 'aggregate')?.id ?? layers?.[0]?.id);
   const goldId = form.gold ? Number(form.gold) : gold[0]?.id;
+  const dataProblems = stats ? layerProblems(stats.layers, { layerId, goldId, strongId: form.strong ? Number(form.strong) : undefined }) : [];
 
   const execute = async (runId: number, queue?: Live['queue']) => {
     setError(null);
@@ -453,12 +462,23 @@ export function TrainPage() {
             <option value="webgl">WebGL</option>
             <option value="cpu">CPU</option>
           </select>
-          <button type="submit" disabled={busy || problems.length > 0}>
+          <button type="submit" disabled={busy || problems.length > 0 || dataProblems.length > 0}>
             Train
           </button>
         </div>
-        {problems.length > 0 && (
+        {problems.length + dataProblems.length > 0 && (
           <ul role="alert" className="error" data-testid="form-problems">
+            {dataProblems.map((p) => (
+              <li key={p.text} data-problem="layers">
+                {p.text}
+                {p.fix && (
+                  <>
+                    {' '}
+                    <Link href={p.fix.href}>{p.fix.label}</Link>
+                  </>
+                )}
+              </li>
+            ))}
             {problems.map((p) => (
               <li key={p}>{p}</li>
             ))}
@@ -469,7 +489,7 @@ export function TrainPage() {
           <OptionsForm text={options} onChange={setOptions} />
         </details>
       </form>
-      <ExperimentPanel baseConfig={baseConfig} runs={runs ?? []} busy={busy} onQueued={runQueue} onError={setError} />
+      <ExperimentPanel baseConfig={baseConfig} runs={runs ?? []} busy={busy} blocked={dataProblems.length > 0} onQueued={runQueue} onError={setError} />
       {error && (
         <p role="alert" className="error" data-testid="train-error">
           {error}

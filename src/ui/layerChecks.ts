@@ -1,0 +1,44 @@
+import type { LayerStats } from '../db/repo';
+
+/** A problem with the layers a run is set to use, and the page that fixes it where there is one. */
+export interface LayerProblem {
+  text: string;
+  fix?: { href: string; label: string };
+}
+
+const MAKE_WEAK = { href: '/weak', label: 'Make weak labels' };
+const IMPORT = { href: '/import', label: 'Import gold labels' };
+
+/**
+ * What keeps a run from training on these layers, said before it starts (the worker checks the
+ * same when it runs): the training layer, with the strong layer over it, must label an entity on
+ * the train split, and the gold layer one on the dev split, which selects the model.
+ */
+export function layerProblems(layers: readonly LayerStats[], chosen: { layerId?: number; goldId?: number; strongId?: number }): LayerProblem[] {
+  if (!layers.length) return [{ text: 'Learn from: the project has no label layer yet.', fix: MAKE_WEAK }];
+  const problems: LayerProblem[] = [];
+  const byId = (id?: number) => layers.find((l) => l.id === id);
+  const layer = byId(chosen.layerId);
+  const strong = byId(chosen.strongId);
+  if (layer && layer.trainSpans + (strong?.trainSpans ?? 0) === 0) {
+    const where = layer.documents ? `: its ${layer.documents.toLocaleString()} documents are on other splits or have no typed entity` : ': it is empty';
+    problems.push({
+      text: `Learn from: "${layer.name}" labels no entity on the train split${where}. Choose a layer that labels the train split${layers.some((l) => l.kind === 'weak') ? '' : ', or make weak labels first'}.`,
+      ...(layers.some((l) => l.kind === 'weak') ? {} : { fix: MAKE_WEAK }),
+    });
+  }
+  const gold = byId(chosen.goldId);
+  if (!layers.some((l) => l.kind === 'gold'))
+    problems.push({ text: 'Score on: the project has no gold layer. Import gold labels for the dev split: dev selects the model.', fix: IMPORT });
+  else if (gold && gold.devSpans === 0)
+    problems.push({ text: `Score on: "${gold.name}" labels no entity on the dev split, which selects the model. Choose a gold layer that labels dev.` });
+  return problems;
+}
+
+/**
+ * The training layer a page starts on: the aggregate of the weak labels, else the first layer that
+ * labels the train split, else the first layer.
+ */
+export function defaultTrainingLayer(layers: readonly LayerStats[]): number | undefined {
+  return (layers.find((l) => l.role === 'aggregate') ?? layers.find((l) => l.trainSpans > 0) ?? layers[0])?.id;
+}
