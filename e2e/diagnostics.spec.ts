@@ -80,9 +80,13 @@ test('experiment records import into the run comparison, all or nothing', async 
   await page.getByLabel('Experiment records').setInputFiles({ name: 'bad.jsonl', mimeType: 'text/plain', buffer: Buffer.from(bad) });
   await expect(page.getByTestId('records-result')).toContainText('bad.jsonl: line 2');
   await expect(page.locator('[data-testid="compare-table"] tbody tr')).toHaveCount(0);
+  // A project with no run says so, and where runs come from, instead of empty tables.
+  await expect(page.getByTestId('compare-empty')).toContainText('No training run yet');
+  await expect(page.getByTestId('group-table')).toBeHidden();
   await page.getByLabel('Experiment records').setInputFiles({ name: 'prelim.jsonl', mimeType: 'text/plain', buffer: Buffer.from(text) });
   await expect(page.getByTestId('records-result')).toHaveText(`Imported ${records.length} runs from prelim.jsonl.`);
   await expect(page.locator('[data-testid="compare-table"] tbody tr')).toHaveCount(records.length);
+  await expect(page.getByTestId('compare-empty')).toHaveCount(0);
   for (const r of records) {
     const row = page.locator('[data-testid="compare-table"] tbody tr', { hasText: `${r.setting} · ${r.label}` });
     // F1 recomputed from the recorded counts, shown to one decimal.

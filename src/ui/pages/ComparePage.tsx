@@ -6,6 +6,7 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo, useState } from 'react';
+import { Link } from 'wouter';
 import { meanStd, spanErrors, type SpanErrors, type SpanScores } from '../../core/metrics';
 import { modelName, runGroupKey, runMethodName, type RunConfig } from '../../core/runConfig';
 import type { Span } from '../../core/types';
@@ -219,7 +220,19 @@ export function ComparePage() {
           {importMsg.text}
         </p>
       )}
-      <table className="grid" data-testid="compare-table">
+      {rows && shown.length === 0 && (
+        <p className="muted" data-testid="compare-empty">
+          {runs.length === 0 ? (
+            <>
+              No training run yet: runs are compared here as they finish, or from a CLI experiment&apos;s records (the file above).{' '}
+              <Link href="/train">Train a model</Link>
+            </>
+          ) : (
+            `No run to show: the ${runs.length} ${runs.length === 1 ? 'run is' : 'runs are'} unfinished or left out by the filter.`
+          )}
+        </p>
+      )}
+      <table className="grid" data-testid="compare-table" hidden={shown.length === 0}>
         <thead>
           <tr>
             <th>Compare</th>
@@ -263,8 +276,8 @@ export function ComparePage() {
         </tbody>
       </table>
 
-      <h2>Across seeds</h2>
-      <table className="grid" data-testid="group-table">
+      {groups.length > 0 && <h2>Across seeds</h2>}
+      <table className="grid" data-testid="group-table" hidden={groups.length === 0}>
         <thead>
           <tr>
             <th>Method</th>

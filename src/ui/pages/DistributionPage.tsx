@@ -62,7 +62,7 @@ export function DistributionPage() {
             : `No layer annotates the ${data.documents.toLocaleString()} documents on the ${split} split yet: make weak labels, annotate, or train a model.`}
         </p>
       )}
-      <table className="grid" data-testid="distribution-table">
+      <table className="grid" data-testid="distribution-table" hidden={!data?.rows.length}>
         <thead>
           <tr>
             <th>Layer</th>
