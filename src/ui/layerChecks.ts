@@ -22,9 +22,11 @@ export function layerProblems(layers: readonly LayerStats[], chosen: { layerId?:
   const strong = byId(chosen.strongId);
   if (layer && layer.trainSpans + (strong?.trainSpans ?? 0) === 0) {
     const where = layer.documents ? `: its ${layer.documents.toLocaleString()} documents are on other splits or have no typed entity` : ': it is empty';
+    // With no weak layer yet, making one is the fix; with one, choosing it is.
+    const hasWeak = layers.some((l) => l.kind === 'weak');
     problems.push({
-      text: `Learn from: "${layer.name}" labels no entity on the train split${where}. Choose a layer that labels the train split${layers.some((l) => l.kind === 'weak') ? '' : ', or make weak labels first'}.`,
-      ...(layers.some((l) => l.kind === 'weak') ? {} : { fix: MAKE_WEAK }),
+      text: `Learn from: "${layer.name}" labels no entity on the train split${where}. Choose a layer that labels the train split${hasWeak ? '' : ', or make weak labels first'}.`,
+      ...(hasWeak ? {} : { fix: MAKE_WEAK }),
     });
   }
   const gold = byId(chosen.goldId);
