@@ -107,6 +107,13 @@ const result = await withStudio(async (browser, url) => {
     await page.getByRole('link', { name: 'Label distribution', exact: true }).click();
     await page.locator('[data-testid="distribution-table"] tbody tr, [data-testid="distribution-empty"]').first().waitFor({ timeout: 600_000 });
   });
+  // The training page counts each layer's entities on train and dev (projectStats, in the query
+  // worker) to check the layers before a run: this project has no gold layer, which it says.
+  console.error('train page checks');
+  steps.trainChecks = await measure(page, async () => {
+    await page.getByRole('link', { name: 'Train', exact: true }).click();
+    await page.locator('[data-problem="layers"]').first().waitFor({ timeout: 600_000 });
+  });
   await context.close();
   return { steps, weakReport };
 });
