@@ -9,7 +9,7 @@ import { scoreSpans } from '../src/core/metrics';
 const D = `${dataFolder(process.argv[2])}/bc5cdr/`;
 const base = {
   gazetteers: [`${D}dict_core.txt`],
-  untyped: [`${D}dict_full.txt`],
+  untyped: [`${D}dict_full_train.txt`],
   rules: 'bench/configs/bc5cdr-rules.json',
   mode: 'insensitive' as const,
   method: 'hmm' as const,

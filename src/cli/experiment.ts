@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import { dataFolder, missingFilesError, readConfigJson, resolveConfigPath, resolveDataPaths } from './dataFolder';
 import type { z } from 'zod';
+import { LOCO_RULE, leaveOneCorpusOut, type LocoSetting } from '../core/loco';
 import { experimentSchema, isScoredOnly, planExperiment, type splitSchema, type Experiment, type PlannedRun, type Setting } from '../core/experimentConfig';
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
@@ -325,6 +326,36 @@ function scoreDictionaryMatch(s: Setting, d: SettingData, lexicon: Lexicon | nul
   );
 }
 
+/**
+ * Leave-one-corpus-out over the recorded runs (core/loco.ts): per setting, the weak labels' and
+ * WSL's test F1, the rule's choice from the other corpora's dev figures and its test F1, and the
+ * row best on the setting's own dev. Written to `out` as JSON when given.
+ */
+export function locoReport(exp: Experiment, records: RunRecord[]): { corpora: LocoSetting[]; table: string } {
+  if (!exp.loco) throw new Error(`${exp.name}: --loco needs the config's "loco": { "reference": "<the plain WSL row's label>" }`);
+  const trained = exp.methods.filter((m) => !isScoredOnly(m.method.name)).map((m) => m.label);
+  const candidates = exp.loco.candidates ?? trained.filter((l) => l !== exp.loco!.reference);
+  for (const l of [exp.loco.reference, ...candidates])
+    if (!trained.includes(l)) throw new Error(`${exp.name}: loco: "${l}" is not a trained row of this config`);
+  const corpora = leaveOneCorpusOut({
+    settings: exp.settings.map((s) => ({ name: s.name, corpus: s.dataset ?? s.name })),
+    candidates,
+    reference: exp.loco.reference,
+    weakRows: exp.methods.filter((m) => isScoredOnly(m.method.name)).map((m) => m.label),
+    records,
+  });
+  const f = (x: number | null | undefined) => (x === null || x === undefined ? '–' : x.toFixed(2));
+  const table = [
+    '| setting | weak labels (test) | WSL | leave-one-corpus-out choice | its test F1 | target | best row on its own dev: test F1 |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...corpora.map(
+      (c) =>
+        `| ${c.name} | ${f(c.weak)}${c.weakOnTrain !== null ? ` (${f(c.weakOnTrain)} on train)` : ''} | ${f(c.wsl)} | ${c.loco?.choice ?? '–'} | ${c.loco ? `${f(c.loco.mean)} ± ${f(c.loco.std)} (${c.loco.seeds.length})` : '–'} | ${f(c.target)} | ${c.best ? `${f(c.best.mean)} (${c.best.label})` : '–'} |`,
+    ),
+  ].join('\n');
+  return { corpora, table };
+}
+
 /** Markdown table: methods by settings, test F1 mean ± std (n seeds); a cell scored on another split says which. */
 export function resultsTable(exp: Experiment, records: RunRecord[]): string {
   const head = `| method | ${exp.settings.map((s) => s.name).join(' | ')} |\n| --- | ${exp.settings.map(() => '---').join(' | ')} |`;
@@ -579,6 +610,9 @@ export async function runExperiment(
     report?: boolean;
     /** With `report`: the table of wall minutes a run instead of the F1 table. */
     cost?: boolean;
+    /** Leave-one-corpus-out over the records (locoReport), written to this JSON file when given. */
+    loco?: boolean;
+    out?: string;
     shard?: { k: number; n: number };
     jobs?: number;
     data?: string;
@@ -605,6 +639,16 @@ export async function runExperiment(
   const unknownKey = (opts.keys ?? []).find((k) => !runKeys(exp).includes(k));
   if (unknownKey) throw new Error(`${configFile}: --key "${unknownKey}": no such run; keys are setting/method label/seed, e.g. "${runKeys(exp)[0]}"`);
   const log = opts.log ?? ((s: string) => void process.stderr.write(`${s}\n`));
+  if (opts.loco) {
+    const { corpora, table } = locoReport(exp, readRecords(exp.records));
+    log(table);
+    if (opts.out)
+      writeFileSync(
+        opts.out,
+        `${JSON.stringify({ config: configFile, records: exp.records.replace(`${process.cwd()}/`, ''), rule: LOCO_RULE, corpora }, null, 2)}\n`,
+      );
+    return { experiment: exp.name, loco: corpora };
+  }
   if (opts.report) return report(exp, null, 0, opts.cost);
   if (opts.jobs !== undefined) {
     if (opts.shard) throw new Error('experiment: --jobs and --shard do not go together (--jobs makes its own shares)');

@@ -188,6 +188,8 @@ const experimentVerb: Verb = async (args, parse) => {
       cost: { type: 'boolean' },
       shard: { type: 'string' },
       jobs: { type: 'string' },
+      loco: { type: 'boolean' },
+      out: { type: 'string' },
     },
   });
   if (!values.config) throw new Error('experiment: --config FILE is required');
@@ -202,6 +204,8 @@ const experimentVerb: Verb = async (args, parse) => {
     keys: values.key,
     report: values.report || values.cost,
     cost: values.cost,
+    loco: values.loco,
+    out: values.out,
     jobs,
     shard: values.shard === undefined ? undefined : parseShard(values.shard),
   });

@@ -18,6 +18,8 @@ const common = {
    * (model.pretrain) beside the training sentences; never dev or test text.
    */
   unlabeled: z.string().optional(),
+  /** The dataset the setting draws on (its name when absent): leave-one-corpus-out leaves a dataset's settings out together. */
+  dataset: z.string().optional(),
 };
 
 export const settingSchema = z.discriminatedUnion('kind', [
@@ -93,6 +95,7 @@ export const settingSchema = z.discriminatedUnion('kind', [
       limitDev: z.number().int().positive().optional(),
       limitDistant: z.number().int().positive().optional(),
       unlabeled: z.string().optional(),
+      dataset: z.string().optional(),
     })
     .strict(),
 ]);
@@ -136,6 +139,14 @@ export const experimentSchema = z
       )
       .min(1),
     seeds: z.array(z.number().int()).min(1).default([1, 2, 3]),
+    /**
+     * Leave-one-corpus-out (`experiment --loco`, core/loco.ts): the row every gain is measured
+     * against, and the rows the rule chooses among (every trained row when absent).
+     */
+    loco: z
+      .object({ reference: z.string(), candidates: z.array(z.string()).min(1).optional() })
+      .strict()
+      .optional(),
     /** Where finished runs are recorded (JSONL), relative to the config file's folder. */
     records: z.string(),
   })

@@ -57,7 +57,7 @@ export function gazetteers(dir: string, core: number, full: number): void {
   expect(c.entries).toHaveLength(core);
   expect(new Set(c.entries.map((e) => e.type))).toEqual(new Set(['Chemical', 'Disease']));
   expect(parseGazetteerTsv(writeGazetteerTsv(c.entries), 'x').entries).toEqual(c.entries);
-  expect(parseUntypedList(read(dir, 'bc5cdr/dict_full.txt'), 'dict_full.txt').entries).toHaveLength(full);
+  expect(parseUntypedList(read(dir, 'bc5cdr/dict_full_train.txt'), 'dict_full_train.txt').entries).toHaveLength(full);
 }
 
 /**

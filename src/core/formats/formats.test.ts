@@ -119,7 +119,7 @@ describe('JSONL and plain text', () => {
 });
 
 describe('gazetteers', () => {
-  it('reads bc5cdr dict_core and dict_full and writes TSV back (fixture slices)', () => gazetteers(FIXTURES, 300, 300));
+  it('reads bc5cdr dict_core and dict_full_train and writes TSV back (fixture slices)', () => gazetteers(FIXTURES, 300, 300));
 
   it('rejects a line without a type and an empty phrase, naming the line', () => {
     expectError(() => parseGazetteerTsv('Chemical\taspirin\nibuprofen\n', 'g.tsv'), /g\.tsv, line 2: no type/);

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { DEV_SELECT, leaveOneCorpusOut, locoChoice, type LocoInput, type LocoRecord } from './loco';
+
+const rec = (setting: string, label: string, seed: number, dev: number, test: number): LocoRecord => ({
+  setting,
+  label,
+  seed,
+  dev: { f1: dev },
+  test: { f1: test },
+});
+
+/** Three corpora (a has two settings), a reference and two candidates. */
+function input(records: LocoRecord[]): LocoInput {
+  return {
+    settings: [
+      { name: 'a1', corpus: 'a' },
+      { name: 'a2', corpus: 'a' },
+      { name: 'b', corpus: 'b' },
+      { name: 'c', corpus: 'c' },
+    ],
+    candidates: ['x', 'y'],
+    reference: 'wsl',
+    weakRows: ['weak'],
+    records,
+  };
+}
+
+describe('leave-one-corpus-out', () => {
+  // x gains on a's dev only, y on b and c: left out, a gets y (chosen by b and c), b and c get what the others say.
+  const records = ['a1', 'a2', 'b', 'c'].flatMap((s) =>
+    [1, 2].flatMap((seed) => [
+      rec(s, 'wsl', seed, 50, 50),
+      rec(s, 'x', seed, s.startsWith('a') ? 60 : 49, s.startsWith('a') ? 61 : 48),
+      rec(s, 'y', seed, s.startsWith('a') ? 51 : 53, s.startsWith('a') ? 40 : 54),
+    ]),
+  );
+
+  it("chooses from the other corpora's dev figures only, leaving a corpus's settings out together", () => {
+    const inp = input(records);
+    expect(locoChoice(inp, 'a')?.choice).toBe('y');
+    // For b: a (+10 for x, +1 for y) and c (-1 for x, +3 for y): x +4.5, y +2, dev-select +5.
+    expect(locoChoice(inp, 'b')?.choice).toBe(DEV_SELECT);
+  });
+
+  it('never reads the left-out corpus: changing its test or dev figures does not change its choice', () => {
+    const moved = records.map((r) => (r.setting === 'b' ? { ...r, dev: { f1: r.label === 'x' ? 99 : 1 }, test: { f1: 0 } } : r));
+    expect(locoChoice(input(moved), 'b')?.choice).toBe(locoChoice(input(records), 'b')?.choice);
+  });
+
+  it("reports the choice's test mean over seeds, the weak labels' better test score, WSL and the target", () => {
+    const out = leaveOneCorpusOut(input([...records, rec('a1', 'weak', 0, 0, 70), { ...rec('a1', 'weak', 0, 0, 90), split: 'train' }]));
+    const a1 = out.find((o) => o.name === 'a1')!;
+    expect(a1.loco).toMatchObject({ choice: 'y', mean: 40, seeds: [1, 2] });
+    expect(a1.weak).toBe(70);
+    expect(a1.weakOnTrain).toBe(90);
+    expect(a1.wsl).toBe(50);
+    expect(a1.target).toBe(73);
+    expect(a1.best).toMatchObject({ label: 'x', mean: 61 });
+  });
+
+  it('has no choice for a corpus when a candidate lacks the others', () => {
+    const out = leaveOneCorpusOut(input(records.filter((r) => r.setting === 'a1')));
+    expect(out[0].loco).toBeNull();
+  });
+});
