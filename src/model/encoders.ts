@@ -2,6 +2,7 @@ import { getKernel } from '@tensorflow/tfjs-core';
 import { LSTM_SEQ, LSTM_SEQ_GRAD, lstmKernelActive } from './lstmWebgpu';
 import { dense, maxOver, opPer, shiftConv } from './ops';
 import * as tf from './tf';
+import { programSource } from './programSource';
 
 /** A model's variables by their own names; TensorFlow.js names are prefixed to stay unique. */
 export type Params = Map<string, tf.Variable> & { prefix?: string };
@@ -266,7 +267,9 @@ export function bilstm(params: Params, x: tf.Tensor3D, mask: tf.Tensor2D, H: num
 
 /** One direction of `bilstm` (the same weights): its forward or its backward states [B, T, H]. */
 export function bilstmDirection(params: Params, x: tf.Tensor3D, mask: tf.Tensor2D, H: number, seed: number, reverse: boolean): tf.Tensor3D {
-  return reverse ? lstmDirection(params, 'lstm/bw', x, mask, H, true, seed + 7) : lstmDirection(params, 'lstm/fw', x, mask, H, false, seed);
+  return reverse
+    ? programSource('LSTM, backward direction', () => lstmDirection(params, 'lstm/bw', x, mask, H, true, seed + 7))
+    : programSource('LSTM, forward direction', () => lstmDirection(params, 'lstm/fw', x, mask, H, false, seed));
 }
 
 /**

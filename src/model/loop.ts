@@ -7,7 +7,9 @@
  * which a run resumes to the result an uninterrupted one gives. What differs is the model's: its
  * variables, its batches and loss (an epoch of `trainStep`s), and how dev scores it.
  */
-import { applyClipped } from './ops';
+import { FusedAdam, fusedAdamActive } from './adamWebgpu';
+import { applyClipped, orderedGrads } from './ops';
+import { programSourceAsync } from './programSource';
 import type { Weights } from './tagger';
 import * as tf from './tf';
 
@@ -41,7 +43,11 @@ export async function restoreOptimizer(optimizer: tf.Optimizer, vars: readonly t
 /** One gradient step on `loss` (built inside a tidy), clipped by global norm; returns the loss. */
 export async function trainStep(optimizer: tf.Optimizer, vars: tf.Variable[], clip: number, loss: () => tf.Scalar): Promise<number> {
   const { value, grads } = tf.variableGrads(() => tf.tidy(loss), vars);
-  applyClipped(optimizer, vars, grads, clip);
+  if (optimizer instanceof FusedAdam && fusedAdamActive()) {
+    const ordered = orderedGrads(vars, grads);
+    await programSourceAsync('optimizer', () => optimizer.applyClipped(vars, ordered, clip));
+    tf.dispose(Object.values(ordered).filter((g) => !Object.values(grads).includes(g)));
+  } else applyClipped(optimizer, vars, grads, clip);
   const v = (await value.data())[0];
   value.dispose();
   tf.dispose(Object.values(grads));
@@ -94,7 +100,8 @@ export interface LoopResult<H> {
 }
 
 export async function trainLoop<H>(o: LoopOptions<H>): Promise<LoopResult<H>> {
-  const optimizer = tf.train.adam(o.lr);
+  // TensorFlow.js's Adam; on WebGPU its clipped step is two fused kernels (adamWebgpu.ts).
+  const optimizer = new FusedAdam(o.lr);
   const r = o.resume;
   const history: H[] = r?.history ? [...r.history] : [];
   let best = r?.best ?? -1;
@@ -105,7 +112,10 @@ export async function trainLoop<H>(o: LoopOptions<H>): Promise<LoopResult<H>> {
   if (r?.weights) {
     o.setWeights(r.weights);
     o.beforeRestore?.();
-    if (r.optimizer && r.adamBetas) await restoreOptimizer(optimizer, o.vars, { optimizer: r.optimizer, adamBetas: r.adamBetas });
+    if (r.optimizer && r.adamBetas) {
+      await restoreOptimizer(optimizer, o.vars, { optimizer: r.optimizer, adamBetas: r.adamBetas });
+      optimizer.forgetAcc();
+    }
   }
   let stopped: LoopResult<H>['stopped'] = 'done';
   for (let epoch = (r?.epoch ?? 0) + 1; epoch <= o.epochs; epoch++) {

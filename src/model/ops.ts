@@ -1,4 +1,5 @@
 import * as tf from './tf';
+import { programSource } from './programSource';
 
 /**
  * x·W with the gradient written with explicit transposes. TensorFlow.js's own matMul gradient
@@ -73,14 +74,23 @@ export function addMany(ts: readonly tf.Tensor[]): tf.Tensor {
  * when it was off this batch's path), since Adam keeps its moments by position in the map.
  */
 export function applyClipped(optimizer: tf.Optimizer, vars: readonly tf.Variable[], grads: tf.NamedTensorMap, clip: number): void {
-  const ordered: tf.NamedTensorMap = {};
-  for (const v of vars) ordered[v.name] = grads[v.name] ?? tf.zerosLike(v);
+  const ordered = orderedGrads(vars, grads);
   tf.tidy(() => {
-    const norm = tf.sqrt(addMany(Object.values(ordered).map((g) => tf.sum(tf.square(g)))));
-    const scale = tf.minimum(1, tf.div(clip, tf.maximum(norm, 1e-12)));
-    optimizer.applyGradients(Object.fromEntries(Object.entries(ordered).map(([k, g]) => [k, tf.mul(g, scale)])));
+    const clipped = programSource('gradient clipping', () => {
+      const norm = tf.sqrt(addMany(Object.values(ordered).map((g) => tf.sum(tf.square(g)))));
+      const scale = tf.minimum(1, tf.div(clip, tf.maximum(norm, 1e-12)));
+      return Object.fromEntries(Object.entries(ordered).map(([k, g]) => [k, tf.mul(g, scale)]));
+    });
+    programSource('optimizer', () => optimizer.applyGradients(clipped));
   });
   tf.dispose(Object.values(ordered).filter((g) => !Object.values(grads).includes(g)));
+}
+
+/** Every variable's gradient by name, in the variables' order: zeros for one off this batch's path (dispose them after, as applyClipped does). */
+export function orderedGrads(vars: readonly tf.Variable[], grads: tf.NamedTensorMap): tf.NamedTensorMap {
+  const ordered: tf.NamedTensorMap = {};
+  for (const v of vars) ordered[v.name] = grads[v.name] ?? tf.zerosLike(v);
+  return ordered;
 }
 
 /*

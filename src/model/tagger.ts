@@ -7,6 +7,7 @@ import { MAX_CHARS } from './features';
 import { dense, matMulFast } from './ops';
 import { decodeSpans, spanLogits, spanLogitsAt } from './spanHead';
 import * as tf from './tf';
+import { programSource } from './programSource';
 
 export type TaggerConfig = ModelConfig;
 
@@ -154,6 +155,12 @@ export class Tagger {
     const { cfg, dims, params, seed } = this;
     const h = this.encode(b, training, step);
     if (cfg.head === 'span') return spanLogits(params, h, cfg.spanMaxLength, cfg.spanHidden, spanClasses(dims), seed + 19);
+    return programSource('output layer', () => this.outputLayer(h));
+  }
+
+  /** Emission scores [B, T, K] from token states [B, T, H]: the output layer (and the two-part head's log-probabilities). */
+  private outputLayer(h: tf.Tensor3D): tf.Tensor3D {
+    const { cfg, dims, params, seed } = this;
     const H = h.shape[2];
     const D = cfg.angle ? dims.tags - 1 : dims.tags;
     const w = param(params, 'out/w', () => tf.randomUniform([H, D], -Math.sqrt(6 / (H + D)), Math.sqrt(6 / (H + D)), 'float32', seed + 17));
@@ -173,12 +180,14 @@ export class Tagger {
   /** Token states [B, T, H] from the features and the encoder (dropout applied when training). */
   encode(b: BatchTensors, training: boolean, step: number): tf.Tensor3D {
     const { cfg, params, seed } = this;
-    const x = this.inputs(b, training, step);
+    const x = programSource('embedding and character CNN', () => this.inputs(b, training, step));
     const h =
       cfg.encoder === 'bilstm'
         ? bilstm(params, x, b.mask, cfg.hidden, seed + 11)
-        : idcnn(params, x, b.mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11);
-    return training && cfg.dropout > 0 ? (tf.dropout(h, cfg.dropout, undefined, seed * 7919 + step * 13 + 2) as tf.Tensor3D) : h;
+        : programSource('ID-CNN', () => idcnn(params, x, b.mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11));
+    return training && cfg.dropout > 0
+      ? programSource('output layer', () => tf.dropout(h, cfg.dropout, undefined, seed * 7919 + step * 13 + 2) as tf.Tensor3D)
+      : h;
   }
 
   /** One direction of the BiLSTM's states [B, T, hidden] from per-token inputs, at inference. */

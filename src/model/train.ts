@@ -12,6 +12,7 @@ import { crfMarginals } from './crf';
 import { type LoopState, trainLoop, trainStep } from './loop';
 import { batchTensors, type Decoding, Tagger, type Weights } from './tagger';
 import * as tf from './tf';
+import { programSource, programSourceAsync } from './programSource';
 
 export interface StepEvent {
   epoch: number;
@@ -449,7 +450,7 @@ export async function heldOutTypeShifts(tagger: Decoding, feat: Featurizer, dev:
 
 /** Span scores of predicted paths against the sentences' own tags. */
 export async function evaluate(tagger: Decoding, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<SpanScores> {
-  const { paths } = await predict(tagger, feat, sentences);
+  const { paths } = await programSourceAsync('dev pass', () => predict(tagger, feat, sentences));
   const toSpans = (ids: readonly number[]): Span[] => tagsToSpans(ids.map((t) => feat.tags[t]));
   return scoreSpans(
     sentences.map((s) => toSpans(s.tags)),
@@ -537,7 +538,9 @@ export async function trainTagger(
         const loss = await trainStep(optimizer, vars, t.clip, () => {
           const tensors = batchTensors(batch, tagger.dims);
           const emissions = method.emissions ? method.emissions({ tagger, tensors, step: at, prepared: prepared?.data }) : tagger.emissions(tensors, true, at);
-          return method.loss({ tagger, batch, tensors, emissions, config: methodConfig, epoch, step: at, rand, prepared: prepared?.data });
+          return programSource('CRF and loss', () =>
+            method.loss({ tagger, batch, tensors, emissions, config: methodConfig, epoch, step: at, rand, prepared: prepared?.data }),
+          );
         });
         const tokens = batch.lengths.reduce((a, b) => a + b, 0);
         trainMs += performance.now() - s0;

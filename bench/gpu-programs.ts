@@ -1,0 +1,117 @@
+/**
+ * GPU programs per training step and per epoch, by where they come from (src/model/programSource.ts),
+ * for the BiLSTM-CRF and the ID-CNN-CRF on WebGPU: Dawn (the `webgpu` npm package, Chromium's
+ * WebGPU) in Node, on SwiftShader's Vulkan from Debian's chromium package, so no GPU is needed.
+ * A program's CPU cost in the backend and Dawn is what limits WebGPU training (BENCHMARKS.md), so
+ * the count is the figure to drive down.
+ *
+ *   npx tsx bench/gpu-programs.ts [--sentences 96] [--out bench/results/gpu-programs.json]
+ *
+ * It trains one epoch of the first N CoNLL-2003 sentences (batch 32; the dev pass on 8) with the
+ * studio's loop and counts every runWebGPUProgram call, plus the fused optimizer's own dispatches
+ * (src/model/adamWebgpu.ts). Programs per step do not depend on the batch's sentence length, so an
+ * epoch of 1,000 sentences is 32 steps at the measured mean, plus its dev pass. Needs the data
+ * folder (NER_STUDIO_DATA, default ../shared/data), public/glove, and /usr/bin/chromium.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import { attributeBackward, currentProgramSource } from '../src/model/programSource';
+import * as tf from '../src/model/tf';
+import { THROUGHPUT_MODELS, throughputInput } from './throughput-input';
+import { runThroughput } from './train-throughput-core';
+
+const { values } = parseArgs({
+  options: {
+    sentences: { type: 'string', default: '96' },
+    out: { type: 'string' },
+    'no-fused': { type: 'boolean' },
+  },
+});
+const SENTENCES = Number(values.sentences);
+const BATCH = 32;
+const EPOCH = 1000;
+
+// Dawn's addon from the npm registry (as bench/gpu-node.ts packs it), on SwiftShader.
+const PACK = 'bench/out/gpu-pack';
+if (!existsSync(`${PACK}/package/dist/linux-x64/dawn.node`)) {
+  mkdirSync(PACK, { recursive: true });
+  const tgz = execFileSync('npm', ['pack', 'webgpu@0.6.2', '--pack-destination', PACK, '--silent'], { encoding: 'utf8' }).trim().split('\n').pop()!;
+  execFileSync('tar', ['xzf', `${PACK}/${tgz}`, '-C', PACK]);
+}
+if (!process.env.VK_DRIVER_FILES) {
+  // The Vulkan loader and SwiftShader come with Debian's chromium; Dawn reads the loader at start.
+  process.env.VK_DRIVER_FILES = '/usr/lib/chromium/vk_swiftshader_icd.json';
+  if (!process.env.LD_LIBRARY_PATH?.includes('/usr/lib/chromium')) {
+    execFileSync(process.execPath, process.execArgv.concat(process.argv.slice(1)), {
+      stdio: 'inherit',
+      env: { ...process.env, LD_LIBRARY_PATH: `/usr/lib/chromium:${process.env.LD_LIBRARY_PATH ?? ''}` },
+    });
+    process.exit(0);
+  }
+}
+const { create, globals } = createRequire(import.meta.url)(`${process.cwd()}/${PACK}/package/index.js`) as {
+  create: (flags: string[]) => unknown;
+  globals: object;
+};
+Object.assign(globalThis, globals);
+Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true });
+await import('@tensorflow/tfjs-backend-webgpu');
+(await import('../src/model/crfWebgpu')).registerCrfWebgpuKernels();
+(await import('../src/model/lstmWebgpu')).registerLstmWebgpuKernels();
+if (!(await tf.setBackend('webgpu'))) throw new Error('the WebGPU backend did not start (is chromium installed?)');
+await tf.ready();
+if (values['no-fused']) tf.env().set('STUDIO_FUSED_ADAM', false);
+
+/** Counts each runWebGPUProgram call under the part that made it. */
+const bySource = new Map<string, number>();
+const b = tf.backend() as unknown as { runWebGPUProgram: (...a: unknown[]) => unknown };
+const run = b.runWebGPUProgram.bind(b);
+b.runWebGPUProgram = (...a: unknown[]) => {
+  const k = currentProgramSource();
+  bySource.set(k, (bySource.get(k) ?? 0) + 1);
+  return run(...a);
+};
+const { countDispatches, MADE_ONCE } = await import('../src/model/adamWebgpu');
+countDispatches((n) => {
+  const k = currentProgramSource();
+  bySource.set(k, (bySource.get(k) ?? 0) + n);
+});
+attributeBackward();
+
+const input = throughputInput(SENTENCES);
+const out: Record<string, unknown> = {};
+for (const m of THROUGHPUT_MODELS) {
+  bySource.clear();
+  const r = await runThroughput({ ...input, ...m, epochs: 1 });
+  const steps = Math.ceil(SENTENCES / BATCH);
+  const dev = bySource.get('dev pass') ?? 0;
+  const once = bySource.get(MADE_ONCE) ?? 0;
+  const perStep = Object.fromEntries(
+    [...bySource]
+      .filter(([k]) => k !== 'dev pass' && k !== MADE_ONCE)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => [k, +(n / steps).toFixed(2)]),
+  );
+  const programsPerStep = Object.values(perStep).reduce((a, x) => a + x, 0);
+  const epochSteps = Math.ceil(EPOCH / BATCH);
+  const row = {
+    sentences: EPOCH,
+    measuredOn: { sentences: SENTENCES, steps, devSentences: 8 },
+    programsPerStep: Math.round(programsPerStep),
+    programsPerEpoch: Math.round(programsPerStep * epochSteps + dev),
+    bySource: { ...Object.fromEntries(Object.entries(perStep).map(([k, n]) => [k, Math.round(n * epochSteps)])), 'dev pass': dev },
+    /** Programs of the first step only (not in the epoch's count: a run makes them once). */
+    once: { [MADE_ONCE]: once },
+    perStepBySource: perStep,
+    losses: r.losses,
+    fusedOptimizer: !values['no-fused'],
+  };
+  out[m.encoder] = row;
+  console.error(`${m.encoder}: ${row.programsPerStep} programs a step, ${row.programsPerEpoch} an epoch of ${EPOCH} sentences`);
+  for (const [k, n] of Object.entries(perStep)) console.error(`  ${k.padEnd(44)} ${n.toFixed(1).padStart(7)} a step`);
+}
+const record = { backend: 'webgpu (Dawn in Node, SwiftShader)', batchSize: BATCH, date: new Date().toISOString().slice(0, 10), ...out };
+if (values.out) writeFileSync(values.out, `${JSON.stringify(record, null, 2)}\n`);
+console.log(JSON.stringify(record));
