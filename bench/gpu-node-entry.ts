@@ -18,7 +18,9 @@ const [inputPath, webgpuModule, wasmDir, backends] = process.argv.slice(2);
 const kit = JSON.parse(readFileSync(inputPath, 'utf8')) as KitInput;
 const glove = { ...kit.glove, vectors: Float32Array.from(kit.glove.vectors) };
 
-// TFJS_FLAGS (JSON): TensorFlow.js flags to set first, e.g. {"WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE": 64}.
+// TFJS_FLAGS (JSON): TensorFlow.js flags to set first, e.g. {"WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE": 64}
+// or {"STUDIO_FUSED_ADAM": false}; the studio's own flags are registered by importing their modules.
+await import('../src/model/adamWebgpu');
 if (process.env.TFJS_FLAGS) tf.env().setFlags(JSON.parse(process.env.TFJS_FLAGS));
 // MODELS: the encoders to run (bilstm,idcnn by default).
 const only = process.env.MODELS?.split(',');
