@@ -9,6 +9,13 @@ type Check = {
     Array<{ kernelUsed: boolean; genericUsedKernel: boolean; kernelVsGeneric: Record<string, number>; kernelVsCpu: Record<string, number> }>
   >;
   runTrainDrift(steps: number): Promise<{ cpu: number[]; webgpu: number[]; gaps: number[] }>;
+  runAdamCheck(steps: number): Promise<{
+    vars: Record<string, number>;
+    moments: Record<string, number>;
+    names: { fused: string[]; generic: string[] };
+    acc: { fused: number[]; generic: number[] };
+    moved: number;
+  }>;
 };
 
 /** A bare page of the studio's origin with e2e/pages/crfCheck.ts bundled in, as window.crfCheck. */
@@ -92,4 +99,20 @@ test('training on WebGPU follows the CPU backend step by step', async ({ page, o
   console.log(JSON.stringify(r));
   expect(r.webgpu).toHaveLength(12);
   r.gaps.forEach((g, i) => expect(g, `step ${i + 1}`).toBeLessThan(1e-3));
+});
+
+// Adam with clipping by global norm as two fused WGSL kernels (adamWebgpu.ts) against
+// TensorFlow.js's Adam on the same backend and on the CPU: variables and moments to 1e-5 after
+// steps over and under the clipping norm, and the same state for checkpoints.
+test("the fused Adam on WebGPU equals TensorFlow.js's Adam and the CPU backend", async ({ page, outside: _ }) => {
+  test.setTimeout(240_000);
+  await openCheckPage(page);
+  const r = await page.evaluate(() => (window as unknown as { crfCheck: Check }).crfCheck.runAdamCheck(6));
+  console.log(JSON.stringify(r));
+  expect(r.moved, 'the steps moved the variables (Adam moves about lr = 0.01 a step)').toBeGreaterThan(0.005);
+  expect(r.vars.fusedVsGeneric).toBeLessThan(1e-5);
+  expect(r.vars.fusedVsCpu).toBeLessThan(1e-5);
+  expect(r.moments.fusedVsGeneric).toBeLessThan(1e-5);
+  expect(r.names.fused).toEqual(r.names.generic);
+  for (const k of [0, 1]) expect(Math.abs(r.acc.fused[k] - r.acc.generic[k])).toBeLessThan(1e-7);
 });

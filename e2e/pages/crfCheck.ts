@@ -279,3 +279,60 @@ export async function runTrainDrift(steps: number) {
   }
   return { cpu: losses.cpu, webgpu: losses.webgpu, gaps: losses.cpu.map((v, i) => Math.abs(losses.webgpu[i] - v) / v) };
 }
+
+/**
+ * The fused Adam (adamWebgpu.ts) against TensorFlow.js's Adam through applyClipped on the same
+ * backend, and against the CPU backend: variables of several sizes (one larger than a
+ * workgroup's stride, gradients over and under the clipping norm), a few steps, then every
+ * variable and moment compared. Also the state it leaves (accBeta1/accBeta2, the moments' names).
+ */
+export async function runAdamCheck(steps: number) {
+  const { FusedAdam } = await import('../../src/model/adamWebgpu');
+  const { applyClipped } = await import('../../src/model/ops');
+  const shapes: number[][] = [[3], [17, 5], [300, 41], [1], [64, 64, 3], [7], [2, 2], [129]];
+  const rand = mulberry32(5);
+  const init = shapes.map((s) => Float32Array.from({ length: s.reduce((a, b) => a * b, 1) }, () => rand() * 2 - 1));
+  const grads = Array.from({ length: steps }, (_, t) =>
+    shapes.map((s) => Float32Array.from({ length: s.reduce((a, b) => a * b, 1) }, () => (rand() * 2 - 1) * (t % 2 ? 0.01 : 3))),
+  );
+  async function run(backend: string, fused: boolean) {
+    await tf.setBackend(backend);
+    const vars = shapes.map((s, k) => tf.variable(tf.tensor(init[k], s), true, `adamcheck/${backend}/${fused}/${k}`));
+    const opt = new FusedAdam(0.01);
+    for (let t = 0; t < steps; t++) {
+      const g = Object.fromEntries(vars.map((v, k) => [v.name, tf.tensor(grads[t][k], shapes[k])]));
+      if (fused) await opt.applyClipped(vars, g, 5);
+      else applyClipped(opt, vars, g, 5);
+      tf.dispose(Object.values(g));
+    }
+    const weights = await opt.getWeights();
+    const out = {
+      vars: await Promise.all(vars.map(async (v) => Array.from(await v.data()))),
+      moments: await Promise.all(weights.slice(1).map(async (w) => ({ name: w.name, data: Array.from(await w.tensor.data()) }))),
+      acc: [(await (opt as unknown as { accBeta1: tf.Variable }).accBeta1.data())[0], (await (opt as unknown as { accBeta2: tf.Variable }).accBeta2.data())[0]],
+    };
+    opt.dispose();
+    tf.dispose(vars);
+    return out;
+  }
+  const gap = (a: number[][], b: number[][]) => Math.max(...a.map((x, k) => Math.max(...x.map((v, i) => Math.abs(v - b[k][i])))));
+  const fused = await run('webgpu', true);
+  const generic = await run('webgpu', false);
+  const cpu = await run('cpu', false);
+  await tf.setBackend('webgpu');
+  return {
+    vars: { fusedVsGeneric: gap(fused.vars, generic.vars), fusedVsCpu: gap(fused.vars, cpu.vars) },
+    moments: {
+      fusedVsGeneric: gap(
+        fused.moments.map((m) => m.data),
+        generic.moments.map((m) => m.data),
+      ),
+    },
+    names: { fused: fused.moments.map((m) => m.name.replace('/true/', '/')), generic: generic.moments.map((m) => m.name.replace('/false/', '/')) },
+    acc: { fused: fused.acc, generic: generic.acc },
+    moved: gap(
+      fused.vars,
+      init.map((x) => Array.from(x)),
+    ),
+  };
+}

@@ -204,44 +204,48 @@ export class FusedAdam extends tf.AdamOptimizer {
       own(s.accumulatedSecondMoment[i].variable);
     }
 
+    // Every binding first: a tensor still on the CPU is uploaded by a copy on the backend's
+    // encoder, which may not be recorded while a compute pass is open on it.
+    const maxX = device.limits.maxComputeWorkgroupsPerDimension;
+    const sumsqGroups = Array.from({ length: groups }, (_, gi) => {
+      const gs = vars.slice(gi * GROUP, (gi + 1) * GROUP).map((v) => binding(grads[v.name], false));
+      return device.createBindGroup({
+        layout: sumsq.getBindGroupLayout(0),
+        entries: [
+          { binding: 0, resource: { buffer: norms } },
+          ...Array.from({ length: GROUP }, (_, k) => ({ binding: k + 1, resource: gs[k] ?? gs[0] })),
+          { binding: GROUP + 1, resource: { buffer: uniformBuffer, offset: 256 * (gi + 1), size: 16 } },
+        ],
+      });
+    });
+    const updateGroups = vars.map((v, i) =>
+      device.createBindGroup({
+        layout: update.getBindGroupLayout(0),
+        entries: [
+          binding(v, true),
+          binding(s.accumulatedFirstMoment[i].variable, true),
+          binding(s.accumulatedSecondMoment[i].variable, true),
+          binding(grads[v.name], false),
+          { buffer: norms },
+          { buffer: uniformBuffer, offset: 0, size: 32 },
+        ].map((resource, k) => ({ binding: k, resource })),
+      }),
+    );
     backend.ensureCommandEncoderReady();
     backend.endComputePassEncoder();
     const pass = backend.commandEncoder.beginComputePass();
-    let dispatches = 0;
-    for (let gi = 0; gi < groups; gi++) {
-      const part = vars.slice(gi * GROUP, (gi + 1) * GROUP);
-      const gs = part.map((v) => binding(grads[v.name], false));
+    sumsqGroups.forEach((group, gi) => {
       pass.setPipeline(sumsq);
-      pass.setBindGroup(
-        0,
-        device.createBindGroup({
-          layout: sumsq.getBindGroupLayout(0),
-          entries: [
-            { binding: 0, resource: { buffer: norms } },
-            ...Array.from({ length: GROUP }, (_, k) => ({ binding: k + 1, resource: gs[k] ?? gs[0] })),
-            { binding: GROUP + 1, resource: { buffer: uniformBuffer, offset: 256 * (gi + 1), size: 16 } },
-          ],
-        }),
-      );
-      pass.dispatchWorkgroups(part.length);
-      dispatches++;
-    }
-    const maxX = device.limits.maxComputeWorkgroupsPerDimension;
+      pass.setBindGroup(0, group);
+      pass.dispatchWorkgroups(Math.min(GROUP, vars.length - gi * GROUP));
+    });
     vars.forEach((v, i) => {
-      const entries = [
-        binding(v, true),
-        binding(s.accumulatedFirstMoment[i].variable, true),
-        binding(s.accumulatedSecondMoment[i].variable, true),
-        binding(grads[v.name], false),
-        { buffer: norms },
-        { buffer: uniformBuffer, offset: 0, size: 32 },
-      ].map((resource, k) => ({ binding: k, resource }));
       pass.setPipeline(update);
-      pass.setBindGroup(0, device.createBindGroup({ layout: update.getBindGroupLayout(0), entries }));
+      pass.setBindGroup(0, updateGroups[i]);
       const wgs = Math.ceil(v.size / WG);
       pass.dispatchWorkgroups(Math.min(wgs, maxX), Math.ceil(wgs / maxX));
-      dispatches++;
     });
+    const dispatches = groups + vars.length;
     pass.end();
     // Submitted now: the next step rewrites the uniforms.
     backend.submitQueue();

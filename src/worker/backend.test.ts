@@ -6,8 +6,8 @@ describe('the backend choice', () => {
   const software = { adapter: true, software: true };
   const none = { adapter: false, software: false };
 
-  it("'auto' trains the BiLSTM on WASM even with a hardware GPU, and the ID-CNN on WebGPU there only", () => {
-    expect(backendOrder('auto', hardware, 'bilstm')).toEqual(['wasm', 'webgl', 'cpu']);
+  it("'auto' trains both encoders on WebGPU with a hardware GPU (fused optimizer: 1.8x and 4.1x one WASM thread on an H100), on WASM with a software adapter or none", () => {
+    expect(backendOrder('auto', hardware, 'bilstm')).toEqual(['webgpu', 'wasm', 'webgl', 'cpu']);
     expect(backendOrder('auto', hardware, 'idcnn')).toEqual(['webgpu', 'wasm', 'webgl', 'cpu']);
     for (const gpu of [software, none]) for (const encoder of ['bilstm', 'idcnn'] as const) expect(backendOrder('auto', gpu, encoder)[0]).toBe('wasm');
   });

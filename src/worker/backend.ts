@@ -64,17 +64,18 @@ async function tryBackend(name: BackendName): Promise<boolean> {
 }
 
 /**
- * The backends to try, in order. 'auto' takes WebGPU first only for the ID-CNN on a hardware
- * adapter; otherwise WASM (SIMD, and threads when the page is cross-origin isolated), then WebGL,
- * then the CPU. Measured on an H100 (bench/gpu-node.ts, BENCHMARKS.md): TensorFlow.js's WebGPU
- * backend spends about 0.23 ms of CPU time per GPU program, and a BiLSTM batch is hundreds of
- * small programs even with the recurrence as WGSL kernels (lstmWebgpu.ts), so the BiLSTM trains
- * at 0.61x one WASM thread's speed there (0.17x without the kernels); the ID-CNN, a few large
- * convolutions, at 1.6-1.8x. A software adapter is correct but far slower than WASM for both.
+ * The backends to try, in order. 'auto' takes WebGPU first on a hardware adapter; otherwise WASM
+ * (SIMD, and threads when the page is cross-origin isolated), then WebGL, then the CPU. Measured
+ * on an H100 (bench/gpu-node.ts, BENCHMARKS.md): TensorFlow.js's WebGPU backend spends about
+ * 0.3 ms of CPU per GPU program, so speed follows the program count. With the LSTM recurrence
+ * (lstmWebgpu.ts) and Adam (adamWebgpu.ts) as fused kernels the BiLSTM trains at 1.8x one WASM
+ * thread's speed there (0.6x with the generic Adam), the ID-CNN at 4.1x. A software adapter is
+ * correct but far slower than WASM for both. (The encoder is kept in the signature: the order
+ * was per encoder until the fused optimizer.)
  */
-export function backendOrder(pref: 'auto' | BackendName, gpu: { adapter: boolean; software: boolean }, encoder: 'bilstm' | 'idcnn'): BackendName[] {
+export function backendOrder(pref: 'auto' | BackendName, gpu: { adapter: boolean; software: boolean }, _encoder: 'bilstm' | 'idcnn'): BackendName[] {
   if (pref !== 'auto') return [pref, 'wasm', 'cpu'];
-  return gpu.adapter && !gpu.software && encoder === 'idcnn' ? ['webgpu', 'wasm', 'webgl', 'cpu'] : ['wasm', 'webgl', 'cpu'];
+  return gpu.adapter && !gpu.software ? ['webgpu', 'wasm', 'webgl', 'cpu'] : ['wasm', 'webgl', 'cpu'];
 }
 
 /** Picks the backend for a job that trains the given encoder (backendOrder). */
@@ -95,9 +96,7 @@ export async function chooseBackend(pref: 'auto' | BackendName, encoder: 'bilstm
             ? gpu.adapter
               ? gpu.software
                 ? `the GPU adapter is a software one (${gpu.label})`
-                : encoder === 'bilstm'
-                  ? `the BiLSTM trains faster on WASM than on WebGPU, even on a data-center GPU (choose WebGPU to use ${gpu.label})`
-                  : `WebGPU on ${gpu.label} did not start`
+                : `WebGPU on ${gpu.label} did not start`
               : gpu.label
             : pref === 'wasm'
               ? 'chosen'
