@@ -1,7 +1,9 @@
 import { defineConfig } from '@playwright/test';
+import { findBrowser } from './scripts/browserPath.mjs';
 
-// The system Chromium (Debian's package): no browser is downloaded at install time.
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// CHROMIUM_PATH, Debian's chromium, or Playwright's own (scripts/ensure-browser.mjs installs
+// Debian's before the tests where there is none): no browser is downloaded at install time.
+const executablePath = (await findBrowser()) ?? undefined;
 
 export default defineConfig({
   testDir: 'e2e',
