@@ -4,6 +4,7 @@ import { mulberry32 } from '../random';
 import { aggregate } from './aggregate';
 import { GazetteerMatcher, resolveOverlaps } from './gazetteerMatcher';
 import { normalizeToken } from './normalize';
+import { compileUserRegex, overlappingRepeatedAlternation } from './regexSafety';
 import { compileRule, RuleError } from './rules';
 import { sourceStats } from './stats';
 import { TokenIndex } from './tokenIndex';
@@ -123,6 +124,17 @@ describe('rules', () => {
     const evil = /rule "tp": token 2: regular expression may backtrack catastrophically/;
     expect(() => compileRule({ kind: 'tokens', name: 'tp', label: 'X', pattern: [{ LOWER: 'a' }, { REGEX: '(a+)+$' }] })).toThrow(evil);
     expect(() => compileRule({ kind: 'tokens', name: 'tp', label: 'X', pattern: [{ LOWER: 'a' }, { TEXT: { REGEX: '(a+)+$' } }] })).toThrow(evil);
+  });
+
+  it('refuses a repeated group whose alternatives can start alike, which star height misses, and keeps safe alternations', () => {
+    const evil = /may backtrack catastrophically: the repeated group \(a\|aa\)\+/;
+    expect(() => compileRule({ kind: 'regex', name: 'alt', label: 'X', pattern: '(a|aa)+b', ignoreCase: false })).toThrow(evil);
+    expect(() => compileRule({ kind: 'tokens', name: 'tp', label: 'X', pattern: [{ REGEX: '^(a|aa)+$' }] })).toThrow(evil);
+    for (const bad of ['(?:x|\\w)*y', '(A|a){2,}', '(.|b)+']) expect(overlappingRepeatedAlternation(bad, true), bad).not.toBeNull();
+    for (const ok of ['(ab|cd)+', '(mr|dr)\\.? [A-Z]\\w+', '[(a|aa)+]', '(a|aa)?', '\\(a|aa\\)+', '(x|y){1,3}', '(A|a){2,}'])
+      expect(overlappingRepeatedAlternation(ok, false), ok).toBeNull();
+    // The time it would have taken: (a|aa)+b on 43 a's ran 7.5 s in the rules worker.
+    expect(() => compileUserRegex('^(a|aa)+$', '')).toThrow(/repeated group/);
   });
 
   it('refuses a pattern file line whose token pattern would be refused as a rule, naming the line', () => {
