@@ -130,7 +130,8 @@ test("the noise-aware methods run from the training page: RoSTER's loss on its t
   // The demo's train split has weak labels only: no fine-tuning stage, the initial model is WSL.
   const stages = (needle.metrics as unknown as { stages: { stage: string }[] }).stages.map((s) => s.stage);
   expect(stages).toEqual(['Stage I: language model', 'initial (WSL)', 'noise-aware continual training']);
-  expect(needle.metrics.test.overall.f1).toBeGreaterThanOrEqual(0);
+  // It learned the task: WSL alone scores about 0.6 on the demo's test split.
+  expect(needle.metrics.test.overall.f1).toBeGreaterThan(0.3);
   // The calibration NEEDLE used (dev Viterbi-score bins) is shown as stored.
   const m = needle.metrics as unknown as { calibration: { n: number; accuracy: number }[]; confidences: number[] };
   expect(m.calibration.reduce((a, b) => a + b.n, 0)).toBe(150);

@@ -520,8 +520,9 @@ describe('training loop', () => {
       const r = await runPipeline(pipelineSchema.parse({ kind: 'pu', explore: 3, lambda: 0.1 }), cfg, feat, { train: masked, dev });
       expect(r.stages.map((s) => s.stage)).toEqual(['exploratory training', 'PU + negative sampling']);
       const stats = r.stages[0].history![0].methodStats!;
-      expect(stats.oValueTrueO).toBeDefined();
-      expect(stats.oValueHidden).toBeDefined();
+      // The O-values the exploratory model gives the hidden entities' tokens (labeled O) are lower than the true O tokens': what PU removal reads (Eq. 9).
+      expect(stats.oValueTrueO).toBeGreaterThan(0);
+      expect(stats.oValueHidden, `angle ${angle}`).toBeLessThan(stats.oValueTrueO);
       expect(r.detection!.map((d) => d.lambda)).toEqual([0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5]);
       expect(r.dev!.overall.f1, `angle ${angle}`).toBeGreaterThan(0.5);
       r.tagger.dispose();
@@ -595,7 +596,8 @@ describe('training loop', () => {
     expect(r.tagger.tagShifts).toBe(kept);
     r.tagger.tagShifts = null;
     expect(held.without.f1).toBeCloseTo((await evaluate(r.tagger, feat, dev)).overall.f1, 10);
-    expect(held.with.f1).toBeGreaterThanOrEqual(0);
+    // Shifts chosen on one half of dev and scored on the other: a real score, near the model's own.
+    expect(held.with.f1).toBeGreaterThan(held.without.f1 - 0.2);
     // Raising one type's tags never predicts fewer tokens of that type.
     const typeTokens = async (v: number) => {
       r.tagger.tagShifts = tagShiftsOf(feat.tags, { [feat.tags[t].slice(2)]: v });
