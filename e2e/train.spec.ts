@@ -682,6 +682,17 @@ test("the training page's default run beats the demo's weak labels on the test s
   );
   expect(weakF1).toBeGreaterThan(0.7);
   expect(run.metrics.test.overall.f1).toBeGreaterThan(weakF1);
+  // The run page and Compare show both figures, the weak labels' as the run recorded them.
+  const recorded = (run.metrics as unknown as { weak: { test: { overall: { f1: number } } } }).weak.test.overall.f1;
+  expect(Math.abs(recorded - weakF1)).toBeLessThan(0.02);
+  const pid = (await storeRows<{ id: number; projectId: number }>(page, 'runs')).find((r) => r.id === id)!.projectId;
+  await page.goto(`/#/p/${pid}/runs/${id}`);
+  await expect(page.getByTestId('run-vs-weak')).toContainText(
+    `Test F1 ${(100 * run.metrics.test.overall.f1).toFixed(1)} against the weak labels' ${(100 * recorded).toFixed(1)}`,
+  );
+  await expect(page.getByTestId('run-weak-test').locator('tbody tr').first()).toContainText('all types');
+  await page.getByRole('link', { name: 'Compare runs', exact: true }).click();
+  await expect(page.locator(`tr[data-run="${id}"]`).getByTestId('compare-weak-f1')).toHaveText((100 * recorded).toFixed(1));
 });
 
 test("a run with encoder pre-training keeps the project's encoder, the next run starts from it, and it can be deleted", async ({ page, outside: _ }) => {

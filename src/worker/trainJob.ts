@@ -54,6 +54,8 @@ export interface TrainMetrics {
   bestEpoch?: number;
   dev?: SpanScores;
   test?: SpanScores;
+  /** The weak labels the run learned from (a weak training layer), scored against the same gold: what the model must beat. */
+  weak?: { layer: string; dev?: SpanScores; test?: SpanScores };
   trainSentences?: number;
   /** Multi-stage methods: each stage's dev F1, epochs and time. */
   stages?: StageRecord[];
@@ -199,6 +201,23 @@ async function projectEncoder(
  * The weak labels a run reads as features (model.weakFeatures): the training layer's when it is a
  * weak layer, else the project's aggregate weak layer.
  */
+/** A weak training layer scored against gold on dev and test (the run page shows it beside the model's scores); nothing for a gold or corrected layer. */
+function weakScores(
+  layer: Pick<LayerRow, 'kind' | 'name'>,
+  anns: readonly Annotation[],
+  gold: readonly Annotation[],
+  devIdx: number[],
+  testIdx: number[],
+): Pick<TrainMetrics, 'weak'> {
+  if (layer.kind !== 'weak') return {};
+  const score = (ks: number[]) =>
+    scoreSpans(
+      ks.map((k) => gold[k].spans),
+      ks.map((k) => anns[k].spans.filter((s) => s.label !== UNKNOWN_TYPE)),
+    );
+  return { weak: { layer: layer.name, dev: score(devIdx), ...(testIdx.length ? { test: score(testIdx) } : {}) } };
+}
+
 async function projectWeakLabels(db: StudioDB, projectId: number, layer: LayerRow, layerAnns: Annotation[], docIds: number[]): Promise<Annotation[]> {
   if (layer.kind === 'weak') return layerAnns;
   const aggregate = (await db.layers.where('projectId').equals(projectId).toArray()).find((l) => l.role === 'aggregate');
@@ -365,7 +384,20 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
         runId,
         cfg,
         mod,
-        { projectId, docs, parsed, train, dev, tags, feat, goldAnns, weakAnns: layer.kind === 'weak' ? layerAnns : null, devIdx, testIdx },
+        {
+          projectId,
+          docs,
+          parsed,
+          train,
+          dev,
+          tags,
+          feat,
+          goldAnns,
+          weakAnns: layer.kind === 'weak' ? layerAnns : null,
+          weakLayerName: layer.name,
+          devIdx,
+          testIdx,
+        },
         metrics,
         t0,
         emit,
@@ -515,6 +547,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
       bestEpoch: result.bestEpoch,
       dev: score(devIdx),
       test: testIdx.length ? score(testIdx) : undefined,
+      ...weakScores(layer, layerAnns, goldAnns, devIdx, testIdx),
       trainSentences: train.length,
       tokensPerSecond: result.tokensPerSecond,
       wallSeconds: elapsed(),
@@ -593,6 +626,7 @@ async function trainSpanModel(
     feat: Featurizer;
     goldAnns: Annotation[];
     weakAnns: Annotation[] | null;
+    weakLayerName: string;
     devIdx: number[];
     testIdx: number[];
   },
@@ -654,6 +688,7 @@ async function trainSpanModel(
     bestEpoch: metrics.history.reduce((b, h) => (h.devF1 > (metrics.history[b - 1]?.devF1 ?? -1) ? h.epoch : b), 0),
     dev: score(d.devIdx),
     test: d.testIdx.length ? score(d.testIdx) : undefined,
+    ...(d.weakAnns ? weakScores({ kind: 'weak', name: d.weakLayerName }, d.weakAnns, d.goldAnns, d.devIdx, d.testIdx) : {}),
     trainSentences: r.trainSentences,
     tokensPerSecond: r.tokensPerSecond,
     wallSeconds: (performance.now() - t0) / 1000,

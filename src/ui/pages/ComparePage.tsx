@@ -160,7 +160,7 @@ export function ComparePage() {
   );
 
   const csv = () => {
-    const head = ['run', 'status', 'method', 'model', 'seed', 'dev_f1', 'test_p', 'test_r', 'test_f1', ...types.map((t) => `test_f1_${t}`)];
+    const head = ['run', 'status', 'method', 'model', 'seed', 'dev_f1', 'test_p', 'test_r', 'test_f1', 'weak_test_f1', ...types.map((t) => `test_f1_${t}`)];
     const lines = shown.map((r) => [
       r.id,
       r.status,
@@ -171,6 +171,7 @@ export function ComparePage() {
       r.test?.overall.precision ?? '',
       r.test?.overall.recall ?? '',
       r.test?.overall.f1 ?? '',
+      r.metrics.weak?.test?.overall.f1 ?? '',
       ...types.map((t) => r.test?.perType[t]?.f1 ?? ''),
     ]);
     download(`runs-project-${projectId}.csv`, toCsv([head, ...lines]), 'text/csv');
@@ -244,6 +245,7 @@ export function ComparePage() {
             {header('p', 'Test P')}
             {header('r', 'Test R')}
             {header('f1', 'Test F1')}
+            <th title="The weak labels the run learned from, scored on the same test split: what the model must beat">Weak labels' test F1</th>
             {types.map((t) => header(`type:${t}`, `${t} F1`))}
           </tr>
         </thead>
@@ -266,6 +268,9 @@ export function ComparePage() {
               <td className="num">{pct(r.test?.overall.precision)}</td>
               <td className="num">{pct(r.test?.overall.recall)}</td>
               <td className="num">{pct(r.test?.overall.f1)}</td>
+              <td className="num" data-testid="compare-weak-f1">
+                {pct(r.metrics.weak?.test?.overall.f1)}
+              </td>
               {types.map((t) => (
                 <td key={t} className="num">
                   {pct(r.test?.perType[t]?.f1)}

@@ -8,6 +8,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { Link, useParams } from 'wouter';
 import type { SpanScores } from '../../core/metrics';
 import { describeTypeShifts, modelName, runMethodName, type RunConfig } from '../../core/runConfig';
+import { compareToWeak } from '../../core/weakComparison';
 import { db } from '../../db/instance';
 import type { TrainMetrics } from '../../worker/trainJob';
 import { LineChart } from '../components/LineChart';
@@ -40,6 +41,41 @@ function ScoreTable({ title, scores, testId }: { title: string; scores?: SpanSco
             <td className="num">
               {s.tp} / {s.tp + s.fp} / {s.tp + s.fn}
             </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The model beside the weak labels it learned from, per type, with what the difference means. */
+function WeakComparison({ split, weak, model, layer }: { split: string; weak?: SpanScores; model?: SpanScores; layer: string }) {
+  if (!weak || !model) return null;
+  const rows = compareToWeak(weak, model);
+  return (
+    <table className="grid" data-testid={`run-weak-${split.toLowerCase()}`}>
+      <caption>
+        {split}: the model against its weak labels ({layer})
+      </caption>
+      <thead>
+        <tr>
+          <th>Type</th>
+          <th>Weak P / R / F1</th>
+          <th>Model P / R / F1</th>
+          <th>What it means</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.type}>
+            <td>{r.type}</td>
+            <td className="num">
+              {pct(r.weak.precision)} / {pct(r.weak.recall)} / {pct(r.weak.f1)}
+            </td>
+            <td className="num">
+              {pct(r.model.precision)} / {pct(r.model.recall)} / {pct(r.model.f1)}
+            </td>
+            <td>{r.reading}</td>
           </tr>
         ))}
       </tbody>
@@ -111,10 +147,31 @@ export function RunPage() {
           />
         </div>
       )}
+      {m.weak && (m.test ?? m.dev) && (
+        <p data-testid="run-vs-weak">
+          {m.test && m.weak.test ? (
+            <>
+              Test F1 <strong>{pct(m.test.overall.f1)}</strong> against the weak labels' <strong>{pct(m.weak.test.overall.f1)}</strong>
+              {' · '}
+            </>
+          ) : null}
+          {m.dev && m.weak.dev ? (
+            <>
+              dev F1 {pct(m.dev.overall.f1)} against {pct(m.weak.dev.overall.f1)}
+            </>
+          ) : null}
+        </p>
+      )}
       <div className="row">
         <ScoreTable title="Dev" scores={m.dev} testId="run-dev-scores" />
         <ScoreTable title="Test" scores={m.test} testId="run-test-scores" />
       </div>
+      {m.weak && (
+        <div className="stack">
+          <WeakComparison split="Dev" weak={m.weak.dev} model={m.dev} layer={m.weak.layer} />
+          <WeakComparison split="Test" weak={m.weak.test} model={m.test} layer={m.weak.layer} />
+        </div>
+      )}
       <p>
         {m.predictedLayerId !== undefined && (
           <>
