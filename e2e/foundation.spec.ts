@@ -17,6 +17,16 @@ test('first start loads the demo project with its documents, gold layer and dict
   await expect(page.getByTestId('gazetteer-table')).toContainText('2,482');
 });
 
+test('an address with no page says so and links back, instead of a blank page', async ({ page, outside: _ }) => {
+  await openDemo(page);
+  const here = new URL(page.url());
+  await page.goto(`/${here.hash.replace(/\/?$/, '')}/nonexistent`);
+  await expect(page.getByTestId('not-found')).toContainText('There is no page at "/nonexistent" in this project.');
+  await page.getByRole('link', { name: 'Go to its overview' }).click();
+  await expect(page.getByTestId('project-name')).toHaveText(demo.name);
+  await expect(page.getByTestId('not-found')).toHaveCount(0);
+});
+
 test('importing a CoNLL file shows its documents and spans, and a reload keeps them', async ({ page, outside: _ }) => {
   await createProject(page, 'CoNLL import');
   await page.getByRole('link', { name: 'Import', exact: true }).click();
@@ -64,7 +74,7 @@ test('imported text is shown as text, never as HTML', async ({ page, outside: _ 
   const evil = '<img src=x onerror="window.__pwned=1"> <b>bold</b> text.';
   await page.getByLabel('Corpus files').setInputFiles({ name: 'evil.txt', mimeType: 'text/plain', buffer: Buffer.from(evil) });
   await page.getByRole('button', { name: 'Import' }).click();
-  await expect(page.getByTestId('import-result')).toContainText('Imported 1 documents');
+  await expect(page.getByTestId('import-result')).toContainText('Imported 1 document and');
   await page.getByRole('link', { name: 'Documents', exact: true }).click();
   await page.getByRole('link', { name: /evil\.txt/ }).click();
   await expect(page.locator('.doc-text')).toHaveText(evil);

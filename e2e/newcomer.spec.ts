@@ -84,7 +84,7 @@ test('an import that brings new types, snapped spans or text that is not text as
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(checks).toContainText('p.jsonl, line 1: span 2-10 ("rack Oba") starts or ends inside a token; it now covers the whole tokens "Barack Obama"');
   await page.getByRole('button', { name: 'Import anyway' }).click();
-  await expect(page.getByTestId('import-result')).toContainText('Imported 1 documents and 1 labeled spans');
+  await expect(page.getByTestId('import-result')).toContainText('Imported 1 document and 1 labeled span in');
   await page.getByLabel('Format').selectOption('text');
   await page
     .getByLabel('Corpus files')

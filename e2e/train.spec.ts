@@ -465,7 +465,7 @@ test('weak-label completion runs from the training page: a teacher, then a stude
   const raw = 'Naloxone reverses the antihypertensive effect of clonidine. Lithium caused tremor in two patients.';
   await page.getByLabel('Corpus files').setInputFiles({ name: 'raw.txt', mimeType: 'text/plain', buffer: Buffer.from(raw) });
   await page.getByRole('button', { name: 'Import' }).click();
-  await expect(page.getByTestId('import-result')).toContainText('Imported 1 documents');
+  await expect(page.getByTestId('import-result')).toContainText('Imported 1 document and');
   await makeWeakLabels(page);
   await startRun(page, {
     epochs: 3,

@@ -46,3 +46,6 @@ export function download(name: string, content: string | Blob, type = 'text/plai
 export const pct = (x: number | undefined) => (x === undefined ? '–' : (100 * x).toFixed(1));
 
 export { toCsv } from '../core/formats/csv';
+
+/** "1 document", "2,481 documents": a count and its noun, in the singular for one. */
+export const count = (n: number, noun: string, plural = `${noun}s`): string => `${n.toLocaleString()} ${n === 1 ? noun : plural}`;

@@ -3,6 +3,7 @@
  * labels, a model, review, export. Each step says whether it is done (from the stored data) and
  * links to where it is done; the first open step is marked as the one to take next.
  */
+import { count } from '../hooks';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Link } from 'wouter';
 import { db } from '../../db/instance';
@@ -45,7 +46,7 @@ export function NextSteps({ projectId, documents, hasDevGold }: { projectId: num
       title: 'Import documents',
       href: '/import',
       done: documents > 0,
-      detail: documents ? `${documents.toLocaleString()} documents` : 'raw text, CoNLL or JSONL; a few labeled dev and test documents let you score',
+      detail: documents ? count(documents, 'document') : 'raw text, CoNLL or JSONL; a few labeled dev and test documents let you score',
     },
     {
       id: 'sources',

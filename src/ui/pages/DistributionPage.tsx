@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { UNKNOWN_TYPE } from '../../core/types';
-import { download, toCsv, useProjectId, useTypeColors } from '../hooks';
+import { download, toCsv, useProjectId, useTypeColors, count } from '../hooks';
 import { useWorkerQuery } from '../workerQuery';
 
 const share = (n: number | undefined, total: number) => (total ? (100 * (n ?? 0)) / total : 0);
@@ -59,7 +59,7 @@ export function DistributionPage() {
         <p role="status" className="muted" data-testid="distribution-empty">
           {data.documents === 0
             ? `No documents on the ${split} split: choose another split, or move documents to it when importing.`
-            : `No layer annotates the ${data.documents.toLocaleString()} documents on the ${split} split yet: make weak labels, annotate, or train a model.`}
+            : `No layer annotates ${data.documents === 1 ? 'the document' : `the ${count(data.documents, 'document')}`} on the ${split} split yet: make weak labels, annotate, or train a model.`}
         </p>
       )}
       <table className="grid" data-testid="distribution-table" hidden={!data?.rows.length}>

@@ -6,7 +6,7 @@ import { SPLITS, type Split } from '../../core/types';
 import { parseRatios, splitByRatio } from '../../core/splits';
 import { db } from '../../db/instance';
 import { moveDocuments } from '../../db/repo';
-import { useProjectId } from '../hooks';
+import { useProjectId, count } from '../hooks';
 import { useWorkerQuery } from '../workerQuery';
 import { useUi } from '../store';
 
@@ -46,10 +46,10 @@ function Resplit({ projectId, ids }: { projectId: number; ids: ArrayLike<number>
         projectId,
         Array.from(ids, (docId, k) => ({ docId, split: splits[k] })),
       );
-      const count = (s: string) => splits.filter((x) => x === s).length;
+      const inSplit = (s: string) => splits.filter((x) => x === s).length;
       setMessage({
         ok: true,
-        text: `Split ${ids.length.toLocaleString()} documents: ${count('train')} train, ${count('dev')} dev, ${count('test')} test (${moved} moved).`,
+        text: `Split ${count(ids.length, 'document')}: ${inSplit('train')} train, ${inSplit('dev')} dev, ${inSplit('test')} test (${moved} moved).`,
       });
     } catch (e) {
       setMessage({ ok: false, text: (e as Error).message });
@@ -97,7 +97,7 @@ export function DocumentsPage() {
           </select>
         </label>
         <span className="muted" data-testid="doc-list-count">
-          {ids ? `${ids.length.toLocaleString()} documents` : 'loading…'}
+          {ids ? count(ids.length, 'document') : 'loading…'}
         </span>
       </div>
       {ids && ids.length > 0 && <Resplit projectId={projectId} ids={ids} />}

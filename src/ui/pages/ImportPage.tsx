@@ -4,7 +4,7 @@ import { parseRatios } from '../../core/splits';
 import { LAYER_KINDS, SPLITS, TAG_SCHEMES, type LayerKind, type Split, type TagScheme } from '../../core/types';
 import { importWorker } from '../../worker/importClient';
 import type { ImportStored } from '../../worker/import.worker';
-import { useProjectId } from '../hooks';
+import { useProjectId, count } from '../hooks';
 
 const FORMAT_HELP: Record<CorpusFormat, string> = {
   conll: 'CoNLL columns: token first, tag last; blank lines between sentences; -DOCSTART- between documents.',
@@ -49,7 +49,7 @@ export function ImportPage() {
   const done = (r: ImportStored, t0: number) =>
     setResult({
       ok: true,
-      message: `Imported ${r.documents.toLocaleString()} documents and ${r.spans.toLocaleString()} labeled spans in ${((performance.now() - t0) / 1000).toFixed(2)} s.`,
+      message: `Imported ${count(r.documents, 'document')} and ${count(r.spans, 'labeled span')} in ${((performance.now() - t0) / 1000).toFixed(2)} s.`,
     });
 
   const run = async (e: React.FormEvent) => {
@@ -204,7 +204,7 @@ export function ImportPage() {
       </div>
       {pending && (
         <div role="alertdialog" aria-label="Check the import" className="error" data-testid="import-checks">
-          <p>Nothing is stored yet. {pending.documents.toLocaleString()} documents are ready to import, but look at these first:</p>
+          <p>Nothing is stored yet. {count(pending.documents, 'document is', 'documents are')} ready to import, but look at these first:</p>
           <ul>
             {pending.checks.slice(0, 20).map((c) => (
               <li key={c}>{c}</li>

@@ -64,6 +64,11 @@ export function ProjectLayout() {
           <Route path="/distribution" component={DistributionPage} />
           <Route path="/annotate/:docId/:token?" component={AnnotatePage} />
           <Route path="/review" component={ReviewPage} />
+          <Route>
+            <p role="alert" className="error" data-testid="not-found">
+              There is no page at {JSON.stringify(location)} in this project. <Link href="/">Go to its overview</Link>.
+            </p>
+          </Route>
         </Switch>
       </section>
     </ProjectContext.Provider>

@@ -1,4 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks';
+import { count } from '../hooks';
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { loadDemo } from '../../db/demo';
@@ -64,7 +65,7 @@ export function ProjectsPage() {
                 {p.name}
               </Link>
               <div className="muted">
-                {p.documents.toLocaleString()} documents · {p.types.map((t) => t.name).join(', ') || 'no types yet'}
+                {count(p.documents, 'document')} · {p.types.map((t) => t.name).join(', ') || 'no types yet'}
               </div>
               <button
                 type="button"

@@ -5,7 +5,7 @@ import { AGGREGATE_METHODS, type AggregateMethod } from '../../core/weak/aggrega
 import { db } from '../../db/instance';
 import { WeakJob, type Progress } from '../../worker/weakClient';
 import type { WeakSummary } from '../../worker/weakJob';
-import { pct, useProjectId } from '../hooks';
+import { pct, useProjectId, count } from '../hooks';
 
 const METHOD_HELP: Record<AggregateMethod, string> = {
   priority: 'Longest span wins; ties go to the higher-priority source, then to type order.',
@@ -52,7 +52,7 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
   return (
     <>
       <p className="muted">
-        {summary.documents.toLocaleString()} documents, {summary.tokens.toLocaleString()} tokens labeled in {(summary.ms.total / 1000).toFixed(2)} s (
+        {count(summary.documents, 'document')}, {count(summary.tokens, 'token')} labeled in {(summary.ms.total / 1000).toFixed(2)} s (
         {summary.reusedIndex ? 'corpus index reused' : 'corpus indexed'}: index {summary.ms.index.toFixed(0)} ms, gazetteers {summary.ms.match.toFixed(0)} ms,
         rules {summary.ms.rules.toFixed(0)} ms, aggregation {summary.ms.aggregate.toFixed(0)} ms, save {summary.ms.save.toFixed(0)} ms).
         {summary.typedBySpelling
