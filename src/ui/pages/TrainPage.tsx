@@ -19,23 +19,12 @@ import { METHOD_CATALOG } from '../../methods/catalog';
 import { entryOptionsText, parseOptionsText } from '../../methods/options';
 import { ExperimentPanel } from '../components/ExperimentPanel';
 import { OptionsForm } from '../components/OptionsForm';
-import type { TrainEvent, TrainMetrics } from '../../worker/trainJob';
+import type { TrainMetrics } from '../../worker/trainJob';
 import { TrainJob } from '../../worker/trainClient';
-import { LineChart } from '../components/LineChart';
 import { pct, useProjectId } from '../hooks';
 import { defaultTrainingLayer, layerProblems } from '../layerChecks';
 import { useWorkerQuery } from '../workerQuery';
-
-interface Live {
-  runId: number;
-  backend?: string;
-  stage?: string;
-  steps: { x: number; loss: number }[];
-  epochs: { epoch: number; devF1: number; loss: number }[];
-  last?: Extract<TrainEvent, { kind: 'step' }>;
-  /** The k-th of n queued runs (an experiment), with its label. */
-  queue?: { k: number; n: number; label?: string };
-}
+import { type Live, LiveRun, nextLive } from '../components/LiveRun';
 
 const MODEL_DEFAULTS = modelSchema.parse({});
 const TRAIN_DEFAULTS = trainSchema.parse({});
@@ -264,17 +253,8 @@ export function TrainPage() {
     const t = new TrainJob();
     job.current = t;
     setLive({ runId, steps: [], epochs: [], queue });
-    let n = 0;
     try {
-      await t.run(runId, (e) => {
-        setLive((prev) => {
-          if (!prev) return prev;
-          if (e.kind === 'backend') return { ...prev, backend: e.choice.reason };
-          if (e.kind === 'stage') return { ...prev, stage: e.stage };
-          if (e.kind === 'step') return { ...prev, last: e, stage: undefined, steps: [...prev.steps, { x: ++n, loss: e.loss }] };
-          return { ...prev, epochs: [...prev.epochs, { epoch: e.epoch, devF1: e.devF1, loss: e.loss }] };
-        });
-      });
+      await t.run(runId, (e) => setLive((prev) => prev && nextLive(prev, e, Date.now())));
     } catch (e) {
       setError((e as Error).message);
       await failRunIfLive(db, runId, (e as Error).message);
@@ -349,11 +329,6 @@ export function TrainPage() {
       ?.filter((r) => r.status === 'queued')
       .map((r) => r.id!)
       .reverse() ?? [];
-
-  const stepX = useMemo(() => live?.steps.map((s) => s.x) ?? [], [live?.steps]);
-  const stepSeries = useMemo(() => [{ label: 'loss', values: live?.steps.map((s) => s.loss) ?? [], color: '#2456c7' }], [live?.steps]);
-  const epochX = useMemo(() => live?.epochs.map((s) => s.epoch) ?? [], [live?.epochs]);
-  const epochSeries = useMemo(() => [{ label: 'dev F1', values: live?.epochs.map((s) => 100 * s.devF1) ?? [], color: '#1e6b32' }], [live?.epochs]);
 
   return (
     <div className="stack">
@@ -491,54 +466,38 @@ export function TrainPage() {
           <OptionsForm text={options} onChange={setOptions} />
         </details>
       </form>
+      {live && (
+        <LiveRun
+          live={live}
+          maxEpochs={Number(form.epochs) || 1}
+          controls={
+            <>
+              <button type="button" onClick={() => job.current?.stop()}>
+                Stop (keep best)
+              </button>
+              <button type="button" onClick={() => job.current?.cancel()}>
+                Cancel
+              </button>
+              {live.queue && (
+                <button
+                  type="button"
+                  onClick={() => {
+                    queueCancelled.current = true;
+                    job.current?.cancel();
+                  }}
+                >
+                  Cancel experiment
+                </button>
+              )}
+            </>
+          }
+        />
+      )}
       <ExperimentPanel baseConfig={baseConfig} runs={runs ?? []} busy={busy} blocked={dataProblems.length > 0} onQueued={runQueue} onError={setError} />
       {error && (
         <p role="alert" className="error" data-testid="train-error">
           {error}
         </p>
-      )}
-      {live && (
-        <div className="stack" data-testid="live-run">
-          <div className="row">
-            <strong>Run {live.runId}</strong>
-            <span className="muted" data-testid="backend-reason">
-              {live.backend ?? 'starting…'}
-            </span>
-            {live.queue && (
-              <span data-testid="queue-progress">
-                experiment: run {live.queue.k} of {live.queue.n}
-                {live.queue.label ? ` · ${live.queue.label}` : ''}
-              </span>
-            )}
-            <button type="button" onClick={() => job.current?.stop()}>
-              Stop (keep best)
-            </button>
-            <button type="button" onClick={() => job.current?.cancel()}>
-              Cancel
-            </button>
-            {live.queue && (
-              <button
-                type="button"
-                onClick={() => {
-                  queueCancelled.current = true;
-                  job.current?.cancel();
-                }}
-              >
-                Cancel experiment
-              </button>
-            )}
-          </div>
-          <p className="muted" data-testid="train-progress">
-            {live.stage ??
-              (live.last
-                ? `epoch ${live.last.epoch}, step ${live.last.step} of ${live.last.steps}, loss ${live.last.loss.toFixed(3)}, ${Math.round(live.last.tokensPerSecond).toLocaleString()} tokens/s`
-                : 'preparing…')}
-          </p>
-          <div className="charts">
-            <LineChart title="Training loss" x={stepX} series={stepSeries} xLabel="step" testId="loss-chart" />
-            <LineChart title="Dev F1" x={epochX} series={epochSeries} xLabel="epoch" testId="f1-chart" />
-          </div>
-        </div>
       )}
       <h2>Runs</h2>
       {queued.length > 0 && !busy && (
