@@ -27,6 +27,8 @@ const { values } = parseArgs({
     sentences: { type: 'string', default: '96' },
     out: { type: 'string' },
     'no-fused': { type: 'boolean' },
+    /** Also count with TensorFlow.js's generic Adam, written under "genericAdam". */
+    compare: { type: 'boolean' },
   },
 });
 const SENTENCES = Number(values.sentences);
@@ -62,7 +64,6 @@ await import('@tensorflow/tfjs-backend-webgpu');
 (await import('../src/model/lstmWebgpu')).registerLstmWebgpuKernels();
 if (!(await tf.setBackend('webgpu'))) throw new Error('the WebGPU backend did not start (is chromium installed?)');
 await tf.ready();
-if (values['no-fused']) tf.env().set('STUDIO_FUSED_ADAM', false);
 
 /** Counts each runWebGPUProgram call under the part that made it. */
 const bySource = new Map<string, number>();
@@ -81,37 +82,52 @@ countDispatches((n) => {
 attributeBackward();
 
 const input = throughputInput(SENTENCES);
-const out: Record<string, unknown> = {};
-for (const m of THROUGHPUT_MODELS) {
-  bySource.clear();
-  const r = await runThroughput({ ...input, ...m, epochs: 1 });
-  const steps = Math.ceil(SENTENCES / BATCH);
-  const dev = bySource.get('dev pass') ?? 0;
-  const once = bySource.get(MADE_ONCE) ?? 0;
-  const perStep = Object.fromEntries(
-    [...bySource]
-      .filter(([k]) => k !== 'dev pass' && k !== MADE_ONCE)
-      .sort((a, b) => b[1] - a[1])
-      .map(([k, n]) => [k, +(n / steps).toFixed(2)]),
-  );
-  const programsPerStep = Object.values(perStep).reduce((a, x) => a + x, 0);
-  const epochSteps = Math.ceil(EPOCH / BATCH);
-  const row = {
-    sentences: EPOCH,
-    measuredOn: { sentences: SENTENCES, steps, devSentences: 8 },
-    programsPerStep: Math.round(programsPerStep),
-    programsPerEpoch: Math.round(programsPerStep * epochSteps + dev),
-    bySource: { ...Object.fromEntries(Object.entries(perStep).map(([k, n]) => [k, Math.round(n * epochSteps)])), 'dev pass': dev },
-    /** Programs of the first step only (not in the epoch's count: a run makes them once). */
-    once: { [MADE_ONCE]: once },
-    perStepBySource: perStep,
-    losses: r.losses,
-    fusedOptimizer: !values['no-fused'],
-  };
-  out[m.encoder] = row;
-  console.error(`${m.encoder}: ${row.programsPerStep} programs a step, ${row.programsPerEpoch} an epoch of ${EPOCH} sentences`);
-  for (const [k, n] of Object.entries(perStep)) console.error(`  ${k.padEnd(44)} ${n.toFixed(1).padStart(7)} a step`);
+
+/** Programs per step and epoch by source, for each encoder, with the fused Adam on or off. */
+async function count(fused: boolean): Promise<Record<string, unknown>> {
+  tf.env().set('STUDIO_FUSED_ADAM', fused);
+  const out: Record<string, unknown> = {};
+  for (const m of THROUGHPUT_MODELS) {
+    bySource.clear();
+    const r = await runThroughput({ ...input, ...m, epochs: 1 });
+    const steps = Math.ceil(SENTENCES / BATCH);
+    const dev = bySource.get('dev pass') ?? 0;
+    const once = bySource.get(MADE_ONCE) ?? 0;
+    const perStep = Object.fromEntries(
+      [...bySource]
+        .filter(([k]) => k !== 'dev pass' && k !== MADE_ONCE)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, n]) => [k, +(n / steps).toFixed(2)]),
+    );
+    const programsPerStep = Object.values(perStep).reduce((a, x) => a + x, 0);
+    const epochSteps = Math.ceil(EPOCH / BATCH);
+    const row = {
+      sentences: EPOCH,
+      measuredOn: { sentences: SENTENCES, steps, devSentences: 8 },
+      programsPerStep: Math.round(programsPerStep),
+      programsPerEpoch: Math.round(programsPerStep * epochSteps + dev),
+      bySource: { ...Object.fromEntries(Object.entries(perStep).map(([k, n]) => [k, Math.round(n * epochSteps)])), 'dev pass': dev },
+      /** Programs of the first step only (not in the epoch's count: a run makes them once). */
+      once: { [MADE_ONCE]: once },
+      perStepBySource: perStep,
+      losses: r.losses,
+      fusedOptimizer: fused,
+    };
+    out[m.encoder] = row;
+    console.error(
+      `${m.encoder}${fused ? '' : ' (generic Adam)'}: ${row.programsPerStep} programs a step, ${row.programsPerEpoch} an epoch of ${EPOCH} sentences`,
+    );
+    for (const [k, n] of Object.entries(perStep)) console.error(`  ${k.padEnd(44)} ${n.toFixed(1).padStart(7)} a step`);
+  }
+  return out;
 }
-const record = { backend: 'webgpu (Dawn in Node, SwiftShader)', batchSize: BATCH, date: new Date().toISOString().slice(0, 10), ...out };
+
+const record = {
+  backend: 'webgpu (Dawn in Node, SwiftShader)',
+  batchSize: BATCH,
+  date: new Date().toISOString().slice(0, 10),
+  ...(await count(!values['no-fused'])),
+  ...(values.compare ? { genericAdam: await count(false) } : {}),
+};
 if (values.out) writeFileSync(values.out, `${JSON.stringify(record, null, 2)}\n`);
 console.log(JSON.stringify(record));

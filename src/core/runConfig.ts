@@ -36,7 +36,7 @@ export const dataSchema = z.discriminatedUnion('kind', [
 export const modelSchema = z.object({
   encoder: z.enum(['bilstm', 'idcnn']).default('bilstm'),
   /** LSTM units per direction, or ID-CNN filters. */
-  hidden: z.number().int().positive().default(100),
+  hidden: z.number().int().positive().max(2048).default(100),
   idcnnIterations: z.number().int().positive().default(2),
   charDim: z.number().int().positive().default(30),
   charFilters: z.number().int().positive().default(30),
@@ -96,9 +96,10 @@ export const modelSchema = z.object({
 export const DICTIONARY_DROPOUT_CHOICES = [0, 0.5, 0.75] as const;
 
 export const trainSchema = z.object({
-  epochs: z.number().int().positive().default(30),
-  batchSize: z.number().int().positive().default(32),
-  lr: z.number().positive().default(0.001),
+  // Bounds a typo cannot pass (1e9 epochs): far above any run the studio makes.
+  epochs: z.number().int().positive().max(1000).default(30),
+  batchSize: z.number().int().positive().max(4096).default(32),
+  lr: z.number().positive().max(1).default(0.001),
   clip: z.number().positive().default(5),
   /** Stop after this many epochs without a better dev F1. */
   patience: z.number().int().positive().default(5),

@@ -24,6 +24,7 @@ import { TrainJob } from '../../worker/trainClient';
 import { pct, useProjectId } from '../hooks';
 import { defaultTrainingLayer, layerProblems } from '../layerChecks';
 import { useWorkerQuery } from '../workerQuery';
+import { fieldMessage } from '../fieldMessage';
 import { type Live, LiveRun, nextLive } from '../components/LiveRun';
 
 const MODEL_DEFAULTS = modelSchema.parse({});
@@ -81,7 +82,7 @@ function formProblems(
     },
     train: { epochs: num(form, 'epochs'), batchSize: num(form, 'batch'), lr: num(form, 'lr'), seed: num(form, 'seed') },
   });
-  if (!r.success) for (const issue of r.error.issues) problems.push(`${FIELD_OF[issue.path.join('.')] ?? issue.path.join('.')}: ${issue.message}`);
+  if (!r.success) for (const issue of r.error.issues) problems.push(`${FIELD_OF[issue.path.join('.')] ?? issue.path.join('.')}: ${fieldMessage(issue)}`);
   return problems;
 }
 
