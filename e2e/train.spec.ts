@@ -545,6 +545,12 @@ test('bad training input stops before training with a clear error', async ({ pag
   await expect(page.getByTestId('form-problems')).toHaveCount(0);
   await page.getByLabel('Dictionary dropout').fill('devv');
   await expect(page.getByTestId('form-problems')).toHaveText('dictionary dropout: "devv" is not a number');
+  // What was typed stays across a reload.
+  await page.getByLabel('Dictionary dropout').fill('dev');
+  await page.getByLabel('Epochs', { exact: true }).fill('7');
+  await page.reload();
+  await expect(page.getByLabel('Epochs', { exact: true })).toHaveValue('7');
+  await expect(page.getByLabel('Dictionary dropout')).toHaveValue('dev');
   await page.getByLabel('Dictionary features').uncheck();
   await expect(page.getByTestId('form-problems')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeEnabled();

@@ -25,6 +25,7 @@ import { pct, useProjectId } from '../hooks';
 import { defaultTrainingLayer, layerProblems } from '../layerChecks';
 import { useWorkerQuery } from '../workerQuery';
 import { fieldMessage } from '../fieldMessage';
+import { useKept } from '../kept';
 import { type Live, LiveRun, nextLive } from '../components/LiveRun';
 
 const MODEL_DEFAULTS = modelSchema.parse({});
@@ -194,7 +195,7 @@ export function TrainPage() {
         .sortBy('id'),
     [projectId],
   );
-  const [form, setForm] = useState({
+  const defaults = {
     layer: '',
     gold: '',
     strong: '',
@@ -220,9 +221,11 @@ export function TrainPage() {
     lr: '0.002',
     seed: '1',
     backend: 'auto',
-  });
+  };
+  // What was typed stays across reloads, per project (kept.ts); a field the page no longer has is dropped.
+  const [form, setForm] = useKept(`train-form/${projectId}`, defaults);
   // The chosen method's options (method and pipeline, every default filled in): the ablations' switches.
-  const [options, setOptions] = useState(() => entryOptionsText(METHOD_CATALOG.find((m) => m.id === 'completion')!));
+  const [options, setOptions] = useKept(`train-options/${projectId}`, entryOptionsText(METHOD_CATALOG.find((m) => m.id === 'completion')!));
   const [live, setLive] = useState<Live | null>(null);
   const [error, setError] = useState<string | null>(null);
   const job = useRef<TrainJob | null>(null);
@@ -241,13 +244,15 @@ export function TrainPage() {
   const gold = layers?.filter((l) => l.kind === 'gold') ?? [];
   // Entity counts per layer and split: the layers a run would use are checked before it starts.
   const stats = useWorkerQuery('projectStats', [projectId]);
-  const layerId = form.layer
+  // A layer kept from an earlier visit that no longer exists counts as none chosen.
+  const exists = (id: string) => !!id && (!layers || layers.some((l) => String(l.id) === id));
+  const layerId = exists(form.layer)
     ? Number(form.layer)
     : stats
       ? defaultTrainingLayer(stats.layers)
       : (layers?.find((l) => l.role === 'aggregate')?.id ?? layers?.[0]?.id);
-  const goldId = form.gold ? Number(form.gold) : gold[0]?.id;
-  const dataProblems = stats ? layerProblems(stats.layers, { layerId, goldId, strongId: form.strong ? Number(form.strong) : undefined }) : [];
+  const goldId = exists(form.gold) ? Number(form.gold) : gold[0]?.id;
+  const dataProblems = stats ? layerProblems(stats.layers, { layerId, goldId, strongId: exists(form.strong) ? Number(form.strong) : undefined }) : [];
 
   const execute = async (runId: number, queue?: Live['queue']) => {
     setError(null);
@@ -269,7 +274,7 @@ export function TrainPage() {
   const baseConfig = (): Pick<RunConfig, 'data' | 'model' | 'train' | 'backend'> => {
     if (layerId === undefined || goldId === undefined) throw new Error('choose a training layer and a gold layer (the dev split is scored on it)');
     const c = parseRunConfig({
-      data: { kind: 'project', projectId, layerId, goldLayerId: goldId, ...(form.strong ? { strongLayerId: Number(form.strong) } : {}) },
+      data: { kind: 'project', projectId, layerId, goldLayerId: goldId, ...(exists(form.strong) ? { strongLayerId: Number(form.strong) } : {}) },
       model: {
         encoder: form.encoder,
         hidden: num(form, 'hidden'),
