@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { attributeBackward, currentProgramSource } from '../src/model/programSource';
+import { attributeBackward, currentProgramSource, MADE_ONCE_VARIABLES } from '../src/model/programSource';
 import * as tf from '../src/model/tf';
 import { THROUGHPUT_MODELS, throughputInput } from './throughput-input';
 import { runThroughput } from './train-throughput-core';
@@ -29,6 +29,7 @@ const { values } = parseArgs({
     'no-fused': { type: 'boolean' },
     /** Also count with TensorFlow.js's generic Adam, written under "genericAdam". */
     compare: { type: 'boolean' },
+    kernels: { type: 'boolean' },
   },
 });
 const SENTENCES = Number(values.sentences);
@@ -69,9 +70,15 @@ await tf.ready();
 const bySource = new Map<string, number>();
 const b = tf.backend() as unknown as { runWebGPUProgram: (...a: unknown[]) => unknown };
 const run = b.runWebGPUProgram.bind(b);
+/** With --kernels: each source's programs by the program's class (what to fuse next). */
+const byKernel = new Map<string, number>();
 b.runWebGPUProgram = (...a: unknown[]) => {
   const k = currentProgramSource();
   bySource.set(k, (bySource.get(k) ?? 0) + 1);
+  if (values.kernels) {
+    const key = `${k} :: ${(a[0] as { constructor: { name: string } }).constructor.name}`;
+    byKernel.set(key, (byKernel.get(key) ?? 0) + 1);
+  }
   return run(...a);
 };
 const { countDispatches, MADE_ONCE } = await import('../src/model/adamWebgpu');
@@ -92,10 +99,10 @@ async function count(fused: boolean): Promise<Record<string, unknown>> {
     const r = await runThroughput({ ...input, ...m, epochs: 1 });
     const steps = Math.ceil(SENTENCES / BATCH);
     const dev = bySource.get('dev pass') ?? 0;
-    const once = bySource.get(MADE_ONCE) ?? 0;
+    const onceKeys = [MADE_ONCE, MADE_ONCE_VARIABLES];
     const perStep = Object.fromEntries(
       [...bySource]
-        .filter(([k]) => k !== 'dev pass' && k !== MADE_ONCE)
+        .filter(([k]) => k !== 'dev pass' && !onceKeys.includes(k))
         .sort((a, b) => b[1] - a[1])
         .map(([k, n]) => [k, +(n / steps).toFixed(2)]),
     );
@@ -108,7 +115,7 @@ async function count(fused: boolean): Promise<Record<string, unknown>> {
       programsPerEpoch: Math.round(programsPerStep * epochSteps + dev),
       bySource: { ...Object.fromEntries(Object.entries(perStep).map(([k, n]) => [k, Math.round(n * epochSteps)])), 'dev pass': dev },
       /** Programs of the first step only (not in the epoch's count: a run makes them once). */
-      once: { [MADE_ONCE]: once },
+      once: Object.fromEntries(onceKeys.map((k) => [k, bySource.get(k) ?? 0])),
       perStepBySource: perStep,
       losses: r.losses,
       fusedOptimizer: fused,
@@ -121,6 +128,8 @@ async function count(fused: boolean): Promise<Record<string, unknown>> {
   }
   return out;
 }
+
+if (values.kernels) for (const [k, n] of [...byKernel].sort()) console.error(`${String(n).padStart(5)}  ${k}`);
 
 const record = {
   backend: 'webgpu (Dawn in Node, SwiftShader)',

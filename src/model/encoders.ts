@@ -2,7 +2,7 @@ import { getKernel } from '@tensorflow/tfjs-core';
 import { LSTM_SEQ, LSTM_SEQ_GRAD, lstmKernelActive } from './lstmWebgpu';
 import { dense, maxOver, opPer, shiftConv } from './ops';
 import * as tf from './tf';
-import { programSource } from './programSource';
+import { MADE_ONCE_VARIABLES, programSource } from './programSource';
 
 /** A model's variables by their own names; TensorFlow.js names are prefixed to stay unique. */
 export type Params = Map<string, tf.Variable> & { prefix?: string };
@@ -10,7 +10,7 @@ export type Params = Map<string, tf.Variable> & { prefix?: string };
 export function param(params: Params, name: string, init: () => tf.Tensor): tf.Variable {
   let v = params.get(name);
   if (!v) {
-    const value = init();
+    const value = programSource(MADE_ONCE_VARIABLES, init);
     v = tf.variable(value, true, `${params.prefix ?? ''}${name}`);
     value.dispose();
     params.set(name, v);

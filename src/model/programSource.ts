@@ -8,6 +8,8 @@
 import * as tf from './tf';
 
 let current = 'other';
+/** Where a model's variables are initialized (once, on first use): not a cost of every step. */
+export const MADE_ONCE_VARIABLES = "the model's variables, made once";
 /** Parts that hold the programs of the parts inside them (the dev pass runs the model's forward parts). */
 const ENCLOSING = new Set(['dev pass']);
 
