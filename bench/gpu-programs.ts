@@ -96,6 +96,7 @@ async function count(fused: boolean): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const m of THROUGHPUT_MODELS) {
     bySource.clear();
+    byKernel.clear();
     const r = await runThroughput({ ...input, ...m, epochs: 1 });
     const steps = Math.ceil(SENTENCES / BATCH);
     const dev = bySource.get('dev pass') ?? 0;
@@ -125,11 +126,10 @@ async function count(fused: boolean): Promise<Record<string, unknown>> {
       `${m.encoder}${fused ? '' : ' (generic Adam)'}: ${row.programsPerStep} programs a step, ${row.programsPerEpoch} an epoch of ${EPOCH} sentences`,
     );
     for (const [k, n] of Object.entries(perStep)) console.error(`  ${k.padEnd(44)} ${n.toFixed(1).padStart(7)} a step`);
+    if (values.kernels) for (const [k, n] of [...byKernel].sort()) console.error(`${String(n).padStart(5)}  ${k}`);
   }
   return out;
 }
-
-if (values.kernels) for (const [k, n] of [...byKernel].sort()) console.error(`${String(n).padStart(5)}  ${k}`);
 
 const record = {
   backend: 'webgpu (Dawn in Node, SwiftShader)',
