@@ -6,19 +6,48 @@
 export interface CatalogEntry {
   id: string;
   title: string;
+  /** One line on when to use it, shown under the method on the training page. */
+  when: string;
   method: { name: string } & Record<string, unknown>;
   pipeline?: { kind: string } & Record<string, unknown>;
   head?: 'crf' | 'softmax' | 'span' | 'twopart';
 }
 
 export const METHOD_CATALOG: CatalogEntry[] = [
-  { id: 'supervised', title: 'Supervised: the strong (gold) sentences only', method: { name: 'supervised' } },
-  { id: 'wsl', title: 'WSL: strong and weak labels, the weak as if gold', method: { name: 'wsl' } },
-  { id: 'weighted-wsl', title: 'Weighted WSL: weak loss times \u03b3 = 0.5', method: { name: 'weighted-wsl' } },
-  { id: 'partial-wsl', title: 'Partial WSL: weak O tokens left out', method: { name: 'partial-wsl' } },
-  { id: 'sst', title: 'SST: self-training on a supervised model\u2019s labels', method: { name: 'wsl' }, pipeline: { kind: 'sst' } },
+  {
+    id: 'supervised',
+    when: 'You have gold or corrected training sentences and want the reference without weak labels.',
+    title: 'Supervised: the strong (gold) sentences only',
+    method: { name: 'supervised' },
+  },
+  {
+    id: 'wsl',
+    when: 'The plain baseline: the weak labels as if they were gold. Good when they are precise and nearly complete.',
+    title: 'WSL: strong and weak labels, the weak as if gold',
+    method: { name: 'wsl' },
+  },
+  {
+    id: 'weighted-wsl',
+    when: 'Some gold and many weak sentences, the weak ones trusted half as much.',
+    title: 'Weighted WSL: weak loss times \u03b3 = 0.5',
+    method: { name: 'weighted-wsl' },
+  },
+  {
+    id: 'partial-wsl',
+    when: 'Weak labels that miss many entities: their O tokens are left out of the loss.',
+    title: 'Partial WSL: weak O tokens left out',
+    method: { name: 'partial-wsl' },
+  },
+  {
+    id: 'sst',
+    when: 'A few gold sentences and much unlabeled text: a supervised model labels the rest, and a student learns both.',
+    title: 'SST: self-training on a supervised model\u2019s labels',
+    method: { name: 'wsl' },
+    pipeline: { kind: 'sst' },
+  },
   {
     id: 'completion',
+    when: "The default. Weak labels that miss entities (a dictionary's usual fault): a teacher fills their O tokens. Best over the suite on conll03 distant and bc5cdr.",
     title: 'Weak-label completion: a WSL teacher, decoded with the O shift and type shifts chosen on dev, fills the weak O tokens; a student learns them',
     method: { name: 'wsl' },
     // The teacher decodes with a shift per type too: mean dev +0.40 over the user-scale suite (conll03 distant 3k +0.94,
@@ -32,17 +61,43 @@ export const METHOD_CATALOG: CatalogEntry[] = [
   },
   {
     id: 'needle',
+    when: "A few gold sentences beside many weak ones (NEEDLE's setting): pre-training, completion, a noise-aware loss, then fine-tuning on the gold.",
     title: 'NEEDLE: LM pre-training, completion, noise-aware loss, fine-tuning',
     method: { name: 'noise-aware' },
     pipeline: { kind: 'needle' },
     head: 'crf',
   },
-  { id: 'roster-loss', title: 'RoSTER noise-robust stage only (noisy-label removal, GCE by option)', method: { name: 'roster' }, head: 'twopart' },
-  { id: 'ns-uniform', title: 'Negative sampling, uniform (span head)', method: { name: 'negative-sampling', sampling: 'uniform' }, head: 'span' },
-  { id: 'ns-weighted', title: 'Negative sampling, adaptive weighted (span head)', method: { name: 'negative-sampling', sampling: 'weighted' }, head: 'span' },
-  { id: 'pu', title: 'PU learning + negative sampling (removes low O-values, then samples O)', method: { name: 'pu' }, pipeline: { kind: 'pu' } },
+  {
+    id: 'roster-loss',
+    when: 'Weak labels with many false matches: drops the tokens the model disagrees with. It over-predicts where the weak O is mostly right.',
+    title: 'RoSTER noise-robust stage only (noisy-label removal, GCE by option)',
+    method: { name: 'roster' },
+    head: 'twopart',
+  },
+  {
+    id: 'ns-uniform',
+    when: 'Labels with entities left unlabeled (missing annotations): samples a few O spans instead of trusting every O.',
+    title: 'Negative sampling, uniform (span head)',
+    method: { name: 'negative-sampling', sampling: 'uniform' },
+    head: 'span',
+  },
+  {
+    id: 'ns-weighted',
+    when: 'The same, sampling less often the O spans that look like entities to the model.',
+    title: 'Negative sampling, adaptive weighted (span head)',
+    method: { name: 'negative-sampling', sampling: 'weighted' },
+    head: 'span',
+  },
+  {
+    id: 'pu',
+    when: 'Missing annotations: removes the O tokens the model thinks are entities (low O-value), then samples O.',
+    title: 'PU learning + negative sampling (removes low O-values, then samples O)',
+    method: { name: 'pu' },
+    pipeline: { kind: 'pu' },
+  },
   {
     id: 'bond',
+    when: "Distant labels wrong in both directions, with unlabeled text of the same kind: a teacher's confident soft labels, refreshed each round.",
     title: 'BOND: an early-stopped teacher on the weak labels, then self-training on its confident soft pseudo-labels, the teacher refreshed each round',
     method: { name: 'wsl' },
     // Self-training on the project's unassigned documents too, up to 10,000 sentences (none in the
@@ -51,15 +106,24 @@ export const METHOD_CATALOG: CatalogEntry[] = [
     pipeline: { kind: 'bond', unlabeled: 10_000 },
     head: 'softmax',
   },
-  { id: 'roster', title: 'RoSTER: noise-robust models, ensemble, self-training', method: { name: 'roster' }, pipeline: { kind: 'roster' }, head: 'twopart' },
+  {
+    id: 'roster',
+    when: 'The whole RoSTER (several models, slow): noisy distant labels with unlabeled text; below WSL with the dictionary features on bc5cdr.',
+    title: 'RoSTER: noise-robust models, ensemble, self-training',
+    method: { name: 'roster' },
+    pipeline: { kind: 'roster' },
+    head: 'twopart',
+  },
   {
     id: 'decoupled',
+    when: 'Few gold sentences and a gazetteer: mentions and contexts learned apart, each pre-trained first.',
     title: 'Decoupled mention/context model: gazetteer + weak-layer pre-training, then strong labels (paper 004)',
     method: { name: 'supervised' },
     pipeline: { kind: 'decoupled', mentionPretrain: { epochs: 3 }, contextPretrain: { epochs: 2 } },
   },
   {
     id: 'decoupled-plain',
+    when: 'The decoupled model without its pre-training, to see what the pre-training adds.',
     title: 'Decoupled mention/context model, no pre-training (paper 004)',
     method: { name: 'supervised' },
     pipeline: { kind: 'decoupled' },

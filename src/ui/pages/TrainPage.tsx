@@ -374,6 +374,9 @@ export function TrainPage() {
             </select>
           </label>
         </div>
+        <p className="muted" data-testid="method-when">
+          When to use it: {(METHOD_CATALOG.find((m) => m.id === form.method) ?? METHOD_CATALOG[0]).when}
+        </p>
         <div className="row">
           <select aria-label="Encoder" value={form.encoder} onChange={set('encoder')}>
             <option value="bilstm">BiLSTM</option>
