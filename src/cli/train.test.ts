@@ -30,4 +30,24 @@ describe('CLI train and eval', () => {
     expect(evaluated.tokenAccuracy).toBeGreaterThan(0);
     await expect(evalModel(join(dir, 'config.json'), config.data.test.text, config.data.test.labels)).rejects.toThrow(/not a model file/);
   }, 120_000);
+
+  it("honours the config's pipeline: a BOND config trains BOND, not single-stage WSL", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-cli-'));
+    const config = {
+      name: 'bond',
+      data: {
+        kind: 'files',
+        train: { text: head('train_text.txt', 120, dir), labels: head('train_label_dist.txt', 120, dir) },
+        dev: { text: head('valid_text.txt', 30, dir), labels: head('valid_label_true.txt', 30, dir) },
+      },
+      model: { hidden: 8, charDim: 8, charFilters: 8, head: 'softmax' },
+      method: { name: 'wsl' },
+      pipeline: { kind: 'bond', teacherEpochs: 1, rounds: 2 },
+      train: { epochs: 1, batchSize: 16, seed: 3 },
+    };
+    writeFileSync(join(dir, 'bond.json'), JSON.stringify(config));
+    const r = (await trainFromConfig(join(dir, 'bond.json'))) as { pipeline: string; stages: { stage: string }[] };
+    expect(r.pipeline).toBe('bond');
+    expect(r.stages.map((s) => s.stage)).toEqual(['teacher (distant labels, early-stopped)', 'self-training round 1', 'self-training round 2']);
+  }, 120_000);
 });

@@ -1,4 +1,3 @@
-import { getMethod } from '../methods';
 import '../methods';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -16,9 +15,10 @@ import { readCorpus } from './readCorpus';
 import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
 import * as tf from '../model/tf';
 import { registerWasmKernels } from '../model/wasmKernels';
-import { evaluate, predict, tagShiftsOf, trainTagger } from '../model/train';
+import { evaluate, predict, tagShiftsOf } from '../model/train';
+import { encoderPretraining, pretrainEncoder } from '../model/pretrain';
 import { roundScores } from './roundScores';
-import { finalOShift } from '../methods/pipelines';
+import { runPipeline } from '../methods/pipelines';
 
 type FileSplit = { text: string; labels: string } | { conll: string };
 
@@ -169,32 +169,50 @@ export async function trainFromConfig(configFile: string, out?: string, dataFlag
     { spelling: cfg.model.spelling },
   );
   const tensorsBefore = tf.memory().numTensors;
-  const result = await trainTagger(getMethod(cfg.method.name), cfg, feat, data, {
-    onEpoch: (e) =>
-      void process.stderr.write(
-        `epoch ${e.epoch}: loss ${e.loss.toFixed(3)} dev F1 ${(100 * e.dev.overall.f1).toFixed(2)} ${e.best ? '*' : ''} (${e.seconds.toFixed(0)} s, ${e.tokensPerSecond.toFixed(0)} tokens/s)\n`,
-      ),
-  });
-  const shifted = await finalOShift(result.tagger, cfg, feat, data.dev, { onStage: (m) => void process.stderr.write(`${m}\n`) });
+  const log = (m: string) => void process.stderr.write(`${m}\n`);
+  // Every part of the config: the method's pipeline (a single training is one kind among them),
+  // encoder pre-training on the training text, the final O shift; dictionary features need a
+  // dictionary, which a files config does not name (experiment settings do).
+  if (cfg.model.dictionary) log('dictionary features: off (a train config names no dictionary; experiment settings do)');
+  const pre =
+    cfg.model.pretrain > 0
+      ? await pretrainEncoder(cfg.model, feat, data.train, encoderPretraining(cfg), {
+          onEpoch: (e, loss) => log(`encoder pre-training, epoch ${e}: loss ${loss.toFixed(3)}`),
+        })
+      : null;
+  const result = await runPipeline(
+    cfg.pipeline,
+    cfg,
+    feat,
+    { ...data, ...(pre ? { encoder: pre.weights, encoderLm: pre.lm } : {}) },
+    {
+      onStage: log,
+      onEpoch: (e) =>
+        log(
+          `epoch ${e.epoch}: loss ${e.loss.toFixed(3)} dev F1 ${(100 * e.dev.overall.f1).toFixed(2)} ${e.best ? '*' : ''} (${e.seconds.toFixed(0)} s, ${e.tokensPerSecond.toFixed(0)} tokens/s)`,
+        ),
+    },
+  );
   const test = data.test.length ? await evaluate(result.tagger, feat, data.test) : null;
-  if (out) writeFileSync(out, JSON.stringify(await modelFile(cfg, feat, result.tagger, shifted.typeShifts)));
-  const r2 = (x: number) => Math.round(x * 10000) / 100;
+  if (out) writeFileSync(out, JSON.stringify(await modelFile(cfg, feat, result.tagger, result.typeShifts)));
   result.tagger.dispose();
+  const history = result.stages.flatMap((st) => (st.history ?? []).map((h) => ({ stage: st.stage, ...h })));
   return {
     config: cfg.name,
     backend,
+    method: cfg.method.name,
+    pipeline: cfg.pipeline.kind,
+    ...(pre ? { encoder: { epochs: pre.losses.length, sentences: pre.sentences } } : {}),
     trainSentences: data.train.length,
-    trainTokens: result.trainTokens,
-    epochs: result.history.length,
-    bestEpoch: result.bestEpoch,
-    stopped: result.stopped,
-    dev: (shifted.dev ?? result.bestDev) && roundScores((shifted.dev ?? result.bestDev)!),
-    oShift: shifted.oShift,
-    ...(shifted.typeShifts ? { typeShifts: shifted.typeShifts } : {}),
+    stages: result.stages.map((st) => ({ stage: st.stage, epochs: st.epochs, devF1: st.devF1, seconds: st.seconds })),
+    epochs: history.length,
+    dev: result.dev && roundScores(result.dev),
+    oShift: result.oShift,
+    ...(result.typeShifts ? { typeShifts: result.typeShifts } : {}),
     test: test && roundScores(test),
     wallSeconds: Math.round(result.seconds),
     trainTokensPerSecond: Math.round(result.tokensPerSecond),
     leakedTensors: tf.memory().numTensors - tensorsBefore,
-    history: result.history.map((h) => ({ epoch: h.epoch, loss: +h.loss.toFixed(4), devF1: r2(h.dev.overall.f1), seconds: +h.seconds.toFixed(1) })),
+    history: history.map((h) => ({ stage: h.stage, epoch: h.epoch, loss: +h.loss.toFixed(4), devF1: +(100 * h.devF1).toFixed(2) })),
   };
 }
