@@ -229,6 +229,8 @@ test('O-value histogram with a λ cut-off, RoSTER removals and the sampling heat
   expect(Number(await cut.getAttribute('data-precision'))).toBeCloseTo(hit / k, 9);
   expect(Number(await cut.getAttribute('data-recall'))).toBeCloseTo(hit / tokens.filter((x) => x.gold !== 'O').length, 9);
   await expect(page.getByTestId(`ovalues-list-${pu}`).locator('li').first()).toContainText(`O-value ${removed[0].o.toFixed(3)}`);
+  // Each run's records sit under a heading that names that run, whichever other runs are chosen.
+  await expect(page.getByTestId(`signals-${pu}`).locator('h4').first()).toHaveText(`Run ${pu}: PU learning: O-values of the weak-O tokens, and the λ cut-off`);
   // The histogram at a chosen exploratory epoch: the first epoch's stored O-values.
   expect(puSignals[0].oValueEpochs).toHaveLength(2);
   await page.getByLabel('O-value epoch').selectOption({ label: 'exploratory epoch 1' });

@@ -101,7 +101,7 @@ export function SignalDiagnostics({ runId, metrics }: { runId: number; metrics: 
     <section className="stack" data-testid={`signals-${runId}`}>
       {data && oTokens.length > 0 && (
         <>
-          <h4>PU learning: O-values of the weak-O tokens, and the λ cut-off</h4>
+          <h4>Run {runId}: PU learning: O-values of the weak-O tokens, and the λ cut-off</h4>
           {data.epochs > 0 && (
             <label>
               O-values of{' '}
@@ -230,7 +230,7 @@ function Removed({ runId, tokens }: { runId: number; tokens: Token[] }) {
   }, [tokens]);
   return (
     <div className="stack" data-testid={`removed-${runId}`} ref={ref}>
-      <h4>Weak labels RoSTER's threshold removed (judged by the first noise-robust model)</h4>
+      <h4>Run {runId}: Weak labels RoSTER's threshold removed (judged by the first noise-robust model)</h4>
       <CsvButton target={ref} name={`run-${runId}-roster-removed`} />
       <table className="grid">
         <thead>
@@ -281,7 +281,7 @@ function SamplingHeatMap({ runId, maps }: { runId: number; maps: NonNullable<Tra
   const max = Math.max(...m.cells.map((c) => c.p), 1e-12);
   return (
     <div className="stack" data-testid={`sampling-${runId}`}>
-      <h4>Negative sampling: probability of each unlabeled span (i, j) in one draw, last epoch</h4>
+      <h4>Run {runId}: Negative sampling: probability of each unlabeled span (i, j) in one draw, last epoch</h4>
       <label>
         Sentence{' '}
         <select aria-label="Sampling sentence" value={k} onChange={(e) => setK(Number(e.target.value))}>
