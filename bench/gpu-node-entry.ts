@@ -79,7 +79,8 @@ for (const name of backends.split(',')) {
   for (const m of kit.models) {
     try {
       if (counts) Object.assign(counts, { programs: 0, submits: 0 });
-      const r = await runThroughput({ ...kit, glove, ...m });
+      // BATCH: sentences a batch (32 by default).
+      const r = await runThroughput({ ...kit, glove, ...m, ...(process.env.BATCH ? { batchSize: Number(process.env.BATCH) } : {}) });
       // Per epoch: the run's programs over its epochs (the dev evaluations included).
       const dispatch = counts ? { programsPerEpoch: Math.round(counts.programs / kit.epochs), submitsPerEpoch: Math.round(counts.submits / kit.epochs) } : {};
       console.log(JSON.stringify({ where: `Node ${process.version}, ${used}`, flags: process.env.TFJS_FLAGS ?? '', ...r, ...dispatch }));

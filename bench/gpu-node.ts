@@ -92,6 +92,8 @@ for f in node webgpu/dist/linux-x64/dawn.node; do [ -f "$K/$f" ] || xz -dk "$K/$
 chmod +x "$K/node"
 grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | tee "$OUT/cpu.txt"; nproc | tee -a "$OUT/cpu.txt"
 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" \${BACKENDS:-webgpu,wasm} 2>&1 | tee "$OUT/gpu-node.jsonl"
+# Batches of 128 sentences on both backends (BATCH128=0: not run): the GPU's cost is per program, so larger batches gain there.
+if [ "\${BATCH128:-1}" = 1 ]; then BATCH=128 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu,wasm 2>&1 | tee -a "$OUT/gpu-node.jsonl"; fi
 # Adam as TensorFlow.js's generic ops (UNFUSED=0: not run), against the fused kernels above (src/model/adamWebgpu.ts).
 if [ "\${UNFUSED:-1}" = 1 ]; then TFJS_FLAGS='{"STUDIO_FUSED_ADAM":false}' "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/gpu-node.jsonl"; fi
 # The LSTM's recurrence as the generic ops (GENERIC=0: not run), against its WGSL kernels above.
