@@ -11,7 +11,7 @@ let current = 'other';
 /** Where a model's variables are initialized (once, on first use): not a cost of every step. */
 export const MADE_ONCE_VARIABLES = "the model's variables, made once";
 /** Parts that hold the programs of the parts inside them (the dev pass runs the model's forward parts). */
-const ENCLOSING = new Set(['dev pass']);
+const ENCLOSING = new Set(['dev pass', MADE_ONCE_VARIABLES]);
 
 /** Runs `f` with its GPU programs counted under `label` (or the enclosing part's, inside the dev pass). */
 export function programSource<T>(label: string, f: () => T): T {

@@ -7,7 +7,7 @@ import { MAX_CHARS } from './features';
 import { dense, matMulFast } from './ops';
 import { decodeSpans, spanLogits, spanLogitsAt } from './spanHead';
 import * as tf from './tf';
-import { programSource } from './programSource';
+import { MADE_ONCE_VARIABLES, programSource } from './programSource';
 
 export type TaggerConfig = ModelConfig;
 
@@ -118,20 +118,22 @@ export class Tagger {
     readonly seed: number,
   ) {
     // Build every variable once, on a one-token batch, so that the optimizer sees them all.
-    tf.tidy(() => {
-      this.emissions(
-        {
-          words: tf.zeros([1, 1, dims.word]),
-          chars: tf.zeros([1, MAX_CHARS], 'int32'),
-          mask: tf.ones([1, 1]),
-          oovSelect: tf.ones([1, 1]),
-          oovOneHot: tf.cast(tf.oneHot([0], dims.oov), 'float32') as tf.Tensor2D,
-          ...(dims.lex ? { lex: tf.zeros([1, 1, dims.lex]) } : {}),
-        },
-        false,
-        0,
-      );
-    });
+    programSource(MADE_ONCE_VARIABLES, () =>
+      tf.tidy(() => {
+        this.emissions(
+          {
+            words: tf.zeros([1, 1, dims.word]),
+            chars: tf.zeros([1, MAX_CHARS], 'int32'),
+            mask: tf.ones([1, 1]),
+            oovSelect: tf.ones([1, 1]),
+            oovOneHot: tf.cast(tf.oneHot([0], dims.oov), 'float32') as tf.Tensor2D,
+            ...(dims.lex ? { lex: tf.zeros([1, 1, dims.lex]) } : {}),
+          },
+          false,
+          0,
+        );
+      }),
+    );
     if (cfg.head === 'crf') {
       param(this.params, 'crf/transitions', () => tf.zeros([dims.tags, dims.tags]));
       param(this.params, 'crf/start', () => tf.zeros([dims.tags]));
