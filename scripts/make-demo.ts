@@ -5,8 +5,8 @@
  * dict_full_train.txt that occur in the demo's training sentences, and starter rules.
  *
  * Only the training text may choose dictionary phrases: an earlier demo took its untyped list
- * from dict_full.txt phrases found in its dev and test text too, and dict_full.txt was made from
- * the test annotations (../shared/data/README.md), so its figures measured the answers.
+ * from the full untyped list's phrases found in its dev and test text too, and that list was made
+ * from the test annotations (the data folder's README), so its figures measured the answers.
  * src/db/demoLeak.test.ts fails if an untyped entry does not occur in the training text.
  * The output is committed (a fresh machine has no shared/ folder); re-run after changing this.
  */

@@ -9,19 +9,26 @@ import { evalModel, trainFromConfig } from './train';
 // seconds; the eval verb must give the scores the train verb reported for the same split.
 const head = conllHead;
 
+/** A tiny files config over the first CoNLL-2003 sentences: `train` labels and sizes, then any overrides. */
+function tinyConfig(dir: string, trainLabels: string, sizes: [number, number, number], extra: Record<string, unknown> = {}) {
+  const [tr, dv, te] = sizes;
+  return {
+    data: {
+      kind: 'files',
+      train: { text: head('train_text.txt', tr, dir), labels: head(trainLabels, tr, dir) },
+      dev: { text: head('valid_text.txt', dv, dir), labels: head('valid_label_true.txt', dv, dir) },
+      ...(te ? { test: { text: head('test_text.txt', te, dir), labels: head('test_label_true.txt', te, dir) } } : {}),
+    },
+    model: { hidden: 8, charDim: 8, charFilters: 8 },
+    ...extra,
+  };
+}
+
 describe('CLI train and eval', () => {
   it('eval of the saved model reproduces the test scores of train', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'studio-cli-'));
-    const config = {
-      name: 'tiny',
-      data: {
-        kind: 'files',
-        train: { text: head('train_text.txt', 200, dir), labels: head('train_label_true.txt', 200, dir) },
-        dev: { text: head('valid_text.txt', 40, dir), labels: head('valid_label_true.txt', 40, dir) },
-        test: { text: head('test_text.txt', 60, dir), labels: head('test_label_true.txt', 60, dir) },
-      },
-      model: { hidden: 8, charDim: 8, charFilters: 8 },
-      train: { epochs: 2, batchSize: 16, seed: 2 },
+    const config = tinyConfig(dir, 'train_label_true.txt', [200, 40, 60], { name: 'tiny', train: { epochs: 2, batchSize: 16, seed: 2 } }) as {
+      data: { test: { text: string; labels: string } };
     };
     writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
     const trained = await trainFromConfig(join(dir, 'config.json'), join(dir, 'model.json'));
@@ -33,18 +40,13 @@ describe('CLI train and eval', () => {
 
   it("honours the config's pipeline: a BOND config trains BOND, not single-stage WSL", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'studio-cli-'));
-    const config = {
+    const config = tinyConfig(dir, 'train_label_dist.txt', [120, 30, 0], {
       name: 'bond',
-      data: {
-        kind: 'files',
-        train: { text: head('train_text.txt', 120, dir), labels: head('train_label_dist.txt', 120, dir) },
-        dev: { text: head('valid_text.txt', 30, dir), labels: head('valid_label_true.txt', 30, dir) },
-      },
       model: { hidden: 8, charDim: 8, charFilters: 8, head: 'softmax' },
       method: { name: 'wsl' },
       pipeline: { kind: 'bond', teacherEpochs: 1, rounds: 2 },
       train: { epochs: 1, batchSize: 16, seed: 3 },
-    };
+    });
     writeFileSync(join(dir, 'bond.json'), JSON.stringify(config));
     const r = (await trainFromConfig(join(dir, 'bond.json'))) as { pipeline: string; stages: { stage: string }[] };
     expect(r.pipeline).toBe('bond');

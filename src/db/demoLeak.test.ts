@@ -1,8 +1,9 @@
 /**
  * The demo's dictionaries may come only from what a user would have before labeling dev or test:
  * its training text, or the published core dictionary. An earlier demo took its untyped list from
- * dict_full.txt phrases found in its dev and test text, and dict_full.txt was made from the test
- * annotations (../shared/data/README.md), so its weak labels and its model scored the answers.
+ * phrases of bc5cdr's full untyped list found in its dev and test text, and that list was made from
+ * the test annotations (the data folder's README says so), so its weak labels and its model scored
+ * the answers. This test reads only the committed demo asset.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
