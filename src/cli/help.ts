@@ -28,6 +28,7 @@ export const HELP: Record<string, VerbHelp> = {
     usage: 'weak --corpus FILE [--gazetteer FILE ...] [--untyped FILE ...] [--rules FILE] [--gold FILE] [--aggregate priority|vote|hmm]',
     options: [
       ['--corpus FILE', 'the text to label (required)'],
+      ['--format F', "the corpus's format (by its extension when absent)"],
       ['--gazetteer FILE', 'a typed gazetteer (Type<TAB>phrase a line); repeatable'],
       ['--untyped FILE', 'an untyped list (a phrase a line), typed by spelling; repeatable'],
       ['--rules FILE', 'rules as JSON (token patterns and regular expressions)'],

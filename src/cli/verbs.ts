@@ -40,6 +40,38 @@ const corpusOptions = {
   split: { type: 'string', default: 'train' },
 } as const;
 
+/** Each verb's options, as the parser reads them: help.ts explains every one (help.test.ts checks). */
+export const VERB_OPTIONS = {
+  import: corpusOptions,
+  stats: corpusOptions,
+  weak: {
+    gazetteer: { type: 'string', multiple: true },
+    untyped: { type: 'string', multiple: true },
+    rules: { type: 'string' },
+    corpus: { type: 'string' },
+    gold: { type: 'string' },
+    case: { type: 'string', default: 'insensitive' },
+    aggregate: { type: 'string', default: 'priority' },
+    format: { type: 'string' },
+    'untyped-as-is': { type: 'boolean' },
+  },
+  train: { config: { type: 'string' }, out: { type: 'string' }, data: { type: 'string' } },
+  eval: { model: { type: 'string' }, corpus: { type: 'string' }, labels: { type: 'string' }, scheme: { type: 'string' } },
+  experiment: {
+    config: { type: 'string' },
+    data: { type: 'string' },
+    only: { type: 'string', multiple: true },
+    method: { type: 'string', multiple: true },
+    key: { type: 'string', multiple: true },
+    report: { type: 'boolean' },
+    cost: { type: 'boolean' },
+    shard: { type: 'string' },
+    jobs: { type: 'string' },
+    loco: { type: 'boolean' },
+    out: { type: 'string' },
+  },
+} as const;
+
 function labelArgs(labels: string[] | undefined): { file: string; kind: LayerKind; name: string }[] {
   // --labels FILE or --labels kind:name=FILE
   return (labels ?? []).map((l, k) => {
@@ -49,7 +81,7 @@ function labelArgs(labels: string[] | undefined): { file: string; kind: LayerKin
 }
 
 const importVerb: Verb = async (args, parse) => {
-  const { values, positionals } = parse({ args, options: corpusOptions, allowPositionals: true });
+  const { values, positionals } = parse({ args, options: VERB_OPTIONS.import, allowPositionals: true });
   const [file] = positionals;
   if (!file) throw new Error('import: name a file');
   const gz = values.format?.startsWith('gazetteer-') ? (values.format.slice(10) as GazetteerFormat) : null;
@@ -73,7 +105,7 @@ const importVerb: Verb = async (args, parse) => {
 };
 
 const statsVerb: Verb = async (args, parse) => {
-  const { values, positionals } = parse({ args, options: corpusOptions, allowPositionals: true });
+  const { values, positionals } = parse({ args, options: VERB_OPTIONS.stats, allowPositionals: true });
   const [file] = positionals;
   if (!file) throw new Error('stats: name a file');
   const c = readCorpus(file, {
@@ -92,20 +124,7 @@ const statsVerb: Verb = async (args, parse) => {
 };
 
 const weakVerb: Verb = async (args, parse) => {
-  const { values } = parse({
-    args,
-    options: {
-      gazetteer: { type: 'string', multiple: true },
-      untyped: { type: 'string', multiple: true },
-      rules: { type: 'string' },
-      corpus: { type: 'string' },
-      gold: { type: 'string' },
-      case: { type: 'string', default: 'insensitive' },
-      aggregate: { type: 'string', default: 'priority' },
-      format: { type: 'string' },
-      'untyped-as-is': { type: 'boolean' },
-    },
-  });
+  const { values } = parse({ args, options: VERB_OPTIONS.weak });
   if (!values.corpus) throw new Error('weak: --corpus FILE is required');
   const mode = values.case as CaseMode;
   if (!['sensitive', 'insensitive', 'normalized'].includes(mode)) throw new Error(`weak: --case must be sensitive, insensitive or normalized, not "${mode}"`);
@@ -159,39 +178,21 @@ const weakVerb: Verb = async (args, parse) => {
 };
 
 const trainVerb: Verb = async (args, parse) => {
-  const { values } = parse({ args, options: { config: { type: 'string' }, out: { type: 'string' }, data: { type: 'string' } } });
+  const { values } = parse({ args, options: VERB_OPTIONS.train });
   if (!values.config) throw new Error('train: --config FILE is required');
   const { trainFromConfig } = await import('./train');
   return trainFromConfig(values.config, values.out, values.data);
 };
 
 const evalVerb: Verb = async (args, parse) => {
-  const { values } = parse({
-    args,
-    options: { model: { type: 'string' }, corpus: { type: 'string' }, labels: { type: 'string' }, scheme: { type: 'string' } },
-  });
+  const { values } = parse({ args, options: VERB_OPTIONS.eval });
   if (!values.model || !values.corpus) throw new Error('eval: --model FILE (from train --out) and --corpus FILE are required');
   const { evalModel } = await import('./train');
   return evalModel(values.model, values.corpus, values.labels, values.scheme);
 };
 
 const experimentVerb: Verb = async (args, parse) => {
-  const { values } = parse({
-    args,
-    options: {
-      config: { type: 'string' },
-      data: { type: 'string' },
-      only: { type: 'string', multiple: true },
-      method: { type: 'string', multiple: true },
-      key: { type: 'string', multiple: true },
-      report: { type: 'boolean' },
-      cost: { type: 'boolean' },
-      shard: { type: 'string' },
-      jobs: { type: 'string' },
-      loco: { type: 'boolean' },
-      out: { type: 'string' },
-    },
-  });
+  const { values } = parse({ args, options: VERB_OPTIONS.experiment });
   if (!values.config) throw new Error('experiment: --config FILE is required');
   const jobs = values.jobs === undefined ? undefined : Number(values.jobs);
   if (jobs !== undefined && !(Number.isInteger(jobs) && jobs >= 1))
