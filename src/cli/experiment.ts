@@ -54,7 +54,7 @@ const readSplit = (s: z.infer<typeof splitSchema>): ParsedCorpus =>
   'conll' in s ? readCorpus(s.conll, { format: 'conll' }) : readCorpus(s.text, { format: 'lines', labels: [{ file: s.labels, kind: 'gold', name: 'gold' }] });
 
 /** A setting's sentences as text plus annotations; tags are made per scheme later. */
-interface SettingData {
+export interface SettingData {
   train: { corpus: ParsedCorpus; anns: ParsedCorpus['layers'][number]['annotations']; weak: boolean[]; hidden?: ParsedCorpus['layers'][number]['annotations'] };
   dev: ParsedCorpus;
   test: ParsedCorpus;
@@ -135,7 +135,7 @@ function loadHeterogeneous(s: Extract<Setting, { kind: 'heterogeneous' }>): Sett
   return { train: { corpus, anns, weak }, dev, test, types, dictionary };
 }
 
-function loadSetting(s: Setting): SettingData {
+export function loadSetting(s: Setting): SettingData {
   if (s.kind === 'heterogeneous') return loadHeterogeneous(s);
   const dev = readSplit(s.dev);
   const test = readSplit(s.test);
@@ -184,7 +184,7 @@ function loadSetting(s: Setting): SettingData {
 type DictionarySetting = Extract<Setting, { kind: 'dictionary' }>;
 
 /** A dictionary setting's weak sources and how they are aggregated: what every labeling of its text (train, dev, test) uses alike. */
-function settingSources(s: DictionarySetting) {
+export function settingSources(s: DictionarySetting) {
   return { gazetteers: s.gazetteers, untyped: s.untyped, rules: s.rules, mode: s.case, method: s.aggregate, typeUntyped: s.typeUntyped };
 }
 
@@ -709,62 +709,18 @@ export async function runExperiment(
         log(`${key}: F1 ${test.f1} on the ${split} split`);
         continue;
       }
-      const tags = m.scheme === 'IO' ? ioTags(data.types) : bioTags(data.types);
-      let planned: PlannedRun[];
-      try {
-        planned = planExperiment({ ...exp, methods: [m] }, { data: { kind: 'files', scheme: m.scheme, train: { conll: '-' }, dev: { conll: '-' } } }).runs;
-      } catch (e) {
-        throw new Error(`${configFile}: ${(e as Error).message}`);
-      }
-      let sents = sentencesFor(data, tags, setting);
-      // The method's module says what its model reads (the decoupled model: words only, and a [MASK]).
-      const mod = getPipeline(m.pipeline.kind);
-      const tokenFeatures = mod.tokenFeatures !== false;
-      const lexModel = planned[0]?.config.model;
-      const lexKey = `${setting.name}|rules ${lexModel?.ruleFeatures}`;
-      const lexicon =
-        tokenFeatures && lexModel?.dictionary
-          ? (lexicons.get(lexKey) ?? lexicons.set(lexKey, settingLexicon(setting, data, lexModel.ruleFeatures)).get(lexKey)!)
-          : null;
-      if (lexicon) {
-        const match = lexiconMatcher(lexicon);
-        sents = { train: withLexicon(sents.train, match), dev: withLexicon(sents.dev, match), test: withLexicon(sents.test, match) };
-        log(
-          `${setting.name}: dictionary features from ${lexiconSize(lexicon)} entries${lexicon.rules ? ` and ${lexicon.rules.length} rules` : ''} (${lexicon.types.join(', ')})`,
-        );
-      }
-      // Weak labels as features need weak labels on the text a model predicts: a dictionary setting's.
-      const weakTypes = lexModel?.weakFeatures && setting.kind === 'dictionary' && tokenFeatures ? data.types.filter((t) => t !== UNKNOWN_TYPE) : [];
-      if (lexModel?.weakFeatures && !weakTypes.length) log(`${setting.name}: weak labels as features: off (no weak labels on dev and test text here)`);
-      if (weakTypes.length) {
-        sents = settingWeakFeatures(setting, data, sents, weakTypes, lexicon?.types.length ?? 0, weakLabelCache);
-        const base = lexicon?.types.length ?? 0;
-        const spans = (xs: readonly { lex?: readonly LexiconMatch[] }[]) => xs.reduce((a, x) => a + (x.lex ?? []).filter((m) => m.type >= base).length, 0);
-        log(
-          `${setting.name}: the weak labels as features (${weakTypes.join(', ')}): ${spans(sents.train)} spans on train, ${spans(sents.dev)} on dev, ${spans(sents.test)} on test${data.hmm ? ' (dev and test by the HMM fitted on train)' : ''}`,
-        );
-      }
-      // The self-training pool (of completion, BOND and RoSTER): the setting's unlabeled text less train, dev and test sentences.
-      const poolSize = selfTrainingPoolSize(m.pipeline);
-      let unlabeled: LabeledSentence[] | undefined;
-      if (poolSize > 0 && (!setting.unlabeled || weakTypes.length))
-        log(
-          `${setting.name}: self-training: off, ${setting.unlabeled ? 'the unlabeled text has no weak labels to read as features' : 'the setting has no unlabeled file'} ("${m.label}")`,
-        );
-      else if (poolSize > 0 && setting.unlabeled) {
-        unlabeled = selfTrainingPool(setting.unlabeled, [...sents.train, ...sents.dev, ...sents.test], poolSize);
-        if (lexicon) unlabeled = withLexicon(unlabeled, lexiconMatcher(lexicon));
-        log(`${setting.name}: self-training pool of ${unlabeled.length} unlabeled sentences`);
-      }
-      const words = [...sents.train, ...sents.dev, ...sents.test, ...(unlabeled ?? [])].flatMap((s) => s.words);
-      const featWords = sents.train.map((s) => s.words);
-      const feat = buildFeaturizer(
-        trimGlove(glove, [...words, ...(data.dictionary ?? []).flatMap((e) => e.words)], spelling),
-        mod.featurizerWords ? mod.featurizerWords(featWords) : featWords,
-        tags,
-        { spelling: lexModel?.spelling },
-      );
-      if (lexicon || weakTypes.length) feat.lexicon = [...(lexicon?.types ?? []), ...weakFeatureTypes(weakTypes)];
+      const { planned, sents, feat, unlabeled, mod, tags } = prepareMethod({
+        exp,
+        configFile,
+        setting,
+        data,
+        m,
+        glove,
+        spelling,
+        lexicons,
+        weakLabelCache,
+        log,
+      });
       for (const { seed, config: cfg } of planned) {
         const key = `${setting.name}/${m.label}/${seed}`;
         if (done.has(key)) continue;
@@ -909,6 +865,87 @@ export async function runExperiment(
     }
   }
   return report(exp, backend, ran);
+}
+
+/** What `prepareMethod` needs: the experiment, the setting's data, the method row and the caches shared across rows. */
+export interface PrepareArgs {
+  exp: Experiment;
+  configFile: string;
+  setting: Setting;
+  data: SettingData;
+  m: Experiment['methods'][number];
+  glove: ReturnType<typeof readGloveAsset>;
+  spelling: ReturnType<typeof readSpellingModel>;
+  /** Dictionaries by setting and rule features, built once per experiment. */
+  lexicons: Map<string, Lexicon | null>;
+  /** Dev and test text labeled once per setting for the methods that read the weak labels as features. */
+  weakLabelCache: Map<string, Annotation[]>;
+  log: (s: string) => void;
+}
+
+/**
+ * A method row's runs on a setting, made ready to train: the planned configs (one per seed), the
+ * sentences with the dictionary and weak-label features the model reads, the self-training pool
+ * and the featurizer. `experiment` and `simulate-review` train from it alike.
+ */
+export function prepareMethod({ exp, configFile, setting, data, m, glove, spelling, lexicons, weakLabelCache, log }: PrepareArgs) {
+  const tags = m.scheme === 'IO' ? ioTags(data.types) : bioTags(data.types);
+  let planned: PlannedRun[];
+  try {
+    planned = planExperiment({ ...exp, methods: [m] }, { data: { kind: 'files', scheme: m.scheme, train: { conll: '-' }, dev: { conll: '-' } } }).runs;
+  } catch (e) {
+    throw new Error(`${configFile}: ${(e as Error).message}`);
+  }
+  let sents = sentencesFor(data, tags, setting);
+  // The method's module says what its model reads (the decoupled model: words only, and a [MASK]).
+  const mod = getPipeline(m.pipeline.kind);
+  const tokenFeatures = mod.tokenFeatures !== false;
+  const lexModel = planned[0]?.config.model;
+  const lexKey = `${setting.name}|rules ${lexModel?.ruleFeatures}`;
+  const lexicon =
+    tokenFeatures && lexModel?.dictionary
+      ? (lexicons.get(lexKey) ?? lexicons.set(lexKey, settingLexicon(setting, data, lexModel.ruleFeatures)).get(lexKey)!)
+      : null;
+  if (lexicon) {
+    const match = lexiconMatcher(lexicon);
+    sents = { train: withLexicon(sents.train, match), dev: withLexicon(sents.dev, match), test: withLexicon(sents.test, match) };
+    log(
+      `${setting.name}: dictionary features from ${lexiconSize(lexicon)} entries${lexicon.rules ? ` and ${lexicon.rules.length} rules` : ''} (${lexicon.types.join(', ')})`,
+    );
+  }
+  // Weak labels as features need weak labels on the text a model predicts: a dictionary setting's.
+  const weakTypes = lexModel?.weakFeatures && setting.kind === 'dictionary' && tokenFeatures ? data.types.filter((t) => t !== UNKNOWN_TYPE) : [];
+  if (lexModel?.weakFeatures && !weakTypes.length) log(`${setting.name}: weak labels as features: off (no weak labels on dev and test text here)`);
+  if (weakTypes.length) {
+    sents = settingWeakFeatures(setting, data, sents, weakTypes, lexicon?.types.length ?? 0, weakLabelCache);
+    const base = lexicon?.types.length ?? 0;
+    const spans = (xs: readonly { lex?: readonly LexiconMatch[] }[]) => xs.reduce((a, x) => a + (x.lex ?? []).filter((m) => m.type >= base).length, 0);
+    log(
+      `${setting.name}: the weak labels as features (${weakTypes.join(', ')}): ${spans(sents.train)} spans on train, ${spans(sents.dev)} on dev, ${spans(sents.test)} on test${data.hmm ? ' (dev and test by the HMM fitted on train)' : ''}`,
+    );
+  }
+  // The self-training pool (of completion, BOND and RoSTER): the setting's unlabeled text less train, dev and test sentences.
+  const poolSize = selfTrainingPoolSize(m.pipeline);
+  let unlabeled: LabeledSentence[] | undefined;
+  if (poolSize > 0 && (!setting.unlabeled || weakTypes.length))
+    log(
+      `${setting.name}: self-training: off, ${setting.unlabeled ? 'the unlabeled text has no weak labels to read as features' : 'the setting has no unlabeled file'} ("${m.label}")`,
+    );
+  else if (poolSize > 0 && setting.unlabeled) {
+    unlabeled = selfTrainingPool(setting.unlabeled, [...sents.train, ...sents.dev, ...sents.test], poolSize);
+    if (lexicon) unlabeled = withLexicon(unlabeled, lexiconMatcher(lexicon));
+    log(`${setting.name}: self-training pool of ${unlabeled.length} unlabeled sentences`);
+  }
+  const words = [...sents.train, ...sents.dev, ...sents.test, ...(unlabeled ?? [])].flatMap((s) => s.words);
+  const featWords = sents.train.map((s) => s.words);
+  const feat = buildFeaturizer(
+    trimGlove(glove, [...words, ...(data.dictionary ?? []).flatMap((e) => e.words)], spelling),
+    mod.featurizerWords ? mod.featurizerWords(featWords) : featWords,
+    tags,
+    { spelling: lexModel?.spelling },
+  );
+  if (lexicon || weakTypes.length) feat.lexicon = [...(lexicon?.types ?? []), ...weakFeatureTypes(weakTypes)];
+  return { planned, sents, feat, unlabeled, mod, tags };
 }
 
 /** Prints the Markdown table of the recorded runs (their F1, or with `cost` their wall minutes); the summary with each cell's F1 per seed. */

@@ -74,6 +74,18 @@ export const HELP: Record<string, VerbHelp> = {
       ['--data DIR', 'the data folder that $data/ paths name (NER_STUDIO_DATA, default ../shared/data)'],
     ],
   },
+  'simulate-review': {
+    summary:
+      'The simulated annotator: rank the pool by each review signal, let gold correct the top k %, fine-tune, and record test F1 beside random and the oracle.',
+    usage: 'simulate-review --config FILE [--only SETTING] [--seed N ...] [--report]',
+    options: [
+      ['--config FILE', 'an experiment config with a "simulate" block (bench/configs/guided-correction.json) (required)'],
+      ['--only SETTING', 'run this setting only; repeatable'],
+      ['--seed N', 'run this seed only; repeatable'],
+      ['--report', 'write the summary JSON (simulate.out) from the records and print the table, run nothing'],
+      ['--data DIR', 'the data folder that $data/ paths name (NER_STUDIO_DATA, default ../shared/data)'],
+    ],
+  },
   help: {
     summary: 'List the verbs, or explain one: help VERB (the same as VERB --help).',
     usage: 'help [VERB]',

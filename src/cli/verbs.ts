@@ -70,6 +70,13 @@ export const VERB_OPTIONS = {
     loco: { type: 'boolean' },
     out: { type: 'string' },
   },
+  'simulate-review': {
+    config: { type: 'string' },
+    data: { type: 'string' },
+    only: { type: 'string', multiple: true },
+    seed: { type: 'string', multiple: true },
+    report: { type: 'boolean' },
+  },
 } as const;
 
 function labelArgs(labels: string[] | undefined): { file: string; kind: LayerKind; name: string }[] {
@@ -212,6 +219,18 @@ const experimentVerb: Verb = async (args, parse) => {
   });
 };
 
+const simulateReviewVerb: Verb = async (args, parse) => {
+  const { values } = parse({ args, options: VERB_OPTIONS['simulate-review'] });
+  if (!values.config) throw new Error('simulate-review: --config FILE is required');
+  const seeds = values.seed?.map((x) => {
+    const n = Number(x);
+    if (!Number.isInteger(n)) throw new Error(`simulate-review: --seed ${x}: expected a whole number`);
+    return n;
+  });
+  const { simulateReview } = await import('./simulateReview');
+  return simulateReview(values.config, { data: values.data, only: values.only, seeds, report: values.report });
+};
+
 export const VERBS: Record<string, Verb> = {
   import: importVerb,
   stats: statsVerb,
@@ -219,4 +238,5 @@ export const VERBS: Record<string, Verb> = {
   train: trainVerb,
   eval: evalVerb,
   experiment: experimentVerb,
+  'simulate-review': simulateReviewVerb,
 };

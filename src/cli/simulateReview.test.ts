@@ -1,0 +1,124 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readSimRecords, simulateReview, summarize } from './simulateReview';
+
+const fixtures = resolve('fixtures/data');
+
+describe('simulate-review', () => {
+  it('records the base, the rankings and a fine-tune per arm and budget, then skips them on restart; pools from dev for a dictionary setting', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-sim-'));
+    const config = {
+      name: 'sim-test',
+      model: { hidden: 8, charDim: 8, charFilters: 8 },
+      train: { epochs: 1, batchSize: 16 },
+      seeds: [1],
+      records: join(dir, 'records.jsonl'),
+      settings: [
+        {
+          kind: 'distant',
+          name: 'conll tiny',
+          train: {
+            text: '$data/conll03-distant/train_text.txt',
+            weak: '$data/conll03-distant/train_label_dist.txt',
+            gold: '$data/conll03-distant/train_label_true.txt',
+          },
+          dev: { text: '$data/conll03-distant/valid_text.txt', labels: '$data/conll03-distant/valid_label_true.txt' },
+          test: { text: '$data/conll03-distant/test_text.txt', labels: '$data/conll03-distant/test_label_true.txt' },
+          limitTrain: 80,
+          limitDev: 30,
+        },
+        {
+          kind: 'dictionary',
+          name: 'bc5cdr tiny',
+          corpus: '$data/bc5cdr/train_raw.txt',
+          gazetteers: ['$data/bc5cdr/dict_core.txt'],
+          untyped: [],
+          aggregate: 'priority',
+          dev: { conll: '$data/bc5cdr/dev.conll' },
+          test: { conll: '$data/bc5cdr/test.conll' },
+          limitDev: 30,
+        },
+      ],
+      methods: [{ label: 'base', method: { name: 'wsl' }, model: { dictionary: false } }],
+      simulate: {
+        budgets: [0.1],
+        folds: 2,
+        finetune: { epochs: 1 },
+        pools: { 'bc5cdr tiny': { fromDev: 40, limitTrain: 40 } },
+        out: join(dir, 'summary.json'),
+      },
+    };
+    writeFileSync(join(dir, 'sim.json'), JSON.stringify(config));
+    const logs: string[] = [];
+    await simulateReview(join(dir, 'sim.json'), { data: fixtures, log: (s) => logs.push(s) });
+    const records = readSimRecords(config.records);
+    for (const setting of ['conll tiny', 'bc5cdr tiny'])
+      expect(records.filter((r) => r.setting === setting).map((r) => r.arm)).toEqual([
+        'base',
+        'ranking',
+        'control',
+        'random',
+        'oracle',
+        'doubt',
+        'doubt+travel',
+        'summary',
+      ]);
+    const conll = records.filter((r) => r.setting === 'conll tiny');
+    // The whole training set is the pool there: 10 % of 80 sentences.
+    expect(conll.find((r) => r.arm === 'ranking')!.poolSize).toBe(80);
+    expect(conll.find((r) => r.arm === 'random')!.corrected).toBe(8);
+    // The oracle takes the sentences with the most errors: all of them have one here.
+    expect(conll.find((r) => r.arm === 'oracle')!.precision).toBe(1);
+    const bc = records.filter((r) => r.setting === 'bc5cdr tiny');
+    expect(bc.find((r) => r.arm === 'ranking')!.poolSize).toBe(40);
+    expect(logs.some((l) => l.includes('bc5cdr tiny: 80 training sentences, a pool of 40'))).toBe(true);
+    // A restart runs nothing and the summary has the issue's shape.
+    await simulateReview(join(dir, 'sim.json'), { data: fixtures, log: () => {} });
+    expect(readSimRecords(config.records)).toHaveLength(records.length);
+    const summary = JSON.parse(readFileSync(config.simulate.out, 'utf8'));
+    expect(summary.settings.map((s: { name: string }) => s.name)).toEqual(['conll tiny', 'bc5cdr tiny']);
+    const b = summary.settings[0].budgets[0];
+    expect(Object.keys(b).sort()).toEqual(['fraction', 'guided', 'oracle', 'precisions', 'random', 'sentences', 'travel']);
+    expect(b.oracle.precision).toBe(100);
+    expect(b.guided.signal).toBe('doubt');
+  }, 300_000);
+
+  it('summarizes gains over each seed’s own base model', () => {
+    const r = (seed: number, arm: string, fraction: number, test: number) => ({
+      key: `s/${seed}/${arm}/${fraction}`,
+      setting: 's',
+      seed,
+      arm,
+      fraction,
+      corrected: 2,
+      test,
+      wallSeconds: 0,
+      finishedAt: '',
+    });
+    const ranking = (seed: number) => ({
+      ...r(seed, 'ranking', 0, 0),
+      precisions: { random: { '0.02': 0.25 }, doubt: { '0.02': 0.75 }, oracle: { '0.02': 1 } },
+      poolSize: 100,
+      poolErrors: 40,
+    });
+    const records = [
+      r(1, 'base', 0, 70),
+      r(2, 'base', 0, 72),
+      ranking(1),
+      ranking(2),
+      r(1, 'random', 0.02, 70.5),
+      r(2, 'random', 0.02, 72.5),
+      r(1, 'oracle', 0.02, 73),
+      r(2, 'oracle', 0.02, 75),
+      r(1, 'doubt', 0.02, 72),
+      r(2, 'doubt', 0.02, 73),
+    ];
+    const [s] = summarize(records, { budgets: [0.02], train: ['doubt'], travel: false }, ['s']);
+    expect(s.base).toEqual({ mean: 71, std: 1.41 });
+    expect(s.budgets[0].random).toEqual({ gain: 0.5, std: 0, precision: 25 });
+    expect(s.budgets[0].oracle.gain).toBe(3);
+    expect(s.budgets[0].guided).toEqual({ signal: 'doubt', gain: 1.5, std: 0.71, precision: 75 });
+  });
+});

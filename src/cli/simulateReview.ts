@@ -1,0 +1,544 @@
+/**
+ * `simulate-review --config FILE`: the simulated annotator (issue 47). From a setting's weak
+ * labels it trains the base model, ranks the pool of sentences an annotator may correct by each
+ * review signal (and at random, and by the oracle: the sentences whose weak labels are most
+ * wrong), lets the gold labels correct the top k % of each ranking, fine-tunes the base model
+ * with the corrected sentences as strong labels, and records the test F1. A correction may also
+ * travel (the editor's "apply to all occurrences" and "stop list"): the same words elsewhere in
+ * the pool are relabeled as the corrected sentence says.
+ *
+ * The signals read models that did not train on the sentence they rank where that matters:
+ * `doubt` and `crossfit` come from K fold models, each trained on the other folds; the base
+ * model has seen every pool sentence, so on its own training data it reproduces the weak labels
+ * and its disagreement with them vanishes (what the studio's queue showed on the demo).
+ *
+ * Every run is appended to the config's records (JSONL) as it finishes; a restart skips them.
+ * `--report` writes the summary (`simulate.out`) from the records.
+ */
+import '../methods';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import {
+  applyTravel,
+  budgetCount,
+  combineRanks,
+  disagreement,
+  doubt,
+  foldsOf,
+  precisionOf,
+  randomOrder,
+  rankBy,
+  tokenErrors,
+  travelEffect,
+  travelRules,
+  uncertaintySum,
+  type PoolSentence,
+} from '../core/guidedCorrection';
+import { experimentSchema, type Setting } from '../core/experimentConfig';
+import { meanStd } from '../core/metrics';
+import type { Annotation, ParsedCorpus } from '../core/types';
+import { getMethod } from '../methods';
+import { mulberry32 } from '../core/random';
+import { finalOShift, runPipeline } from '../methods/pipelines';
+import { toSentences, type LabeledSentence } from '../model/data';
+import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
+import type { Weights } from '../model/tagger';
+import { evaluate, predict, predictMarginals, trainStage } from '../model/train';
+import type { RunConfig } from '../core/runConfig';
+import { dataFolder, missingFilesError, readConfigJson, resolveConfigPath, resolveDataPaths } from './dataFolder';
+import { loadSetting, prepareMethod, settingSources, type SettingData } from './experiment';
+import { readCorpus } from './readCorpus';
+import { fileRunStore, runStoreDir } from './runStore';
+import { useWasmBackend } from './train';
+import { weakLabelCorpus } from './weakLabel';
+
+/** The ranking signals, each a sentence score over the pool (higher: correct it sooner). */
+export const SIGNALS = ['doubt', 'crossfit', 'uncertainty', 'combined'] as const;
+export type SignalName = (typeof SIGNALS)[number];
+
+export const SIGNAL_TITLES: Record<SignalName | 'random' | 'oracle', string> = {
+  doubt: 'cross-fitted doubt: Σ 1 − p(weak tag) under a fold model that did not train on the sentence',
+  crossfit: "cross-fitted disagreement: tokens where a fold model's decoding differs from the weak tags",
+  uncertainty: "the base model's uncertainty: Σ 1 − its largest marginal",
+  combined: 'doubt and uncertainty by mean rank',
+  random: 'random sentences',
+  oracle: 'the oracle: the sentences whose weak tags are most wrong (the gold labels rank them)',
+};
+
+const simulateSchema = z
+  .object({
+    /** Fractions of the pool corrected. */
+    budgets: z.array(z.number().positive().max(1)).min(1),
+    folds: z.number().int().min(2).max(10).default(2),
+    /** The signals whose top sentences are corrected and trained on; every signal's precision is recorded anyway. */
+    train: z.array(z.enum(SIGNALS)).min(1).default(['doubt']),
+    /** Also train with the first trained signal's corrections travelling to the same words elsewhere. */
+    travel: z.boolean().default(true),
+    finetune: z
+      .object({ epochs: z.number().int().positive(), patience: z.number().int().positive().optional(), lr: z.number().positive().optional() })
+      .strict(),
+    /**
+     * Settings whose pool is part of dev (a dictionary setting has no gold on its training text):
+     * `fromDev` dev sentences, weak-labeled by the setting's sources (the HMM fitted on train),
+     * join the training sentences, and the rest of dev selects the models. `limitTrain` caps the
+     * setting's own training sentences.
+     */
+    pools: z
+      .record(
+        z.string(),
+        z.object({ fromDev: z.number().int().positive(), limitTrain: z.number().int().positive().optional(), splitSeed: z.number().int().default(1) }).strict(),
+      )
+      .default({}),
+    /** The summary JSON (`--report` writes it). */
+    out: z.string(),
+  })
+  .strict();
+
+export type SimulateOptions = z.infer<typeof simulateSchema>;
+
+/** One finished simulation run. */
+export interface SimRecord {
+  key: string;
+  setting: string;
+  seed: number;
+  /** 'base', 'ranking' (the precision of every ranking, no training), 'control' (fine-tuned with no corrections), 'random', 'oracle', a signal, or SIGNAL+travel. */
+  arm: string;
+  fraction: number;
+  /** Sentences corrected by the annotator. */
+  corrected: number;
+  /** Further sentences the corrections changed by travelling. */
+  travelled?: number;
+  travel?: ReturnType<typeof travelEffect>;
+  /** Share of the corrected sentences that had a label error. */
+  precision?: number;
+  /** Test and dev F1 (percent). */
+  test?: number;
+  dev?: number;
+  /** arm 'ranking': precision per ranking and budget. */
+  precisions?: Record<string, Record<string, number>>;
+  poolSize?: number;
+  /** Pool sentences with at least one weak-label error. */
+  poolErrors?: number;
+  wallSeconds: number;
+  finishedAt: string;
+}
+
+const pct = (f1: number) => Math.round(f1 * 10000) / 100;
+
+/** A setting's data with its correctable pool: the train sentence documents the annotator may correct, and their gold. */
+interface PoolData {
+  data: SettingData;
+  setting: Setting;
+  /** Gold annotations per training document (undefined outside the pool). */
+  gold: (Annotation | undefined)[];
+}
+
+function poolData(setting: Setting, opts: SimulateOptions): PoolData {
+  const pool = opts.pools[setting.name];
+  if (!pool) {
+    if (setting.kind !== 'distant' || !setting.train.gold)
+      throw new Error(
+        `setting "${setting.name}": the annotator needs gold for the pool: a distant setting with train.gold, or simulate.pools["${setting.name}"].fromDev`,
+      );
+    const data = loadSetting(setting);
+    const gold = readCorpus(setting.train.text, { format: 'lines', labels: [{ file: setting.train.gold, kind: 'gold', name: 'gold' }] }).layers[0].annotations;
+    return { data, setting, gold };
+  }
+  if (setting.kind !== 'dictionary')
+    throw new Error(`setting "${setting.name}": a pool from dev is for dictionary settings (their sources label the dev text)`);
+  if (!('conll' in setting.dev)) throw new Error(`setting "${setting.name}": a pool from dev needs a CoNLL dev file`);
+  const { limitTrain, ...rest } = setting;
+  const data = loadSetting(rest as Setting);
+  const nTrain = Math.min(data.train.corpus.docs.length, pool.limitTrain ?? limitTrain ?? Infinity);
+  const devFile = setting.dev.conll;
+  const labeled = weakLabelCorpus({ corpus: devFile, ...settingSources(setting), ...(data.hmm ? { hmm: data.hmm, types: data.hmm.types } : {}) });
+  const goldLayer = data.dev.layers.find((l) => l.kind === 'gold');
+  if (!goldLayer) throw new Error(`setting "${setting.name}": dev has no gold labels`);
+  const n = data.dev.docs.length;
+  if (pool.fromDev >= n) throw new Error(`setting "${setting.name}": a pool of ${pool.fromDev} dev documents leaves none of the ${n} to select models on`);
+  const rand = mulberry32(pool.splitSeed);
+  const order = Array.from({ length: n }, (_, k) => [rand(), k] as const).sort((a, b) => a[0] - b[0]);
+  const inPool = new Set(order.slice(0, pool.fromDev).map(([, k]) => k));
+  const poolIdx = [...inPool].sort((a, b) => a - b);
+  const restIdx = data.dev.docs.map((_, k) => k).filter((k) => !inPool.has(k));
+  const sub = (c: ParsedCorpus, ks: number[]): ParsedCorpus => ({
+    docs: ks.map((k) => c.docs[k]),
+    layers: c.layers.map((l) => ({ ...l, annotations: ks.map((k) => l.annotations[k]) })),
+    types: c.types,
+  });
+  const corpus: ParsedCorpus = { docs: [...data.train.corpus.docs.slice(0, nTrain), ...poolIdx.map((k) => data.dev.docs[k])], layers: [], types: [] };
+  const anns = [...data.train.anns.slice(0, nTrain), ...poolIdx.map((k) => labeled.result.aggregate[k])];
+  const gold = [...new Array<Annotation | undefined>(nTrain).fill(undefined), ...poolIdx.map((k) => goldLayer.annotations[k])];
+  return {
+    data: { ...data, train: { corpus, anns, weak: corpus.docs.map(() => true) }, dev: sub(data.dev, restIdx) },
+    setting: rest as Setting,
+    gold,
+  };
+}
+
+export function readSimRecords(file: string): SimRecord[] {
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as SimRecord)
+    : [];
+}
+
+/** The rankings of the pool: every signal's, random and the oracle's. */
+function rankings(pool: readonly PoolSentence[], scores: Record<'doubt' | 'crossfit' | 'uncertainty', number[]>, seed: number): Record<string, number[]> {
+  const r: Record<string, number[]> = {
+    random: randomOrder(pool.length, seed),
+    oracle: rankBy(pool.map(tokenErrors), seed),
+    doubt: rankBy(scores.doubt, seed),
+    crossfit: rankBy(scores.crossfit, seed),
+    uncertainty: rankBy(scores.uncertainty, seed),
+  };
+  r.combined = combineRanks([r.doubt, r.uncertainty]);
+  return r;
+}
+
+export async function simulateReview(
+  configFile: string,
+  o: { only?: string[]; seeds?: number[]; report?: boolean; data?: string; log?: (s: string) => void } = {},
+): Promise<Record<string, unknown>> {
+  const raw = readConfigJson(configFile) as Record<string, unknown>;
+  const { simulate: simRaw, ...expRaw } = raw;
+  const parsedExp = experimentSchema.safeParse(expRaw);
+  if (!parsedExp.success) {
+    const issue = parsedExp.error.issues[0];
+    throw new Error(`${configFile}: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
+  }
+  const parsedSim = simulateSchema.safeParse(simRaw);
+  if (!parsedSim.success) {
+    const issue = parsedSim.error.issues[0];
+    throw new Error(`${configFile}: simulate.${issue.path.join('.')}: ${issue.message}`);
+  }
+  const exp = parsedExp.data;
+  const sim = parsedSim.data;
+  if (exp.methods.length !== 1) throw new Error(`${configFile}: methods: give exactly one, the base model's (got ${exp.methods.length})`);
+  const configDir = dirname(resolve(configFile));
+  const data = dataFolder(o.data);
+  const missing: { written: string; path: string }[] = [];
+  exp.settings = resolveDataPaths(exp.settings, configDir, data, missing);
+  exp.records = resolveConfigPath(exp.records, configDir, data);
+  const out = resolveConfigPath(sim.out, configDir, data);
+  const log = o.log ?? ((s: string) => void process.stderr.write(`${s}\n`));
+  if (o.report)
+    return writeSummary(
+      exp.records,
+      out,
+      sim,
+      exp.settings.map((s) => s.name),
+      log,
+    );
+  if (missing.length) throw missingFilesError(configFile, missing, data);
+  await useWasmBackend();
+  mkdirSync(dirname(exp.records), { recursive: true });
+  const done = new Set(readSimRecords(exp.records).map((r) => r.key));
+  const glove = readGloveAsset();
+  const spelling = readSpellingModel();
+  const m = exp.methods[0];
+  const seeds = o.seeds ?? exp.seeds;
+  for (const s0 of exp.settings) {
+    if (o.only && !o.only.includes(s0.name)) continue;
+    const left = seeds.filter((seed) => !done.has(`${s0.name}/${seed}/summary`));
+    if (!left.length) continue;
+    log(`${s0.name}: loading`);
+    const { data: d, setting, gold } = poolData(s0, sim);
+    const { planned, sents, feat, tags } = prepareMethod({
+      exp,
+      configFile,
+      setting,
+      data: d,
+      m,
+      glove,
+      spelling,
+      lexicons: new Map(),
+      weakLabelCache: new Map(),
+      log,
+    });
+    const goldSents = toSentences(d.train.corpus.docs, gold, tags).slice(0, sents.train.length);
+    const poolAt = sents.train.map((x, k) => (gold[x.doc] ? k : -1)).filter((k) => k >= 0);
+    const pool: PoolSentence[] = poolAt.map((k) => ({ words: sents.train[k].words, weak: sents.train[k].tags, gold: goldSents[k].tags }));
+    log(
+      `${s0.name}: ${sents.train.length} training sentences, a pool of ${pool.length} the annotator may correct (${pool.filter((p) => tokenErrors(p) > 0).length} with a weak-label error), dev ${sents.dev.length}, test ${sents.test.length}`,
+    );
+    for (const seed of left) {
+      const cfg = planned.find((p) => p.seed === seed)?.config;
+      if (!cfg) throw new Error(`${configFile}: seed ${seed} is not among the experiment's seeds`);
+      await simulateSeed({ exp, sim, setting: s0.name, seed, cfg, m, feat, sents, pool, poolAt, tags, done, log });
+    }
+  }
+  return writeSummary(
+    exp.records,
+    out,
+    sim,
+    exp.settings.map((s) => s.name),
+    log,
+  );
+}
+
+interface SeedArgs {
+  exp: z.infer<typeof experimentSchema>;
+  sim: SimulateOptions;
+  setting: string;
+  seed: number;
+  cfg: RunConfig;
+  m: z.infer<typeof experimentSchema>['methods'][number];
+  feat: ReturnType<typeof prepareMethod>['feat'];
+  sents: { train: LabeledSentence[]; dev: LabeledSentence[]; test: LabeledSentence[] };
+  pool: PoolSentence[];
+  poolAt: number[];
+  tags: string[];
+  done: Set<string>;
+  log: (s: string) => void;
+}
+
+/** One seed of one setting: the base model, the fold models' signals, then a fine-tune per arm and budget. */
+async function simulateSeed(a: SeedArgs): Promise<void> {
+  const { exp, sim, setting, seed, cfg, m, feat, sents, pool, poolAt, tags, done, log } = a;
+  const key = (arm: string, fraction: number) => `${setting}/${seed}/${arm}/${fraction}`;
+  const store = fileRunStore(runStoreDir(join('bench/out/checkpoints', exp.name), `${setting}/${seed}`), {
+    cfg,
+    pipeline: m.pipeline,
+    sim,
+    poolSize: pool.length,
+  });
+  const write = (r: Omit<SimRecord, 'finishedAt'>) => {
+    appendFileSync(exp.records, `${JSON.stringify({ ...r, finishedAt: new Date().toISOString() })}\n`);
+    done.add(r.key);
+    log(
+      `${r.key}: ${r.test !== undefined ? `test F1 ${r.test}` : 'recorded'}${r.precision !== undefined ? `, precision ${(100 * r.precision).toFixed(1)} %` : ''}${r.travelled ? `, ${r.travelled} sentences travelled to` : ''}`,
+    );
+  };
+  const onEpoch = (stage: string) => (e: { epoch: number; loss: number; dev: { overall: { f1: number } } }) =>
+    log(`${setting}/${seed} ${stage}: epoch ${e.epoch}, loss ${e.loss.toFixed(3)}, dev F1 ${(100 * e.dev.overall.f1).toFixed(2)}`);
+  // The base model: the config's method on the weak labels.
+  let t0 = performance.now();
+  const base = await runPipeline(
+    m.pipeline,
+    cfg,
+    feat,
+    { train: sents.train, dev: sents.dev },
+    { onStage: (x) => log(`${setting}/${seed} base: ${x}`), onEpoch: onEpoch('base') },
+    store,
+  );
+  const baseWeights: Weights = await base.tagger.getWeights();
+  const dropout = base.dictionaryDropout ?? cfg.model.dictionaryDropout;
+  const stageCfg: RunConfig = { ...cfg, model: { ...cfg.model, dictionaryDropout: typeof dropout === 'number' ? dropout : 0.5 } };
+  const baseTest = pct((await evaluate(base.tagger, feat, sents.test)).overall.f1);
+  const baseDev = base.dev ? pct(base.dev.overall.f1) : undefined;
+  const poolSents = poolAt.map((k) => sents.train[k]);
+  const K = tags.length;
+  const baseMarg = (await predictMarginals(base.tagger, feat, poolSents))!;
+  base.tagger.dispose();
+  if (!done.has(key('base', 0)))
+    write({
+      key: key('base', 0),
+      setting,
+      seed,
+      arm: 'base',
+      fraction: 0,
+      corrected: 0,
+      test: baseTest,
+      ...(baseDev !== undefined ? { dev: baseDev } : {}),
+      wallSeconds: Math.round((performance.now() - t0) / 1000),
+    });
+  // Cross-fitting: each fold's pool sentences scored by a model trained on everything else.
+  t0 = performance.now();
+  const fold = foldsOf(pool.length, sim.folds, seed);
+  const scores = {
+    doubt: new Array<number>(pool.length).fill(0),
+    crossfit: new Array<number>(pool.length).fill(0),
+    uncertainty: pool.map((_, i) => uncertaintySum(baseMarg[i], K)),
+  };
+  const method = getMethod(cfg.method.name);
+  for (let f = 0; f < sim.folds; f++) {
+    const held = new Set(poolAt.filter((_, i) => fold[i] === f));
+    const r = await trainStage(
+      method,
+      store,
+      `fold ${f + 1}`,
+      stageCfg,
+      feat,
+      { train: sents.train.filter((_, k) => !held.has(k)), dev: sents.dev },
+      { onEpoch: onEpoch(`fold ${f + 1} of ${sim.folds}`) },
+    );
+    await finalOShift(r.tagger, cfg, feat, sents.dev);
+    const idx = pool.map((_, i) => i).filter((i) => fold[i] === f);
+    const xs = idx.map((i) => poolSents[i]);
+    const marg = (await predictMarginals(r.tagger, feat, xs))!;
+    const { paths } = await predict(r.tagger, feat, xs);
+    idx.forEach((i, j) => {
+      scores.doubt[i] = doubt(marg[j], pool[i].weak, K);
+      scores.crossfit[i] = disagreement(paths[j], pool[i].weak);
+    });
+    r.tagger.dispose();
+  }
+  const ranked = rankings(pool, scores, seed);
+  const precisions: Record<string, Record<string, number>> = {};
+  for (const [name, order] of Object.entries(ranked))
+    precisions[name] = Object.fromEntries(
+      sim.budgets.map((b) => [String(b), Math.round(10000 * precisionOf(pool, order.slice(0, budgetCount(pool.length, b)))) / 10000]),
+    );
+  if (!done.has(key('ranking', 0)))
+    write({
+      key: key('ranking', 0),
+      setting,
+      seed,
+      arm: 'ranking',
+      fraction: 0,
+      corrected: 0,
+      precisions,
+      poolSize: pool.length,
+      poolErrors: pool.filter((p) => tokenErrors(p) > 0).length,
+      wallSeconds: Math.round((performance.now() - t0) / 1000),
+    });
+  // Fine-tunes from the base model: no corrections (the control), then each arm at each budget.
+  const ftCfg: RunConfig = {
+    ...stageCfg,
+    train: {
+      ...stageCfg.train,
+      epochs: sim.finetune.epochs,
+      ...(sim.finetune.patience ? { patience: sim.finetune.patience } : {}),
+      ...(sim.finetune.lr ? { lr: sim.finetune.lr } : {}),
+    },
+  };
+  const fineTune = async (arm: string, fraction: number, corrected: readonly number[], travel: boolean) => {
+    const k = key(arm, fraction);
+    if (done.has(k)) return;
+    const t1 = performance.now();
+    const train = sents.train.slice();
+    for (const i of corrected) train[poolAt[i]] = { ...train[poolAt[i]], tags: [...pool[i].gold], weak: false };
+    let travelled: Map<number, number[]> | undefined;
+    if (travel) {
+      travelled = applyTravel(pool, travelRules(pool, corrected, tags), new Set(corrected), tags);
+      for (const [i, row] of travelled) train[poolAt[i]] = { ...train[poolAt[i]], tags: row };
+    }
+    const r = await trainStage(method, store, k, ftCfg, feat, { train, dev: sents.dev }, { onEpoch: onEpoch(`${arm} ${fraction}`) }, baseWeights);
+    const chosen = await finalOShift(r.tagger, cfg, feat, sents.dev);
+    const test = pct((await evaluate(r.tagger, feat, sents.test)).overall.f1);
+    r.tagger.dispose();
+    write({
+      key: k,
+      setting,
+      seed,
+      arm,
+      fraction,
+      corrected: corrected.length,
+      ...(travelled ? { travelled: travelled.size, travel: travelEffect(pool, travelled) } : {}),
+      precision: Math.round(10000 * precisionOf(pool, corrected)) / 10000,
+      test,
+      ...(chosen.dev ? { dev: pct(chosen.dev.overall.f1) } : {}),
+      wallSeconds: Math.round((performance.now() - t1) / 1000),
+    });
+  };
+  await fineTune('control', 0, [], false);
+  for (const b of sim.budgets) {
+    const n = budgetCount(pool.length, b);
+    await fineTune('random', b, ranked.random.slice(0, n), false);
+    await fineTune('oracle', b, ranked.oracle.slice(0, n), false);
+    for (const sig of sim.train) await fineTune(sig, b, ranked[sig].slice(0, n), false);
+    if (sim.travel) await fineTune(`${sim.train[0]}+travel`, b, ranked[sim.train[0]].slice(0, n), true);
+  }
+  write({ key: `${setting}/${seed}/summary`, setting, seed, arm: 'summary', fraction: 0, corrected: 0, wallSeconds: 0 });
+  store.clear();
+}
+
+interface BudgetSummary {
+  fraction: number;
+  sentences: number;
+  random: { gain: number; std: number; precision: number };
+  oracle: { gain: number; std: number; precision: number };
+  guided: { signal: string; gain: number; std: number; precision: number };
+  travel?: { gain: number; std: number; travelled: number; better: number; worse: number };
+  /** Each ranking's precision (mean over seeds), trained on or not. */
+  precisions: Record<string, number>;
+}
+
+/**
+ * The summary in the issue's format: per setting and budget, the mean gain in test F1 points over
+ * the base model (`gain`) for random, the oracle and the guided signal, with the queue's precision.
+ * The fine-tune with no corrections (`control`) is given too: a gain it matches is the extra
+ * epochs', not the corrections'.
+ */
+export function summarize(records: readonly SimRecord[], sim: Pick<SimulateOptions, 'budgets' | 'train' | 'travel'>, settings: readonly string[]) {
+  const out = [];
+  for (const name of settings) {
+    const rs = records.filter((r) => r.setting === name);
+    const seeds = [...new Set(rs.filter((r) => r.arm === 'base').map((r) => r.seed))].sort();
+    if (!seeds.length) continue;
+    const base = new Map(rs.filter((r) => r.arm === 'base').map((r) => [r.seed, r.test!]));
+    const ranking = rs.filter((r) => r.arm === 'ranking');
+    const gainOf = (arm: string, fraction: number) => {
+      const xs = rs.filter((r) => r.arm === arm && r.fraction === fraction && base.has(r.seed));
+      const g = meanStd(xs.map((r) => r.test! - base.get(r.seed)!));
+      return { n: xs.length, gain: round(g.mean), std: round(g.std), xs };
+    };
+    const precisionOfArm = (arm: string, fraction: number) => round(100 * mean(ranking.map((r) => r.precisions?.[arm]?.[String(fraction)] ?? NaN)));
+    const control = gainOf('control', 0);
+    const budgets: BudgetSummary[] = sim.budgets
+      .map((b): BudgetSummary | null => {
+        const random = gainOf('random', b);
+        const oracle = gainOf('oracle', b);
+        const guided = gainOf(sim.train[0], b);
+        const travel = gainOf(`${sim.train[0]}+travel`, b);
+        if (!random.n || !oracle.n || !guided.n) return null;
+        return {
+          fraction: b,
+          sentences: rs.find((r) => r.arm === 'random' && r.fraction === b)!.corrected,
+          random: { gain: random.gain, std: random.std, precision: precisionOfArm('random', b) },
+          oracle: { gain: oracle.gain, std: oracle.std, precision: precisionOfArm('oracle', b) },
+          guided: { signal: sim.train[0], gain: guided.gain, std: guided.std, precision: precisionOfArm(sim.train[0], b) },
+          ...(travel.n
+            ? {
+                travel: {
+                  gain: travel.gain,
+                  std: travel.std,
+                  travelled: round(mean(travel.xs.map((r) => r.travelled ?? 0))),
+                  better: round(mean(travel.xs.map((r) => r.travel?.better ?? 0))),
+                  worse: round(mean(travel.xs.map((r) => r.travel?.worse ?? 0))),
+                },
+              }
+            : {}),
+          precisions: Object.fromEntries(['random', 'oracle', ...SIGNALS].map((s) => [s, precisionOfArm(s, b)])),
+        };
+      })
+      .filter((x): x is BudgetSummary => x !== null);
+    out.push({
+      name,
+      seeds,
+      base: { mean: round(mean([...base.values()])), std: round(meanStd([...base.values()]).std) },
+      control: control.n ? { gain: control.gain, std: control.std } : null,
+      poolSize: ranking[0]?.poolSize,
+      poolErrors: ranking[0]?.poolErrors,
+      budgets,
+    });
+  }
+  return out;
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const round = (x: number) => Math.round(x * 100) / 100;
+
+function writeSummary(recordsFile: string, out: string, sim: SimulateOptions, settings: readonly string[], log: (s: string) => void) {
+  const settingsOut = summarize(readSimRecords(recordsFile), sim, settings);
+  const signals = Object.fromEntries(Object.entries(SIGNAL_TITLES));
+  writeFileSync(out, `${JSON.stringify({ records: recordsFile.replace(`${process.cwd()}/`, ''), signals, settings: settingsOut }, null, 2)}\n`);
+  for (const s of settingsOut) {
+    log(
+      `\n${s.name} (seeds ${s.seeds.join(', ')}): base ${s.base.mean} ± ${s.base.std}; fine-tuned with no corrections ${s.control ? `${sign(s.control.gain)} ± ${s.control.std}` : '–'}; pool ${s.poolSize} sentences, ${s.poolErrors} with an error`,
+    );
+    log('| budget | sentences | random | oracle | guided (precision) | guided, travelling (sentences travelled to) |');
+    log('|---|---|---|---|---|---|');
+    for (const b of s.budgets)
+      log(
+        `| ${b.fraction * 100} % | ${b.sentences} | ${sign(b.random.gain)} (${b.random.precision} %) | ${sign(b.oracle.gain)} | ${sign(b.guided.gain)} (${b.guided.precision} %) | ${b.travel ? `${sign(b.travel.gain)} (${b.travel.travelled})` : '–'} |`,
+      );
+  }
+  return { out, settings: settingsOut };
+}
+
+const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;

@@ -1,0 +1,217 @@
+/**
+ * The simulated annotator's arithmetic (`studio simulate-review`): which training sentences a
+ * budget of corrections goes to, under each ranking signal, random and the oracle; what a
+ * correction changes; and how a correction travels to the other occurrences of the same words
+ * (the editor's "apply to all occurrences" and "add to the stop list"). Sentences are tag-id rows
+ * over one tag set (BIO); nothing here trains or reads files.
+ */
+import { mulberry32 } from './random';
+
+/** A sentence the annotator may correct: its words, its weak tags and the gold tags the annotator knows. */
+export interface PoolSentence {
+  words: readonly string[];
+  weak: readonly number[];
+  gold: readonly number[];
+}
+
+/** The tokens whose weak tag differs from gold: the oracle ranks by it, and a sentence with one has a label error. */
+export function tokenErrors(s: Pick<PoolSentence, 'weak' | 'gold'>): number {
+  let n = 0;
+  for (let t = 0; t < s.weak.length; t++) if (s.weak[t] !== s.gold[t]) n++;
+  return n;
+}
+
+/** The number of sentences a budget fraction of the pool buys (at least one). */
+export function budgetCount(poolSize: number, fraction: number): number {
+  return Math.max(1, Math.round(poolSize * fraction));
+}
+
+/** A fold index (0..k−1) per sentence, as even as can be, the same for a seed. */
+export function foldsOf(n: number, k: number, seed: number): number[] {
+  const rand = mulberry32(seed * 7_477 + 11);
+  const order = Array.from({ length: n }, (_, i) => [rand(), i] as const).sort((a, b) => a[0] - b[0]);
+  const out = new Array<number>(n);
+  order.forEach(([, i], r) => (out[i] = r % k));
+  return out;
+}
+
+/**
+ * How much a model doubts a sentence's weak tags: Σ over tokens of 1 − p(weak tag), from its
+ * marginals ([T·K], row per token). From a model that did not train on the sentence (a
+ * cross-fitted fold), this is the expected number of weak-tag errors as that model sees them.
+ */
+export function doubt(marginals: Float32Array, weak: readonly number[], K: number): number {
+  let d = 0;
+  for (let t = 0; t < weak.length; t++) d += 1 - marginals[t * K + weak[t]];
+  return d;
+}
+
+/** Σ over tokens of 1 − the largest marginal: how unsure a model is of the sentence, whatever its weak tags. */
+export function uncertaintySum(marginals: Float32Array, K: number): number {
+  let u = 0;
+  for (let t = 0; t < marginals.length / K; t++) {
+    let best = 0;
+    for (let k = 0; k < K; k++) best = Math.max(best, marginals[t * K + k]);
+    u += 1 - best;
+  }
+  return u;
+}
+
+/** Tokens where a decoded path differs from the weak tags. */
+export function disagreement(path: readonly number[], weak: readonly number[]): number {
+  let n = 0;
+  for (let t = 0; t < weak.length; t++) if (path[t] !== weak[t]) n++;
+  return n;
+}
+
+/** Sentence indices by score, highest first; ties in a seeded random order (so equal scores are not taken in corpus order). */
+export function rankBy(scores: readonly number[], seed: number): number[] {
+  const rand = mulberry32(seed * 3_571 + 5);
+  const tie = scores.map(() => rand());
+  return scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || tie[a] - tie[b]);
+}
+
+/** A seeded random order: the random annotator's. */
+export function randomOrder(n: number, seed: number): number[] {
+  return rankBy(new Array<number>(n).fill(0), seed * 31 + 1);
+}
+
+/** Rankings combined by their mean position (Borda); ties by the first ranking. */
+export function combineRanks(rankings: readonly (readonly number[])[]): number[] {
+  const n = rankings[0].length;
+  const pos = new Float64Array(n);
+  for (const r of rankings) r.forEach((i, p) => (pos[i] += p / rankings.length));
+  const first = new Float64Array(n);
+  rankings[0].forEach((i, p) => (first[i] = p));
+  return Array.from({ length: n }, (_, i) => i).sort((a, b) => pos[a] - pos[b] || first[a] - first[b]);
+}
+
+/** The share of the chosen sentences whose weak tags had an error: the queue's precision. */
+export function precisionOf(pool: readonly PoolSentence[], chosen: readonly number[]): number {
+  return chosen.length ? chosen.filter((i) => tokenErrors(pool[i]) > 0).length / chosen.length : 0;
+}
+
+/** A span of tag ids: [start, end) and its type. */
+interface IdSpan {
+  start: number;
+  end: number;
+  type: string;
+}
+
+/** The spans of a BIO tag-id row (an I- after O or after another type opens a span, as conlleval reads it). */
+export function spansOfIds(tags: readonly number[], names: readonly string[]): IdSpan[] {
+  const out: IdSpan[] = [];
+  let open: IdSpan | null = null;
+  tags.forEach((id, t) => {
+    const name = names[id];
+    const type = name === 'O' ? null : name.slice(2);
+    if (open && (type === null || name.startsWith('B-') || type !== open.type)) {
+      out.push(open);
+      open = null;
+    }
+    if (type !== null && !open) open = { start: t, end: t + 1, type };
+    else if (open) open.end = t + 1;
+  });
+  if (open) out.push(open);
+  return out;
+}
+
+/** What a corrected sentence teaches about its words: a phrase's type, or that a phrase is no entity (STOP). */
+export const STOP = '\u2205';
+
+/**
+ * The rules a set of corrected sentences yields, as the editor's two travelling actions make them:
+ * each gold span the weak tags missed or mistyped ("apply to all occurrences": phrase → type), and
+ * each weak span that no gold span overlaps ("add to the stop list": phrase → STOP). A phrase given
+ * two answers keeps the more frequent one (the first on a tie).
+ */
+export function travelRules(pool: readonly PoolSentence[], corrected: readonly number[], names: readonly string[]): Map<string, string> {
+  const votes = new Map<string, Map<string, number>>();
+  const vote = (phrase: string, answer: string) => {
+    const m = votes.get(phrase) ?? new Map<string, number>();
+    m.set(answer, (m.get(answer) ?? 0) + 1);
+    votes.set(phrase, m);
+  };
+  for (const i of corrected) {
+    const s = pool[i];
+    const weak = spansOfIds(s.weak, names);
+    const gold = spansOfIds(s.gold, names);
+    const same = (a: IdSpan, b: IdSpan) => a.start === b.start && a.end === b.end && a.type === b.type;
+    for (const g of gold) if (!weak.some((w) => same(w, g))) vote(s.words.slice(g.start, g.end).join(' '), g.type);
+    for (const w of weak) if (!gold.some((g) => g.start < w.end && w.start < g.end)) vote(s.words.slice(w.start, w.end).join(' '), STOP);
+  }
+  const out = new Map<string, string>();
+  for (const [phrase, m] of votes) out.set(phrase, [...m].reduce((best, x) => (x[1] > best[1] ? x : best))[0]);
+  return out;
+}
+
+/**
+ * The weak tags of the sentences not corrected, after the rules travel to every occurrence of
+ * their phrases: a typed phrase becomes a span of its type (overlapping weak spans give way); a
+ * STOP phrase's weak spans of exactly those words are removed. Longer phrases first, and a token
+ * a rule has set is not set again. Returns the new rows of the sentences that changed.
+ */
+export function applyTravel(
+  pool: readonly PoolSentence[],
+  rules: ReadonlyMap<string, string>,
+  skip: ReadonlySet<number>,
+  names: readonly string[],
+): Map<number, number[]> {
+  const id = new Map(names.map((n, k) => [n, k]));
+  const typed = [...rules].filter(([, a]) => a !== STOP).map(([p, a]) => ({ words: p.split(' '), type: a }));
+  typed.sort((a, b) => b.words.length - a.words.length);
+  const stops = new Set([...rules].filter(([, a]) => a === STOP).map(([p]) => p));
+  const out = new Map<number, number[]>();
+  pool.forEach((s, i) => {
+    if (skip.has(i)) return;
+    const tags = [...s.weak];
+    const set = new Uint8Array(tags.length);
+    let changed = false;
+    // Stop-listed phrases: their weak spans go.
+    for (const w of spansOfIds(s.weak, names))
+      if (stops.has(s.words.slice(w.start, w.end).join(' '))) {
+        for (let t = w.start; t < w.end; t++) tags[t] = 0;
+        changed = true;
+      }
+    for (const r of typed) {
+      const L = r.words.length;
+      for (let a = 0; a + L <= s.words.length; a++) {
+        let hit = true;
+        for (let j = 0; j < L && hit; j++) hit = s.words[a + j] === r.words[j] && !set[a + j];
+        if (!hit) continue;
+        // Overlapping spans give way whole, so no half span is left behind.
+        for (const w of spansOfIds(tags, names)) if (w.start < a + L && a < w.end) for (let t = w.start; t < w.end; t++) tags[t] = 0;
+        for (let j = 0; j < L; j++) {
+          tags[a + j] = id.get(`${j ? 'I' : 'B'}-${r.type}`)!;
+          set[a + j] = 1;
+        }
+        a += L - 1;
+      }
+    }
+    if (!changed) changed = tags.some((t, k) => t !== s.weak[k]);
+    if (changed) out.set(i, tags);
+  });
+  return out;
+}
+
+/** How the travelled changes went against gold: sentences with fewer token errors than before, with more, and the tokens fixed and broken. */
+export function travelEffect(pool: readonly PoolSentence[], changed: ReadonlyMap<number, readonly number[]>) {
+  let better = 0;
+  let worse = 0;
+  let fixed = 0;
+  let broken = 0;
+  for (const [i, tags] of changed) {
+    const s = pool[i];
+    let d = 0;
+    for (let t = 0; t < tags.length; t++) {
+      const was = s.weak[t] === s.gold[t];
+      const now = tags[t] === s.gold[t];
+      if (!was && now) fixed++;
+      if (was && !now) broken++;
+      d += Number(now) - Number(was);
+    }
+    if (d > 0) better++;
+    if (d < 0) worse++;
+  }
+  return { sentences: changed.size, better, worse, fixed, broken };
+}
