@@ -36,9 +36,17 @@ describe('experiment verb', () => {
     const files = readdirSync('bench/configs').filter((f) => f.endsWith('.json') && 'settings' in JSON.parse(readFileSync(join('bench/configs', f), 'utf8')));
     expect(files).toContain('user-scale.json');
     expect(files.length).toBeGreaterThan(0);
+    const { simulateSchema } = await import('./simulateReview');
+    expect(files).toContain('guided-correction.json');
     for (const f of files) {
-      const r = experimentSchema.safeParse(JSON.parse(readFileSync(join('bench/configs', f), 'utf8')));
+      // A simulate-review config is an experiment config with a "simulate" block.
+      const { simulate, ...rest } = JSON.parse(readFileSync(join('bench/configs', f), 'utf8'));
+      const r = experimentSchema.safeParse(rest);
       expect(r.success, `${f}: ${r.success ? '' : JSON.stringify(r.error.issues[0])}`).toBe(true);
+      if (simulate) {
+        const s = simulateSchema.safeParse(simulate);
+        expect(s.success, `${f}: simulate: ${s.success ? '' : JSON.stringify(s.error.issues[0])}`).toBe(true);
+      }
     }
   });
 

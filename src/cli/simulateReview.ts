@@ -66,7 +66,7 @@ export const SIGNAL_TITLES: Record<SignalName | 'random' | 'oracle', string> = {
   oracle: 'the oracle: the sentences whose weak tags are most wrong (the gold labels rank them)',
 };
 
-const simulateSchema = z
+export const simulateSchema = z
   .object({
     /** Fractions of the pool corrected. */
     budgets: z.array(z.number().positive().max(1)).min(1),
