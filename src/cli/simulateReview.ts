@@ -305,6 +305,7 @@ async function simulateSeed(a: SeedArgs): Promise<void> {
     pipeline: m.pipeline,
     sim,
     poolSize: pool.length,
+    sentences: { train: sents.train.length, dev: sents.dev.length, test: sents.test.length },
   });
   const write = (r: Omit<SimRecord, 'finishedAt'>) => {
     appendFileSync(exp.records, `${JSON.stringify({ ...r, finishedAt: new Date().toISOString() })}\n`);
