@@ -111,6 +111,48 @@ test('corrects weak labels with the keyboard alone, undoes and redoes, and a rel
   await docScreenshot(page, 'annotate.png');
 });
 
+test('selects tokens with the mouse (click, drag, shift-click), and a sentence reviewed as O settles its suggestions', async ({ page, outside: _ }) => {
+  await openDemo(page);
+  await makeWeakLabels(page);
+  const d = await dump(page);
+  const agg = d.layers.find((l) => l.role === 'aggregate')!;
+  const doc = d.documents
+    .filter((x) => x.split === 'train')
+    .sort((a, b) => a.id - b.id)
+    .find((x) => (d.annotations.find((a) => a.layerId === agg.id && a.docId === x.id)?.spans ?? []).some((s) => s.label !== '?' && s.start >= 6))!;
+  await page.goto(`/#/p/${doc.projectId}/annotate/${doc.id}`);
+  const box = page.getByTestId('annotate-box');
+  const tok = (t: number) => box.locator(`[data-t="${t}"]`);
+  await expect(box.locator('.tok.sug').first()).toBeVisible();
+  // A click places the cursor and selects nothing.
+  await tok(1).click();
+  await expect(tok(1)).toHaveClass(/cursor/);
+  await expect(box.locator('.tok.sel')).toHaveCount(0);
+  // A drag from token 0 to token 2 selects three tokens; 1 gives them the first type.
+  await tok(0).hover();
+  await page.mouse.down();
+  await tok(2).hover();
+  await page.mouse.up();
+  await expect(box.locator('.tok.sel')).toHaveCount(3);
+  await page.keyboard.press('1');
+  await expect.poll(() => goldSpans(page, doc.id)).toEqual([{ start: 0, end: 3, label: 'Chemical' }]);
+  // Shift-click extends from the cursor: 3, then shift+click 4, selects two tokens.
+  await tok(3).click();
+  await tok(4).click({ modifiers: ['Shift'] });
+  await expect(box.locator('.tok.sel')).toHaveCount(2);
+  await page.keyboard.press('2');
+  await expect
+    .poll(() => goldSpans(page, doc.id))
+    .toEqual([
+      { start: 0, end: 3, label: 'Chemical' },
+      { start: 3, end: 5, label: 'Disease' },
+    ]);
+  // r marks the sentence's other tokens O: the suggestions over them no longer count.
+  await expect(page.getByTestId('annotate-status')).not.toContainText(' 0 suggestions left');
+  await page.keyboard.press('r');
+  await expect(page.getByTestId('annotate-status')).toContainText('0 suggestions left');
+});
+
 test('the review queue ranks sentences by how many tokens the weak labels and a run disagree on', async ({ page, outside: _ }) => {
   test.setTimeout(300_000);
   await openDemo(page);
@@ -144,11 +186,15 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
     return out;
   };
   const spansOf = (layer: number, doc: number) => d.annotations.find((a) => a.layerId === layer && a.docId === doc)?.spans ?? [];
+  // The queue holds training sentences unless the user asks for dev and test as well.
+  const trainDocs = new Set(d.documents.filter((x) => x.split === 'train').map((x) => x.id));
   const expected = new Map(
-    Object.entries(tokens).map(([id, n]) => {
-      const [w, p] = [labels(spansOf(agg.id, Number(id)), n), labels(spansOf(pred.id, Number(id)), n)];
-      return [Number(id), w.filter((x, t) => x !== p[t] && x !== '?').length];
-    }),
+    Object.entries(tokens)
+      .filter(([id]) => trainDocs.has(Number(id)))
+      .map(([id, n]) => {
+        const [w, p] = [labels(spansOf(agg.id, Number(id)), n), labels(spansOf(pred.id, Number(id)), n)];
+        return [Number(id), w.filter((x, t) => x !== p[t] && x !== '?').length];
+      }),
   );
   const items = page.getByTestId('review-queue').locator('li');
   const shown = await items.evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-doc')), Number(e.getAttribute('data-count'))]));
@@ -156,28 +202,46 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   for (const [doc, count] of shown) expect(count).toBe(expected.get(doc));
   for (let i = 1; i < shown.length; i++) expect(shown[i][1]).toBeLessThanOrEqual(shown[i - 1][1]);
   await expect(page.getByTestId('review-summary')).toContainText('weak labels and the run disagree');
+  await expect(page.getByTestId('review-summary')).toContainText('more on dev and test, left out');
   // Each queued sentence is drawn twice, weak labels over the run's, with as many tokens marked as it disagrees on.
   const first = items.first();
   await expect(first.locator('[data-line="weak"]')).toBeVisible();
   await expect(first.locator('[data-line="run"]')).toBeVisible();
   await expect(first.locator('[data-line="weak"] .tok.flag')).toHaveCount(shown[0][1]);
-  // Decided from the queue with the editor's keys: a takes the run's labels, x keeps the weak ones,
-  // each into the annotator's gold layer with the sentence reviewed; j moves on.
+  // Decided from the queue with the editor's keys, no click into it first: a takes the run's labels,
+  // x keeps the weak ones, each into the corrections layer with the sentence reviewed; u undoes.
   const box = page.getByTestId('review-box');
-  await box.focus();
+  await expect(box).toBeFocused();
   await page.keyboard.press('a');
   await expect(items.nth(0)).toHaveAttribute('data-decided', 'run');
   await expect(items.nth(1)).toHaveAttribute('aria-current', 'true');
   await page.keyboard.press('x');
   await expect(items.nth(1)).toHaveAttribute('data-decided', 'weak');
-  const goldOf = async (docId: number) => {
+  const goldIds = new Set(d.layers.filter((l) => l.kind === 'gold').map((l) => l.id));
+  const goldBefore = JSON.stringify(d.annotations.filter((x) => goldIds.has(x.layerId)));
+  const correctedOf = async (docId: number) => {
     const dd = await dump(page);
-    const gold = dd.layers.find((l) => l.kind === 'gold' && l.name === 'gold')!;
-    return dd.annotations.find((x) => x.layerId === gold.id && x.docId === docId)?.spans ?? [];
+    const layer = dd.layers.find((l) => l.kind === 'corrected' && l.name === 'corrections')!;
+    // Nothing reaches a gold layer from the queue.
+    const golds = new Set(dd.layers.filter((l) => l.kind === 'gold').map((l) => l.id));
+    expect(JSON.stringify(dd.annotations.filter((x) => golds.has(x.layerId)))).toBe(goldBefore);
+    return dd.annotations.find((x) => x.layerId === layer.id && x.docId === docId)?.spans ?? null;
   };
   const [doc0, doc1] = [shown[0][0], shown[1][0]];
-  expect(await goldOf(doc0)).toEqual(spansOf(pred.id, doc0).filter((x) => x.label !== '?'));
-  expect(await goldOf(doc1)).toEqual(spansOf(agg.id, doc1).filter((x) => x.label !== '?'));
+  expect(await correctedOf(doc0)).toEqual(spansOf(pred.id, doc0).filter((x) => x.label !== '?'));
+  expect(await correctedOf(doc1)).toEqual(spansOf(agg.id, doc1).filter((x) => x.label !== '?'));
+  await page.keyboard.press('u');
+  await expect(items.nth(1)).not.toHaveAttribute('data-decided', 'weak');
+  await expect(items.nth(1)).toHaveAttribute('aria-current', 'true');
+  await expect.poll(() => correctedOf(doc1)).toBeNull();
+  expect(await correctedOf(doc0)).toEqual(spansOf(pred.id, doc0).filter((x) => x.label !== '?'));
+  // Dev and test join the queue only when asked.
+  const queued = async () => Number(/^(\d+)/.exec((await page.getByTestId('review-summary').textContent()) ?? '')?.[1]);
+  const trainQueued = await queued();
+  expect(trainQueued).toBe([...expected.values()].filter((c) => c > 0).length);
+  await page.getByLabel('Include dev and test').check();
+  await expect.poll(queued).toBeGreaterThan(trainQueued);
+  await page.getByLabel('Include dev and test').uncheck();
 
   // Model uncertainty, which every run records: sentences by their most uncertain token, as stored.
   const run = await page.evaluate(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { History, labelSpan, markReviewed, removeAt } from './annotate';
+import { History, labelSpan, markReviewed, mergeCorrections, removeAt } from './annotate';
 
 describe('annotation editor operations', () => {
   it('labels, replaces overlapping spans, removes, marks reviewed, and undoes and redoes', () => {
@@ -45,5 +45,32 @@ describe('a decision on a whole sentence', () => {
       { start: 7, end: 8, label: 'A' },
     ]);
     expect(next.oTokens).toEqual([2, 3, 9]);
+  });
+});
+
+describe('mergeCorrections', () => {
+  const sentences: [number, number][] = [
+    [0, 3],
+    [3, 6],
+  ];
+  const weak = [
+    { start: 0, end: 1, label: 'PER' },
+    { start: 4, end: 5, label: 'LOC' },
+  ];
+  it('takes the reviewed sentences from a partial row and keeps the weak labels elsewhere', () => {
+    const m = mergeCorrections(weak, { spans: [{ start: 3, end: 5, label: 'ORG' }], oMode: 'partial', reviewedAt: { 3: 1 } }, sentences);
+    expect(m.spans).toEqual([
+      { start: 0, end: 1, label: 'PER' },
+      { start: 3, end: 5, label: 'ORG' },
+    ]);
+    expect([...m.strongStarts]).toEqual([3]);
+  });
+  it('takes every sentence of a complete row, and none without a row', () => {
+    expect(mergeCorrections(weak, { spans: [], oMode: 'complete' }, sentences)).toEqual({ spans: [], strongStarts: new Set([0, 3]) });
+    expect(mergeCorrections(weak, undefined, sentences).strongStarts.size).toBe(0);
+  });
+  it('ignores a partial row’s spans in sentences not marked reviewed', () => {
+    const m = mergeCorrections(weak, { spans: [{ start: 0, end: 2, label: 'ORG' }], oMode: 'partial', reviewedAt: {} }, sentences);
+    expect(m.spans).toEqual(weak);
   });
 });

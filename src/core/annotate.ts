@@ -78,3 +78,23 @@ export class History {
     return this.past.length > 0;
   }
 }
+
+/**
+ * A training document's labels where an annotator corrected some of its sentences: a sentence the
+ * strong row settles (every sentence of a complete row, a reviewed one of a partial row) takes the
+ * strong row's spans and counts as strong; every other sentence keeps the weak spans and stays
+ * weak. `strongStarts` are the start tokens of the strong sentences.
+ */
+export function mergeCorrections(
+  weak: readonly Span[],
+  strong: { spans: readonly Span[]; oMode?: 'complete' | 'partial'; reviewedAt?: Record<number, number> } | undefined,
+  sentences: readonly (readonly [number, number])[],
+): { spans: Span[]; strongStarts: Set<number> } {
+  if (!strong) return { spans: [...weak], strongStarts: new Set() };
+  const settled = sentences.filter(([a]) => strong.oMode !== 'partial' || strong.reviewedAt?.[a] !== undefined);
+  const inSettled = (x: Span) => settled.some(([a, b]) => x.start < b && a < x.end);
+  return {
+    spans: sorted([...weak.filter((x) => !inSettled(x)), ...strong.spans.filter(inSettled)]),
+    strongStarts: new Set(settled.map(([a]) => a)),
+  };
+}

@@ -411,23 +411,32 @@ export async function moveDocuments(db: StudioDB, projectId: number, moves: read
   });
 }
 
+/** A document's row in a layer as it was before a change, for the change's undo (`row` undefined: there was none). */
+export interface RowBefore {
+  layerId: number;
+  docId: number;
+  row: EditorAnnotation | undefined;
+}
+
 /**
- * Writes a decision on one sentence into an annotator's gold layer (made on first use), in one
- * transaction: the sentence's spans become `spans`, its other tokens definite O, and it counts as
- * reviewed now. The rest of the document's annotation is kept.
+ * Writes a decision on one sentence into an annotator's layer of corrections (kind "corrected",
+ * made on first use), in one transaction: the sentence's spans become `spans`, its other tokens
+ * definite O, and it counts as reviewed now. The rest of the document's annotation is kept.
+ * Returns the row as it was, for the undo (restoreRows). Training reads such a layer as strong
+ * labels for the sentences it settles (mergeCorrections); gold layers stay the annotator's own.
  */
 export async function decideSentenceInLayer(
   db: StudioDB,
   projectId: number,
-  annotator: string,
+  layerName: string,
   docId: number,
   from: number,
   to: number,
   spans: readonly Span[],
-): Promise<void> {
-  await db.transaction('rw', [db.layers, db.annotations], async () => {
-    const lid = await layerId(db, projectId, 'gold', annotator);
-    const own = (await db.annotations.get([lid, docId])) as EditorAnnotation | undefined;
+): Promise<RowBefore> {
+  return db.transaction('rw', [db.layers, db.annotations], async () => {
+    const lid = await layerId(db, projectId, 'corrected', layerName);
+    const own = (await db.annotations.get([lid, docId])) as (EditorAnnotation & { layerId: number; docId: number }) | undefined;
     const next = decideSentence({ spans: own?.spans ?? [], oTokens: own?.oTokens ?? [] }, from, to, spans);
     const row: EditorAnnotation & { layerId: number; docId: number } = {
       layerId: lid,
@@ -439,6 +448,17 @@ export async function decideSentenceInLayer(
       rejected: own?.rejected ?? [],
     };
     await db.annotations.put(row);
+    return { layerId: lid, docId, row: own };
+  });
+}
+
+/** Puts rows back as they were before a change (an undo), all in one transaction. */
+export async function restoreRows(db: StudioDB, before: readonly RowBefore[]): Promise<void> {
+  await db.transaction('rw', db.annotations, async () => {
+    for (const b of before) {
+      if (b.row) await db.annotations.put({ ...b.row, layerId: b.layerId, docId: b.docId });
+      else await db.annotations.delete([b.layerId, b.docId]);
+    }
   });
 }
 

@@ -4,7 +4,9 @@ import '../methods';
 import { trainingFailure } from '../core/errors';
 import { scoreSpans, type SpanScores } from '../core/metrics';
 import { parseRunConfig, type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
-import { UNKNOWN_TYPE, tokenTexts } from '../core/types';
+import { UNKNOWN_TYPE, sentenceRanges, tokenTexts } from '../core/types';
+import { mergeCorrections } from '../core/annotate';
+import type { EditorAnnotation } from '../core/progress';
 import { findEncoder, layerAnnotations, projectLexicon, saveEmbeddings, saveEncoder, toParsedDoc } from '../db/repo';
 import { layerRows } from '../db/layerStore';
 import { endRunWithoutModel, finishRun, loadRunState, saveRunState, updateRun } from '../db/runs';
@@ -268,12 +270,18 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     const layerAnns = await layerAnnotations(db, layerId, docIds);
     let trainAnns = layerAnns;
     const goldAnns = await layerAnnotations(db, goldLayerId, docIds);
-    // Which training documents are weak: all of a weak layer's, except those the strong layer annotates.
-    let weakDoc = docs.map(() => layer.kind === 'weak');
+    // Which training sentences are weak: all of a weak layer's, except those the strong layer
+    // settles (a complete row's every sentence; a reviewed sentence of a corrections layer).
+    const weakDoc = docs.map(() => layer.kind === 'weak');
+    const strongStarts = docs.map(() => new Set<number>());
     if (cfg.data.strongLayerId !== undefined) {
-      const rows = await layerRows(db, cfg.data.kind === 'project' ? cfg.data.strongLayerId! : 0, docIds);
-      trainAnns = trainAnns.map((a, k) => rows[k] ?? a);
-      weakDoc = weakDoc.map((w, k) => (rows[k] ? false : w));
+      const rows = (await layerRows(db, cfg.data.strongLayerId, docIds)) as (EditorAnnotation | undefined)[];
+      trainAnns = trainAnns.map((a, k) => {
+        if (!rows[k]) return a;
+        const m = mergeCorrections(a.spans, rows[k], sentenceRanges(docs[k]));
+        strongStarts[k] = m.strongStarts;
+        return { ...a, spans: m.spans };
+      });
     }
     const idx = (split: string) => docs.map((d, k) => (d.split === split ? k : -1)).filter((k) => k >= 0);
     const [trainIdx, devIdx, testIdx] = [idx('train'), idx('dev'), idx('test')];
@@ -308,7 +316,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
         goldTrain && weakDoc[x.doc] && goldRows[x.doc] && goldRows[x.doc]!.oMode === 'complete'
           ? goldTrain[k].tags.map((g, t) => (x.tags[t] === 0 ? g : 0))
           : undefined;
-      return { ...x, weak: weakDoc[x.doc], ...(hidden ? { hidden } : {}) };
+      return { ...x, weak: weakDoc[x.doc] && !strongStarts[x.doc].has(x.offset), ...(hidden ? { hidden } : {}) };
     });
     // The method's module says what its model reads (the decoupled model: words only, and a [MASK]).
     const mod = getPipeline(cfg.pipeline.kind);

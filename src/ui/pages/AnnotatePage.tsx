@@ -1,6 +1,6 @@
 /**
  * Correcting labels, keyboard first. A token cursor moves with the arrows (shift extends a
- * selection), digits give the selection a type, backspace removes the span under the cursor;
+ * selection) or the mouse (click, drag, shift-click), digits give the selection a type, backspace removes the span under the cursor;
  * suggestions from a weak or predicted layer are accepted (a), rejected (x) or skipped (space);
  * u or ctrl+z undoes, ctrl+shift+z redoes, j / k move between sentences, r marks the sentence
  * reviewed (its other tokens become definitely O), ? lists the keys. Every change is written to
@@ -20,6 +20,7 @@ import { routeId, useProject, useProjectId } from '../hooks';
 
 const KEYS: [string, string][] = [
   ['← →', 'move the cursor; with shift, extend the selection'],
+  ['click, drag, shift+click', 'place the cursor, select tokens, extend the selection'],
   ['1–9', 'give the selection (or the cursor token) the n-th type'],
   ['backspace', 'remove the span under the cursor'],
   ['a / x / space', 'accept / reject / skip the current suggestion'],
@@ -118,6 +119,12 @@ const SentenceRow = memo(
 
 const key = (s: Span) => `${s.start}:${s.end}:${s.label}`;
 
+/** The token position under a mouse event's target (a token's data-t), or null. */
+function tokenAt(target: EventTarget): number | null {
+  const el = (target as HTMLElement).closest?.('[data-t]');
+  return el ? Number(el.getAttribute('data-t')) : null;
+}
+
 export function AnnotatePage() {
   const projectId = useProjectId();
   const params = useParams<{ docId: string; token?: string }>();
@@ -140,6 +147,8 @@ export function AnnotatePage() {
   /** What the editor keeps beside spans: when sentences were reviewed, and rejected suggestions. */
   const extra = useRef<{ reviewedAt: Record<number, number>; rejected: string[] }>({ reviewedAt: {}, rejected: [] });
   const box = useRef<HTMLDivElement>(null);
+  /** A mouse press on a token is selecting until the button comes up. */
+  const dragging = useRef(false);
 
   // Loaded once per document and annotator (not live: the editor's own writes must not reset it).
   useEffect(() => {
@@ -186,13 +195,20 @@ export function AnnotatePage() {
   const neighbours = useNeighbours(projectId, doc ? docId : null);
   const types = project?.types ?? [];
   const colors = useMemo(() => new Map(types.map((t) => [t.name, t.color])), [types]);
+  const oSet = useMemo(() => new Set(state.oTokens), [state.oTokens]);
+  // A suggestion is settled once accepted, rejected, over a token reviewed as O, or in a sentence marked reviewed (r).
   const suggestions = useMemo(() => {
     const have = new Set(state.spans.map(key));
-    return suggested.filter((s) => s.label !== '?' && !have.has(key(s)) && !dismissed.has(key(s)));
-  }, [suggested, state.spans, dismissed]);
+    const reviewed = new Set(Object.keys(extra.current.reviewedAt).map(Number));
+    const settled = (s: Span) => {
+      if (reviewed.has(sentences.find(([a, b]) => s.start >= a && s.start < b)?.[0] ?? -1)) return true;
+      for (let t = s.start; t < s.end; t++) if (oSet.has(t)) return true;
+      return false;
+    };
+    return suggested.filter((s) => s.label !== '?' && !have.has(key(s)) && !dismissed.has(key(s)) && !settled(s));
+  }, [suggested, state.spans, dismissed, oSet, sentences]);
   const current = suggestions.find((s) => s.end > cursor) ?? suggestions[0] ?? null;
   const sel: [number, number] | null = anchor === null ? null : [Math.min(anchor, cursor), Math.max(anchor, cursor) + 1];
-  const oSet = useMemo(() => new Set(state.oTokens), [state.oTokens]);
   // Spans, suggestions and reviewed tokens per sentence, recomputed only when they change (not on
   // every cursor move), in one pass each over sorted spans.
   const bySentence = useMemo(() => {
@@ -351,6 +367,28 @@ export function AnnotatePage() {
         tabIndex={0}
         className="annotate"
         onKeyDown={onKey}
+        onMouseDown={(e) => {
+          const t = tokenAt(e.target);
+          if (t === null || e.button !== 0) return;
+          e.preventDefault();
+          box.current?.focus();
+          // Shift-click extends from the anchor (or the cursor); a press starts a new selection that a drag extends.
+          if (e.shiftKey) setAnchor(anchor ?? cursor);
+          else {
+            setAnchor(t);
+            dragging.current = true;
+          }
+          setCursor(t);
+        }}
+        onMouseMove={(e) => {
+          const t = tokenAt(e.target);
+          if (t !== null && dragging.current && e.buttons & 1) setCursor(t);
+        }}
+        onMouseUp={() => {
+          // A click without a drag places the cursor only.
+          if (dragging.current && anchor === cursor) setAnchor(null);
+          dragging.current = false;
+        }}
         data-testid="annotate-box"
         aria-label="Annotation editor: use the keyboard, ? lists the keys"
       >

@@ -6,7 +6,7 @@
  * and the agreement of two annotators' gold layers.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CsvButton } from '../components/ChartExport';
 import { Link, useLocation } from 'wouter';
 import { agreementOf, progressOf, reviewSpeed, type EditorAnnotation } from '../../core/progress';
@@ -14,7 +14,7 @@ import { rankSentences, type DocSignals } from '../../core/reviewSignals';
 import { REVIEW_SIGNALS, reviewSignal } from '../../methods/reviewSignals';
 import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
-import { decideSentenceInLayer, layerAnnotations, runSignals } from '../../db/repo';
+import { decideSentenceInLayer, layerAnnotations, restoreRows, runSignals, type RowBefore } from '../../db/repo';
 import { layerRows } from '../../db/layerStore';
 import type { RunRow } from '../../db/schema';
 import { useProjectId, useTypeColors } from '../hooks';
@@ -100,6 +100,7 @@ export function ReviewPage() {
       docs: docs.map((d, k) => ({
         docId: d.id!,
         name: d.name,
+        split: d.split,
         words: tokenTexts(d),
         sentences: sentenceRanges(d),
         weak: w[k].spans,
@@ -110,19 +111,51 @@ export function ReviewPage() {
     };
   }, [projectId, weak, predLayer, run?.id]);
   const signal = reviewSignal(signalChoice ?? (data?.have.has('disagreement') ? 'disagreement' : ([...(data?.have ?? [])][0] ?? 'disagreement')));
-  const queue = data ? rankSentences(data.docs, signal) : [];
+  const [allSplits, setAllSplits] = useState(false);
+  // Train sentences only, unless the user asks for dev and test too: their gold selects and scores models.
+  const queue = data ? rankSentences(allSplits ? data.docs : data.docs.filter((d) => d.split === 'train'), signal) : [];
+  const elsewhere =
+    data && !allSplits
+      ? rankSentences(
+          data.docs.filter((d) => d.split !== 'train'),
+          signal,
+        ).length
+      : 0;
   const [, navigate] = useLocation();
   const [cursor, setCursor] = useState(0);
-  const [annotator, setAnnotator] = useState('gold');
+  const [layerName, setLayerName] = useState('corrections');
   const [decided, setDecided] = useState<Record<string, 'run' | 'weak'>>({});
+  /** The decisions made here, newest last, each with the row it replaced: u or ctrl+z takes back the last. */
+  const undoStack = useRef<{ id: string; cursor: number; before: RowBefore }[]>([]);
+  const [error, setError] = useState<string | null>(null);
   /** Accept the run's labels or keep the weak ones for a queued sentence, then go to the next. */
   const decide = async (q: (typeof queue)[number], which: 'run' | 'weak') => {
     const doc = data!.docs.find((d) => d.docId === q.docId)!;
     const spans = (which === 'run' ? (doc.predicted ?? []) : doc.weak).filter((x) => x.label !== '?');
-    await decideSentenceInLayer(db, projectId, annotator, q.docId, q.from, q.to, spans);
-    setDecided((d) => ({ ...d, [`q-${q.docId}-${q.sentence}`]: which }));
-    setCursor((c) => Math.min(c + 1, Math.min(queue.length, 200) - 1));
+    const id = `q-${q.docId}-${q.sentence}`;
+    try {
+      const before = await decideSentenceInLayer(db, projectId, layerName, q.docId, q.from, q.to, spans);
+      undoStack.current.push({ id, cursor, before });
+      setDecided((d) => ({ ...d, [id]: which }));
+      setCursor((c) => Math.min(c + 1, Math.min(queue.length, 200) - 1));
+      setError(null);
+    } catch (e) {
+      setError(`not saved: ${(e as Error).message}`);
+    }
   };
+  const undo = async () => {
+    const last = undoStack.current.pop();
+    if (!last) return;
+    await restoreRows(db, [last.before]);
+    setDecided(({ [last.id]: _, ...rest }) => rest);
+    setCursor(last.cursor);
+  };
+  const box = useRef<HTMLDivElement>(null);
+  // The queue takes keys as soon as it has entries, without a click into it first.
+  const hasQueue = queue.length > 0;
+  useEffect(() => {
+    if (hasQueue && !box.current?.contains(document.activeElement) && document.activeElement?.tagName !== 'SELECT') box.current?.focus();
+  }, [hasQueue]);
 
   const hasWeak = layers?.some((l) => l.kind === 'weak');
   // Nothing to rank until there are weak labels and a finished run: say which is missing, and where to get it.
@@ -182,24 +215,37 @@ export function ReviewPage() {
         </label>
       </div>
       <p className="muted" data-testid="review-summary">
-        {queue.length} sentences queued: {signal.title} (by {signal.rankedBy})
+        {queue.length} {allSplits ? '' : 'training '}sentences queued: {signal.title} (by {signal.rankedBy})
+        {elsewhere > 0 && ` · ${elsewhere} more on dev and test, left out: their gold selects and scores the models`}{' '}
+        <label>
+          <input type="checkbox" aria-label="Include dev and test" checked={allSplits} onChange={(e) => setAllSplits(e.target.checked)} /> include dev and test
+        </label>
       </p>
       <p className="muted">
         Keys, as in the editor: <kbd>j</kbd> / <kbd>k</kbd> next / previous, <kbd>a</kbd> accept the run&apos;s labels, <kbd>x</kbd> keep the weak labels (each
-        marks the sentence reviewed in the annotator&apos;s layer), <kbd>Enter</kbd> open it in the editor.{' '}
+        writes the sentence, marked reviewed, to the corrections layer, which training can read as strong labels), <kbd>u</kbd> undo, <kbd>Enter</kbd> open it
+        in the editor.{' '}
         <label>
-          annotator <input aria-label="Review annotator" className="narrow" value={annotator} onChange={(e) => setAnnotator(e.target.value.trim() || 'gold')} />
+          corrections layer{' '}
+          <input aria-label="Corrections layer" className="narrow" value={layerName} onChange={(e) => setLayerName(e.target.value.trim() || 'corrections')} />
         </label>
       </p>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
       <div
         role="application"
-        aria-label="Review queue: j and k move, a accepts the run, x keeps the weak labels, Enter opens"
+        aria-label="Review queue: j and k move, a accepts the run, x keeps the weak labels, u undoes, Enter opens"
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the queue is a keyboard application (role="application") that takes focus
         tabIndex={0}
+        ref={box}
         data-testid="review-box"
         onKeyDown={(e) => {
           const q = queue[cursor];
-          if (e.key === 'j' || e.key === 'ArrowDown') setCursor(Math.min(cursor + 1, Math.min(queue.length, 200) - 1));
+          if (e.key === 'u' || ((e.key === 'z' || e.key === 'Z') && (e.ctrlKey || e.metaKey))) void undo();
+          else if (e.key === 'j' || e.key === 'ArrowDown') setCursor(Math.min(cursor + 1, Math.min(queue.length, 200) - 1));
           else if (e.key === 'k' || e.key === 'ArrowUp') setCursor(Math.max(0, cursor - 1));
           else if (q && (e.key === 'a' || e.key === 'x')) void decide(q, e.key === 'a' ? 'run' : 'weak');
           else if (q && e.key === 'Enter') navigate(`/annotate/${q.docId}/${q.from}`);

@@ -242,6 +242,8 @@ export function TrainPage() {
     setOptions(entryOptionsText(METHOD_CATALOG.find((m) => m.id === e.target.value) ?? METHOD_CATALOG[0]));
   };
   const gold = layers?.filter((l) => l.kind === 'gold') ?? [];
+  // Strong labels: an annotator's gold layer, or the review queue's corrections (their reviewed sentences).
+  const strongChoices = layers?.filter((l) => l.kind === 'gold' || l.kind === 'corrected') ?? [];
   // Entity counts per layer and split: the layers a run would use are checked before it starts.
   const stats = useWorkerQuery('projectStats', [projectId]);
   // A layer kept from an earlier visit that no longer exists counts as none chosen.
@@ -360,7 +362,7 @@ export function TrainPage() {
             Strong labels from{' '}
             <select aria-label="Strong layer" value={form.strong} onChange={set('strong')}>
               <option value="">none</option>
-              <LayerOptions layers={gold} />
+              <LayerOptions layers={strongChoices} />
             </select>
           </label>
           <label>
