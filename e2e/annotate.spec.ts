@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { labelSpan, removeAt } from '../src/core/annotate';
 import type { Span } from '../src/core/types';
-import { expect, makeWeakLabels, openDemo, test, docScreenshot } from './fixtures';
+import { expect, makeWeakLabels, openDemo, storeRows, test, docScreenshot } from './fixtures';
 
 type Row = { id: number; projectId: number; split: string };
 
@@ -408,4 +408,67 @@ test("the editor shows the document's neighbours as context and opens them", asy
   await page.goto(`/#/p/${first.projectId}/annotate/${first.id}`);
   await expect(page.getByTestId('neighbour-after')).toContainText(second.text.slice(0, 60));
   await expect(page.getByTestId('neighbour-before')).toHaveCount(0);
+});
+
+test('the review loop: corrections start a background fine-tune that a reload resumes, the queue re-ranks by it, and the curve grows', async ({
+  page,
+  outside: _,
+}) => {
+  test.setTimeout(420_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
+  await page.getByLabel('Hidden units').fill('16');
+  await page.getByLabel('Epochs', { exact: true }).fill('4');
+  await page.getByLabel('Backend').selectOption('wasm');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
+  const firstRun = Number(await page.getByTestId('runs-table').locator('tbody tr').first().getAttribute('data-run'));
+  await page.getByRole('link', { name: 'Review queue', exact: true }).click();
+  await expect(page.getByTestId('review-queue').locator('li').first()).toBeVisible();
+  await expect(page.getByLabel('Review run')).toHaveValue(String(firstRun));
+  // Two corrections with the loop set to 2: a fine-tune starts in the background.
+  await page.getByLabel('Fine-tune every').fill('2');
+  await expect(page.getByTestId('loop-status')).toContainText('0 corrections; 2 more corrections until the next fine-tune');
+  await page.getByTestId('review-box').focus();
+  await page.keyboard.press('a');
+  await expect(page.getByTestId('loop-status')).toContainText('1 correction; 1 more correction');
+  await page.keyboard.press('x');
+  await expect(page.getByTestId('loop-status')).toContainText('with 2 corrections: epoch', { timeout: 120_000 });
+  // The editor works while it trains: an edit is saved at once.
+  const runs = await storeRows<{
+    id: number;
+    status: string;
+    config: { loop?: { corrections: number; fromRunId: number } };
+    metrics?: { resumedFrom?: number };
+  }>(page, 'runs');
+  const loopRun = runs.find((r) => r.config.loop)!;
+  expect(loopRun.config.loop).toEqual({ corrections: 2, fromRunId: firstRun });
+  // The editor works while it trains: an edit there is saved at once.
+  await page.getByTestId('review-queue').locator('li').nth(2).getByRole('link').click();
+  const editor = page.getByTestId('annotate-box');
+  await expect(editor).toBeFocused();
+  await page.keyboard.press('1');
+  await expect
+    .poll(async () => (await storeRows<{ kind: string; name: string }>(page, 'layers')).some((l) => l.kind === 'gold' && l.name === 'gold'))
+    .toBe(true);
+  await expect(page.getByTestId('annotate-status')).toContainText('1 span ·');
+  // A reload in the middle of the fine-tune: the loop resumes it from its last epoch.
+  expect((await storeRows<{ id: number; status: string }>(page, 'runs')).find((r) => r.id === loopRun.id)!.status).toBe('running');
+  await page.reload();
+  await page.getByRole('link', { name: 'Review queue', exact: true }).click();
+  await expect(page.getByTestId('loop-status')).toContainText(`fine-tuning run ${loopRun.id}`, { timeout: 60_000 });
+  await expect(page.getByTestId('loop-status')).toContainText(`run ${loopRun.id} fine-tuned with 2 corrections`, { timeout: 240_000 });
+  await expect(page.getByTestId('loop-status')).toContainText('2 corrections; 2 more corrections until the next fine-tune');
+  const after = (await storeRows<typeof loopRun & { status: string }>(page, 'runs')).find((r) => r.id === loopRun.id)!;
+  expect(after.status).toBe('done');
+  expect(after.metrics?.resumedFrom).toBeGreaterThanOrEqual(1);
+  // The queue ranks by the fine-tuned model now, and the curve has its point beside the first run's.
+  await expect(page.getByLabel('Review run')).toHaveValue(String(loopRun.id));
+  await expect(page.getByTestId('loop-curve').locator('tbody tr')).toHaveCount(2);
+  await expect(page.getByTestId('loop-curve').locator('tbody tr').nth(1)).toHaveAttribute('data-corrections', '2');
+  // Fine-tune every: a value that is no whole number is refused where it is typed.
+  await page.getByLabel('Fine-tune every').fill('2.5');
+  await expect(page.getByRole('alert')).toContainText('Fine-tune every: a whole number of corrections');
 });

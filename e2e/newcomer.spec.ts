@@ -168,7 +168,7 @@ test('a first run, start to end: the demo, weak labels, a model, the review queu
   const box = page.getByTestId('annotate-box');
   await box.focus();
   await page.keyboard.press('r');
-  await expect(page.getByTestId('annotate-status')).toContainText(/· [1-9]\d* tokens reviewed as O/);
+  await expect(page.getByTestId('annotate-status')).toContainText(/· [1-9]\d* tokens? reviewed as O/);
   // Export the run's predictions.
   await page.getByRole('link', { name: 'Overview', exact: true }).click();
   const predicted = page.locator('[data-layer^="run "]').first();

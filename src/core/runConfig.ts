@@ -402,6 +402,11 @@ export const runConfigSchema = z.object({
   pipeline: pipelineSchema.default({ kind: 'single' }),
   train: trainSchema.default(trainSchema.parse({})),
   backend: z.enum(['auto', 'webgpu', 'wasm', 'webgl', 'cpu']).default('auto'),
+  /**
+   * The review loop's fine-tune: starts from the final model of run `fromRunId` (one stage, the
+   * same tags and features) after `corrections` reviewed sentences of the strong layer.
+   */
+  loop: z.object({ fromRunId: z.number().int(), corrections: z.number().int().nonnegative() }).strict().optional(),
 });
 export type RunConfig = z.infer<typeof runConfigSchema>;
 export type ModelConfig = z.infer<typeof modelSchema>;

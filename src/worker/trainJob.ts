@@ -471,7 +471,10 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     let result: { tagger: Tagger; bestEpoch: number; tokensPerSecond: number; stopped: TrainResult['stopped'] };
     let trainSignals: TrainSignals | undefined;
     try {
+      // The review loop's fine-tune starts from an earlier run's final model.
+      const init = cfg.loop ? await loopStart(db, cfg, tags, feat) : undefined;
       if (cfg.pipeline.kind !== 'single' || (cfg.model.dictionaryDropout === 'dev' && feat.lexicon)) {
+        if (init) throw new Error('a fine-tune of the review loop trains one stage: pipeline "single" and a dictionary dropout number');
         // Multi-stage methods (and a dictionary dropout chosen on dev, which trains the first
         // stage once per value) keep their finished stages and the running stage's epochs in the
         // run's store: a run started again after a reload goes on from them.
@@ -501,7 +504,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
           return metrics;
         }
       } else {
-        result = await trainTagger(getMethod(cfg.method.name), cfg, feat, { train, dev }, hooks, resume, undefined, encoder);
+        result = await trainTagger(getMethod(cfg.method.name), cfg, feat, { train, dev }, hooks, resume, init, encoder);
         if (result.stopped !== 'cancelled')
           metrics.typeShifts = (await finalOShift(result.tagger, cfg, feat, dev, { onStage: (stage) => emit({ kind: 'stage', stage }) })).typeShifts;
       }
@@ -611,6 +614,27 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
     await updateRun(db, runId, { status: 'failed', error, metrics, finishedAt: Date.now() });
     throw error === (e as Error).message ? e : new Error(error);
   }
+}
+
+/**
+ * The weights a review-loop fine-tune starts from: run `cfg.loop.fromRunId`'s final model, which
+ * must have the same tags and feature groups as this run (a changed label set or dictionary needs
+ * a fresh run; the message says so).
+ */
+async function loopStart(db: StudioDB, cfg: RunConfig, tags: readonly string[], feat: Featurizer): Promise<Weights> {
+  const from = cfg.loop!.fromRunId;
+  const row = await db.models
+    .where('runId')
+    .equals(from)
+    .filter((m) => m.kind === 'final')
+    .first();
+  const model = row?.state as { tags: string[]; weights: Weights; lexicon?: unknown[] } | undefined;
+  if (!model?.weights) throw new Error(`run ${from} has no final model to fine-tune from (it did not finish, or it was deleted)`);
+  if (model.tags.join(' ') !== tags.join(' '))
+    throw new Error(`run ${from} tags ${model.tags.join(' ')}, this run ${tags.join(' ')}: the label set changed, so train a fresh model`);
+  if ((model.lexicon?.length ?? 0) !== (feat.lexicon?.length ?? 0))
+    throw new Error(`run ${from} read ${model.lexicon?.length ?? 0} dictionary feature groups, this run ${feat.lexicon?.length ?? 0}: train a fresh model`);
+  return model.weights;
 }
 
 /**

@@ -16,7 +16,7 @@ import { db } from '../../db/instance';
 import { goldLayer, saveAnnotation } from '../../db/repo';
 import { layerRows } from '../../db/layerStore';
 import type { DocumentRow, LayerRow } from '../../db/schema';
-import { routeId, useProject, useProjectId } from '../hooks';
+import { count, routeId, useProject, useProjectId } from '../hooks';
 
 const KEYS: [string, string][] = [
   ['← →', 'move the cursor; with shift, extend the selection'],
@@ -411,7 +411,7 @@ export function AnnotatePage() {
       </div>
       <Neighbour doc={neighbours?.after} where="after" />
       <p className="muted" data-testid="annotate-status">
-        {state.spans.length} spans · {state.oTokens.length} tokens reviewed as O · {suggestions.length} suggestions left
+        {count(state.spans.length, 'span')} · {count(state.oTokens.length, 'token')} reviewed as O · {count(suggestions.length, 'suggestion')} left
       </p>
     </div>
   );

@@ -13,6 +13,7 @@ import { ComparePage } from './ComparePage';
 import { ReviewPage } from './ReviewPage';
 import { RunPage } from './RunPage';
 import { DistributionPage } from './DistributionPage';
+import { useReviewLoop } from '../reviewLoop';
 
 const TABS = [
   ['/', 'Overview'],
@@ -26,6 +27,12 @@ const TABS = [
   ['/distribution', 'Label distribution'],
   ['/review', 'Review queue'],
 ] as const;
+
+/** The review loop of the open project, mounted with the project so its fine-tunes go on across its pages. */
+function ReviewLoopRunner({ projectId }: { projectId: number }) {
+  useReviewLoop(projectId);
+  return null;
+}
 
 export function ProjectLayout() {
   const raw = useParams<{ id: string }>().id;
@@ -41,6 +48,7 @@ export function ProjectLayout() {
     );
   return (
     <ProjectContext.Provider value={projectId}>
+      <ReviewLoopRunner projectId={projectId} />
       <section>
         <h1 data-testid="project-name">{project.name}</h1>
         <nav className="tabs">

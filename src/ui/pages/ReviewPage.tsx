@@ -18,6 +18,9 @@ import { decideSentenceInLayer, layerAnnotations, restoreRows, runSignals, type 
 import { layerRows } from '../../db/layerStore';
 import type { RunRow } from '../../db/schema';
 import { useProjectId, useTypeColors } from '../hooks';
+import { LineChart } from '../components/LineChart';
+import { useLoop, useLoopSettings } from '../reviewLoop';
+import { LOOP_EPOCHS, loopCurve } from '../../core/reviewLoop';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
@@ -123,7 +126,9 @@ export function ReviewPage() {
       : 0;
   const [, navigate] = useLocation();
   const [cursor, setCursor] = useState(0);
-  const [layerName, setLayerName] = useState('corrections');
+  const loop = useLoopSettings(projectId);
+  const setLoop = useLoop((s) => s.setSettings);
+  const layerName = loop.layer;
   const [decided, setDecided] = useState<Record<string, 'run' | 'weak'>>({});
   /** The decisions made here, newest last, each with the row it replaced: u or ctrl+z takes back the last. */
   const undoStack = useRef<{ id: string; cursor: number; before: RowBefore }[]>([]);
@@ -227,9 +232,15 @@ export function ReviewPage() {
         in the editor.{' '}
         <label>
           corrections layer{' '}
-          <input aria-label="Corrections layer" className="narrow" value={layerName} onChange={(e) => setLayerName(e.target.value.trim() || 'corrections')} />
+          <input
+            aria-label="Corrections layer"
+            className="narrow"
+            value={layerName}
+            onChange={(e) => setLoop(projectId, { ...loop, layer: e.target.value.trim() || 'corrections' })}
+          />
         </label>
       </p>
+      <LoopPanel projectId={projectId} runs={runs ?? []} />
       {error && (
         <p role="alert" className="error">
           {error}
@@ -293,6 +304,81 @@ export function ReviewPage() {
       </div>
       <ProgressPanel projectId={projectId} />
     </div>
+  );
+}
+
+/**
+ * The review loop: its setting (fine-tune after every N corrections), what it is doing, and the
+ * curve the annotator watches, dev F1 against the corrections each model trained with.
+ */
+function LoopPanel({ projectId, runs }: { projectId: number; runs: readonly RunRow[] }) {
+  const loop = useLoopSettings(projectId);
+  const setLoop = useLoop((s) => s.setSettings);
+  const status = useLoop((s) => s.status[projectId]);
+  const [every, setEvery] = useState(String(loop.every));
+  const n = Number(every);
+  const invalid = every.trim() === '' || !(Number.isInteger(n) && n >= 0 && n <= 10_000);
+  const curve = loopCurve(runs.map((r) => ({ ...r, id: r.id! })));
+  return (
+    <section className="stack" data-testid="loop">
+      <h3>Review loop</h3>
+      <p className="muted">
+        <label>
+          Fine-tune the current model after every{' '}
+          <input
+            aria-label="Fine-tune every"
+            aria-invalid={invalid}
+            className="narrow"
+            value={every}
+            onChange={(e) => {
+              setEvery(e.target.value);
+              const v = Number(e.target.value);
+              if (e.target.value.trim() !== '' && Number.isInteger(v) && v >= 0 && v <= 10_000) setLoop(projectId, { ...loop, every: v });
+            }}
+          />{' '}
+          corrections
+        </label>{' '}
+        (0 turns it off). Each fine-tune trains the newest finished run for up to {LOOP_EPOCHS} epochs on the weak labels and the corrections layer&apos;s
+        reviewed sentences, in the background; the queue then ranks by it.
+      </p>
+      {invalid && (
+        <p role="alert" className="error">
+          Fine-tune every: a whole number of corrections from 0 (off) to 10,000, not {JSON.stringify(every)}.
+        </p>
+      )}
+      <p data-testid="loop-status">{status ?? ''}</p>
+      {curve.length > 0 && (
+        <>
+          <LineChart
+            title="Dev F1 against corrections"
+            x={curve.map((p) => p.corrections)}
+            series={[{ label: 'dev F1', values: curve.map((p) => 100 * p.devF1), color: '#1f77b4' }]}
+            xLabel="corrections"
+            testId="loop-chart"
+          />
+          <table className="grid" data-testid="loop-curve">
+            <thead>
+              <tr>
+                <th>corrections</th>
+                <th>dev F1</th>
+                <th>run</th>
+              </tr>
+            </thead>
+            <tbody>
+              {curve.map((p) => (
+                <tr key={p.runId} data-corrections={p.corrections}>
+                  <td>{p.corrections}</td>
+                  <td>{(100 * p.devF1).toFixed(2)}</td>
+                  <td>
+                    <Link href={`/runs/${p.runId}`}>run {p.runId}</Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
   );
 }
 

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { correctionsIn, loopCurve, nextLoopAction, type LoopRunView } from './reviewLoop';
+import { parseRunConfig } from './runConfig';
+
+const base = parseRunConfig({
+  data: { kind: 'project', projectId: 1, layerId: 2, goldLayerId: 3 },
+  model: { dictionaryDropout: 'dev' },
+  method: { name: 'wsl' },
+  pipeline: { kind: 'completion', rounds: 3 },
+  train: { epochs: 30, patience: 8 },
+});
+const run = (id: number, status: LoopRunView['status'], extra: Partial<ReturnType<typeof parseRunConfig>> = {}, f1 = 0.7): LoopRunView => ({
+  id,
+  status,
+  config: { ...base, ...extra },
+  metrics: { dev: { overall: { f1 } }, dictionaryDropout: 0.3 },
+});
+
+describe('the review loop', () => {
+  it('counts the reviewed sentences of a corrections layer', () => {
+    expect(correctionsIn([{ reviewedAt: { 0: 1, 12: 2 } }, undefined, { reviewedAt: {} }, { reviewedAt: { 3: 1 } }])).toBe(3);
+  });
+
+  it('waits for N corrections after the last fine-tune, then fine-tunes the newest finished run in one stage', () => {
+    const runs = [run(1, 'done')];
+    expect(nextLoopAction({ every: 0, corrections: 50, runs, layerId: 9, busy: false })).toEqual({ kind: 'idle', why: 'the loop is off' });
+    expect(nextLoopAction({ every: 20, corrections: 19, runs, layerId: 9, busy: false })).toEqual({
+      kind: 'idle',
+      why: '1 more correction until the next fine-tune',
+    });
+    const a = nextLoopAction({ every: 20, corrections: 20, runs, layerId: 9, busy: false });
+    expect(a.kind).toBe('start');
+    if (a.kind !== 'start') return;
+    expect(a.config.loop).toEqual({ fromRunId: 1, corrections: 20 });
+    expect(a.config.data).toMatchObject({ strongLayerId: 9, layerId: 2 });
+    expect(a.config.pipeline).toEqual({ kind: 'single' });
+    // The dictionary dropout the run chose on dev; at most 5 epochs.
+    expect(a.config.model.dictionaryDropout).toBe(0.3);
+    expect(a.config.train.epochs).toBe(5);
+    expect(a.config.train.patience).toBe(5);
+    // The next one counts from the last loop run, failed ones included, and starts from the newest finished run.
+    const later = [run(1, 'done'), run(2, 'done', { loop: { fromRunId: 1, corrections: 20 } }), run(3, 'failed', { loop: { fromRunId: 2, corrections: 40 } })];
+    expect(nextLoopAction({ every: 20, corrections: 55, runs: later, layerId: 9, busy: false }).kind).toBe('idle');
+    const b = nextLoopAction({ every: 20, corrections: 60, runs: later, layerId: 9, busy: false });
+    expect(b.kind === 'start' && b.fromRunId).toBe(2);
+  });
+
+  it('resumes a loop run a reload cut off, and waits while one trains', () => {
+    const runs = [run(1, 'done'), run(2, 'interrupted', { loop: { fromRunId: 1, corrections: 20 } })];
+    expect(nextLoopAction({ every: 20, corrections: 25, runs, layerId: 9, busy: false })).toEqual({ kind: 'resume', runId: 2 });
+    expect(nextLoopAction({ every: 20, corrections: 25, runs, layerId: 9, busy: true }).kind).toBe('idle');
+    const elsewhere = [run(1, 'done'), run(2, 'running', { loop: { fromRunId: 1, corrections: 20 } })];
+    expect(nextLoopAction({ every: 20, corrections: 45, runs: elsewhere, layerId: 9, busy: false })).toEqual({
+      kind: 'idle',
+      why: 'a fine-tune is training in another tab',
+    });
+  });
+
+  it('draws dev F1 against corrections from the starting run on', () => {
+    const runs = [
+      run(1, 'done', {}, 0.6),
+      run(2, 'done', { loop: { fromRunId: 1, corrections: 20 } }, 0.65),
+      run(3, 'running', { loop: { fromRunId: 2, corrections: 40 } }),
+    ];
+    expect(loopCurve(runs)).toEqual([
+      { corrections: 0, devF1: 0.6, runId: 1 },
+      { corrections: 20, devF1: 0.65, runId: 2 },
+    ]);
+    expect(loopCurve([run(1, 'done')])).toEqual([]);
+  });
+});

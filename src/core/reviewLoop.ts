@@ -1,0 +1,78 @@
+/**
+ * The review loop's decisions, free of any view: after every N corrections (sentences reviewed in
+ * the corrections layer), a background run fine-tunes the current model (the newest finished run)
+ * on the weak labels and the corrections; a loop run cut off by a reload is resumed. The page
+ * (src/ui/reviewLoop.ts) asks `nextLoopAction` whenever the corrections or the runs change.
+ */
+import type { RunConfig } from './runConfig';
+
+export interface LoopRunView {
+  id: number;
+  status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted';
+  config: unknown;
+  metrics?: unknown;
+}
+
+export type LoopAction =
+  | { kind: 'idle'; why: string }
+  | { kind: 'resume'; runId: number }
+  | { kind: 'start'; config: RunConfig; corrections: number; fromRunId: number };
+
+/** Most epochs a fine-tune trains: it starts from a trained model and should be back within minutes. */
+export const LOOP_EPOCHS = 5;
+
+const loopOf = (r: LoopRunView) => (r.config as Partial<RunConfig>).loop;
+
+/** Sentences reviewed in a layer's rows (each row's reviewedAt holds one entry per reviewed sentence). */
+export function correctionsIn(rows: readonly ({ reviewedAt?: Record<number, number> } | undefined)[]): number {
+  return rows.reduce((a, r) => a + Object.keys(r?.reviewedAt ?? {}).length, 0);
+}
+
+/**
+ * What the loop does now, given `every` (0: off), the corrections made so far, the project's
+ * training runs (oldest first), the corrections layer's id, and whether this tab trains one now.
+ */
+export function nextLoopAction(o: { every: number; corrections: number; runs: readonly LoopRunView[]; layerId: number | null; busy: boolean }): LoopAction {
+  if (o.every <= 0) return { kind: 'idle', why: 'the loop is off' };
+  if (o.busy) return { kind: 'idle', why: 'a fine-tune is training' };
+  const loops = o.runs.filter((r) => loopOf(r));
+  const cut = loops.find((r) => r.status === 'interrupted' || r.status === 'queued');
+  if (cut) return { kind: 'resume', runId: cut.id };
+  if (loops.some((r) => r.status === 'running')) return { kind: 'idle', why: 'a fine-tune is training in another tab' };
+  // A failed or cancelled fine-tune counts too: the next one waits for N more corrections.
+  const last = Math.max(0, ...loops.map((r) => loopOf(r)!.corrections));
+  const left = o.every - (o.corrections - last);
+  if (left > 0) return { kind: 'idle', why: `${left} more ${left === 1 ? 'correction' : 'corrections'} until the next fine-tune` };
+  if (o.layerId === null) return { kind: 'idle', why: 'no corrections layer yet' };
+  const base = [...o.runs].reverse().find((r) => r.status === 'done');
+  if (!base) return { kind: 'idle', why: 'no finished run to fine-tune: train one first' };
+  const cfg = base.config as RunConfig;
+  if (cfg.model.head === 'span' || cfg.pipeline.kind === 'decoupled')
+    return { kind: 'idle', why: `run ${base.id}'s model is not a token tagger, which the loop fine-tunes` };
+  const chosen = (base.metrics as { dictionaryDropout?: number } | undefined)?.dictionaryDropout;
+  const dropout = typeof cfg.model.dictionaryDropout === 'number' ? cfg.model.dictionaryDropout : (chosen ?? 0.5);
+  const config: RunConfig = {
+    ...cfg,
+    name: `review loop: ${o.corrections} corrections`,
+    data: { ...cfg.data, strongLayerId: o.layerId } as RunConfig['data'],
+    pipeline: { kind: 'single' } as RunConfig['pipeline'],
+    model: { ...cfg.model, dictionaryDropout: dropout, pretrain: 0 },
+    train: { ...cfg.train, epochs: Math.min(cfg.train.epochs, LOOP_EPOCHS), patience: Math.min(cfg.train.patience, LOOP_EPOCHS) },
+    loop: { fromRunId: base.id, corrections: o.corrections },
+  };
+  return { kind: 'start', config, corrections: o.corrections, fromRunId: base.id };
+}
+
+/**
+ * The curve the annotator watches: dev F1 against the corrections each model trained with — the
+ * run the loop first fine-tuned (at 0) and every finished loop run after it.
+ */
+export function loopCurve(runs: readonly LoopRunView[]): { corrections: number; devF1: number; runId: number }[] {
+  const f1 = (r: LoopRunView) => (r.metrics as { dev?: { overall?: { f1?: number } } } | undefined)?.dev?.overall?.f1;
+  const done = runs.filter((r) => r.status === 'done' && loopOf(r) && f1(r) !== undefined);
+  if (!done.length) return [];
+  // The chain's root: the first loop run's starting model, when it is not a loop run itself.
+  const root = runs.find((r) => r.id === loopOf(done[0])!.fromRunId && !loopOf(r));
+  const points = done.map((r) => ({ corrections: loopOf(r)!.corrections, devF1: f1(r)!, runId: r.id }));
+  return root && f1(root) !== undefined ? [{ corrections: 0, devF1: f1(root)!, runId: root.id }, ...points] : points;
+}

@@ -1,0 +1,137 @@
+/**
+ * The review loop in the page: mounted once per project (ProjectLayout), so the background
+ * fine-tune goes on while the annotator moves between the queue and the editor. It watches the
+ * corrections layer and the runs; when `nextLoopAction` says so it starts a fine-tune in its own
+ * worker (the editor never waits for it), or resumes one a reload cut off.
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect } from 'react';
+import { create } from 'zustand';
+import { correctionsIn, nextLoopAction } from '../core/reviewLoop';
+import { db } from '../db/instance';
+import { layerRows } from '../db/layerStore';
+import { addRun, failRunIfLive } from '../db/runs';
+import type { RunRow } from '../db/schema';
+import { TrainJob } from '../worker/trainClient';
+import { readKept } from './kept';
+
+export interface LoopSettings {
+  /** Fine-tune after every this many corrections; 0 turns the loop off. */
+  every: number;
+  /** The corrections layer the queue writes and the fine-tunes read as strong labels. */
+  layer: string;
+}
+
+export const LOOP_DEFAULTS: LoopSettings = { every: 20, layer: 'corrections' };
+const settingsKey = (projectId: number) => `review-loop/${projectId}`;
+
+interface LoopState {
+  settings: Record<number, LoopSettings>;
+  /** Per project, the loop run this tab trains now (-1 while one is being created). */
+  busy: Record<number, number | undefined>;
+  /** Per project, what the loop is doing, in a sentence. */
+  status: Record<number, string>;
+  setSettings: (projectId: number, s: LoopSettings) => void;
+}
+
+export const useLoop = create<LoopState>((set) => ({
+  settings: {},
+  busy: {},
+  status: {},
+  setSettings: (projectId, s) => {
+    try {
+      globalThis.localStorage?.setItem(`ner-studio/${settingsKey(projectId)}`, JSON.stringify(s));
+    } catch {
+      // A full or disabled storage only loses the setting.
+    }
+    set((st) => ({ settings: { ...st.settings, [projectId]: s } }));
+  },
+}));
+
+/** A project's loop settings: the ones set in this tab, else the kept ones, else the defaults. */
+export function useLoopSettings(projectId: number): LoopSettings {
+  return useLoop((s) => s.settings[projectId]) ?? readKept(settingsKey(projectId), LOOP_DEFAULTS);
+}
+
+const setStatus = (projectId: number, status: string) =>
+  useLoop.setState((s) => (s.status[projectId] === status ? s : { status: { ...s.status, [projectId]: status } }));
+const setBusy = (projectId: number, runId: number | undefined) => useLoop.setState((s) => ({ busy: { ...s.busy, [projectId]: runId } }));
+
+/** Trains one loop run in its own worker, saying how it goes; a failure fails the run and is said. */
+async function train(projectId: number, runId: number, corrections: number): Promise<void> {
+  setBusy(projectId, runId);
+  setStatus(projectId, `fine-tuning run ${runId} with ${corrections} corrections: starting`);
+  try {
+    await new TrainJob().run(runId, (e) => {
+      if (e.kind === 'epoch')
+        setStatus(projectId, `fine-tuning run ${runId} with ${corrections} corrections: epoch ${e.epoch}, dev F1 ${(100 * e.devF1).toFixed(2)}`);
+    });
+    setStatus(projectId, `run ${runId} fine-tuned with ${corrections} corrections; the queue is ranked by it`);
+  } catch (e) {
+    await failRunIfLive(db, runId, (e as Error).message);
+    setStatus(projectId, `the fine-tune (run ${runId}) failed: ${(e as Error).message}`);
+  } finally {
+    setBusy(projectId, undefined);
+  }
+}
+
+/** How the newest loop run ended, as the start of the loop's status ('' when there is none yet). */
+function lastFineTune(runs: readonly RunRow[]): string {
+  const last = [...runs].reverse().find((r) => (r.config as { loop?: unknown }).loop);
+  if (!last) return '';
+  const n = (last.config as { loop: { corrections: number } }).loop.corrections;
+  const f1 = (last.metrics as { dev?: { overall?: { f1?: number } } } | undefined)?.dev?.overall?.f1;
+  if (last.status === 'done')
+    return `run ${last.id} fine-tuned with ${n} corrections${f1 !== undefined ? ` (dev F1 ${(100 * f1).toFixed(2)})` : ''}; the queue is ranked by it · `;
+  if (last.status === 'failed') return `the fine-tune with ${n} corrections (run ${last.id}) failed: ${last.error ?? 'no reason recorded'} · `;
+  return '';
+}
+
+/** The loop of one project: call it from a component that stays mounted while the project is open. */
+export function useReviewLoop(projectId: number): void {
+  const settings = useLoopSettings(projectId);
+  const busy = useLoop((s) => s.busy[projectId] !== undefined);
+  const data = useLiveQuery(async () => {
+    const layer = await db.layers
+      .where('[projectId+kind]')
+      .equals([projectId, 'corrected'])
+      .filter((l) => l.name === settings.layer)
+      .first();
+    const trainIds = (await db.documents.where('projectId').equals(projectId).sortBy('id')).filter((d) => d.split === 'train').map((d) => d.id!);
+    const rows = layer ? await layerRows(db, layer.id!, trainIds) : [];
+    const runs = await db.runs
+      .where('projectId')
+      .equals(projectId)
+      .filter((r) => r.kind === 'train')
+      .sortBy('id');
+    return { layerId: layer?.id ?? null, corrections: correctionsIn(rows as { reviewedAt?: Record<number, number> }[]), runs };
+  }, [projectId, settings.layer]);
+  useEffect(() => {
+    if (!data) return;
+    const a = nextLoopAction({
+      every: settings.every,
+      corrections: data.corrections,
+      runs: data.runs.map((r) => ({ ...r, id: r.id! })),
+      layerId: data.layerId,
+      busy,
+    });
+    if (a.kind === 'idle') {
+      if (!busy) setStatus(projectId, `${lastFineTune(data.runs)}${data.corrections} ${data.corrections === 1 ? 'correction' : 'corrections'}; ${a.why}`);
+      return;
+    }
+    // Claimed before anything awaits, so a second change in the meantime starts nothing.
+    setBusy(projectId, -1);
+    if (a.kind === 'resume') {
+      const cfg = data.runs.find((r) => r.id === a.runId)?.config as { loop?: { corrections: number } } | undefined;
+      void train(projectId, a.runId, cfg?.loop?.corrections ?? data.corrections);
+      return;
+    }
+    void addRun(db, { projectId, kind: 'train', config: a.config, status: 'queued', createdAt: Date.now() }).then(
+      (runId) => train(projectId, runId, a.corrections),
+      (e: Error) => {
+        setBusy(projectId, undefined);
+        setStatus(projectId, `the fine-tune could not start: ${e.message}`);
+      },
+    );
+  }, [data, settings.every, busy, projectId]);
+}
