@@ -472,3 +472,73 @@ test('the review loop: corrections start a background fine-tune that a reload re
   await page.getByLabel('Fine-tune every').fill('2.5');
   await expect(page.getByRole('alert')).toContainText('Fine-tune every: a whole number of corrections');
 });
+
+test('a correction travels: apply to every occurrence (a preview, then one undo for all), and add to the gazetteer, which labels the weak layer again', async ({
+  page,
+  outside: _,
+}) => {
+  test.setTimeout(240_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  const d = await dump(page);
+  const agg = d.layers.find((l) => l.role === 'aggregate')!;
+  const words = await page.evaluate(async () => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const docs = await new Promise<{ id: number; text: string; offsets: Uint32Array }[]>((r) => {
+      const g = db.transaction('documents').objectStore('documents').getAll();
+      g.onsuccess = () => r(g.result);
+    });
+    return Object.fromEntries(
+      docs.map((x) => [x.id, Array.from({ length: x.offsets.length / 2 }, (_, t) => x.text.slice(x.offsets[2 * t], x.offsets[2 * t + 1]))]),
+    );
+  });
+  // A word no weak source labels, in at least three training documents: its first one is edited here.
+  const train = d.documents.filter((x) => x.split === 'train').sort((a, b) => a.id - b.id);
+  const inSpan = new Set<string>();
+  for (const a of d.annotations.filter((x) => x.layerId === agg.id))
+    for (const s of a.spans) for (let t = s.start; t < s.end; t++) inSpan.add(words[a.docId][t]);
+  const docsWith = (w: string) => train.filter((x) => words[x.id].includes(w));
+  const word = [...new Set(train.flatMap((x) => words[x.id]))].find((w) => /^[a-z]{6,}$/.test(w) && !inSpan.has(w) && docsWith(w).length >= 3)!;
+  const [first, ...others] = docsWith(word);
+  const at = words[first.id].indexOf(word);
+  await page.goto(`/#/p/${first.projectId}/annotate/${first.id}`);
+  const box = page.getByTestId('annotate-box');
+  await box.locator(`[data-t="${at}"]`).click();
+  await page.keyboard.press('2');
+  // p: a preview of every occurrence first; nothing changes until Enter.
+  await page.keyboard.press('p');
+  const preview = page.getByTestId('propagate-preview');
+  await expect(preview).toContainText(`Label “${word}” as Disease`);
+  await expect(preview).toContainText(`in ${others.length} other documents`);
+  const goldLayerRows = async () => {
+    const dd = await dump(page);
+    const gold = dd.layers.find((l) => l.kind === 'gold' && l.name === 'gold')!;
+    return dd.annotations.filter((a) => a.layerId === gold.id);
+  };
+  const labelled = async () =>
+    (await goldLayerRows()).filter((a) => a.spans.some((s) => s.label === 'Disease' && words[a.docId][s.start] === word)).map((a) => a.docId);
+  expect(await labelled()).toEqual([first.id]);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('annotate-note')).toContainText('u undoes them all');
+  await expect.poll(async () => (await labelled()).sort()).toEqual([first.id, ...others.map((o) => o.id)].sort());
+  // One undo takes back every document it changed; this one keeps the span it had before p.
+  await page.keyboard.press('u');
+  await expect.poll(labelled).toEqual([first.id]);
+  await expect(page.getByTestId('annotate-note')).toContainText(`Undone in ${others.length} other documents`);
+  // g: the word joins the corrections gazetteer and the weak layer is labelled again with it.
+  await page.keyboard.press('2');
+  await page.keyboard.press('g');
+  await expect(page.getByTestId('annotate-note')).toContainText('the weak layer is labelled again', { timeout: 60_000 });
+  const entries = await storeRows<{ phrase: string; type: string }>(page, 'gazetteerEntries');
+  expect(entries.some((e) => e.phrase === word && e.type === 'Disease')).toBe(true);
+  const d2 = await dump(page);
+  const agg2 = d2.layers.find((l) => l.role === 'aggregate')!;
+  for (const o of others)
+    expect(
+      d2.annotations.find((a) => a.layerId === agg2.id && a.docId === o.id)!.spans.some((s) => s.label === 'Disease' && words[o.id][s.start] === word),
+    ).toBe(true);
+  // Adding it twice says so instead of listing it again.
+  await page.keyboard.press('g');
+  await expect(page.getByTestId('annotate-note')).toContainText('already listed');
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { History, labelSpan, markReviewed, mergeCorrections, removeAt } from './annotate';
+import { findOccurrences, History, labelOccurrences, labelSpan, markReviewed, mergeCorrections, removeAt } from './annotate';
 
 describe('annotation editor operations', () => {
   it('labels, replaces overlapping spans, removes, marks reviewed, and undoes and redoes', () => {
@@ -72,5 +72,40 @@ describe('mergeCorrections', () => {
   it('ignores a partial row’s spans in sentences not marked reviewed', () => {
     const m = mergeCorrections(weak, { spans: [{ start: 0, end: 2, label: 'ORG' }], oMode: 'partial', reviewedAt: {} }, sentences);
     expect(m.spans).toEqual(weak);
+  });
+});
+
+describe('corrections that travel', () => {
+  it('finds every exact occurrence of a phrase, without overlaps', () => {
+    const docs = [
+      { docId: 1, words: ['New', 'York', 'and', 'New', 'York'] },
+      { docId: 2, words: ['new', 'York'] },
+      { docId: 3, words: ['a', 'a', 'a'] },
+    ];
+    expect(findOccurrences(docs, ['New', 'York'])).toEqual([
+      { docId: 1, start: 0, end: 2 },
+      { docId: 1, start: 3, end: 5 },
+    ]);
+    expect(findOccurrences(docs, ['a', 'a'])).toEqual([{ docId: 3, start: 0, end: 2 }]);
+    expect(findOccurrences(docs, [])).toEqual([]);
+  });
+  it('labels them all, each replacing the spans it overlaps', () => {
+    const s = { spans: [{ start: 0, end: 1, label: 'PER' }], oTokens: [4] };
+    expect(
+      labelOccurrences(
+        s,
+        [
+          { start: 0, end: 2 },
+          { start: 3, end: 5 },
+        ],
+        'LOC',
+      ),
+    ).toEqual({
+      spans: [
+        { start: 0, end: 2, label: 'LOC' },
+        { start: 3, end: 5, label: 'LOC' },
+      ],
+      oTokens: [],
+    });
   });
 });

@@ -77,6 +77,11 @@ export class History {
   get canUndo(): boolean {
     return this.past.length > 0;
   }
+
+  /** How many states undo can go back through: a bulk change remembers it, to know it is still the last. */
+  get depth(): number {
+    return this.past.length;
+  }
 }
 
 /**
@@ -97,4 +102,29 @@ export function mergeCorrections(
     spans: sorted([...weak.filter((x) => !inSettled(x)), ...strong.spans.filter(inSettled)]),
     strongStarts: new Set(settled.map(([a]) => a)),
   };
+}
+
+/** Where a token sequence occurs in documents (exact, case-sensitive), in document order. */
+export function findOccurrences(
+  docs: readonly { docId: number; words: readonly string[] }[],
+  phrase: readonly string[],
+): { docId: number; start: number; end: number }[] {
+  const out: { docId: number; start: number; end: number }[] = [];
+  const L = phrase.length;
+  if (!L) return out;
+  for (const d of docs)
+    for (let a = 0; a + L <= d.words.length; a++) {
+      let hit = true;
+      for (let j = 0; j < L && hit; j++) hit = d.words[a + j] === phrase[j];
+      if (hit) {
+        out.push({ docId: d.docId, start: a, end: a + L });
+        a += L - 1;
+      }
+    }
+  return out;
+}
+
+/** Labels every given occurrence in a document's state (each replacing what it overlaps). */
+export function labelOccurrences(s: EditState, occurrences: readonly { start: number; end: number }[], label: string): EditState {
+  return occurrences.reduce((st, o) => labelSpan(st, o.start, o.end, label), s);
 }

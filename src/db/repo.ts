@@ -1,7 +1,7 @@
 import { makeLexicon, type Lexicon } from '../core/lexicon';
 import { parseRunRecords, recordScores } from '../core/runRecord';
 import type { EditorAnnotation } from '../core/progress';
-import { decideSentence } from '../core/annotate';
+import { decideSentence, labelOccurrences } from '../core/annotate';
 import type { ParsedGazetteer } from '../core/formats/gazetteer';
 import type { Annotation, EntityType, LayerKind, ParsedCorpus, ParsedDoc, Span, Split, TagScheme } from '../core/types';
 import { UNKNOWN_TYPE } from '../core/types';
@@ -324,6 +324,23 @@ export async function addGazetteerEntry(db: StudioDB, gazetteerId: number, phras
   });
 }
 
+/**
+ * Adds a phrase to the project's "corrections" gazetteer (made on first use, case-sensitive, after
+ * the others in priority), in one transaction: the editor's "add to gazetteer". Returns its id.
+ */
+export async function addToCorrectionsGazetteer(db: StudioDB, projectId: number, phrase: string, type: string): Promise<number> {
+  return db.transaction('rw', [db.projects, db.gazetteers, db.gazetteerEntries, db.rules], async () => {
+    const found = await db.gazetteers
+      .where('projectId')
+      .equals(projectId)
+      .filter((g) => g.name === 'corrections')
+      .first();
+    const gid = found?.id ?? (await importGazetteer(db, projectId, 'corrections', 'sensitive', { entries: [], patterns: [] }));
+    await addGazetteerEntry(db, gid, phrase, type);
+    return gid;
+  });
+}
+
 export async function retypeGazetteerEntry(db: StudioDB, entryId: number, type: string | null): Promise<void> {
   const n = await db.gazetteerEntries.update(entryId, { type });
   if (!n) throw new Error(`entry ${entryId} does not exist`);
@@ -449,6 +466,31 @@ export async function decideSentenceInLayer(
     };
     await db.annotations.put(row);
     return { layerId: lid, docId, row: own };
+  });
+}
+
+/**
+ * Labels occurrences of a phrase in other documents of a layer, in one transaction (the editor's
+ * "apply to all occurrences"): each document's row gets the spans, replacing what they overlap.
+ * Returns the rows as they were, for the one undo of the whole change (restoreRows).
+ */
+export async function labelEverywhere(
+  db: StudioDB,
+  layerId: number,
+  occurrences: readonly { docId: number; start: number; end: number }[],
+  label: string,
+): Promise<RowBefore[]> {
+  const byDoc = new Map<number, { start: number; end: number }[]>();
+  for (const o of occurrences) byDoc.set(o.docId, [...(byDoc.get(o.docId) ?? []), o]);
+  return db.transaction('rw', db.annotations, async () => {
+    const before: RowBefore[] = [];
+    for (const [docId, occ] of byDoc) {
+      const own = (await db.annotations.get([layerId, docId])) as (EditorAnnotation & { layerId: number; docId: number }) | undefined;
+      const next = labelOccurrences({ spans: own?.spans ?? [], oTokens: own?.oTokens ?? [] }, occ, label);
+      await db.annotations.put({ ...own, layerId, docId, spans: next.spans, oMode: 'partial', oTokens: next.oTokens });
+      before.push({ layerId, docId, row: own });
+    }
+    return before;
   });
 }
 

@@ -1,19 +1,23 @@
 /**
  * Correcting labels, keyboard first. A token cursor moves with the arrows (shift extends a
- * selection) or the mouse (click, drag, shift-click), digits give the selection a type, backspace removes the span under the cursor;
- * suggestions from a weak or predicted layer are accepted (a), rejected (x) or skipped (space);
- * u or ctrl+z undoes, ctrl+shift+z redoes, j / k move between sentences, r marks the sentence
- * reviewed (its other tokens become definitely O), ? lists the keys. Every change is written to
- * the annotator's gold layer at once.
+ * selection) or the mouse (click, drag, shift-click); digits give the selection a type, backspace
+ * removes the span under the cursor; suggestions from a weak or predicted layer are accepted (a),
+ * rejected (x) or skipped (space); u or ctrl+z undoes, ctrl+shift+z redoes, j / k move between
+ * sentences, r marks the sentence reviewed (its other tokens become definitely O), ? lists the
+ * keys. A correction travels: p applies the span under the cursor to every occurrence of its
+ * words (a preview first, one undo for all), g adds it to the corrections gazetteer and labels the
+ * weak layer again. Every change is written to the annotator's gold layer at once.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'wouter';
-import { History, labelSpan, markReviewed, removeAt, type EditState } from '../../core/annotate';
+import { findOccurrences, History, labelOccurrences, labelSpan, markReviewed, removeAt, type EditState } from '../../core/annotate';
 import type { EditorAnnotation } from '../../core/progress';
 import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
-import { goldLayer, saveAnnotation } from '../../db/repo';
+import { addToCorrectionsGazetteer, goldLayer, labelEverywhere, restoreRows, saveAnnotation, type RowBefore } from '../../db/repo';
+import { WeakJob } from '../../worker/weakClient';
+import type { AggregateMethod } from '../../core/weak/aggregate';
 import { layerRows } from '../../db/layerStore';
 import type { DocumentRow, LayerRow } from '../../db/schema';
 import { count, routeId, useProject, useProjectId } from '../hooks';
@@ -25,6 +29,8 @@ const KEYS: [string, string][] = [
   ['backspace', 'remove the span under the cursor'],
   ['a / x / space', 'accept / reject / skip the current suggestion'],
   ['shift+a', 'accept every suggestion in the sentence'],
+  ['p', 'apply the span under the cursor to every occurrence of its words (a preview first; Enter applies, Esc cancels; one undo takes it all back)'],
+  ['g', "add the span under the cursor to the project's corrections gazetteer, and label the weak layer again with it"],
   ['u, ctrl+z', 'undo'],
   ['ctrl+shift+z', 'redo'],
   ['j / k', 'next / previous sentence'],
@@ -125,6 +131,40 @@ function tokenAt(target: EventTarget): number | null {
   return el ? Number(el.getAttribute('data-t')) : null;
 }
 
+/** The occurrences "apply to all" would label: in this document, and in the others (with their split). */
+interface Preview {
+  words: string[];
+  label: string;
+  here: { start: number; end: number }[];
+  others: { docId: number; start: number; end: number; split: string; name: string; context: string }[];
+  /** Dev and test documents too: their gold selects and scores models, so only when asked. */
+  allSplits: boolean;
+}
+
+/** Every occurrence of a span's words in the project, this document's apart. */
+async function occurrencesOf(projectId: number, docId: number, words: string[], label: string): Promise<Preview> {
+  const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
+  const toks = new Map(docs.map((d) => [d.id!, tokenTexts(d)]));
+  const found = findOccurrences(
+    docs.map((d) => ({ docId: d.id!, words: toks.get(d.id!)! })),
+    words,
+  );
+  const byId = new Map(docs.map((d) => [d.id!, d]));
+  return {
+    words,
+    label,
+    here: found.filter((o) => o.docId === docId),
+    others: found
+      .filter((o) => o.docId !== docId)
+      .map((o) => {
+        const w = toks.get(o.docId)!;
+        const context = [...w.slice(Math.max(0, o.start - 5), o.start), '[', ...w.slice(o.start, o.end), ']', ...w.slice(o.end, o.end + 5)].join(' ');
+        return { ...o, split: byId.get(o.docId)!.split, name: byId.get(o.docId)!.name, context };
+      }),
+    allSplits: false,
+  };
+}
+
 export function AnnotatePage() {
   const projectId = useProjectId();
   const params = useParams<{ docId: string; token?: string }>();
@@ -147,6 +187,11 @@ export function AnnotatePage() {
   /** What the editor keeps beside spans: when sentences were reviewed, and rejected suggestions. */
   const extra = useRef<{ reviewedAt: Record<number, number>; rejected: string[] }>({ reviewedAt: {}, rejected: [] });
   const box = useRef<HTMLDivElement>(null);
+  /** "Apply to all occurrences": what it would change, shown before it does. */
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  /** The last bulk change's rows in other documents, while it is still the last change here (its undo takes them back too). */
+  const bulk = useRef<{ before: RowBefore[]; depth: number } | null>(null);
   /** A mouse press on a token is selecting until the button comes up. */
   const dragging = useRef(false);
 
@@ -236,13 +281,86 @@ export function AnnotatePage() {
       saveAnnotation(db, target.current, docId, s.spans, s.oTokens, extra.current).catch((e) => setError(`not saved: ${(e as Error).message}`));
   };
 
+  /** Labels every chosen occurrence: the other documents' in one transaction, this one's as one step of its history. */
+  const applyPreview = async (p: Preview) => {
+    if (!history.current || target.current === null) return;
+    const others = p.others.filter((o) => p.allSplits || o.split === 'train');
+    try {
+      const before = await labelEverywhere(db, target.current, others, p.label);
+      commit(labelOccurrences(history.current.state, p.here, p.label));
+      bulk.current = { before, depth: history.current.depth };
+      const docsN = new Set(others.map((o) => o.docId)).size;
+      setNote(
+        `“${p.words.join(' ')}” labelled ${p.label} at ${others.length + p.here.length} occurrences (${docsN} other ${docsN === 1 ? 'document' : 'documents'}); u undoes them all.`,
+      );
+    } catch (err) {
+      setError(`not applied: ${(err as Error).message}`);
+    }
+    setPreview(null);
+    box.current?.focus();
+  };
+
+  /** "Add to gazetteer": the phrase joins the corrections gazetteer, and the weak labels are made again as last time. */
+  const addToGazetteer = async (phrase: string, label: string) => {
+    try {
+      await addToCorrectionsGazetteer(db, projectId, phrase, label);
+    } catch (err) {
+      setNote(`Not added: ${(err as Error).message}.`);
+      return;
+    }
+    setNote(`“${phrase}” added to the corrections gazetteer as ${label}; labelling the weak layer again…`);
+    const last = (
+      await db.runs
+        .where('projectId')
+        .equals(projectId)
+        .filter((r) => r.kind === 'weak' && r.status === 'done')
+        .sortBy('id')
+    ).at(-1);
+    const cfg = (last?.config ?? {}) as { method?: AggregateMethod; typeUntyped?: boolean };
+    try {
+      const summary = await new WeakJob().run(projectId, { method: cfg.method ?? 'priority', typeUntyped: cfg.typeUntyped ?? true }, () => {});
+      const agg = (await db.layers.where('[projectId+kind]').equals([projectId, 'weak']).toArray()).find((l) => l.role === 'aggregate');
+      // The suggestions follow the new weak layer when they came from the old one.
+      setSourceId((prev) => (prev === null || !layers.some((l) => l.id === prev && l.kind === 'weak') ? prev : (agg?.id ?? prev)));
+      setLayers(await db.layers.where('projectId').equals(projectId).sortBy('id'));
+      setNote(
+        `“${phrase}” added to the corrections gazetteer as ${label}; the weak layer is labelled again (${summary.documents} documents, ${summary.method}).`,
+      );
+    } catch (err) {
+      setNote(`“${phrase}” was added, but the weak labels were not made again: ${(err as Error).message}`);
+    }
+  };
+
   const onKey = (e: React.KeyboardEvent) => {
     const n = words.length;
     if (!n || !history.current) return;
     const sentenceOf = (t: number) => sentences.findIndex(([a, b]) => t >= a && t < b);
     const k = e.key;
     let handled = true;
-    if (k === 'ArrowRight' || k === 'ArrowLeft') {
+    if (preview && (k === 'Enter' || k === 'Escape')) {
+      if (k === 'Enter') void applyPreview(preview);
+      else setPreview(null);
+      e.preventDefault();
+      return;
+    }
+    if (k === 'p') {
+      const span = history.current.state.spans.find((x) => x.start <= cursor && cursor < x.end);
+      if (!span) setNote('p applies a span to every occurrence of its words: put the cursor on a span first (a digit labels a selection).');
+      else void occurrencesOf(projectId, docId, words.slice(span.start, span.end), span.label).then(setPreview);
+    } else if (k === 'g') {
+      const span = history.current.state.spans.find((x) => x.start <= cursor && cursor < x.end);
+      if (!span) setNote('g adds a span to the corrections gazetteer: put the cursor on a span first (a digit labels a selection).');
+      else void addToGazetteer(words.slice(span.start, span.end).join(' '), span.label);
+    } else if ((k === 'u' || ((k === 'z' || k === 'Z') && (e.ctrlKey || e.metaKey) && !e.shiftKey)) && bulk.current?.depth === history.current.depth) {
+      // The bulk change is the last one here: one undo takes back every document it changed.
+      const { before } = bulk.current;
+      bulk.current = null;
+      void restoreRows(db, before).then(
+        () => setNote(`Undone in ${before.length} other ${before.length === 1 ? 'document' : 'documents'} and here.`),
+        (err: Error) => setError(`not undone: ${err.message}`),
+      );
+      restore(history.current.undo());
+    } else if (k === 'ArrowRight' || k === 'ArrowLeft') {
       if (e.shiftKey && anchor === null) setAnchor(cursor);
       if (!e.shiftKey) setAnchor(null);
       setCursor(Math.max(0, Math.min(n - 1, cursor + (k === 'ArrowRight' ? 1 : -1))));
@@ -359,6 +477,12 @@ export function AnnotatePage() {
           </tbody>
         </table>
       )}
+      {note && (
+        <p className="muted" data-testid="annotate-note">
+          {note}
+        </p>
+      )}
+      {preview && <PropagatePreview preview={preview} onChange={setPreview} onApply={() => void applyPreview(preview)} />}
       <Neighbour doc={neighbours?.before} where="before" />
       <div
         ref={box}
@@ -414,5 +538,49 @@ export function AnnotatePage() {
         {count(state.spans.length, 'span')} · {count(state.oTokens.length, 'token')} reviewed as O · {count(suggestions.length, 'suggestion')} left
       </p>
     </div>
+  );
+}
+
+/** What "apply to all occurrences" would change, before it does: the count, the first contexts, the splits. */
+function PropagatePreview({ preview: p, onChange, onApply }: { preview: Preview; onChange: (p: Preview | null) => void; onApply: () => void }) {
+  const chosen = p.others.filter((o) => p.allSplits || o.split === 'train');
+  const leftOut = p.others.length - chosen.length;
+  const n = chosen.length + p.here.length;
+  return (
+    <section className="stack" data-testid="propagate-preview" aria-label="Apply to all occurrences">
+      <p>
+        Label <strong>“{p.words.join(' ')}”</strong> as <strong>{p.label}</strong> at {n} {n === 1 ? 'occurrence' : 'occurrences'}: {p.here.length} here and{' '}
+        {chosen.length} in {new Set(chosen.map((o) => o.docId)).size} other documents.
+        {leftOut > 0 && !p.allSplits && ` ${leftOut} more on dev and test are left out: their gold selects and scores models.`}{' '}
+        <label>
+          <input
+            type="checkbox"
+            aria-label="Include dev and test occurrences"
+            checked={p.allSplits}
+            onChange={(e) => onChange({ ...p, allSplits: e.target.checked })}
+          />{' '}
+          include dev and test
+        </label>
+      </p>
+      <ul className="muted">
+        {chosen.slice(0, 5).map((o) => (
+          <li key={`${o.docId}:${o.start}`}>
+            {o.name} ({o.split}): {o.context}
+          </li>
+        ))}
+        {chosen.length > 5 && <li>… and {chosen.length - 5} more</li>}
+      </ul>
+      <div className="row">
+        <button type="button" onClick={onApply}>
+          Apply to all {n}
+        </button>
+        <button type="button" onClick={() => onChange(null)}>
+          Cancel
+        </button>
+        <span className="muted">
+          <kbd>Enter</kbd> applies, <kbd>Esc</kbd> cancels
+        </span>
+      </div>
+    </section>
   );
 }
