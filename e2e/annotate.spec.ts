@@ -541,4 +541,12 @@ test('a correction travels: apply to every occurrence (a preview, then one undo 
   // Adding it twice says so instead of listing it again.
   await page.keyboard.press('g');
   await expect(page.getByTestId('annotate-note')).toContainText('already listed');
+  // s: the words are no entity after all: the span goes, and no source labels them again, the gazetteer's included.
+  await page.keyboard.press('s');
+  await expect(page.getByTestId('annotate-note')).toContainText('added to the stop list; the weak layer is labelled again', { timeout: 60_000 });
+  await expect.poll(labelled).toEqual([]);
+  const d3 = await dump(page);
+  const agg3 = d3.layers.find((l) => l.role === 'aggregate')!;
+  for (const o of [first, ...others])
+    expect(d3.annotations.find((a) => a.layerId === agg3.id && a.docId === o.id)!.spans.some((s) => words[o.id][s.start] === word)).toBe(false);
 });

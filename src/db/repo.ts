@@ -114,7 +114,8 @@ export async function importCorpus(db: StudioDB, projectId: number, corpus: Pars
  * as the dictionary a model reads (src/core/lexicon.ts); null when it has neither.
  */
 export async function projectLexicon(db: StudioDB, projectId: number, withRules = true): Promise<Lexicon | null> {
-  const gazetteers = await db.gazetteers.where('projectId').equals(projectId).sortBy('priority');
+  // A stop list says what is not an entity: no dictionary feature.
+  const gazetteers = (await db.gazetteers.where('projectId').equals(projectId).sortBy('priority')).filter((g) => !g.stop);
   const sources = await Promise.all(
     gazetteers.map(async (g) => ({
       mode: g.mode,
@@ -335,8 +336,32 @@ export async function addToCorrectionsGazetteer(db: StudioDB, projectId: number,
       .equals(projectId)
       .filter((g) => g.name === 'corrections')
       .first();
-    const gid = found?.id ?? (await importGazetteer(db, projectId, 'corrections', 'sensitive', { entries: [], patterns: [] }));
+    let gid = found?.id;
+    if (gid === undefined) {
+      // The annotator's word wins ties over every other gazetteer (a lower priority wins).
+      const first = (await db.gazetteers.where('projectId').equals(projectId).sortBy('priority'))[0];
+      gid = await importGazetteer(db, projectId, 'corrections', 'sensitive', { entries: [], patterns: [] });
+      await db.gazetteers.update(gid, { priority: (first?.priority ?? 0) - 1 });
+    }
     await addGazetteerEntry(db, gid, phrase, type);
+    return gid;
+  });
+}
+
+/**
+ * Adds a phrase to the project's stop list (a gazetteer marked `stop`, made on first use): weak
+ * labeling drops every source's match of exactly these words. The editor's "add to the stop list".
+ */
+export async function addToStopList(db: StudioDB, projectId: number, phrase: string): Promise<number> {
+  return db.transaction('rw', [db.projects, db.gazetteers, db.gazetteerEntries], async () => {
+    const found = await db.gazetteers
+      .where('projectId')
+      .equals(projectId)
+      .filter((g) => !!g.stop)
+      .first();
+    const gid =
+      found?.id ?? (await db.gazetteers.add({ projectId, name: 'stop list', mode: 'sensitive', priority: -1_000_000, createdAt: Date.now(), stop: true }));
+    await addGazetteerEntry(db, gid, phrase, null);
     return gid;
   });
 }

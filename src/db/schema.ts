@@ -58,6 +58,8 @@ export interface GazetteerRow {
   mode: CaseMode;
   priority: number;
   createdAt: number;
+  /** A stop list: its phrases are never entities; weak labeling drops every source's match of one (absent: an ordinary gazetteer). */
+  stop?: boolean;
 }
 
 export interface GazetteerEntryRow {

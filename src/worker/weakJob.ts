@@ -44,8 +44,12 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
   if (!project) throw new Error(`project ${projectId} does not exist`);
   const docRows = await db.documents.where('projectId').equals(projectId).sortBy('id');
   if (!docRows.length) throw new Error('the project has no documents to label');
-  const gazetteers = await db.gazetteers.where('projectId').equals(projectId).sortBy('priority');
+  const all = await db.gazetteers.where('projectId').equals(projectId).sortBy('priority');
+  // Stop lists are no source: their phrases take matches away from the others.
+  const gazetteers = all.filter((g) => !g.stop);
   const entries = await Promise.all(gazetteers.map((g) => db.gazetteerEntries.where('gazetteerId').equals(g.id!).toArray()));
+  const stopIds = all.filter((g) => g.stop).map((g) => g.id!);
+  const stop = stopIds.length ? (await db.gazetteerEntries.where('gazetteerId').anyOf(stopIds).toArray()).map((e) => e.phrase) : [];
   const rules = (await db.rules.where('projectId').equals(projectId).sortBy('priority')).filter((r) => r.enabled);
   if (!gazetteers.length && !rules.length) throw new Error('the project has no gazetteer and no enabled rule: add one first');
   const runId = await addRun(db, {
@@ -74,6 +78,7 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
         types,
         method,
         typeUntyped,
+        ...(stop.length ? { stop } : {}),
       },
       hooks,
     );

@@ -1,5 +1,5 @@
 import type { GazetteerEntry } from '../formats/gazetteer';
-import type { Annotation } from '../types';
+import type { Annotation, Span } from '../types';
 import type { AggregateMethod, SourceOutput } from './aggregate';
 import { aggregateWith } from './aggregate';
 import type { HmmParams } from './hmm';
@@ -32,6 +32,8 @@ export interface WeakRequest {
    * gazetteers' phrases (spellingTyper.ts), before aggregation. Default true.
    */
   typeUntyped?: boolean;
+  /** Phrases that are no entity (a stop list): every source's match of exactly these words is left out of the aggregation. */
+  stop?: readonly string[];
 }
 
 export interface WeakResult {
@@ -106,7 +108,8 @@ export class WeakLabeler {
             req.gazetteers.flatMap((g) => g.entries.filter((e) => e.type !== null).map((e) => ({ words: e.phrase.split(/\s+/), type: e.type as string }))),
           )
         : null;
-    const typed = typer ? typeUnknownSpans(sources, typer, (d, s) => this.docs[d].tokens.slice(s.start, s.end)) : { sources, typed: 0 };
+    const kept = req.stop?.length ? withoutStopped(sources, new Set(req.stop), (d, s) => this.docs[d].tokens.slice(s.start, s.end).join(' ')) : sources;
+    const typed = typer ? typeUnknownSpans(kept, typer, (d, s) => this.docs[d].tokens.slice(s.start, s.end)) : { sources: kept, typed: 0 };
     const agg = aggregateWith(req.method, { sources: typed.sources, sentences, types: req.types }, req.hmm);
     ms.aggregate = now() - t0;
     hooks.onProgress?.(total, total, 'done');
@@ -119,4 +122,9 @@ export class WeakLabeler {
       ms,
     };
   }
+}
+
+/** The sources' matches less those whose words are on the stop list (the sources' own output is kept for their statistics). */
+export function withoutStopped(sources: readonly SourceOutput[], stop: ReadonlySet<string>, phrase: (doc: number, s: Span) => string): SourceOutput[] {
+  return sources.map((src) => ({ ...src, spans: src.spans.map((spans, d) => spans.filter((s) => !stop.has(phrase(d, s)))) }));
 }

@@ -75,6 +75,15 @@ describe('weak labeling with an untyped gazetteer', () => {
     // The source's own output is what the list said.
     expect(r.sources[1].spans[0].map((s) => s.label)).toEqual(['?', '?']);
   });
+  it('leaves a stop-listed phrase out of the aggregation, whatever source matched it', () => {
+    const r = new WeakLabeler(docs).run({ ...request(), stop: ['gastritis'] });
+    expect(r.aggregate[0].spans.map((s) => [s.start, s.label])).toEqual([
+      [0, 'Disease'],
+      [4, 'Chemical'],
+    ]);
+    // The source still says what it matched (its statistics).
+    expect(r.sources[1].spans[0]).toHaveLength(2);
+  });
   it('leaves them untyped when asked', () => {
     const r = new WeakLabeler(docs).run(request(false));
     expect(r.typedBySpelling).toBe(0);

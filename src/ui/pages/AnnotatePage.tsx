@@ -5,8 +5,9 @@
  * rejected (x) or skipped (space); u or ctrl+z undoes, ctrl+shift+z redoes, j / k move between
  * sentences, r marks the sentence reviewed (its other tokens become definitely O), ? lists the
  * keys. A correction travels: p applies the span under the cursor to every occurrence of its
- * words (a preview first, one undo for all), g adds it to the corrections gazetteer and labels the
- * weak layer again. Every change is written to the annotator's gold layer at once.
+ * words (a preview first, one undo for all), g adds it to the corrections gazetteer and s adds
+ * the words under the cursor to the stop list, each labelling the weak layer again. Every change
+ * is written to the annotator's gold layer at once.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -15,7 +16,7 @@ import { findOccurrences, History, labelOccurrences, labelSpan, markReviewed, re
 import type { EditorAnnotation } from '../../core/progress';
 import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
-import { addToCorrectionsGazetteer, goldLayer, labelEverywhere, restoreRows, saveAnnotation, type RowBefore } from '../../db/repo';
+import { addToCorrectionsGazetteer, addToStopList, goldLayer, labelEverywhere, restoreRows, saveAnnotation, type RowBefore } from '../../db/repo';
 import { WeakJob } from '../../worker/weakClient';
 import type { AggregateMethod } from '../../core/weak/aggregate';
 import { layerRows } from '../../db/layerStore';
@@ -31,6 +32,10 @@ const KEYS: [string, string][] = [
   ['shift+a', 'accept every suggestion in the sentence'],
   ['p', 'apply the span under the cursor to every occurrence of its words (a preview first; Enter applies, Esc cancels; one undo takes it all back)'],
   ['g', "add the span under the cursor to the project's corrections gazetteer, and label the weak layer again with it"],
+  [
+    's',
+    'add the words of the span or suggestion under the cursor (or the selection) to the stop list: no source labels them again; the weak layer is labelled again',
+  ],
   ['u, ctrl+z', 'undo'],
   ['ctrl+shift+z', 'redo'],
   ['j / k', 'next / previous sentence'],
@@ -300,15 +305,20 @@ export function AnnotatePage() {
     box.current?.focus();
   };
 
-  /** "Add to gazetteer": the phrase joins the corrections gazetteer, and the weak labels are made again as last time. */
-  const addToGazetteer = async (phrase: string, label: string) => {
+  /**
+   * "Add to gazetteer" (a type) or "add to the stop list" (no type): the phrase goes there, and the
+   * weak labels are made again as last time, so the weak layer says it at once.
+   */
+  const travelToWeak = async (phrase: string, label: string | null) => {
+    const where = label ? `the corrections gazetteer as ${label}` : 'the stop list';
     try {
-      await addToCorrectionsGazetteer(db, projectId, phrase, label);
+      if (label) await addToCorrectionsGazetteer(db, projectId, phrase, label);
+      else await addToStopList(db, projectId, phrase);
     } catch (err) {
       setNote(`Not added: ${(err as Error).message}.`);
       return;
     }
-    setNote(`“${phrase}” added to the corrections gazetteer as ${label}; labelling the weak layer again…`);
+    setNote(`“${phrase}” added to ${where}; labelling the weak layer again…`);
     const last = (
       await db.runs
         .where('projectId')
@@ -323,9 +333,7 @@ export function AnnotatePage() {
       // The suggestions follow the new weak layer when they came from the old one.
       setSourceId((prev) => (prev === null || !layers.some((l) => l.id === prev && l.kind === 'weak') ? prev : (agg?.id ?? prev)));
       setLayers(await db.layers.where('projectId').equals(projectId).sortBy('id'));
-      setNote(
-        `“${phrase}” added to the corrections gazetteer as ${label}; the weak layer is labelled again (${summary.documents} documents, ${summary.method}).`,
-      );
+      setNote(`“${phrase}” added to ${where}; the weak layer is labelled again (${summary.documents} documents, ${summary.method}).`);
     } catch (err) {
       setNote(`“${phrase}” was added, but the weak labels were not made again: ${(err as Error).message}`);
     }
@@ -350,7 +358,18 @@ export function AnnotatePage() {
     } else if (k === 'g') {
       const span = history.current.state.spans.find((x) => x.start <= cursor && cursor < x.end);
       if (!span) setNote('g adds a span to the corrections gazetteer: put the cursor on a span first (a digit labels a selection).');
-      else void addToGazetteer(words.slice(span.start, span.end).join(' '), span.label);
+      else void travelToWeak(words.slice(span.start, span.end).join(' '), span.label);
+    } else if (k === 's') {
+      // Not an entity: the annotator's span here, else the suggestion here, else the selection.
+      const span =
+        history.current.state.spans.find((x) => x.start <= cursor && cursor < x.end) ??
+        suggestions.find((x) => x.start <= cursor && cursor < x.end) ??
+        (sel ? { start: sel[0], end: sel[1] } : null);
+      if (!span) setNote('s adds words to the stop list: put the cursor on a span or a suggestion, or select the words.');
+      else {
+        if (history.current.state.spans.some((x) => x.start === span.start && x.end === span.end)) commit(removeAt(history.current.state, span.start));
+        void travelToWeak(words.slice(span.start, span.end).join(' '), null);
+      }
     } else if ((k === 'u' || ((k === 'z' || k === 'Z') && (e.ctrlKey || e.metaKey) && !e.shiftKey)) && bulk.current?.depth === history.current.depth) {
       // The bulk change is the last one here: one undo takes back every document it changed.
       const { before } = bulk.current;

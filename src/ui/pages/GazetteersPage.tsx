@@ -134,6 +134,12 @@ export function GazetteersPage() {
                 <button type="button" className="link" onClick={() => setSelected(g.id!)}>
                   {g.name}
                 </button>
+                {g.stop && (
+                  <span className="muted" title="Phrases that are no entity: weak labeling drops every source's match of them (the editor's s key adds to it).">
+                    {' '}
+                    (stop list)
+                  </span>
+                )}
               </td>
               <td className="num">{g.entries.toLocaleString()}</td>
               <td>
