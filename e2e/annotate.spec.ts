@@ -550,3 +550,31 @@ test('a correction travels: apply to every occurrence (a preview, then one undo 
   for (const o of [first, ...others])
     expect(d3.annotations.find((a) => a.layerId === agg3.id && a.docId === o.id)!.spans.some((s) => words[o.id][s.start] === word)).toBe(false);
 });
+
+test('searches the documents for a phrase from every page (/ focuses the box) and jumps to a match in the editor', async ({ page, outside: _ }) => {
+  await openDemo(page);
+  await page.getByRole('link', { name: 'Gazetteers', exact: true }).click();
+  // The demo's text holds this phrase; the search is case-insensitive, by whole tokens.
+  const docs = await storeRows<{ id: number; text: string; name: string }>(page, 'documents');
+  const hits = docs.filter((d) => /\bpatients\b/i.test(d.text));
+  expect(hits.length).toBeGreaterThan(1);
+  await page.keyboard.press('/');
+  await expect(page.getByLabel('Search documents')).toBeFocused();
+  await page.keyboard.type('PATIENTS');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('search-summary')).toContainText(`of “PATIENTS” in ${hits.length} documents`);
+  const first = page.getByTestId('search-results').locator('li').first();
+  await expect(first.locator('mark')).toHaveText(/^patients$/i);
+  // Keys on the list: j moves, Enter opens the editor at the match.
+  await page.getByTestId('search-results').focus();
+  await page.keyboard.press('j');
+  await expect(page.getByTestId('search-results').locator('li').nth(1)).toHaveAttribute('aria-current', 'true');
+  const doc = await page.getByTestId('search-results').locator('li').nth(1).getAttribute('data-doc');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('annotate-title')).toBeVisible();
+  expect(page.url()).toContain(`/annotate/${doc}/`);
+  // Text that is markup stays text.
+  await page.getByLabel('Search documents').fill('<b>nothing</b>');
+  await page.getByLabel('Search documents').press('Enter');
+  await expect(page.getByTestId('search-summary')).toContainText('0 matches of “<b>nothing</b>” in 0 documents');
+});

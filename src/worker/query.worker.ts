@@ -9,6 +9,7 @@ import { liveQuery, type Subscription } from 'dexie';
 import { labelDistributionRows } from '../db/distribution';
 import { db } from '../db/instance';
 import { projectCounts, projectStats } from '../db/repo';
+import { searchDocuments } from '../db/search';
 
 /** A project's document ids on a split (or all), in id order, as one typed array (moved to the page, not copied). */
 async function documentIds(projectId: number, split: string): Promise<Uint32Array> {
@@ -24,6 +25,7 @@ export const QUERIES = {
   projectCounts: (projectId: number) => projectCounts(db, projectId),
   projectStats: (projectId: number) => projectStats(db, projectId),
   labelDistribution: (projectId: number, split: string) => labelDistributionRows(db, projectId, split),
+  searchDocuments: (projectId: number, query: string) => searchDocuments(db, projectId, query),
 };
 
 export type QueryName = keyof typeof QUERIES;

@@ -14,6 +14,7 @@ import { ReviewPage } from './ReviewPage';
 import { RunPage } from './RunPage';
 import { DistributionPage } from './DistributionPage';
 import { useReviewLoop } from '../reviewLoop';
+import { SearchBox, SearchPage } from './SearchPage';
 
 const TABS = [
   ['/', 'Overview'],
@@ -50,7 +51,10 @@ export function ProjectLayout() {
     <ProjectContext.Provider value={projectId}>
       <ReviewLoopRunner projectId={projectId} />
       <section>
-        <h1 data-testid="project-name">{project.name}</h1>
+        <div className="row">
+          <h1 data-testid="project-name">{project.name}</h1>
+          <SearchBox />
+        </div>
         <nav className="tabs">
           {TABS.map(([href, label]) => (
             <Link key={href} href={href} className={(href === '/' ? location === '/' : location.startsWith(href)) ? 'tab active' : 'tab'}>
@@ -72,6 +76,7 @@ export function ProjectLayout() {
           <Route path="/distribution" component={DistributionPage} />
           <Route path="/annotate/:docId/:token?" component={AnnotatePage} />
           <Route path="/review" component={ReviewPage} />
+          <Route path="/search/:q" component={SearchPage} />
           <Route>
             <p role="alert" className="error" data-testid="not-found">
               There is no page at {JSON.stringify(location)} in this project. <Link href="/">Go to its overview</Link>.
