@@ -166,6 +166,10 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
   await page.getByRole('link', { name: 'Review queue', exact: true }).click();
   await expect(page.getByTestId('review-queue').locator('li').first()).toBeVisible();
+  // The queue opens on the model's uncertainty, taking keys at once; disagreement is one choice away.
+  await expect(page.getByTestId('review-box')).toBeFocused();
+  await expect(page.getByTestId('review-summary')).toContainText('the model is least sure');
+  await page.getByLabel('Review signal').selectOption('disagreement');
 
   // The expected disagreement per document (the demo's documents are one sentence each).
   const d = await dump(page);
@@ -208,10 +212,10 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   await expect(first.locator('[data-line="weak"]')).toBeVisible();
   await expect(first.locator('[data-line="run"]')).toBeVisible();
   await expect(first.locator('[data-line="weak"] .tok.flag')).toHaveCount(shown[0][1]);
-  // Decided from the queue with the editor's keys, no click into it first: a takes the run's labels,
-  // x keeps the weak ones, each into the corrections layer with the sentence reviewed; u undoes.
+  // Decided from the queue with the editor's keys: a takes the run's labels, x keeps the weak ones,
+  // each into the corrections layer with the sentence reviewed; u undoes.
   const box = page.getByTestId('review-box');
-  await expect(box).toBeFocused();
+  await box.focus();
   await page.keyboard.press('a');
   await expect(items.nth(0)).toHaveAttribute('data-decided', 'run');
   await expect(items.nth(1)).toHaveAttribute('aria-current', 'true');
