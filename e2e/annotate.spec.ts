@@ -553,6 +553,17 @@ test('a correction travels: apply to every occurrence (a preview, then one undo 
   const agg3 = d3.layers.find((l) => l.role === 'aggregate')!;
   for (const o of [first, ...others])
     expect(d3.annotations.find((a) => a.layerId === agg3.id && a.docId === o.id)!.spans.some((s) => words[o.id][s.start] === word)).toBe(false);
+  // One undo takes it back whole: off the stop list, the weak layer labelled again, the span here restored.
+  await page.keyboard.press('u');
+  await expect(page.getByTestId('annotate-note')).toContainText(`“${word}” taken out of the stop list; the weak layer is labelled again`, { timeout: 60_000 });
+  await expect.poll(labelled).toEqual([first.id]);
+  expect((await storeRows<{ phrase: string; type: string | null }>(page, 'gazetteerEntries')).some((e) => e.phrase === word && e.type === null)).toBe(false);
+  const d4 = await dump(page);
+  const agg4 = d4.layers.find((l) => l.role === 'aggregate')!;
+  for (const o of others)
+    expect(
+      d4.annotations.find((a) => a.layerId === agg4.id && a.docId === o.id)!.spans.some((s) => s.label === 'Disease' && words[o.id][s.start] === word),
+    ).toBe(true);
 });
 
 test('searches the documents for a phrase from every page (/ focuses the box) and jumps to a match in the editor', async ({ page, outside: _ }) => {

@@ -327,7 +327,7 @@ export async function addGazetteerEntry(db: StudioDB, gazetteerId: number, phras
 
 /**
  * Adds a phrase to the project's "corrections" gazetteer (made on first use, case-sensitive, after
- * the others in priority), in one transaction: the editor's "add to gazetteer". Returns its id.
+ * the others in priority), in one transaction: the editor's "add to gazetteer". Returns the entry's id (its undo removes it).
  */
 export async function addToCorrectionsGazetteer(db: StudioDB, projectId: number, phrase: string, type: string): Promise<number> {
   return db.transaction('rw', [db.projects, db.gazetteers, db.gazetteerEntries, db.rules], async () => {
@@ -343,8 +343,7 @@ export async function addToCorrectionsGazetteer(db: StudioDB, projectId: number,
       gid = await importGazetteer(db, projectId, 'corrections', 'sensitive', { entries: [], patterns: [] });
       await db.gazetteers.update(gid, { priority: (first?.priority ?? 0) - 1 });
     }
-    await addGazetteerEntry(db, gid, phrase, type);
-    return gid;
+    return addGazetteerEntry(db, gid, phrase, type);
   });
 }
 
@@ -361,8 +360,7 @@ export async function addToStopList(db: StudioDB, projectId: number, phrase: str
       .first();
     const gid =
       found?.id ?? (await db.gazetteers.add({ projectId, name: 'stop list', mode: 'sensitive', priority: -1_000_000, createdAt: Date.now(), stop: true }));
-    await addGazetteerEntry(db, gid, phrase, null);
-    return gid;
+    return addGazetteerEntry(db, gid, phrase, null);
   });
 }
 

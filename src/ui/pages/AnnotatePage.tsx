@@ -16,7 +16,7 @@ import { findOccurrences, History, labelOccurrences, labelSpan, markReviewed, re
 import type { EditorAnnotation } from '../../core/progress';
 import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
-import { addToCorrectionsGazetteer, addToStopList, goldLayer, labelEverywhere, restoreRows, saveAnnotation, type RowBefore } from '../../db/repo';
+import { addToCorrectionsGazetteer, addToStopList, goldLayer, removeGazetteerEntry, labelEverywhere, restoreRows, saveAnnotation } from '../../db/repo';
 import { WeakJob } from '../../worker/weakClient';
 import type { AggregateMethod } from '../../core/weak/aggregate';
 import { layerRows } from '../../db/layerStore';
@@ -36,7 +36,7 @@ const KEYS: [string, string][] = [
     's',
     'add the words of the span or suggestion under the cursor (or the selection) to the stop list: no source labels them again; the weak layer is labelled again',
   ],
-  ['u, ctrl+z', 'undo'],
+  ['u, ctrl+z', 'undo (p, g and s whole)'],
   ['ctrl+shift+z', 'redo'],
   ['j / k', 'next / previous sentence'],
   ['r', 'mark the sentence reviewed: its other tokens become definite O'],
@@ -195,8 +195,11 @@ export function AnnotatePage() {
   /** "Apply to all occurrences": what it would change, shown before it does. */
   const [preview, setPreview] = useState<Preview | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  /** The last bulk change's rows in other documents, while it is still the last change here (its undo takes them back too). */
-  const bulk = useRef<{ before: RowBefore[]; depth: number } | null>(null);
+  /**
+   * The last change that reached beyond this document (p, g, s), while it is still the last one
+   * here: u takes it back whole (`undo`), and this document's step too when it made one.
+   */
+  const bulk = useRef<{ depth: number; alsoHere: boolean; undo: () => Promise<string> } | null>(null);
   /** A mouse press on a token is selecting until the button comes up. */
   const dragging = useRef(false);
 
@@ -293,7 +296,14 @@ export function AnnotatePage() {
     try {
       const before = await labelEverywhere(db, target.current, others, p.label);
       commit(labelOccurrences(history.current.state, p.here, p.label));
-      bulk.current = { before, depth: history.current.depth };
+      bulk.current = {
+        depth: history.current.depth,
+        alsoHere: true,
+        undo: async () => {
+          await restoreRows(db, before);
+          return `Undone in ${before.length} other ${before.length === 1 ? 'document' : 'documents'} and here.`;
+        },
+      };
       const docsN = new Set(others.map((o) => o.docId)).size;
       setNote(
         `“${p.words.join(' ')}” labelled ${p.label} at ${others.length + p.here.length} occurrences (${docsN} other ${docsN === 1 ? 'document' : 'documents'}); u undoes them all.`,
@@ -305,20 +315,8 @@ export function AnnotatePage() {
     box.current?.focus();
   };
 
-  /**
-   * "Add to gazetteer" (a type) or "add to the stop list" (no type): the phrase goes there, and the
-   * weak labels are made again as last time, so the weak layer says it at once.
-   */
-  const travelToWeak = async (phrase: string, label: string | null) => {
-    const where = label ? `the corrections gazetteer as ${label}` : 'the stop list';
-    try {
-      if (label) await addToCorrectionsGazetteer(db, projectId, phrase, label);
-      else await addToStopList(db, projectId, phrase);
-    } catch (err) {
-      setNote(`Not added: ${(err as Error).message}.`);
-      return;
-    }
-    setNote(`“${phrase}” added to ${where}; labelling the weak layer again…`);
+  /** The weak labels made again as last time (after a gazetteer or stop-list change), the suggestions following the new weak layer. */
+  const relabelWeak = async (): Promise<string> => {
     const last = (
       await db.runs
         .where('projectId')
@@ -327,13 +325,40 @@ export function AnnotatePage() {
         .sortBy('id')
     ).at(-1);
     const cfg = (last?.config ?? {}) as { method?: AggregateMethod; typeUntyped?: boolean };
+    const summary = await new WeakJob().run(projectId, { method: cfg.method ?? 'priority', typeUntyped: cfg.typeUntyped ?? true }, () => {});
+    const agg = (await db.layers.where('[projectId+kind]').equals([projectId, 'weak']).toArray()).find((l) => l.role === 'aggregate');
+    setSourceId((prev) => (prev === null || !layers.some((l) => l.id === prev && l.kind === 'weak') ? prev : (agg?.id ?? prev)));
+    setLayers(await db.layers.where('projectId').equals(projectId).sortBy('id'));
+    return `${summary.documents} documents, ${summary.method}`;
+  };
+
+  /**
+   * "Add to gazetteer" (a type) or "add to the stop list" (no type): the phrase goes there, and the
+   * weak labels are made again, so the weak layer says it at once. One undo takes the entry out
+   * and labels again (and restores this document's span, where s removed it: `alsoHere`).
+   */
+  const travelToWeak = async (phrase: string, label: string | null, alsoHere: boolean) => {
+    const where = label ? `the corrections gazetteer as ${label}` : 'the stop list';
+    let entry: number;
     try {
-      const summary = await new WeakJob().run(projectId, { method: cfg.method ?? 'priority', typeUntyped: cfg.typeUntyped ?? true }, () => {});
-      const agg = (await db.layers.where('[projectId+kind]').equals([projectId, 'weak']).toArray()).find((l) => l.role === 'aggregate');
-      // The suggestions follow the new weak layer when they came from the old one.
-      setSourceId((prev) => (prev === null || !layers.some((l) => l.id === prev && l.kind === 'weak') ? prev : (agg?.id ?? prev)));
-      setLayers(await db.layers.where('projectId').equals(projectId).sortBy('id'));
-      setNote(`“${phrase}” added to ${where}; the weak layer is labelled again (${summary.documents} documents, ${summary.method}).`);
+      entry = label ? await addToCorrectionsGazetteer(db, projectId, phrase, label) : await addToStopList(db, projectId, phrase);
+    } catch (err) {
+      if (alsoHere && history.current) restore(history.current.undo());
+      setNote(`Not added: ${(err as Error).message}.`);
+      return;
+    }
+    if (history.current)
+      bulk.current = {
+        depth: history.current.depth,
+        alsoHere,
+        undo: async () => {
+          await removeGazetteerEntry(db, entry);
+          return `“${phrase}” taken out of ${label ? 'the corrections gazetteer' : 'the stop list'}; the weak layer is labelled again (${await relabelWeak()}).`;
+        },
+      };
+    setNote(`“${phrase}” added to ${where}; labelling the weak layer again…`);
+    try {
+      setNote(`“${phrase}” added to ${where}; the weak layer is labelled again (${await relabelWeak()}); u undoes it.`);
     } catch (err) {
       setNote(`“${phrase}” was added, but the weak labels were not made again: ${(err as Error).message}`);
     }
@@ -358,7 +383,7 @@ export function AnnotatePage() {
     } else if (k === 'g') {
       const span = history.current.state.spans.find((x) => x.start <= cursor && cursor < x.end);
       if (!span) setNote('g adds a span to the corrections gazetteer: put the cursor on a span first (a digit labels a selection).');
-      else void travelToWeak(words.slice(span.start, span.end).join(' '), span.label);
+      else void travelToWeak(words.slice(span.start, span.end).join(' '), span.label, false);
     } else if (k === 's') {
       // Not an entity: the annotator's span here, else the suggestion here, else the selection.
       const span =
@@ -367,18 +392,16 @@ export function AnnotatePage() {
         (sel ? { start: sel[0], end: sel[1] } : null);
       if (!span) setNote('s adds words to the stop list: put the cursor on a span or a suggestion, or select the words.');
       else {
-        if (history.current.state.spans.some((x) => x.start === span.start && x.end === span.end)) commit(removeAt(history.current.state, span.start));
-        void travelToWeak(words.slice(span.start, span.end).join(' '), null);
+        const own = history.current.state.spans.some((x) => x.start === span.start && x.end === span.end);
+        if (own) commit(removeAt(history.current.state, span.start));
+        void travelToWeak(words.slice(span.start, span.end).join(' '), null, own);
       }
     } else if ((k === 'u' || ((k === 'z' || k === 'Z') && (e.ctrlKey || e.metaKey) && !e.shiftKey)) && bulk.current?.depth === history.current.depth) {
-      // The bulk change is the last one here: one undo takes back every document it changed.
-      const { before } = bulk.current;
+      // The change that reached beyond this document is the last one here: one undo takes it all back.
+      const { undo, alsoHere } = bulk.current;
       bulk.current = null;
-      void restoreRows(db, before).then(
-        () => setNote(`Undone in ${before.length} other ${before.length === 1 ? 'document' : 'documents'} and here.`),
-        (err: Error) => setError(`not undone: ${err.message}`),
-      );
-      restore(history.current.undo());
+      void undo().then(setNote, (err: Error) => setError(`not undone: ${err.message}`));
+      if (alsoHere) restore(history.current.undo());
     } else if (k === 'ArrowRight' || k === 'ArrowLeft') {
       if (e.shiftKey && anchor === null) setAnchor(cursor);
       if (!e.shiftKey) setAnchor(null);
