@@ -12,16 +12,15 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'wouter';
-import { findOccurrences, History, labelOccurrences, labelSpan, markReviewed, removeAt, type EditState } from '../../core/annotate';
+import { History, labelSpan, markReviewed, removeAt, type EditState } from '../../core/annotate';
 import type { EditorAnnotation } from '../../core/progress';
 import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
-import { addToCorrectionsGazetteer, addToStopList, goldLayer, removeGazetteerEntry, labelEverywhere, restoreRows, saveAnnotation } from '../../db/repo';
-import { WeakJob } from '../../worker/weakClient';
-import type { AggregateMethod } from '../../core/weak/aggregate';
+import { goldLayer, saveAnnotation } from '../../db/repo';
 import { layerRows } from '../../db/layerStore';
 import type { DocumentRow, LayerRow } from '../../db/schema';
 import { count, routeId, useProject, useProjectId } from '../hooks';
+import { PropagatePreview, useTravel } from './annotateTravel';
 
 const KEYS: [string, string][] = [
   ['← →', 'move the cursor; with shift, extend the selection'],
@@ -136,40 +135,6 @@ function tokenAt(target: EventTarget): number | null {
   return el ? Number(el.getAttribute('data-t')) : null;
 }
 
-/** The occurrences "apply to all" would label: in this document, and in the others (with their split). */
-interface Preview {
-  words: string[];
-  label: string;
-  here: { start: number; end: number }[];
-  others: { docId: number; start: number; end: number; split: string; name: string; context: string }[];
-  /** Dev and test documents too: their gold selects and scores models, so only when asked. */
-  allSplits: boolean;
-}
-
-/** Every occurrence of a span's words in the project, this document's apart. */
-async function occurrencesOf(projectId: number, docId: number, words: string[], label: string): Promise<Preview> {
-  const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
-  const toks = new Map(docs.map((d) => [d.id!, tokenTexts(d)]));
-  const found = findOccurrences(
-    docs.map((d) => ({ docId: d.id!, words: toks.get(d.id!)! })),
-    words,
-  );
-  const byId = new Map(docs.map((d) => [d.id!, d]));
-  return {
-    words,
-    label,
-    here: found.filter((o) => o.docId === docId),
-    others: found
-      .filter((o) => o.docId !== docId)
-      .map((o) => {
-        const w = toks.get(o.docId)!;
-        const context = [...w.slice(Math.max(0, o.start - 5), o.start), '[', ...w.slice(o.start, o.end), ']', ...w.slice(o.end, o.end + 5)].join(' ');
-        return { ...o, split: byId.get(o.docId)!.split, name: byId.get(o.docId)!.name, context };
-      }),
-    allSplits: false,
-  };
-}
-
 export function AnnotatePage() {
   const projectId = useProjectId();
   const params = useParams<{ docId: string; token?: string }>();
@@ -192,14 +157,6 @@ export function AnnotatePage() {
   /** What the editor keeps beside spans: when sentences were reviewed, and rejected suggestions. */
   const extra = useRef<{ reviewedAt: Record<number, number>; rejected: string[] }>({ reviewedAt: {}, rejected: [] });
   const box = useRef<HTMLDivElement>(null);
-  /** "Apply to all occurrences": what it would change, shown before it does. */
-  const [preview, setPreview] = useState<Preview | null>(null);
-  const [note, setNote] = useState<string | null>(null);
-  /**
-   * The last change that reached beyond this document (p, g, s), while it is still the last one
-   * here: u takes it back whole (`undo`), and this document's step too when it made one.
-   */
-  const bulk = useRef<{ depth: number; alsoHere: boolean; undo: () => Promise<string> } | null>(null);
   /** A mouse press on a token is selecting until the button comes up. */
   const dragging = useRef(false);
 
@@ -288,81 +245,8 @@ export function AnnotatePage() {
     if (target.current !== null)
       saveAnnotation(db, target.current, docId, s.spans, s.oTokens, extra.current).catch((e) => setError(`not saved: ${(e as Error).message}`));
   };
-
-  /** Labels every chosen occurrence: the other documents' in one transaction, this one's as one step of its history. */
-  const applyPreview = async (p: Preview) => {
-    if (!history.current || target.current === null) return;
-    const others = p.others.filter((o) => p.allSplits || o.split === 'train');
-    try {
-      const before = await labelEverywhere(db, target.current, others, p.label);
-      commit(labelOccurrences(history.current.state, p.here, p.label));
-      bulk.current = {
-        depth: history.current.depth,
-        alsoHere: true,
-        undo: async () => {
-          await restoreRows(db, before);
-          return `Undone in ${before.length} other ${before.length === 1 ? 'document' : 'documents'} and here.`;
-        },
-      };
-      const docsN = new Set(others.map((o) => o.docId)).size;
-      setNote(
-        `“${p.words.join(' ')}” labelled ${p.label} at ${others.length + p.here.length} occurrences (${docsN} other ${docsN === 1 ? 'document' : 'documents'}); u undoes them all.`,
-      );
-    } catch (err) {
-      setError(`not applied: ${(err as Error).message}`);
-    }
-    setPreview(null);
-    box.current?.focus();
-  };
-
-  /** The weak labels made again as last time (after a gazetteer or stop-list change), the suggestions following the new weak layer. */
-  const relabelWeak = async (): Promise<string> => {
-    const last = (
-      await db.runs
-        .where('projectId')
-        .equals(projectId)
-        .filter((r) => r.kind === 'weak' && r.status === 'done')
-        .sortBy('id')
-    ).at(-1);
-    const cfg = (last?.config ?? {}) as { method?: AggregateMethod; typeUntyped?: boolean };
-    const summary = await new WeakJob().run(projectId, { method: cfg.method ?? 'priority', typeUntyped: cfg.typeUntyped ?? true }, () => {});
-    const agg = (await db.layers.where('[projectId+kind]').equals([projectId, 'weak']).toArray()).find((l) => l.role === 'aggregate');
-    setSourceId((prev) => (prev === null || !layers.some((l) => l.id === prev && l.kind === 'weak') ? prev : (agg?.id ?? prev)));
-    setLayers(await db.layers.where('projectId').equals(projectId).sortBy('id'));
-    return `${summary.documents} documents, ${summary.method}`;
-  };
-
-  /**
-   * "Add to gazetteer" (a type) or "add to the stop list" (no type): the phrase goes there, and the
-   * weak labels are made again, so the weak layer says it at once. One undo takes the entry out
-   * and labels again (and restores this document's span, where s removed it: `alsoHere`).
-   */
-  const travelToWeak = async (phrase: string, label: string | null, alsoHere: boolean) => {
-    const where = label ? `the corrections gazetteer as ${label}` : 'the stop list';
-    let entry: number;
-    try {
-      entry = label ? await addToCorrectionsGazetteer(db, projectId, phrase, label) : await addToStopList(db, projectId, phrase);
-    } catch (err) {
-      if (alsoHere && history.current) restore(history.current.undo());
-      setNote(`Not added: ${(err as Error).message}.`);
-      return;
-    }
-    if (history.current)
-      bulk.current = {
-        depth: history.current.depth,
-        alsoHere,
-        undo: async () => {
-          await removeGazetteerEntry(db, entry);
-          return `“${phrase}” taken out of ${label ? 'the corrections gazetteer' : 'the stop list'}; the weak layer is labelled again (${await relabelWeak()}).`;
-        },
-      };
-    setNote(`“${phrase}” added to ${where}; labelling the weak layer again…`);
-    try {
-      setNote(`“${phrase}” added to ${where}; the weak layer is labelled again (${await relabelWeak()}); u undoes it.`);
-    } catch (err) {
-      setNote(`“${phrase}” was added, but the weak labels were not made again: ${(err as Error).message}`);
-    }
-  };
+  const travel = useTravel({ projectId, docId, history, target, box, commit, restore, setError, layers, setLayers, setSourceId });
+  const { note, preview, setPreview, applyPreview } = travel;
 
   const onKey = (e: React.KeyboardEvent) => {
     const n = words.length;
@@ -370,39 +254,11 @@ export function AnnotatePage() {
     const sentenceOf = (t: number) => sentences.findIndex(([a, b]) => t >= a && t < b);
     const k = e.key;
     let handled = true;
-    if (preview && (k === 'Enter' || k === 'Escape')) {
-      if (k === 'Enter') void applyPreview(preview);
-      else setPreview(null);
+    if (travel.onKey(e, { cursor, sel, suggestions, words })) {
       e.preventDefault();
       return;
     }
-    if (k === 'p') {
-      const span = history.current.state.spans.find((x) => x.start <= cursor && cursor < x.end);
-      if (!span) setNote('p applies a span to every occurrence of its words: put the cursor on a span first (a digit labels a selection).');
-      else void occurrencesOf(projectId, docId, words.slice(span.start, span.end), span.label).then(setPreview);
-    } else if (k === 'g') {
-      const span = history.current.state.spans.find((x) => x.start <= cursor && cursor < x.end);
-      if (!span) setNote('g adds a span to the corrections gazetteer: put the cursor on a span first (a digit labels a selection).');
-      else void travelToWeak(words.slice(span.start, span.end).join(' '), span.label, false);
-    } else if (k === 's') {
-      // Not an entity: the annotator's span here, else the suggestion here, else the selection.
-      const span =
-        history.current.state.spans.find((x) => x.start <= cursor && cursor < x.end) ??
-        suggestions.find((x) => x.start <= cursor && cursor < x.end) ??
-        (sel ? { start: sel[0], end: sel[1] } : null);
-      if (!span) setNote('s adds words to the stop list: put the cursor on a span or a suggestion, or select the words.');
-      else {
-        const own = history.current.state.spans.some((x) => x.start === span.start && x.end === span.end);
-        if (own) commit(removeAt(history.current.state, span.start));
-        void travelToWeak(words.slice(span.start, span.end).join(' '), null, own);
-      }
-    } else if ((k === 'u' || ((k === 'z' || k === 'Z') && (e.ctrlKey || e.metaKey) && !e.shiftKey)) && bulk.current?.depth === history.current.depth) {
-      // The change that reached beyond this document is the last one here: one undo takes it all back.
-      const { undo, alsoHere } = bulk.current;
-      bulk.current = null;
-      void undo().then(setNote, (err: Error) => setError(`not undone: ${err.message}`));
-      if (alsoHere) restore(history.current.undo());
-    } else if (k === 'ArrowRight' || k === 'ArrowLeft') {
+    if (k === 'ArrowRight' || k === 'ArrowLeft') {
       if (e.shiftKey && anchor === null) setAnchor(cursor);
       if (!e.shiftKey) setAnchor(null);
       setCursor(Math.max(0, Math.min(n - 1, cursor + (k === 'ArrowRight' ? 1 : -1))));
@@ -580,49 +436,5 @@ export function AnnotatePage() {
         {count(state.spans.length, 'span')} · {count(state.oTokens.length, 'token')} reviewed as O · {count(suggestions.length, 'suggestion')} left
       </p>
     </div>
-  );
-}
-
-/** What "apply to all occurrences" would change, before it does: the count, the first contexts, the splits. */
-function PropagatePreview({ preview: p, onChange, onApply }: { preview: Preview; onChange: (p: Preview | null) => void; onApply: () => void }) {
-  const chosen = p.others.filter((o) => p.allSplits || o.split === 'train');
-  const leftOut = p.others.length - chosen.length;
-  const n = chosen.length + p.here.length;
-  return (
-    <section className="stack" data-testid="propagate-preview" aria-label="Apply to all occurrences">
-      <p>
-        Label <strong>“{p.words.join(' ')}”</strong> as <strong>{p.label}</strong> at {n} {n === 1 ? 'occurrence' : 'occurrences'}: {p.here.length} here and{' '}
-        {chosen.length} in {new Set(chosen.map((o) => o.docId)).size} other documents.
-        {leftOut > 0 && !p.allSplits && ` ${leftOut} more on dev and test are left out: their gold selects and scores models.`}{' '}
-        <label>
-          <input
-            type="checkbox"
-            aria-label="Include dev and test occurrences"
-            checked={p.allSplits}
-            onChange={(e) => onChange({ ...p, allSplits: e.target.checked })}
-          />{' '}
-          include dev and test
-        </label>
-      </p>
-      <ul className="muted">
-        {chosen.slice(0, 5).map((o) => (
-          <li key={`${o.docId}:${o.start}`}>
-            {o.name} ({o.split}): {o.context}
-          </li>
-        ))}
-        {chosen.length > 5 && <li>… and {chosen.length - 5} more</li>}
-      </ul>
-      <div className="row">
-        <button type="button" onClick={onApply}>
-          Apply to all {n}
-        </button>
-        <button type="button" onClick={() => onChange(null)}>
-          Cancel
-        </button>
-        <span className="muted">
-          <kbd>Enter</kbd> applies, <kbd>Esc</kbd> cancels
-        </span>
-      </div>
-    </section>
   );
 }
