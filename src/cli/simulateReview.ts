@@ -296,10 +296,17 @@ interface SeedArgs {
   log: (s: string) => void;
 }
 
+/** What a seed's steps share: its store, and how it records and logs. */
+interface SeedContext extends SeedArgs {
+  store: ReturnType<typeof fileRunStore>;
+  key: (arm: string, fraction: number) => string;
+  write: (r: Omit<SimRecord, 'finishedAt'>) => void;
+  onEpoch: (stage: string) => (e: { epoch: number; loss: number; dev: { overall: { f1: number } } }) => void;
+}
+
 /** One seed of one setting: the base model, the fold models' signals, then a fine-tune per arm and budget. */
 async function simulateSeed(a: SeedArgs): Promise<void> {
-  const { exp, sim, setting, seed, cfg, m, feat, sents, pool, poolAt, tags, done, log } = a;
-  const key = (arm: string, fraction: number) => `${setting}/${seed}/${arm}/${fraction}`;
+  const { exp, sim, setting, seed, cfg, m, sents, pool, done, log } = a;
   const store = fileRunStore(runStoreDir(join('bench/out/checkpoints', exp.name), `${setting}/${seed}`), {
     cfg,
     pipeline: m.pipeline,
@@ -307,17 +314,30 @@ async function simulateSeed(a: SeedArgs): Promise<void> {
     poolSize: pool.length,
     sentences: { train: sents.train.length, dev: sents.dev.length, test: sents.test.length },
   });
-  const write = (r: Omit<SimRecord, 'finishedAt'>) => {
-    appendFileSync(exp.records, `${JSON.stringify({ ...r, finishedAt: new Date().toISOString() })}\n`);
-    done.add(r.key);
-    log(
-      `${r.key}: ${r.test !== undefined ? `test F1 ${r.test}` : 'recorded'}${r.precision !== undefined ? `, precision ${(100 * r.precision).toFixed(1)} %` : ''}${r.travelled ? `, ${r.travelled} sentences travelled to` : ''}`,
-    );
+  const c: SeedContext = {
+    ...a,
+    store,
+    key: (arm, fraction) => `${setting}/${seed}/${arm}/${fraction}`,
+    write: (r) => {
+      appendFileSync(exp.records, `${JSON.stringify({ ...r, finishedAt: new Date().toISOString() })}\n`);
+      done.add(r.key);
+      log(
+        `${r.key}: ${r.test !== undefined ? `test F1 ${r.test}` : 'recorded'}${r.precision !== undefined ? `, precision ${(100 * r.precision).toFixed(1)} %` : ''}${r.travelled ? `, ${r.travelled} sentences travelled to` : ''}`,
+      );
+    },
+    onEpoch: (stage) => (e) => log(`${setting}/${seed} ${stage}: epoch ${e.epoch}, loss ${e.loss.toFixed(3)}, dev F1 ${(100 * e.dev.overall.f1).toFixed(2)}`),
   };
-  const onEpoch = (stage: string) => (e: { epoch: number; loss: number; dev: { overall: { f1: number } } }) =>
-    log(`${setting}/${seed} ${stage}: epoch ${e.epoch}, loss ${e.loss.toFixed(3)}, dev F1 ${(100 * e.dev.overall.f1).toFixed(2)}`);
-  // The base model: the config's method on the weak labels.
-  let t0 = performance.now();
+  const base = await baseModel(c);
+  const ranked = await crossFit(c, base.stageCfg, base.uncertainty);
+  await fineTunes(c, base.stageCfg, base.weights, ranked);
+  c.write({ key: `${setting}/${seed}/summary`, setting, seed, arm: 'summary', fraction: 0, corrected: 0, wallSeconds: 0 });
+  store.clear();
+}
+
+/** The base model (the config's method on the weak labels), recorded; its weights, the one-stage config the fold and fine-tune models use, and its uncertainty on the pool. */
+async function baseModel(c: SeedContext): Promise<{ weights: Weights; stageCfg: RunConfig; uncertainty: number[] }> {
+  const { setting, seed, cfg, m, feat, sents, pool, poolAt, tags, done, log, store, key, write, onEpoch } = c;
+  const t0 = performance.now();
   const base = await runPipeline(
     m.pipeline,
     cfg,
@@ -326,14 +346,16 @@ async function simulateSeed(a: SeedArgs): Promise<void> {
     { onStage: (x) => log(`${setting}/${seed} base: ${x}`), onEpoch: onEpoch('base') },
     store,
   );
-  const baseWeights: Weights = await base.tagger.getWeights();
+  const weights: Weights = await base.tagger.getWeights();
   const dropout = base.dictionaryDropout ?? cfg.model.dictionaryDropout;
   const stageCfg: RunConfig = { ...cfg, model: { ...cfg.model, dictionaryDropout: typeof dropout === 'number' ? dropout : 0.5 } };
   const baseTest = pct((await evaluate(base.tagger, feat, sents.test)).overall.f1);
   const baseDev = base.dev ? pct(base.dev.overall.f1) : undefined;
-  const poolSents = poolAt.map((k) => sents.train[k]);
-  const K = tags.length;
-  const baseMarg = (await predictMarginals(base.tagger, feat, poolSents))!;
+  const marg = (await predictMarginals(
+    base.tagger,
+    feat,
+    poolAt.map((k) => sents.train[k]),
+  ))!;
   base.tagger.dispose();
   if (!done.has(key('base', 0)))
     write({
@@ -347,14 +369,15 @@ async function simulateSeed(a: SeedArgs): Promise<void> {
       ...(baseDev !== undefined ? { dev: baseDev } : {}),
       wallSeconds: Math.round((performance.now() - t0) / 1000),
     });
-  // Cross-fitting: each fold's pool sentences scored by a model trained on everything else.
-  t0 = performance.now();
+  return { weights, stageCfg, uncertainty: pool.map((_, i) => uncertaintySum(marg[i], tags.length)) };
+}
+
+/** Cross-fitting: each fold's pool sentences scored by a model trained on everything else; every ranking, with its precision at each budget recorded. */
+async function crossFit(c: SeedContext, stageCfg: RunConfig, uncertainty: number[]): Promise<Record<string, number[]>> {
+  const { sim, setting, seed, cfg, feat, sents, pool, poolAt, tags, done, store, key, write, onEpoch } = c;
+  const t0 = performance.now();
   const fold = foldsOf(pool.length, sim.folds, seed);
-  const scores = {
-    doubt: new Array<number>(pool.length).fill(0),
-    crossfit: new Array<number>(pool.length).fill(0),
-    uncertainty: pool.map((_, i) => uncertaintySum(baseMarg[i], K)),
-  };
+  const scores = { doubt: new Array<number>(pool.length).fill(0), crossfit: new Array<number>(pool.length).fill(0), uncertainty };
   const method = getMethod(cfg.method.name);
   for (let f = 0; f < sim.folds; f++) {
     const held = new Set(poolAt.filter((_, i) => fold[i] === f));
@@ -369,11 +392,11 @@ async function simulateSeed(a: SeedArgs): Promise<void> {
     );
     await finalOShift(r.tagger, cfg, feat, sents.dev);
     const idx = pool.map((_, i) => i).filter((i) => fold[i] === f);
-    const xs = idx.map((i) => poolSents[i]);
+    const xs = idx.map((i) => sents.train[poolAt[i]]);
     const marg = (await predictMarginals(r.tagger, feat, xs))!;
     const { paths } = await predict(r.tagger, feat, xs);
     idx.forEach((i, j) => {
-      scores.doubt[i] = doubt(marg[j], pool[i].weak, K);
+      scores.doubt[i] = doubt(marg[j], pool[i].weak, tags.length);
       scores.crossfit[i] = disagreement(paths[j], pool[i].weak);
     });
     r.tagger.dispose();
@@ -397,7 +420,13 @@ async function simulateSeed(a: SeedArgs): Promise<void> {
       poolErrors: pool.filter((p) => tokenErrors(p) > 0).length,
       wallSeconds: Math.round((performance.now() - t0) / 1000),
     });
-  // Fine-tunes from the base model: no corrections (the control), then each arm at each budget.
+  return ranked;
+}
+
+/** Fine-tunes from the base model: no corrections (the control), then each arm at each budget, each recorded. */
+async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weights, ranked: Record<string, number[]>): Promise<void> {
+  const { sim, setting, seed, cfg, feat, sents, pool, poolAt, tags, done, store, key, write, onEpoch } = c;
+  const method = getMethod(cfg.method.name);
   const ftCfg: RunConfig = {
     ...stageCfg,
     train: {
@@ -444,8 +473,6 @@ async function simulateSeed(a: SeedArgs): Promise<void> {
     for (const sig of sim.train) await fineTune(sig, b, ranked[sig].slice(0, n), false);
     if (sim.travel) await fineTune(`${sim.train[0]}+travel`, b, ranked[sim.train[0]].slice(0, n), true);
   }
-  write({ key: `${setting}/${seed}/summary`, setting, seed, arm: 'summary', fraction: 0, corrected: 0, wallSeconds: 0 });
-  store.clear();
 }
 
 interface BudgetSummary {
