@@ -1,0 +1,94 @@
+/**
+ * The simulated annotator's curves as an SVG: per setting, the gain in test F1 over the base model
+ * against the share of the pool corrected, for random sentences, the oracle, the queue's top
+ * sentences, and the queue's with travelling corrections (mean ± std over the seeds recorded).
+ *
+ *   npx tsx bench/plot-guided.ts [--in bench/results/guided-correction.json] [--out docs/guided-correction.svg]
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+interface Arm {
+  gain: number;
+  std: number;
+}
+interface Budget {
+  fraction: number;
+  random: Arm;
+  oracle: Arm;
+  guided: Arm & { signal: string };
+  travel?: Arm;
+}
+interface Setting {
+  name: string;
+  seeds: number[];
+  control: Arm | null;
+  budgets: Budget[];
+}
+
+const { values } = parseArgs({ options: { in: { type: 'string', default: 'bench/results/guided-correction.json' }, out: { type: 'string', default: 'docs/guided-correction.svg' } } });
+const { settings } = JSON.parse(readFileSync(values.in!, 'utf8')) as { settings: Setting[] };
+
+const W = 420;
+const H = 300;
+const M = { l: 48, r: 12, t: 36, b: 44 };
+const LINES: { key: 'random' | 'oracle' | 'guided' | 'travel'; label: string; color: string; dash?: string }[] = [
+  { key: 'random', label: 'random sentences', color: '#7f7f7f' },
+  { key: 'guided', label: "the queue's top (doubt)", color: '#1f77b4' },
+  { key: 'travel', label: 'the queue\u2019s, corrections travelling', color: '#2ca02c' },
+  { key: 'oracle', label: 'oracle (most wrong)', color: '#d62728', dash: '4 3' },
+];
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function panel(s: Setting, x0: number): string {
+  const xs = s.budgets.map((b) => 100 * b.fraction);
+  const all = s.budgets.flatMap((b) => LINES.flatMap((l) => (b[l.key] ? [b[l.key]!.gain - b[l.key]!.std, b[l.key]!.gain + b[l.key]!.std] : [])));
+  const lo = Math.min(0, ...all, s.control?.gain ?? 0);
+  const hi = Math.max(0, ...all);
+  const pad = (hi - lo) * 0.08 || 1;
+  const [y0, y1] = [lo - pad, hi + pad];
+  // The budgets on a log axis (1, 2, 5, 10 %), evenly apart.
+  const lx = (x: number) => Math.log(x);
+  const [a, b] = [lx(Math.min(...xs)), lx(Math.max(...xs))];
+  const X = (x: number) => x0 + M.l + ((lx(x) - a) / (b - a || 1)) * (W - M.l - M.r);
+  const Y = (y: number) => M.t + (1 - (y - y0) / (y1 - y0)) * (H - M.t - M.b);
+  const out: string[] = [];
+  out.push(`<text x="${x0 + W / 2}" y="18" text-anchor="middle" font-size="13" font-weight="bold">${esc(s.name)} (${s.seeds.length} seed${s.seeds.length === 1 ? '' : 's'})</text>`);
+  out.push(`<line x1="${X(xs[0])}" x2="${X(xs[xs.length - 1])}" y1="${Y(0)}" y2="${Y(0)}" stroke="#000" stroke-width="0.6"/>`);
+  if (s.control)
+    out.push(
+      `<line x1="${X(xs[0])}" x2="${X(xs[xs.length - 1])}" y1="${Y(s.control.gain)}" y2="${Y(s.control.gain)}" stroke="#999" stroke-dasharray="2 3"/><text x="${X(xs[xs.length - 1])}" y="${Y(s.control.gain) - 4}" text-anchor="end" font-size="10" fill="#666">fine-tuned, no corrections</text>`,
+    );
+  for (let t = Math.ceil(y0); t <= Math.floor(y1); t++)
+    out.push(`<text x="${x0 + M.l - 6}" y="${Y(t) + 3}" text-anchor="end" font-size="10">${t > 0 ? '+' : ''}${t}</text>`);
+  for (const x of xs) out.push(`<text x="${X(x)}" y="${H - M.b + 14}" text-anchor="middle" font-size="10">${x} %</text>`);
+  out.push(`<text x="${x0 + W / 2}" y="${H - 8}" text-anchor="middle" font-size="11">share of the pool corrected</text>`);
+  out.push(`<text x="${x0 + 12}" y="${(M.t + H - M.b) / 2}" text-anchor="middle" font-size="11" transform="rotate(-90 ${x0 + 12} ${(M.t + H - M.b) / 2})">test F1 gain over the base model</text>`);
+  for (const l of LINES) {
+    const pts = s.budgets.filter((bb) => bb[l.key]).map((bb) => [100 * bb.fraction, bb[l.key]!.gain, bb[l.key]!.std] as const);
+    if (!pts.length) continue;
+    out.push(
+      `<polyline fill="none" stroke="${l.color}" stroke-width="2"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''} points="${pts.map(([x, y]) => `${X(x).toFixed(1)},${Y(y).toFixed(1)}`).join(' ')}"/>`,
+    );
+    for (const [x, y, sd] of pts)
+      out.push(
+        `<circle cx="${X(x).toFixed(1)}" cy="${Y(y).toFixed(1)}" r="3" fill="${l.color}"/>${sd > 0 ? `<line x1="${X(x).toFixed(1)}" x2="${X(x).toFixed(1)}" y1="${Y(y - sd).toFixed(1)}" y2="${Y(y + sd).toFixed(1)}" stroke="${l.color}"/>` : ''}`,
+      );
+  }
+  return out.join('\n');
+}
+
+const legend = LINES.map(
+  (l, k) =>
+    `<line x1="${M.l + k * 205}" x2="${M.l + k * 205 + 22}" y1="${H + 16}" y2="${H + 16}" stroke="${l.color}" stroke-width="2"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''}/><text x="${M.l + k * 205 + 28}" y="${H + 20}" font-size="11">${esc(l.label)}</text>`,
+).join('\n');
+const width = Math.max(W * settings.length, M.l + LINES.length * 205);
+const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${H + 32}" font-family="sans-serif">
+<rect width="100%" height="100%" fill="#fff"/>
+${settings.map((s, k) => panel(s, k * W)).join('\n')}
+${legend}
+</svg>
+`;
+writeFileSync(values.out!, svg);
+process.stdout.write(`${JSON.stringify({ out: values.out, settings: settings.map((s) => s.name) })}\n`);
