@@ -26,7 +26,9 @@ interface Setting {
   budgets: Budget[];
 }
 
-const { values } = parseArgs({ options: { in: { type: 'string', default: 'bench/results/guided-correction.json' }, out: { type: 'string', default: 'docs/guided-correction.svg' } } });
+const { values } = parseArgs({
+  options: { in: { type: 'string', default: 'bench/results/guided-correction.json' }, out: { type: 'string', default: 'docs/guided-correction.svg' } },
+});
 const { settings } = JSON.parse(readFileSync(values.in!, 'utf8')) as { settings: Setting[] };
 
 const W = 420;
@@ -54,7 +56,9 @@ function panel(s: Setting, x0: number): string {
   const X = (x: number) => x0 + M.l + ((lx(x) - a) / (b - a || 1)) * (W - M.l - M.r);
   const Y = (y: number) => M.t + (1 - (y - y0) / (y1 - y0)) * (H - M.t - M.b);
   const out: string[] = [];
-  out.push(`<text x="${x0 + W / 2}" y="18" text-anchor="middle" font-size="13" font-weight="bold">${esc(s.name)} (${s.seeds.length} seed${s.seeds.length === 1 ? '' : 's'})</text>`);
+  out.push(
+    `<text x="${x0 + W / 2}" y="18" text-anchor="middle" font-size="13" font-weight="bold">${esc(s.name)} (${s.seeds.length} seed${s.seeds.length === 1 ? '' : 's'})</text>`,
+  );
   out.push(`<line x1="${X(xs[0])}" x2="${X(xs[xs.length - 1])}" y1="${Y(0)}" y2="${Y(0)}" stroke="#000" stroke-width="0.6"/>`);
   if (s.control)
     out.push(
@@ -64,7 +68,9 @@ function panel(s: Setting, x0: number): string {
     out.push(`<text x="${x0 + M.l - 6}" y="${Y(t) + 3}" text-anchor="end" font-size="10">${t > 0 ? '+' : ''}${t}</text>`);
   for (const x of xs) out.push(`<text x="${X(x)}" y="${H - M.b + 14}" text-anchor="middle" font-size="10">${x} %</text>`);
   out.push(`<text x="${x0 + W / 2}" y="${H - 8}" text-anchor="middle" font-size="11">share of the pool corrected</text>`);
-  out.push(`<text x="${x0 + 12}" y="${(M.t + H - M.b) / 2}" text-anchor="middle" font-size="11" transform="rotate(-90 ${x0 + 12} ${(M.t + H - M.b) / 2})">test F1 gain over the base model</text>`);
+  out.push(
+    `<text x="${x0 + 12}" y="${(M.t + H - M.b) / 2}" text-anchor="middle" font-size="11" transform="rotate(-90 ${x0 + 12} ${(M.t + H - M.b) / 2})">test F1 gain over the base model</text>`,
+  );
   for (const l of LINES) {
     const pts = s.budgets.filter((bb) => bb[l.key]).map((bb) => [100 * bb.fraction, bb[l.key]!.gain, bb[l.key]!.std] as const);
     if (!pts.length) continue;
