@@ -440,7 +440,6 @@ test('the review loop: corrections start a background fine-tune that a reload re
   await expect(page.getByTestId('loop-status')).toContainText('1 correction; 1 more correction');
   await page.keyboard.press('x');
   await expect(page.getByTestId('loop-status')).toContainText('with 2 corrections: epoch', { timeout: 120_000 });
-  // The editor works while it trains: an edit is saved at once.
   const runs = await storeRows<{
     id: number;
     status: string;
@@ -453,11 +452,18 @@ test('the review loop: corrections start a background fine-tune that a reload re
   await page.getByTestId('review-queue').locator('li').nth(2).getByRole('link').click();
   const editor = page.getByTestId('annotate-box');
   await expect(editor).toBeFocused();
+  // Opened from the queue, the editor writes to the same corrections layer.
+  await expect(page.getByLabel('Write to')).toHaveValue('corrections');
   await page.keyboard.press('1');
-  await expect
-    .poll(async () => (await storeRows<{ kind: string; name: string }>(page, 'layers')).some((l) => l.kind === 'gold' && l.name === 'gold'))
-    .toBe(true);
   await expect(page.getByTestId('annotate-status')).toContainText('1 span ·');
+  const editedDoc = Number(/annotate\/(\d+)\//.exec(page.url())![1]);
+  await expect
+    .poll(async () => {
+      const dd = await dump(page);
+      const layer = dd.layers.find((l) => l.kind === 'corrected' && l.name === 'corrections')!;
+      return dd.annotations.find((x) => x.layerId === layer.id && x.docId === editedDoc)?.spans.length ?? 0;
+    })
+    .toBeGreaterThan(0);
   // A reload in the middle of the fine-tune: the loop resumes it from its last epoch.
   expect((await storeRows<{ id: number; status: string }>(page, 'runs')).find((r) => r.id === loopRun.id)!.status).toBe('running');
   await page.reload();

@@ -410,6 +410,11 @@ export async function goldLayer(db: StudioDB, projectId: number, name: string): 
   return db.transaction('rw', db.layers, () => layerId(db, projectId, 'gold', name));
 }
 
+/** The id of a corrections layer (kind "corrected"), made on first use: what the review queue and the editor opened from it write. */
+export async function correctionsLayer(db: StudioDB, projectId: number, name: string): Promise<number> {
+  return db.transaction('rw', db.layers, () => layerId(db, projectId, 'corrected', name));
+}
+
 /** Writes one document's annotation in a layer (an editor's every change; partial O: unreviewed tokens stay undecided). */
 export async function saveAnnotation(
   db: StudioDB,

@@ -7,7 +7,8 @@
  * keys. A correction travels: p applies the span under the cursor to every occurrence of its
  * words (a preview first, one undo for all), g adds it to the corrections gazetteer and s adds
  * the words under the cursor to the stop list, each labelling the weak layer again. Every change
- * is written to the annotator's gold layer at once.
+ * is written at once to the annotator's gold layer, or to the corrections layer (opened from the
+ * review queue, or chosen), whose reviewed sentences training reads as strong labels.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -16,7 +17,8 @@ import { History, labelSpan, markReviewed, removeAt, type EditState } from '../.
 import type { EditorAnnotation } from '../../core/progress';
 import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
-import { goldLayer, saveAnnotation } from '../../db/repo';
+import { correctionsLayer, goldLayer, saveAnnotation } from '../../db/repo';
+import { useLoopSettings } from '../reviewLoop';
 import { layerRows } from '../../db/layerStore';
 import type { DocumentRow, LayerRow } from '../../db/schema';
 import { count, routeId, useProject, useProjectId } from '../hooks';
@@ -137,13 +139,17 @@ function tokenAt(target: EventTarget): number | null {
 
 export function AnnotatePage() {
   const projectId = useProjectId();
-  const params = useParams<{ docId: string; token?: string }>();
+  const params = useParams<{ docId: string; token?: string; into?: string }>();
   const docId = routeId(params.docId);
   const startToken = params.token === undefined ? 0 : Math.max(0, routeId(params.token));
   const project = useProject(projectId);
   const [doc, setDoc] = useState<DocumentRow | null>(null);
   const [layers, setLayers] = useState<LayerRow[]>([]);
   const [annotator, setAnnotator] = useState('gold');
+  // Where edits go: the annotator's gold layer, or the corrections layer (opened from the review
+  // queue: .../corrections), which training reads as strong labels and the review loop counts.
+  const [into, setInto] = useState<'gold' | 'corrections'>(params.into === 'corrections' ? 'corrections' : 'gold');
+  const correctionsName = useLoopSettings(projectId).layer;
   const [sourceId, setSourceId] = useState<number | null>(null);
   const [suggested, setSuggested] = useState<Span[]>([]);
   const [state, setState] = useState<EditState>({ spans: [], oTokens: [] });
@@ -166,7 +172,7 @@ export function AnnotatePage() {
     (async () => {
       const d = await db.documents.get(docId);
       const ls = await db.layers.where('projectId').equals(projectId).sortBy('id');
-      const tid = await goldLayer(db, projectId, annotator);
+      const tid = into === 'corrections' ? await correctionsLayer(db, projectId, correctionsName) : await goldLayer(db, projectId, annotator);
       const [own] = await layerRows(db, tid, [docId]);
       if (stop) return;
       target.current = tid;
@@ -187,7 +193,7 @@ export function AnnotatePage() {
     return () => {
       stop = true;
     };
-  }, [docId, projectId, annotator, startToken]);
+  }, [docId, projectId, annotator, startToken, into, correctionsName]);
 
   // Opened at a token (from the review queue): bring it into view once the document is drawn.
   useEffect(() => {
@@ -321,8 +327,17 @@ export function AnnotatePage() {
         <Link href={`/docs/${docId}`}>← document</Link>
         <strong data-testid="annotate-title">{doc?.name}</strong>
         <label>
-          Annotator <input aria-label="Annotator" className="narrow" value={annotator} onChange={(e) => setAnnotator(e.target.value.trim() || 'gold')} />
+          Write to{' '}
+          <select aria-label="Write to" value={into} onChange={(e) => setInto(e.target.value as 'gold' | 'corrections')}>
+            <option value="gold">a gold layer</option>
+            <option value="corrections">the corrections layer “{correctionsName}”</option>
+          </select>
         </label>
+        {into === 'gold' && (
+          <label>
+            Annotator <input aria-label="Annotator" className="narrow" value={annotator} onChange={(e) => setAnnotator(e.target.value.trim() || 'gold')} />
+          </label>
+        )}
         <label>
           Suggestions from{' '}
           <select aria-label="Suggestions" value={sourceId ?? ''} onChange={(e) => setSourceId(e.target.value ? Number(e.target.value) : null)}>

@@ -74,7 +74,7 @@ export function ProjectLayout() {
           <Route path="/compare" component={ComparePage} />
           <Route path="/runs/:runId" component={RunPage} />
           <Route path="/distribution" component={DistributionPage} />
-          <Route path="/annotate/:docId/:token?" component={AnnotatePage} />
+          <Route path="/annotate/:docId/:token?/:into?" component={AnnotatePage} />
           <Route path="/review" component={ReviewPage} />
           <Route path="/search/:q" component={SearchPage} />
           <Route>

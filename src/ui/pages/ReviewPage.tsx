@@ -237,7 +237,7 @@ export function ReviewPage() {
       <p className="muted">
         Keys, as in the editor: <kbd>j</kbd> / <kbd>k</kbd> next / previous, <kbd>a</kbd> accept the run&apos;s labels, <kbd>x</kbd> keep the weak labels (each
         writes the sentence, marked reviewed, to the corrections layer, which training can read as strong labels), <kbd>u</kbd> undo, <kbd>Enter</kbd> open it
-        in the editor.{' '}
+        in the editor (writing to the same corrections layer).{' '}
         <label>
           corrections layer{' '}
           <input
@@ -267,7 +267,7 @@ export function ReviewPage() {
           else if (e.key === 'j' || e.key === 'ArrowDown') setCursor(Math.min(cursor + 1, Math.min(queue.length, 200) - 1));
           else if (e.key === 'k' || e.key === 'ArrowUp') setCursor(Math.max(0, cursor - 1));
           else if (q && (e.key === 'a' || e.key === 'x')) void decide(q, e.key === 'a' ? 'run' : 'weak');
-          else if (q && e.key === 'Enter') navigate(`/annotate/${q.docId}/${q.from}`);
+          else if (q && e.key === 'Enter') navigate(`/annotate/${q.docId}/${q.from}/corrections`);
           else return;
           e.preventDefault();
         }}
@@ -289,7 +289,7 @@ export function ReviewPage() {
                 data-score={q.score}
                 data-decided={done}
               >
-                <Link href={`/annotate/${q.docId}/${q.from}`}>
+                <Link href={`/annotate/${q.docId}/${q.from}/corrections`}>
                   {q.name}, sentence {q.sentence}
                 </Link>{' '}
                 <span className="muted">
