@@ -10,13 +10,13 @@ import { useEffect, useRef, useState } from 'react';
 import { CsvButton } from '../components/ChartExport';
 import { Link, useLocation } from 'wouter';
 import { agreementOf, progressOf, reviewSpeed, type EditorAnnotation } from '../../core/progress';
-import { rankSentences, type DocSignals } from '../../core/reviewSignals';
+import { rankSentences, type DocSignals, type QueueDoc, type QueueEntry } from '../../core/reviewSignals';
 import { REVIEW_SIGNALS, reviewSignal } from '../../methods/reviewSignals';
 import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
 import { decideSentenceInLayer, layerAnnotations, restoreRows, runSignals, type RowBefore } from '../../db/repo';
 import { layerRows } from '../../db/layerStore';
-import type { RunRow } from '../../db/schema';
+import type { LayerRow, RunRow } from '../../db/schema';
 import { useProjectId, useTypeColors } from '../hooks';
 import { LineChart } from '../components/LineChart';
 import { useLoop, useLoopSettings } from '../reviewLoop';
@@ -38,7 +38,7 @@ function available(rows: readonly DocSignals[], hasRun: boolean): Set<string> {
 /** One sentence with one layer's spans in the type colours, the queue's flagged tokens outlined. */
 function QueueLine(props: {
   label: string;
-  words: string[];
+  words: readonly string[];
   from: number;
   to: number;
   spans: readonly Span[];
@@ -192,41 +192,17 @@ export function ReviewPage() {
 
   return (
     <div className="stack">
-      <div className="row">
-        <label>
-          Weak layer{' '}
-          <select aria-label="Review weak layer" value={weak ?? ''} onChange={(e) => setWeakId(Number(e.target.value))}>
-            {(layers ?? [])
-              .filter((l) => l.kind === 'weak')
-              .map((l) => (
-                <option key={l.id} value={l.id}>
-                  {l.name}
-                </option>
-              ))}
-          </select>
-        </label>
-        <label>
-          Run{' '}
-          <select aria-label="Review run" value={run?.id ?? ''} onChange={(e) => setRunId(Number(e.target.value))}>
-            {(runs ?? []).map((r) => (
-              <option key={r.id} value={r.id}>
-                {runLabel(r)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Signal{' '}
-          <select aria-label="Review signal" value={signal.id} onChange={(e) => setSignal(e.target.value)}>
-            {REVIEW_SIGNALS.map((s) => (
-              <option key={s.id} value={s.id} disabled={!data?.have.has(s.id)}>
-                {s.title}
-                {data?.have.has(s.id) ? '' : ' (not in this run)'}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <QueueChoices
+        layers={layers ?? []}
+        weak={weak}
+        setWeakId={setWeakId}
+        runs={runs ?? []}
+        run={run}
+        setRunId={setRunId}
+        signal={signal.id}
+        setSignal={setSignal}
+        have={data?.have}
+      />
       <p className="muted" data-testid="review-summary">
         {queue.length} {allSplits ? '' : 'training '}sentences queued: {signal.title} (by {signal.rankedBy})
         {elsewhere > 0 && ` · ${elsewhere} more on dev and test, left out: their gold selects and scores the models`}{' '}
@@ -272,46 +248,115 @@ export function ReviewPage() {
           e.preventDefault();
         }}
       >
-        <ol data-testid="review-queue" className="review-queue">
-          {queue.slice(0, 200).map((q, k) => {
-            const doc = data!.docs.find((d) => d.docId === q.docId)!;
-            const id = `q-${q.docId}-${q.sentence}`;
-            const done = decided[id];
-            return (
-              <li
-                key={id}
-                id={id}
-                aria-current={k === cursor}
-                className={k === cursor ? 'current' : undefined}
-                data-doc={q.docId}
-                data-sentence={q.sentence}
-                data-count={q.count}
-                data-score={q.score}
-                data-decided={done}
-              >
-                <Link href={`/annotate/${q.docId}/${q.from}/corrections`}>
-                  {q.name}, sentence {q.sentence}
-                </Link>{' '}
-                <span className="muted">
-                  — {q.count} {q.count === 1 ? 'token' : 'tokens'}: {q.reasons.join('; ')}
-                </span>
-                {done && <strong className="ok"> ✓ {done === 'run' ? "the run's labels accepted" : 'the weak labels kept'}</strong>}
-                {/* The first sentences drawn as the editor draws them: the weak labels over the run's, the flagged tokens marked. */}
-                {k < 50 && (
-                  <div className="queue-lines">
-                    <QueueLine label="weak" words={doc.words} from={q.from} to={q.to} spans={doc.weak} flagged={q.flagged} colors={colors} />
-                    {doc.predicted && (
-                      <QueueLine label="run" words={doc.words} from={q.from} to={q.to} spans={doc.predicted} flagged={q.flagged} colors={colors} />
-                    )}
-                  </div>
-                )}
-              </li>
-            );
-          })}
-        </ol>
+        <QueueItems queue={queue} docs={data?.docs ?? []} cursor={cursor} decided={decided} colors={colors} />
       </div>
       <ProgressPanel projectId={projectId} />
     </div>
+  );
+}
+
+/** What the queue ranks: the weak layer, the run, and the signal (those the run does not carry are greyed out). */
+function QueueChoices(p: {
+  layers: readonly LayerRow[];
+  weak: number | null;
+  setWeakId: (id: number) => void;
+  runs: readonly RunRow[];
+  run: RunRow | null;
+  setRunId: (id: number) => void;
+  signal: string;
+  setSignal: (id: string) => void;
+  have: ReadonlySet<string> | undefined;
+}) {
+  const { layers, weak, setWeakId, runs, run, setRunId, signal, setSignal, have } = p;
+  return (
+    <div className="row">
+      <label>
+        Weak layer{' '}
+        <select aria-label="Review weak layer" value={weak ?? ''} onChange={(e) => setWeakId(Number(e.target.value))}>
+          {layers
+            .filter((l) => l.kind === 'weak')
+            .map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+        </select>
+      </label>
+      <label>
+        Run{' '}
+        <select aria-label="Review run" value={run?.id ?? ''} onChange={(e) => setRunId(Number(e.target.value))}>
+          {runs.map((r) => (
+            <option key={r.id} value={r.id}>
+              {runLabel(r)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Signal{' '}
+        <select aria-label="Review signal" value={signal} onChange={(e) => setSignal(e.target.value)}>
+          {REVIEW_SIGNALS.map((s) => (
+            <option key={s.id} value={s.id} disabled={!have?.has(s.id)}>
+              {s.title}
+              {have?.has(s.id) ? '' : ' (not in this run)'}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
+
+/** The queue's first 200 entries: why each is there, what was decided, the first 50 drawn as the editor draws them. */
+function QueueItems({
+  queue,
+  docs,
+  cursor,
+  decided,
+  colors,
+}: {
+  queue: readonly QueueEntry[];
+  docs: readonly QueueDoc[];
+  cursor: number;
+  decided: Record<string, 'run' | 'weak'>;
+  colors: Map<string, string>;
+}) {
+  return (
+    <ol data-testid="review-queue" className="review-queue">
+      {queue.slice(0, 200).map((q, k) => {
+        const doc = docs.find((d) => d.docId === q.docId)!;
+        const id = `q-${q.docId}-${q.sentence}`;
+        const done = decided[id];
+        return (
+          <li
+            key={id}
+            id={id}
+            aria-current={k === cursor}
+            className={k === cursor ? 'current' : undefined}
+            data-doc={q.docId}
+            data-sentence={q.sentence}
+            data-count={q.count}
+            data-score={q.score}
+            data-decided={done}
+          >
+            <Link href={`/annotate/${q.docId}/${q.from}/corrections`}>
+              {q.name}, sentence {q.sentence}
+            </Link>{' '}
+            <span className="muted">
+              — {q.count} {q.count === 1 ? 'token' : 'tokens'}: {q.reasons.join('; ')}
+            </span>
+            {done && <strong className="ok"> ✓ {done === 'run' ? "the run's labels accepted" : 'the weak labels kept'}</strong>}
+            {/* The first sentences drawn as the editor draws them: the weak labels over the run's, the flagged tokens marked. */}
+            {k < 50 && (
+              <div className="queue-lines">
+                <QueueLine label="weak" words={doc.words} from={q.from} to={q.to} spans={doc.weak} flagged={q.flagged} colors={colors} />
+                {doc.predicted && <QueueLine label="run" words={doc.words} from={q.from} to={q.to} spans={doc.predicted} flagged={q.flagged} colors={colors} />}
+              </div>
+            )}
+          </li>
+        );
+      })}
+    </ol>
   );
 }
 
