@@ -109,3 +109,60 @@ describe('packed weak layers', () => {
     expect(stats.layers.find((l) => l.id === agg.id)).toMatchObject({ documents: 600, spans: 86 });
   });
 });
+
+describe('the review tools in the store', () => {
+  it('labels a phrase everywhere in one transaction and puts every row back on undo', async () => {
+    const { labelEverywhere, restoreRows, goldLayer, saveAnnotation } = await import('./repo');
+    const db = new StudioDB(`travel-${Math.random()}`);
+    const pid = await createProject(db, 'p');
+    const c = parseConll('New B-LOC\nYork I-LOC\n\nin O\nNew O\nYork O\n', { file: 'a.conll', scheme: 'BIO', split: 'train', layer });
+    const { docIds } = await importCorpus(db, pid, c);
+    const lid = await goldLayer(db, pid, 'ann');
+    await saveAnnotation(db, lid, docIds[0], [{ start: 0, end: 1, label: 'PER' }], []);
+    const before = await labelEverywhere(
+      db,
+      lid,
+      [
+        { docId: docIds[0], start: 0, end: 2 },
+        { docId: docIds[1], start: 1, end: 3 },
+      ],
+      'LOC',
+    );
+    const rows = await layerRows(db, lid, docIds);
+    expect(rows.map((r) => r?.spans)).toEqual([[{ start: 0, end: 2, label: 'LOC' }], [{ start: 1, end: 3, label: 'LOC' }]]);
+    await restoreRows(db, before);
+    const back = await layerRows(db, lid, docIds);
+    expect(back[0]?.spans).toEqual([{ start: 0, end: 1, label: 'PER' }]);
+    expect(back[1]).toBeUndefined();
+  });
+
+  it('finds a phrase in any case, by whole tokens, with its context', async () => {
+    const { searchDocuments } = await import('./search');
+    const db = new StudioDB(`search-${Math.random()}`);
+    const pid = await createProject(db, 'p');
+    await importCorpus(
+      db,
+      pid,
+      parseConll('The O\nnew O\nyork O\ntimes O\n\nNewYork O\nNew O\nYork O\n', { file: 'a.conll', scheme: 'BIO', split: 'dev', layer }),
+    );
+    const r = await searchDocuments(db, pid, '  NEW   york ');
+    expect(r.total).toBe(2);
+    expect(r.documents).toBe(2);
+    expect(r.matches.map((m) => [m.start, m.before, m.match, m.after])).toEqual([
+      [1, 'The', 'new york', 'times'],
+      [1, 'NewYork', 'New York', ''],
+    ]);
+    expect((await searchDocuments(db, pid, '   ')).total).toBe(0);
+  });
+
+  it('keeps stop-list phrases out of the dictionary features', async () => {
+    const { addToStopList, addToCorrectionsGazetteer, projectLexicon } = await import('./repo');
+    const db = new StudioDB(`stop-${Math.random()}`);
+    const pid = await createProject(db, 'p');
+    await addToStopList(db, pid, 'The Who');
+    await addToCorrectionsGazetteer(db, pid, 'aspirin', 'Chemical');
+    await expect(addToStopList(db, pid, 'The Who')).rejects.toThrow(/already listed/);
+    const lex = await projectLexicon(db, pid, false);
+    expect(lex?.types).toEqual(['Chemical']);
+  });
+});
