@@ -601,6 +601,26 @@ export function parseShard(text: string): { k: number; n: number } {
  * `keys`: exactly these runs (setting/method/seed). `jobs`: split what is left among that many
  * child processes (one per core; the CLI's WASM has one thread), wait for them, then report.
  */
+/**
+ * An experiment config parsed, its paths resolved: from the config's folder, `$data/...` from the
+ * data folder (--data, NER_STUDIO_DATA). `missing` lists the data files not there (the caller
+ * decides whether that stops it). `experiment` and `simulate-review` read their configs here.
+ */
+export function loadExperimentConfig(configFile: string, raw: unknown, dataOption?: string) {
+  const parsed = experimentSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${configFile}: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
+  }
+  const exp = parsed.data;
+  const configDir = dirname(resolve(configFile));
+  const data = dataFolder(dataOption);
+  const missing: { written: string; path: string }[] = [];
+  exp.settings = resolveDataPaths(exp.settings, configDir, data, missing);
+  exp.records = resolveConfigPath(exp.records, configDir, data);
+  return { exp, data, configDir, missing };
+}
+
 export async function runExperiment(
   configFile: string,
   opts: {
@@ -619,19 +639,7 @@ export async function runExperiment(
     log?: (s: string) => void;
   } = {},
 ): Promise<Record<string, unknown>> {
-  const raw = readConfigJson(configFile);
-  const parsed = experimentSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`${configFile}: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
-  }
-  const exp = parsed.data;
-  // Paths resolve from the config's folder, `$data/...` from the data folder (--data, NER_STUDIO_DATA).
-  const configDir = dirname(resolve(configFile));
-  const data = dataFolder(opts.data);
-  const missing: { written: string; path: string }[] = [];
-  exp.settings = resolveDataPaths(exp.settings, configDir, data, missing);
-  exp.records = resolveConfigPath(exp.records, configDir, data);
+  const { exp, data, missing } = loadExperimentConfig(configFile, readConfigJson(configFile), opts.data);
   if (missing.length && !opts.report) throw missingFilesError(configFile, missing, data);
   const unknown = (opts.methods ?? []).filter((l) => !exp.methods.some((m) => m.label === l));
   if (unknown.length)

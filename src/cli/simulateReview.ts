@@ -17,7 +17,7 @@
  */
 import '../methods';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import {
   applyTravel,
@@ -35,7 +35,7 @@ import {
   uncertaintySum,
   type PoolSentence,
 } from '../core/guidedCorrection';
-import { experimentSchema, type Setting } from '../core/experimentConfig';
+import type { experimentSchema, Setting } from '../core/experimentConfig';
 import { meanStd } from '../core/metrics';
 import type { Annotation, ParsedCorpus } from '../core/types';
 import { getMethod } from '../methods';
@@ -46,8 +46,8 @@ import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
 import type { Weights } from '../model/tagger';
 import { evaluate, predict, predictMarginals, trainStage } from '../model/train';
 import type { RunConfig } from '../core/runConfig';
-import { dataFolder, missingFilesError, readConfigJson, resolveConfigPath, resolveDataPaths } from './dataFolder';
-import { loadSetting, prepareMethod, settingSources, type SettingData } from './experiment';
+import { missingFilesError, readConfigJson, resolveConfigPath } from './dataFolder';
+import { loadExperimentConfig, loadSetting, prepareMethod, settingSources, type SettingData } from './experiment';
 import { readCorpus } from './readCorpus';
 import { fileRunStore, runStoreDir } from './runStore';
 import { useWasmBackend } from './train';
@@ -203,36 +203,26 @@ export async function simulateReview(
   configFile: string,
   o: { only?: string[]; seeds?: number[]; report?: boolean; data?: string; log?: (s: string) => void } = {},
 ): Promise<Record<string, unknown>> {
-  const raw = readConfigJson(configFile) as Record<string, unknown>;
-  const { simulate: simRaw, ...expRaw } = raw;
-  const parsedExp = experimentSchema.safeParse(expRaw);
-  if (!parsedExp.success) {
-    const issue = parsedExp.error.issues[0];
-    throw new Error(`${configFile}: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
-  }
+  const { simulate: simRaw, ...expRaw } = readConfigJson(configFile) as Record<string, unknown>;
+  const { exp, data, configDir, missing } = loadExperimentConfig(configFile, expRaw, o.data);
   const parsedSim = simulateSchema.safeParse(simRaw);
   if (!parsedSim.success) {
     const issue = parsedSim.error.issues[0];
     throw new Error(`${configFile}: simulate.${issue.path.join('.')}: ${issue.message}`);
   }
-  const exp = parsedExp.data;
   const sim = parsedSim.data;
   if (exp.methods.length !== 1) throw new Error(`${configFile}: methods: give exactly one, the base model's (got ${exp.methods.length})`);
-  const configDir = dirname(resolve(configFile));
-  const data = dataFolder(o.data);
-  const missing: { written: string; path: string }[] = [];
-  exp.settings = resolveDataPaths(exp.settings, configDir, data, missing);
-  exp.records = resolveConfigPath(exp.records, configDir, data);
   const out = resolveConfigPath(sim.out, configDir, data);
   const log = o.log ?? ((s: string) => void process.stderr.write(`${s}\n`));
-  if (o.report)
-    return writeSummary(
+  const summary = () =>
+    writeSummary(
       exp.records,
       out,
       sim,
       exp.settings.map((s) => s.name),
       log,
     );
+  if (o.report) return summary();
   if (missing.length) throw missingFilesError(configFile, missing, data);
   await useWasmBackend();
   mkdirSync(dirname(exp.records), { recursive: true });
@@ -271,13 +261,7 @@ export async function simulateReview(
       await simulateSeed({ exp, sim, setting: s0.name, seed, cfg, m, feat, sents, pool, poolAt, tags, done, log });
     }
   }
-  return writeSummary(
-    exp.records,
-    out,
-    sim,
-    exp.settings.map((s) => s.name),
-    log,
-  );
+  return summary();
 }
 
 interface SeedArgs {
