@@ -35,7 +35,7 @@ import type { Weights } from '../model/tagger';
 import { type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
 import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
 import { evaluate, heldOutTypeShifts } from '../model/train';
-import { runPipeline, type StageRecord } from '../methods/pipelines';
+import { runEngine, type FinishedRun } from '../engine/run';
 import { readCorpus, readGazetteer } from './readCorpus';
 import { roundScores } from './roundScores';
 import { fileRunStore, runStoreDir } from './runStore';
@@ -693,31 +693,14 @@ export async function runExperiment(
       if (isScoredOnly(m.method.name)) {
         const key = `${setting.name}/${m.label}/0`;
         if (done.has(key)) continue;
-        const lexicon = m.method.name === 'dictionary-match' ? settingLexicon(setting, data, false) : null;
-        const { split, scores: test } =
-          m.method.name === 'dictionary-match'
-            ? { split: 'test' as const, scores: scoreDictionaryMatch(setting, data, lexicon) }
-            : scoreWeakLabels(setting, data, (m.method as { fit?: string }).fit === 'train');
-        const record: RunRecord = {
-          key,
-          setting: setting.name,
-          label: m.label,
-          seed: 0,
-          split,
-          test,
-          dev: null,
-          stages: [],
-          wallSeconds: 0,
-          tokensPerSecond: 0,
-          finishedAt: new Date().toISOString(),
-        };
+        const record = scoredOnlyRecord(key, setting, data, m);
         appendFileSync(exp.records, `${JSON.stringify(record)}\n`);
         done.add(key);
         ran++;
-        log(`${key}: F1 ${test.f1} on the ${split} split`);
+        log(`${key}: F1 ${record.test.f1} on the ${record.split} split`);
         continue;
       }
-      const { planned, sents, feat, unlabeled, mod, tags } = prepareMethod({
+      const { planned, sents, feat, unlabeled, tags } = prepareMethod({
         exp,
         configFile,
         setting,
@@ -733,142 +716,10 @@ export async function runExperiment(
         const key = `${setting.name}/${m.label}/${seed}`;
         if (done.has(key)) continue;
         log(`${key}: training (${sents.train.length} sentences, ${sents.train.filter((s) => s.weak).length} weak)`);
-        const t0 = performance.now();
-        let r: {
-          dev: SpanScores | null;
-          stages: StageRecord[];
-          tokensPerSecond: number;
-          oShift?: number;
-          typeShifts?: Record<string, number>;
-          keptStage?: string;
-          dictionaryDropout?: number;
-        };
-        let unshifted: RunRecord['unshifted'];
-        let withoutTypeShifts: RunRecord['withoutTypeShifts'];
-        let typeShiftsHeldOut: RunRecord['typeShiftsHeldOut'];
-        let test: SpanScores;
-        // Finished stages and the running stage's last epoch are kept on disk until the run is
-        // recorded, so a stopped experiment goes on inside a run as well as between runs.
-        const store = fileRunStore(runStoreDir(join(CHECKPOINTS, exp.name), key), { config: cfg, pipeline: m.pipeline, scheme: m.scheme, setting });
-        // The wall time of the run's earlier attempts, kept beside its checkpoints at each epoch.
-        const earlier = ((await store.load('wall seconds')) as number | undefined) ?? 0;
-        // A setting's encoder is built once and shared by its runs: its pre-training is not this run's cost.
-        let sharedSeconds = 0;
-        const wall = () => earlier + (performance.now() - t0) / 1000 - sharedSeconds;
-        const keepWall = () => void store.save('wall seconds', wall());
-        if (mod.spanModel) {
-          const d = await mod.spanModel(
-            m.pipeline,
-            cfg,
-            feat,
-            { strong: sents.train.filter((x) => !x.weak), weak: sents.train.filter((x) => x.weak), dev: sents.dev, dictionary: data.dictionary },
-            {
-              onStage: (message) => log(`${key}: ${message}`),
-              onEpoch: (e) => {
-                keepWall();
-                log(
-                  `${key}: ${e.stage} epoch ${e.epoch}: loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(2)}` : ''}${e.oShift !== undefined ? ` (O shift ${e.oShift})` : ''}`,
-                );
-              },
-            },
-            store,
-          );
-          test = scoreSpans(
-            sents.test.map((x) => spansOfTags(x.tags, tags)),
-            await d.predict(sents.test),
-          );
-          d.dispose();
-          r = d;
-        } else {
-          const t1 = performance.now();
-          const pre = cfg.model.pretrain > 0 ? await settingEncoder(setting, cfg, feat, sents.train, (message) => log(`${key}: ${message}`)) : null;
-          sharedSeconds = (performance.now() - t1) / 1000;
-          const p = await runPipeline(
-            m.pipeline,
-            cfg,
-            feat,
-            {
-              train: sents.train as LabeledSentence[],
-              dev: sents.dev,
-              ...(unlabeled ? { unlabeled } : {}),
-              ...(pre ? { encoder: pre.weights, encoderLm: pre.lm } : {}),
-            },
-            {
-              onStage: (message) => log(`${key}: ${message}`),
-              onEpoch: (e) => {
-                keepWall();
-                log(
-                  `${key}: ${e.stage ? `${e.stage}, ` : ''}epoch ${e.epoch}${e.epochs ? ` of ${e.epochs}` : ''}: loss ${e.loss.toFixed(4)}, dev F1 ${(100 * e.dev.overall.f1).toFixed(2)}${e.best ? ' (best so far)' : ''}`,
-                );
-              },
-            },
-            store,
-          );
-          if (pre)
-            p.stages.unshift({
-              stage: `encoder pre-training (${pre.epochs} epochs on ${pre.sentences} sentences; once per setting, shared by its runs)`,
-              devF1: 0,
-              epochs: pre.epochs,
-              seconds: pre.seconds,
-              trainSentences: pre.sentences,
-            });
-          test = await evaluate(p.tagger, feat, sents.test);
-          if (p.tagger.tagShifts) {
-            // The same model decoded with the O shift alone: the type shifts' ablation, at no training cost.
-            const kept = p.tagger.tagShifts;
-            p.tagger.tagShifts = null;
-            withoutTypeShifts = { dev: roundScores(await evaluate(p.tagger, feat, sents.dev)), test: roundScores(await evaluate(p.tagger, feat, sents.test)) };
-            p.tagger.tagShifts = kept;
-            // Chosen on one half of dev, scored on the other: what they are worth from dev alone.
-            const h = await heldOutTypeShifts(p.tagger, feat, sents.dev);
-            typeShiftsHeldOut = { with: Math.round(h.with.f1 * 10000) / 100, without: Math.round(h.without.f1 * 10000) / 100 };
-          }
-          if (p.tagger.oShift !== 0 || p.tagger.tagShifts) {
-            // The same model decoded as trained: the "w/o O shift" ablation, at no training cost.
-            p.tagger.oShift = 0;
-            p.tagger.tagShifts = null;
-            unshifted = { dev: roundScores(await evaluate(p.tagger, feat, sents.dev)), test: roundScores(await evaluate(p.tagger, feat, sents.test)) };
-          }
-          p.tagger.dispose();
-          r = p;
-        }
-        const record: RunRecord = {
-          key,
-          setting: setting.name,
-          label: m.label,
-          seed,
-          split: 'test',
-          test: roundScores(test),
-          dev: r.dev && roundScores(r.dev),
-          stages: r.stages.map((s) => ({ ...s, devF1: Math.round(s.devF1 * 10000) / 100, seconds: Math.round(s.seconds) })),
-          wallSeconds: Math.round(wall()),
-          tokensPerSecond: Math.round(r.tokensPerSecond),
-          ...(r.oShift !== undefined ? { oShift: r.oShift } : {}),
-          ...(unshifted ? { unshifted } : {}),
-          ...(r.typeShifts ? { typeShifts: r.typeShifts } : {}),
-          ...(withoutTypeShifts ? { withoutTypeShifts } : {}),
-          ...(typeShiftsHeldOut ? { typeShiftsHeldOut } : {}),
-          ...(r.keptStage ? { keptStage: r.keptStage } : {}),
-          ...(r.dictionaryDropout !== undefined ? { dictionaryDropout: r.dictionaryDropout } : {}),
-          finishedAt: new Date().toISOString(),
-          config: { ...cfg, pipeline: m.pipeline, scheme: m.scheme } as Record<string, unknown>,
-        };
+        const record = await trainSettingRun({ exp, key, seed, cfg, m, setting, data, prepared: { sents, feat, unlabeled, tags }, log });
         appendFileSync(exp.records, `${JSON.stringify(record)}\n`);
-        store.clear();
         done.add(key);
         ran++;
-        log(`${key}: test F1 ${record.test.f1} (${record.wallSeconds} s)`);
-        const last = r.stages[r.stages.length - 1];
-        const warning = noEntityDiagnosis({
-          predictedSpans: record.test.tp + record.test.fp,
-          epochs: last?.epochs ?? 0,
-          bestEpoch: last?.history ? last.history.reduce((b, h, k) => (h.devF1 > (last.history![b - 1]?.devF1 ?? -1) ? k + 1 : b), 0) : 0,
-          stopped: last && last.epochs < cfg.train.epochs ? 'early' : 'done',
-          patience: cfg.train.patience,
-          entityTokens: sents.train.reduce((a, x) => a + x.tags.filter((t) => t !== 0).length, 0),
-          tokens: sents.train.reduce((a, x) => a + x.words.length, 0),
-        });
-        if (warning) log(`${key}: ${warning}`);
       }
     }
   }
@@ -974,5 +825,167 @@ function report(exp: Experiment, backend: string | null, ran: number, cost = fal
       label: m.label,
       ...Object.fromEntries(exp.settings.map((s) => [s.name, records.filter((r) => r.setting === s.name && r.label === m.label).map((r) => r.test.f1)])),
     })),
+  };
+}
+
+interface SettingRunArgs {
+  exp: Experiment;
+  key: string;
+  seed: number;
+  cfg: RunConfig;
+  m: Experiment['methods'][number];
+  setting: Setting;
+  data: SettingData;
+  prepared: Pick<ReturnType<typeof prepareMethod>, 'sents' | 'feat' | 'unlabeled' | 'tags'>;
+  log: (s: string) => void;
+}
+
+/**
+ * One run of an experiment through the run engine: the setting's prepared sentences as its
+ * source, its finished stages and running epochs kept on disk until it is recorded (a stopped
+ * experiment goes on inside a run as well as between runs), then scored on test with the
+ * decoding ablations that cost no training.
+ */
+async function trainSettingRun(a: SettingRunArgs): Promise<RunRecord> {
+  const { key, cfg, m, setting, log } = a;
+  const { sents, feat, unlabeled, tags } = a.prepared;
+  const store = fileRunStore(runStoreDir(join(CHECKPOINTS, a.exp.name), key), { config: cfg, pipeline: m.pipeline, scheme: m.scheme, setting });
+  const t0 = performance.now();
+  // The wall time of the run's earlier attempts, kept beside its checkpoints at each epoch.
+  const earlier = ((await store.load('wall seconds')) as number | undefined) ?? 0;
+  // A setting's encoder is built once and shared by its runs: its pre-training is not this run's cost.
+  let sharedSeconds = 0;
+  const wall = () => earlier + (performance.now() - t0) / 1000 - sharedSeconds;
+  const { record, bestEpoch, ended } = await runEngine<{ record: RunRecord; bestEpoch: number; ended: FinishedRun['ended'] }>(
+    { ...cfg, pipeline: m.pipeline },
+    {
+      load: async () => ({
+        tags,
+        feat,
+        train: sents.train as LabeledSentence[],
+        dev: sents.dev,
+        ...(unlabeled ? { unlabeled } : {}),
+        ...(a.data.dictionary ? { dictionary: a.data.dictionary } : {}),
+      }),
+      async encoder(c) {
+        const t1 = performance.now();
+        const pre = await settingEncoder(setting, c, feat, sents.train, (message) => log(`${key}: ${message}`));
+        sharedSeconds = (performance.now() - t1) / 1000;
+        return pre;
+      },
+      record: async (run) => ({ record: await settingRecord(a, run, wall()), bestEpoch: run.bestEpoch, ended: run.ended }),
+      ended: async (how, reason) => {
+        throw new Error(`${key}: ${how}: ${reason}`);
+      },
+    },
+    store,
+    {
+      onStage: (message) => log(`${key}: ${message}`),
+      onEpoch: (e) => {
+        void store.save('wall seconds', wall());
+        log(
+          `${key}: ${e.stage ? `${e.stage}, ` : ''}epoch ${e.epoch}${e.epochs ? ` of ${e.epochs}` : ''}: loss ${e.loss.toFixed(4)}, dev F1 ${(100 * e.dev.overall.f1).toFixed(2)}${e.best ? ' (best so far)' : ''}`,
+        );
+      },
+    },
+  );
+  store.clear();
+  log(`${key}: test F1 ${record.test.f1} (${record.wallSeconds} s)`);
+  const warning = noEntityDiagnosis({
+    predictedSpans: record.test.tp + record.test.fp,
+    epochs: record.stages[record.stages.length - 1]?.epochs ?? 0,
+    bestEpoch,
+    stopped: ended === 'early' ? 'early' : 'done',
+    patience: cfg.train.patience,
+    entityTokens: sents.train.reduce((n, x) => n + x.tags.filter((t) => t !== 0).length, 0),
+    tokens: sents.train.reduce((n, x) => n + x.words.length, 0),
+  });
+  if (warning) log(`${key}: ${warning}`);
+  return record;
+}
+
+/** A finished experiment run scored on test, with the same model decoded without its type shifts and without any shift (no training cost). */
+async function settingRecord(a: SettingRunArgs, run: FinishedRun, wallSeconds: number): Promise<RunRecord> {
+  const { sents, feat, tags } = a.prepared;
+  const { tagger } = run.model;
+  const extra: Pick<RunRecord, 'unshifted' | 'withoutTypeShifts' | 'typeShiftsHeldOut'> = {};
+  let test: SpanScores;
+  if (!tagger)
+    test = scoreSpans(
+      sents.test.map((x) => spansOfTags(x.tags, tags)),
+      await run.model.predict(sents.test),
+    );
+  else {
+    test = await evaluate(tagger, feat, sents.test);
+    if (tagger.tagShifts) {
+      const kept = tagger.tagShifts;
+      tagger.tagShifts = null;
+      extra.withoutTypeShifts = { dev: roundScores(await evaluate(tagger, feat, sents.dev)), test: roundScores(await evaluate(tagger, feat, sents.test)) };
+      tagger.tagShifts = kept;
+      // Chosen on one half of dev, scored on the other: what they are worth from dev alone.
+      const h = await heldOutTypeShifts(tagger, feat, sents.dev);
+      extra.typeShiftsHeldOut = { with: Math.round(h.with.f1 * 10000) / 100, without: Math.round(h.without.f1 * 10000) / 100 };
+    }
+    if (tagger.oShift !== 0 || tagger.tagShifts) {
+      tagger.oShift = 0;
+      tagger.tagShifts = null;
+      extra.unshifted = { dev: roundScores(await evaluate(tagger, feat, sents.dev)), test: roundScores(await evaluate(tagger, feat, sents.test)) };
+    }
+  }
+  run.model.dispose();
+  const stages = run.encoder
+    ? [
+        {
+          stage: `encoder pre-training (${run.encoder.epochs} epochs on ${run.encoder.sentences} sentences; once per setting, shared by its runs)`,
+          devF1: 0,
+          epochs: run.encoder.epochs,
+          seconds: run.encoder.seconds,
+          trainSentences: run.encoder.sentences,
+        },
+        ...run.stages,
+      ]
+    : run.stages;
+  return {
+    key: a.key,
+    setting: a.setting.name,
+    label: a.m.label,
+    seed: a.seed,
+    split: 'test',
+    test: roundScores(test),
+    dev: run.dev && roundScores(run.dev),
+    stages: stages.map((s) => ({ ...s, devF1: Math.round(s.devF1 * 10000) / 100, seconds: Math.round(s.seconds) })),
+    wallSeconds: Math.round(wallSeconds),
+    tokensPerSecond: Math.round(run.tokensPerSecond),
+    ...(run.oShift !== undefined ? { oShift: run.oShift } : {}),
+    ...(extra.unshifted ? { unshifted: extra.unshifted } : {}),
+    ...(run.typeShifts ? { typeShifts: run.typeShifts } : {}),
+    ...(extra.withoutTypeShifts ? { withoutTypeShifts: extra.withoutTypeShifts } : {}),
+    ...(extra.typeShiftsHeldOut ? { typeShiftsHeldOut: extra.typeShiftsHeldOut } : {}),
+    ...(run.keptStage ? { keptStage: run.keptStage } : {}),
+    ...(run.dictionaryDropout !== undefined ? { dictionaryDropout: run.dictionaryDropout } : {}),
+    finishedAt: new Date().toISOString(),
+    config: { ...a.cfg, pipeline: a.m.pipeline, scheme: a.m.scheme } as Record<string, unknown>,
+  };
+}
+
+/** A row that trains nothing: the weak labels themselves, or the longest dictionary match, scored. */
+function scoredOnlyRecord(key: string, setting: Setting, data: SettingData, m: Experiment['methods'][number]): RunRecord {
+  const lexicon = m.method.name === 'dictionary-match' ? settingLexicon(setting, data, false) : null;
+  const { split, scores: test } =
+    m.method.name === 'dictionary-match'
+      ? { split: 'test' as const, scores: scoreDictionaryMatch(setting, data, lexicon) }
+      : scoreWeakLabels(setting, data, (m.method as { fit?: string }).fit === 'train');
+  return {
+    key,
+    setting: setting.name,
+    label: m.label,
+    seed: 0,
+    split,
+    test,
+    dev: null,
+    stages: [],
+    wallSeconds: 0,
+    tokensPerSecond: 0,
+    finishedAt: new Date().toISOString(),
   };
 }

@@ -38,13 +38,13 @@ import {
 import type { experimentSchema, Setting } from '../core/experimentConfig';
 import { meanStd } from '../core/metrics';
 import type { Annotation, ParsedCorpus } from '../core/types';
-import { getMethod } from '../methods';
 import { mulberry32 } from '../core/random';
-import { finalOShift, runPipeline } from '../methods/pipelines';
+import { runEngine, type RunSource, scopedStore } from '../engine/run';
+import { pipelineSchema } from '../methods/pipelines';
 import { toSentences, type LabeledSentence } from '../model/data';
 import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
 import type { Weights } from '../model/tagger';
-import { evaluate, predict, predictMarginals, trainStage } from '../model/train';
+import { evaluate, predict, predictMarginals } from '../model/train';
 import type { RunConfig } from '../core/runConfig';
 import { missingFilesError, readConfigJson, resolveConfigPath } from './dataFolder';
 import { loadExperimentConfig, loadSetting, prepareMethod, settingSources, type SettingData } from './experiment';
@@ -322,25 +322,30 @@ async function simulateSeed(a: SeedArgs): Promise<void> {
 async function baseModel(c: SeedContext): Promise<{ weights: Weights; stageCfg: RunConfig; uncertainty: number[] }> {
   const { setting, seed, cfg, m, feat, sents, pool, poolAt, tags, done, log, store, key, write, onEpoch } = c;
   const t0 = performance.now();
-  const base = await runPipeline(
-    m.pipeline,
-    cfg,
-    feat,
-    { train: sents.train, dev: sents.dev },
-    { onStage: (x) => log(`${setting}/${seed} base: ${x}`), onEpoch: onEpoch('base') },
+  const base = await runEngine(
+    { ...cfg, pipeline: m.pipeline },
+    engineSource(c, sents.train, async (run) => {
+      const tagger = run.model.tagger!;
+      const r = {
+        weights: (await tagger.getWeights()) as Weights,
+        dictionaryDropout: run.dictionaryDropout,
+        test: pct((await evaluate(tagger, feat, sents.test)).overall.f1),
+        dev: run.dev ? pct(run.dev.overall.f1) : undefined,
+        marg: (await predictMarginals(
+          tagger,
+          feat,
+          poolAt.map((k) => sents.train[k]),
+        ))!,
+      };
+      run.model.dispose();
+      return r;
+    }),
     store,
+    { onStage: (x) => log(`${setting}/${seed} base: ${x}`), onEpoch: onEpoch('base') },
   );
-  const weights: Weights = await base.tagger.getWeights();
+  const { weights, test: baseTest, dev: baseDev, marg } = base;
   const dropout = base.dictionaryDropout ?? cfg.model.dictionaryDropout;
   const stageCfg: RunConfig = { ...cfg, model: { ...cfg.model, dictionaryDropout: typeof dropout === 'number' ? dropout : 0.5 } };
-  const baseTest = pct((await evaluate(base.tagger, feat, sents.test)).overall.f1);
-  const baseDev = base.dev ? pct(base.dev.overall.f1) : undefined;
-  const marg = (await predictMarginals(
-    base.tagger,
-    feat,
-    poolAt.map((k) => sents.train[k]),
-  ))!;
-  base.tagger.dispose();
   if (!done.has(key('base', 0)))
     write({
       key: key('base', 0),
@@ -358,32 +363,33 @@ async function baseModel(c: SeedContext): Promise<{ weights: Weights; stageCfg: 
 
 /** Cross-fitting: each fold's pool sentences scored by a model trained on everything else; every ranking, with its precision at each budget recorded. */
 async function crossFit(c: SeedContext, stageCfg: RunConfig, uncertainty: number[]): Promise<Record<string, number[]>> {
-  const { sim, setting, seed, cfg, feat, sents, pool, poolAt, tags, done, store, key, write, onEpoch } = c;
+  const { sim, setting, seed, feat, sents, pool, poolAt, tags, done, store, key, write, onEpoch } = c;
   const t0 = performance.now();
   const fold = foldsOf(pool.length, sim.folds, seed);
   const scores = { doubt: new Array<number>(pool.length).fill(0), crossfit: new Array<number>(pool.length).fill(0), uncertainty };
-  const method = getMethod(cfg.method.name);
   for (let f = 0; f < sim.folds; f++) {
     const held = new Set(poolAt.filter((_, i) => fold[i] === f));
-    const r = await trainStage(
-      method,
-      store,
-      `fold ${f + 1}`,
-      stageCfg,
-      feat,
-      { train: sents.train.filter((_, k) => !held.has(k)), dev: sents.dev },
-      { onEpoch: onEpoch(`fold ${f + 1} of ${sim.folds}`) },
-    );
-    await finalOShift(r.tagger, cfg, feat, sents.dev);
     const idx = pool.map((_, i) => i).filter((i) => fold[i] === f);
     const xs = idx.map((i) => sents.train[poolAt[i]]);
-    const marg = (await predictMarginals(r.tagger, feat, xs))!;
-    const { paths } = await predict(r.tagger, feat, xs);
+    const { marg, paths } = await runEngine(
+      single(stageCfg),
+      engineSource(
+        c,
+        sents.train.filter((_, k) => !held.has(k)),
+        async (run) => {
+          const tagger = run.model.tagger!;
+          const r = { marg: (await predictMarginals(tagger, feat, xs))!, paths: (await predict(tagger, feat, xs)).paths };
+          run.model.dispose();
+          return r;
+        },
+      ),
+      scopedStore(store, `fold ${f + 1}`),
+      { onEpoch: onEpoch(`fold ${f + 1} of ${sim.folds}`) },
+    );
     idx.forEach((i, j) => {
       scores.doubt[i] = doubt(marg[j], pool[i].weak, tags.length);
       scores.crossfit[i] = disagreement(paths[j], pool[i].weak);
     });
-    r.tagger.dispose();
   }
   const ranked = rankings(pool, scores, seed);
   const precisions: Record<string, Record<string, number>> = {};
@@ -409,8 +415,7 @@ async function crossFit(c: SeedContext, stageCfg: RunConfig, uncertainty: number
 
 /** Fine-tunes from the base model: no corrections (the control), then each arm at each budget, each recorded. */
 async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weights, ranked: Record<string, number[]>): Promise<void> {
-  const { sim, setting, seed, cfg, feat, sents, pool, poolAt, tags, done, store, key, write, onEpoch } = c;
-  const method = getMethod(cfg.method.name);
+  const { sim, setting, seed, feat, sents, pool, poolAt, tags, done, store, key, write, onEpoch } = c;
   const ftCfg: RunConfig = {
     ...stageCfg,
     train: {
@@ -431,10 +436,20 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
       travelled = applyTravel(pool, travelRules(pool, corrected, tags), new Set(corrected), tags);
       for (const [i, row] of travelled) train[poolAt[i]] = { ...train[poolAt[i]], tags: row };
     }
-    const r = await trainStage(method, store, k, ftCfg, feat, { train, dev: sents.dev }, { onEpoch: onEpoch(`${arm} ${fraction}`) }, baseWeights);
-    const chosen = await finalOShift(r.tagger, cfg, feat, sents.dev);
-    const test = pct((await evaluate(r.tagger, feat, sents.test)).overall.f1);
-    r.tagger.dispose();
+    // The fine-tune the studio's review loop runs: one stage from the base model's weights.
+    const { test, dev } = await runEngine(
+      single(ftCfg),
+      {
+        ...engineSource(c, train, async (run) => {
+          const r = { test: pct((await evaluate(run.model.tagger!, feat, sents.test)).overall.f1), dev: run.dev };
+          run.model.dispose();
+          return r;
+        }),
+        init: async () => baseWeights,
+      },
+      scopedStore(store, k),
+      { onEpoch: onEpoch(`${arm} ${fraction}`) },
+    );
     write({
       key: k,
       setting,
@@ -445,7 +460,7 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
       ...(travelled ? { travelled: travelled.size, travel: travelEffect(pool, travelled) } : {}),
       precision: Math.round(10000 * precisionOf(pool, corrected)) / 10000,
       test,
-      ...(chosen.dev ? { dev: pct(chosen.dev.overall.f1) } : {}),
+      ...(dev ? { dev: pct(dev.overall.f1) } : {}),
       wallSeconds: Math.round((performance.now() - t1) / 1000),
     });
   };
@@ -554,3 +569,17 @@ function writeSummary(recordsFile: string, out: string, sim: SimulateOptions, se
 }
 
 const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
+
+/** A one-stage run of the config's method (the fold models and the fine-tunes). */
+const single = (cfg: RunConfig): RunConfig => ({ ...cfg, pipeline: pipelineSchema.parse({ kind: 'single' }) });
+
+/** The seed's prepared sentences as the run engine's source, `train` as the training sentences, `record` reading the trained model. */
+function engineSource<R>(c: SeedContext, train: LabeledSentence[], record: RunSource<R>['record']): RunSource<R> {
+  return {
+    load: async () => ({ tags: c.tags, feat: c.feat, train, dev: c.sents.dev }),
+    record,
+    ended: async (how, reason) => {
+      throw new Error(`simulate-review: ${how}: ${reason}`);
+    },
+  };
+}

@@ -18,7 +18,7 @@ import { registerWasmKernels } from '../model/wasmKernels';
 import { evaluate, predict, tagShiftsOf } from '../model/train';
 import { encoderPretraining, pretrainEncoder } from '../model/pretrain';
 import { roundScores } from './roundScores';
-import { runPipeline } from '../methods/pipelines';
+import { runEngine, type RunSource } from '../engine/run';
 
 type FileSplit = { text: string; labels: string } | { conll: string };
 
@@ -150,7 +150,7 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
   };
 }
 
-/** `train --config FILE [--out model.json]`: trains in Node on the WASM backend. */
+/** `train --config FILE [--out model.json]`: trains in Node on the WASM backend, through the run engine. */
 export async function trainFromConfig(configFile: string, out?: string, dataFlag?: string): Promise<Record<string, unknown>> {
   let cfg = parseRunConfig(readConfigJson(configFile), configFile);
   // Paths resolve from the config's folder, `$data/...` from the data folder (--data, NER_STUDIO_DATA).
@@ -159,60 +159,74 @@ export async function trainFromConfig(configFile: string, out?: string, dataFlag
   cfg = { ...cfg, data: resolveDataPaths(cfg.data, dirname(resolve(configFile)), folder, missing) };
   if (missing.length) throw missingFilesError(configFile, missing, folder);
   const backend = await useWasmBackend();
-  const data = loadFileData(cfg);
-  if (!data.train.some((s) => s.tags.some((t) => t !== 0))) throw new Error('the training data has no labeled entity');
-  const words = [...data.train, ...data.dev, ...data.test].flatMap((s) => s.words);
-  const feat = buildFeaturizer(
-    trimGlove(readGloveAsset(), words, cfg.model.spelling ? readSpellingModel() : undefined),
-    data.train.map((s) => s.words),
-    data.tags,
-    { spelling: cfg.model.spelling },
-  );
   const tensorsBefore = tf.memory().numTensors;
   const log = (m: string) => void process.stderr.write(`${m}\n`);
-  // Every part of the config: the method's pipeline (a single training is one kind among them),
-  // encoder pre-training on the training text, the final O shift; dictionary features need a
-  // dictionary, which a files config does not name (experiment settings do).
-  if (cfg.model.dictionary) log('dictionary features: off (a train config names no dictionary; experiment settings do)');
-  const pre =
-    cfg.model.pretrain > 0
-      ? await pretrainEncoder(cfg.model, feat, data.train, encoderPretraining(cfg), {
-          onEpoch: (e, loss) => log(`encoder pre-training, epoch ${e}: loss ${loss.toFixed(3)}`),
-        })
-      : null;
-  const result = await runPipeline(
-    cfg.pipeline,
-    cfg,
-    feat,
-    { ...data, ...(pre ? { encoder: pre.weights, encoderLm: pre.lm } : {}) },
-    {
-      onStage: log,
-      onEpoch: (e) =>
-        log(
-          `epoch ${e.epoch}: loss ${e.loss.toFixed(3)} dev F1 ${(100 * e.dev.overall.f1).toFixed(2)} ${e.best ? '*' : ''} (${e.seconds.toFixed(0)} s, ${e.tokensPerSecond.toFixed(0)} tokens/s)`,
-        ),
-    },
-  );
-  const test = data.test.length ? await evaluate(result.tagger, feat, data.test) : null;
-  if (out) writeFileSync(out, JSON.stringify(await modelFile(cfg, feat, result.tagger, result.typeShifts)));
-  result.tagger.dispose();
-  const history = result.stages.flatMap((st) => (st.history ?? []).map((h) => ({ stage: st.stage, ...h })));
+  const summary = await runEngine(cfg, fileSource(cfg, out, log), undefined, {
+    onStage: log,
+    onEpoch: (e) =>
+      log(
+        `${e.stage ? `${e.stage}, ` : ''}epoch ${e.epoch}: loss ${e.loss.toFixed(3)} dev F1 ${(100 * e.dev.overall.f1).toFixed(2)} ${e.best ? '*' : ''} (${e.seconds.toFixed(0)} s, ${e.tokensPerSecond.toFixed(0)} tokens/s)`,
+      ),
+  });
+  return { config: cfg.name, backend, method: cfg.method.name, pipeline: cfg.pipeline.kind, ...summary, leakedTensors: tf.memory().numTensors - tensorsBefore };
+}
+
+/**
+ * A config's files as the run engine's source: the splits it names; the encoder pre-trained on the
+ * training text (model.pretrain); the finished run scored on test and written to `out`.
+ * Dictionary features need a dictionary, which a files config does not name (experiment settings do).
+ */
+function fileSource(cfg: RunConfig, out: string | undefined, log: (s: string) => void): RunSource<Record<string, unknown>> {
+  let data: FileData;
   return {
-    config: cfg.name,
-    backend,
-    method: cfg.method.name,
-    pipeline: cfg.pipeline.kind,
-    ...(pre ? { encoder: { epochs: pre.losses.length, sentences: pre.sentences } } : {}),
-    trainSentences: data.train.length,
-    stages: result.stages.map((st) => ({ stage: st.stage, epochs: st.epochs, devF1: st.devF1, seconds: st.seconds })),
-    epochs: history.length,
-    dev: result.dev && roundScores(result.dev),
-    oShift: result.oShift,
-    ...(result.typeShifts ? { typeShifts: result.typeShifts } : {}),
-    test: test && roundScores(test),
-    wallSeconds: Math.round(result.seconds),
-    trainTokensPerSecond: Math.round(result.tokensPerSecond),
-    leakedTensors: tf.memory().numTensors - tensorsBefore,
-    history: history.map((h) => ({ stage: h.stage, epoch: h.epoch, loss: +h.loss.toFixed(4), devF1: +(100 * h.devF1).toFixed(2) })),
+    async load() {
+      data = loadFileData(cfg);
+      if (!data.train.some((s) => s.tags.some((t) => t !== 0))) throw new Error('the training data has no labeled entity');
+      if (cfg.model.dictionary) log('dictionary features: off (a train config names no dictionary; experiment settings do)');
+      const words = [...data.train, ...data.dev, ...data.test].flatMap((s) => s.words);
+      const feat = buildFeaturizer(
+        trimGlove(readGloveAsset(), words, cfg.model.spelling ? readSpellingModel() : undefined),
+        data.train.map((s) => s.words),
+        data.tags,
+        { spelling: cfg.model.spelling },
+      );
+      return { tags: data.tags, feat, train: data.train, dev: data.dev };
+    },
+    async encoder(c, d) {
+      const e = await pretrainEncoder(c.model, d.feat, d.train, encoderPretraining(c), {
+        onEpoch: (epoch, loss) => log(`encoder pre-training, epoch ${epoch}: loss ${loss.toFixed(3)}`),
+      });
+      return e && { weights: e.weights, lm: e.lm, epochs: e.losses.length, sentences: e.sentences, seconds: e.seconds };
+    },
+    async record(run, d) {
+      const tagger = run.model.tagger;
+      const test = data.test.length
+        ? tagger
+          ? await evaluate(tagger, d.feat, data.test)
+          : scoreSpans(
+              data.test.map((x) => tagsToSpans(x.tags.map((t) => data.tags[t]))),
+              await run.model.predict(data.test),
+            )
+        : null;
+      if (out && tagger) writeFileSync(out, JSON.stringify(await modelFile(cfg, d.feat, tagger, run.typeShifts)));
+      run.model.dispose();
+      const history = run.stages.flatMap((st) => (st.history ?? []).map((h) => ({ stage: st.stage, ...h })));
+      return {
+        ...(run.encoder ? { encoder: { epochs: run.encoder.epochs, sentences: run.encoder.sentences } } : {}),
+        trainSentences: data.train.length,
+        stages: run.stages.map((st) => ({ stage: st.stage, epochs: st.epochs, devF1: st.devF1, seconds: st.seconds })),
+        epochs: history.length,
+        dev: run.dev && roundScores(run.dev),
+        oShift: run.oShift,
+        ...(run.typeShifts ? { typeShifts: run.typeShifts } : {}),
+        test: test && roundScores(test),
+        wallSeconds: Math.round(run.seconds),
+        trainTokensPerSecond: Math.round(run.tokensPerSecond),
+        history: history.map((h) => ({ stage: h.stage, epoch: h.epoch, loss: +h.loss.toFixed(4), devF1: +(100 * h.devF1).toFixed(2) })),
+      };
+    },
+    ended: async (how, reason) => {
+      throw new Error(`train: ${how}: ${reason}`);
+    },
   };
 }

@@ -32,7 +32,15 @@ export function correctionsIn(rows: readonly ({ reviewedAt?: Record<number, numb
  * What the loop does now, given `every` (0: off), the corrections made so far, the project's
  * training runs (oldest first), the corrections layer's id, and whether this tab trains one now.
  */
-export function nextLoopAction(o: { every: number; corrections: number; runs: readonly LoopRunView[]; layerId: number | null; busy: boolean }): LoopAction {
+export function nextLoopAction(o: {
+  every: number;
+  corrections: number;
+  runs: readonly LoopRunView[];
+  layerId: number | null;
+  busy: boolean;
+  /** Whether a run's model is a token tagger, which the loop fine-tunes (the method's module says; default: yes). */
+  tokenTagger?: (cfg: RunConfig) => boolean;
+}): LoopAction {
   if (o.every <= 0) return { kind: 'idle', why: 'the loop is off' };
   if (o.busy) return { kind: 'idle', why: 'a fine-tune is training' };
   const loops = o.runs.filter((r) => loopOf(r));
@@ -47,7 +55,7 @@ export function nextLoopAction(o: { every: number; corrections: number; runs: re
   const base = [...o.runs].reverse().find((r) => r.status === 'done');
   if (!base) return { kind: 'idle', why: 'no finished run to fine-tune: train one first' };
   const cfg = base.config as RunConfig;
-  if (cfg.model.head === 'span' || cfg.pipeline.kind === 'decoupled')
+  if (cfg.model.head === 'span' || o.tokenTagger?.(cfg) === false)
     return { kind: 'idle', why: `run ${base.id}'s model is not a token tagger, which the loop fine-tunes` };
   const chosen = (base.metrics as { dictionaryDropout?: number } | undefined)?.dictionaryDropout;
   const dropout = typeof cfg.model.dictionaryDropout === 'number' ? cfg.model.dictionaryDropout : (chosen ?? 0.5);

@@ -386,9 +386,9 @@ export const pipelineSchema = z.discriminatedUnion('kind', [
 ]);
 export type Pipeline = z.infer<typeof pipelineSchema>;
 
-/** How many sentences of the project's unlabeled text a pipeline self-trains on (completion's, BOND's and RoSTER's `unlabeled`; 0: none). */
+/** How many sentences of the project's unlabeled text a pipeline self-trains on: its `unlabeled` option, where its method has one (0: none). */
 export function selfTrainingPoolSize(pipeline: Pipeline): number {
-  return pipeline.kind === 'completion' || pipeline.kind === 'bond' || pipeline.kind === 'roster' ? pipeline.unlabeled : 0;
+  return 'unlabeled' in pipeline && typeof pipeline.unlabeled === 'number' ? pipeline.unlabeled : 0;
 }
 
 export const runConfigSchema = z.object({

@@ -96,7 +96,8 @@ export interface ModelRow {
   id?: number;
   runId: number;
   /**
-   * 'checkpoint': the state to resume from; 'stage': what a multi-stage run has finished (a
+   * 'checkpoint': a single run's state to resume from, as written before the run engine (now every
+   * run keeps its checkpoints as 'stage' rows); 'stage': what a run has finished (a
    * stage's model, the running stage's last epoch), under `key`; 'final': the trained model.
    */
   kind: 'checkpoint' | 'stage' | 'final';

@@ -11,6 +11,8 @@ export interface CatalogEntry {
   method: { name: string } & Record<string, unknown>;
   pipeline?: { kind: string } & Record<string, unknown>;
   head?: 'crf' | 'softmax' | 'span' | 'twopart';
+  /** false: the method's model is not a token tagger (its module trains a span model), so the review loop cannot fine-tune it. */
+  tokenTagger?: false;
 }
 
 export const METHOD_CATALOG: CatalogEntry[] = [
@@ -120,6 +122,7 @@ export const METHOD_CATALOG: CatalogEntry[] = [
     title: 'Decoupled mention/context model: gazetteer + weak-layer pre-training, then strong labels (paper 004)',
     method: { name: 'supervised' },
     pipeline: { kind: 'decoupled', mentionPretrain: { epochs: 3 }, contextPretrain: { epochs: 2 } },
+    tokenTagger: false,
   },
   {
     id: 'decoupled-plain',
@@ -127,5 +130,11 @@ export const METHOD_CATALOG: CatalogEntry[] = [
     title: 'Decoupled mention/context model, no pre-training (paper 004)',
     method: { name: 'supervised' },
     pipeline: { kind: 'decoupled' },
+    tokenTagger: false,
   },
 ];
+
+/** Whether a run config trains a token tagger, by its pipeline's catalog entry (the review loop fine-tunes only those). */
+export function trainsTokenTagger(cfg: { pipeline: { kind: string } }): boolean {
+  return !METHOD_CATALOG.some((e) => e.pipeline?.kind === cfg.pipeline.kind && e.tokenTagger === false);
+}

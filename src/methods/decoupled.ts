@@ -234,44 +234,6 @@ export async function runDecoupled(
   let step = 0;
   const stopped = () => (hooks.control?.() ?? 'go') !== 'go';
 
-  const pretrain = async (
-    name: string,
-    epochs: number,
-    which: 'mention' | 'context',
-    examples: RegionExample[],
-    loss: (b: readonly RegionExample[], step: number) => tf.Scalar,
-  ) => {
-    if (!epochs || !examples.length) return;
-    hooks.onStage?.(name);
-    const s0 = performance.now();
-    const vars = model.encoderVars(which);
-    // The one training loop, with no dev score: every epoch runs; steps count on from the run's.
-    const loop = await trainLoop<EpochRecord>({
-      epochs,
-      lr: t.lr,
-      vars,
-      getWeights: () => model.getWeights(),
-      setWeights: (w) => model.setWeights(w),
-      resume: { step },
-      epoch: async (epoch, first, optimizer) => {
-        const r = await model.fit(examples, loss, vars, {
-          optimizer,
-          batchSize: t.batchSize,
-          clip: t.clip,
-          seed: t.seed * 7_919 + epoch * 31 + (which === 'mention' ? 1 : 2),
-          step: first,
-          control: hooks.control,
-        });
-        return { loss: r.loss, steps: r.steps, ...(r.stopped ? { stopped: 'stopped' as const } : {}) };
-      },
-      record: async (epoch, loss) => ({ record: { epoch, loss, devF1: 0 } }),
-      onEpoch: (h) => hooks.onEpoch?.({ stage: name, epoch: h.epoch, loss: h.loss }),
-    });
-    step = loop.step;
-    const history = loop.history;
-    stages.push({ stage: name, devF1: 0, epochs: history.length, seconds: (performance.now() - s0) / 1000, trainSentences: examples.length, history });
-  };
-
   // Stage 0: a token-level tagger on the human labels, whose spans join the candidates at prediction.
   let proposer: Tagger | null = null;
   if (p.proposer) {
@@ -297,51 +259,47 @@ export async function runDecoupled(
   }
 
   // The pre-trainings, restored whole from the run's store when an earlier attempt finished them.
-  const pre = (await store?.load('pre-training')) as { weights: Weights; stages: StageRecord[]; step: number } | undefined;
-  if (pre) {
-    model.setWeights(pre.weights);
-    stages.push(...pre.stages);
-    step = pre.step;
-    hooks.onStage?.(`pre-training restored from the run's store`);
-  } else {
-    const before = stages.length;
-    // Stage 1a: the mention encoder learns what entities of each type look like from the dictionary.
-    if (p.mentionPretrain.epochs > 0 && dict) {
-      const text = [...data.human, ...(data.distant ?? [])];
-      const o = nonEntityPhrases(text, dict, Math.round(p.mentionPretrain.oRatio * dictEntries.length), t.seed * 13 + 5);
-      const examples: RegionExample[] = [
-        ...dictEntries.map((e) => ({ words: e.words, start: 0, end: e.words.length, label: cls.get(e.type)! })),
-        ...o.map((words) => ({ words, start: 0, end: words.length, label: 0 })),
-      ];
-      await pretrain('mention pre-training (dictionary)', p.mentionPretrain.epochs, 'mention', examples, (b, s) => model.mentionPretrainLoss(b, s));
-    }
-    // Stage 1b: the context encoder learns where entities occur, from the distant labels.
-    if (p.contextPretrain.epochs > 0 && data.distant?.length && !stopped()) {
-      const rand = mulberry32(t.seed * 17 + 3);
-      const sents = data.distant.slice(0, p.contextPretrain.maxSentences);
-      model.setVocab(sents.map((s) => s.words));
-      const examples: RegionExample[] = [];
-      for (const s of sents) {
-        const typed = s.spans.filter((x) => cls.has(x.label));
-        for (const x of typed) examples.push({ words: s.words, start: x.start, end: x.end, label: cls.get(x.label)! });
-        // O regions: candidates that overlap no labeled span (of any type, unknown included).
-        const k = Math.max(1, Math.round(p.contextPretrain.oRatio * typed.length));
-        const free = candidates(s.words, p.maxLength).filter(([a, b]) => s.spans.every((x) => b <= x.start || x.end <= a));
-        for (let i = 0; i < k && free.length; i++) {
-          const [a, b] = free.splice(Math.floor(rand() * free.length), 1)[0];
-          examples.push({ words: s.words, start: a, end: b, label: 0 });
-        }
-      }
-      await pretrain('context pre-training (distant labels: masked words + type)', p.contextPretrain.epochs, 'context', examples, (b, s) =>
-        model.contextPretrainLoss(b, s),
-      );
-    }
-    if (!stopped()) await store?.save('pre-training', { weights: await model.getWeights(), stages: stages.slice(before), step });
-  }
+  step = await pretrainings({ p, t, model, data, hooks, store, dict, dictEntries, cls, stages, step, stopped });
   if (stopped() && hooks.control?.() === 'cancel')
     return { model, dict, proposer, oShift: 0, dev: null, stages, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, stopped: 'cancelled' };
 
   // Stage 2: unified training on the human labels, the model chosen on dev span F1.
+  const u = await unifiedTraining({ p, cfg, feat, data, hooks, store, model, dict, cls, proposer, step });
+  stages.push(u.stage);
+  const cancelled = hooks.control?.() === 'cancel';
+  return {
+    model,
+    dict,
+    proposer,
+    oShift: u.oShift,
+    dev: u.dev,
+    stages,
+    seconds: (performance.now() - t0) / 1000,
+    tokensPerSecond: u.tokensPerSecond,
+    ...(cancelled ? { stopped: 'cancelled' as const } : {}),
+  };
+}
+
+/**
+ * The unified training on the human labels (paper 004's stage 2): regions of every labeled entity
+ * and sampled negatives, the model chosen on dev span F1 over the candidates (with the O shift
+ * chosen there when the pipeline says "dev"), checkpointed every epoch in the run's store.
+ */
+async function unifiedTraining(c: {
+  p: DecoupledPipeline;
+  cfg: RunConfig;
+  feat: Featurizer;
+  data: DecoupledData;
+  hooks: DecoupledHooks;
+  store: RunStore | undefined;
+  model: DecoupledModel;
+  dict: PhraseIndex | undefined;
+  cls: Map<string, number>;
+  proposer: Tagger | null;
+  step: number;
+}) {
+  const { p, feat, data, hooks, store, model, dict, cls, proposer, step } = c;
+  const t = c.cfg.train;
   hooks.onStage?.('unified training (human labels)');
   const u0 = performance.now();
   const human = data.human.map((s) => ({ words: s.words, entities: spansOfTags(s.tags, feat.tags) }));
@@ -414,26 +372,117 @@ export async function runDecoupled(
         }
       : {}),
   });
-  step = loop.step;
   const { best, history } = loop;
-  stages.push({
+  const stage: StageRecord = {
     stage: 'unified training (human labels)',
     devF1: Math.max(best, 0),
     epochs: history.length,
     seconds: (performance.now() - u0) / 1000,
     trainSentences: human.length,
     history,
-  });
-  const cancelled = hooks.control?.() === 'cancel';
-  return {
-    model,
-    dict,
-    proposer,
-    oShift,
-    dev: bestDev,
-    stages,
-    seconds: (performance.now() - t0) / 1000,
-    tokensPerSecond: tokens / Math.max(trainMs / 1000, 1e-9),
-    ...(cancelled ? { stopped: 'cancelled' as const } : {}),
   };
+  return { stage, oShift, dev: bestDev as SpanScores | null, tokensPerSecond: tokens / Math.max(trainMs / 1000, 1e-9), step: loop.step };
+}
+
+/**
+ * Paper 004's stage 1: the mention encoder learns what entities of each type look like from the
+ * dictionary, and the context encoder where entities occur, from the distant labels; restored
+ * whole from the run's store when an earlier attempt finished them. Returns the step count.
+ */
+async function pretrainings(c: {
+  p: DecoupledPipeline;
+  t: RunConfig['train'];
+  model: DecoupledModel;
+  data: DecoupledData;
+  hooks: DecoupledHooks;
+  store: RunStore | undefined;
+  dict: PhraseIndex | undefined;
+  dictEntries: readonly { words: readonly string[]; type: string }[];
+  cls: Map<string, number>;
+  stages: StageRecord[];
+  step: number;
+  stopped: () => boolean;
+}): Promise<number> {
+  const { p, t, model, data, hooks, store, dict, dictEntries, cls, stages, stopped } = c;
+  let step = c.step;
+  const pretrain = async (
+    name: string,
+    epochs: number,
+    which: 'mention' | 'context',
+    examples: RegionExample[],
+    loss: (b: readonly RegionExample[], step: number) => tf.Scalar,
+  ) => {
+    if (!epochs || !examples.length) return;
+    hooks.onStage?.(name);
+    const s0 = performance.now();
+    const vars = model.encoderVars(which);
+    // The one training loop, with no dev score: every epoch runs; steps count on from the run's.
+    const loop = await trainLoop<EpochRecord>({
+      epochs,
+      lr: t.lr,
+      vars,
+      getWeights: () => model.getWeights(),
+      setWeights: (w) => model.setWeights(w),
+      resume: { step },
+      epoch: async (epoch, first, optimizer) => {
+        const r = await model.fit(examples, loss, vars, {
+          optimizer,
+          batchSize: t.batchSize,
+          clip: t.clip,
+          seed: t.seed * 7_919 + epoch * 31 + (which === 'mention' ? 1 : 2),
+          step: first,
+          control: hooks.control,
+        });
+        return { loss: r.loss, steps: r.steps, ...(r.stopped ? { stopped: 'stopped' as const } : {}) };
+      },
+      record: async (epoch, loss) => ({ record: { epoch, loss, devF1: 0 } }),
+      onEpoch: (h) => hooks.onEpoch?.({ stage: name, epoch: h.epoch, loss: h.loss }),
+    });
+    step = loop.step;
+    const history = loop.history;
+    stages.push({ stage: name, devF1: 0, epochs: history.length, seconds: (performance.now() - s0) / 1000, trainSentences: examples.length, history });
+  };
+
+  const pre = (await store?.load('pre-training')) as { weights: Weights; stages: StageRecord[]; step: number } | undefined;
+  if (pre) {
+    model.setWeights(pre.weights);
+    stages.push(...pre.stages);
+    step = pre.step;
+    hooks.onStage?.(`pre-training restored from the run's store`);
+  } else {
+    const before = stages.length;
+    // Stage 1a: the mention encoder learns what entities of each type look like from the dictionary.
+    if (p.mentionPretrain.epochs > 0 && dict) {
+      const text = [...data.human, ...(data.distant ?? [])];
+      const o = nonEntityPhrases(text, dict, Math.round(p.mentionPretrain.oRatio * dictEntries.length), t.seed * 13 + 5);
+      const examples: RegionExample[] = [
+        ...dictEntries.map((e) => ({ words: e.words, start: 0, end: e.words.length, label: cls.get(e.type)! })),
+        ...o.map((words) => ({ words, start: 0, end: words.length, label: 0 })),
+      ];
+      await pretrain('mention pre-training (dictionary)', p.mentionPretrain.epochs, 'mention', examples, (b, s) => model.mentionPretrainLoss(b, s));
+    }
+    // Stage 1b: the context encoder learns where entities occur, from the distant labels.
+    if (p.contextPretrain.epochs > 0 && data.distant?.length && !stopped()) {
+      const rand = mulberry32(t.seed * 17 + 3);
+      const sents = data.distant.slice(0, p.contextPretrain.maxSentences);
+      model.setVocab(sents.map((s) => s.words));
+      const examples: RegionExample[] = [];
+      for (const s of sents) {
+        const typed = s.spans.filter((x) => cls.has(x.label));
+        for (const x of typed) examples.push({ words: s.words, start: x.start, end: x.end, label: cls.get(x.label)! });
+        // O regions: candidates that overlap no labeled span (of any type, unknown included).
+        const k = Math.max(1, Math.round(p.contextPretrain.oRatio * typed.length));
+        const free = candidates(s.words, p.maxLength).filter(([a, b]) => s.spans.every((x) => b <= x.start || x.end <= a));
+        for (let i = 0; i < k && free.length; i++) {
+          const [a, b] = free.splice(Math.floor(rand() * free.length), 1)[0];
+          examples.push({ words: s.words, start: a, end: b, label: 0 });
+        }
+      }
+      await pretrain('context pre-training (distant labels: masked words + type)', p.contextPretrain.epochs, 'context', examples, (b, s) =>
+        model.contextPretrainLoss(b, s),
+      );
+    }
+    if (!stopped()) await store?.save('pre-training', { weights: await model.getWeights(), stages: stages.slice(before), step });
+  }
+  return step;
 }

@@ -11,16 +11,26 @@ import type { Tagger } from '../model/tagger';
 import { chooseShifts, type RunStore, type TrainHooks } from '../model/train';
 import './index';
 import { getPipeline, registerPipeline } from './registry';
-import { pct, pipelineContext, type PipelineData, type PipelineResult } from './stages';
+import { PipelineStopped, pct, pipelineContext, type PipelineData, type PipelineResult } from './stages';
 
 export { pipelineSchema, type Pipeline } from '../core/runConfig';
 import type { Pipeline } from '../core/runConfig';
 export { PipelineStopped, type PipelineData, type PipelineResult, type StageRecord, type TrainSignals } from './stages';
 
-/** One training run with the config's method. */
+/**
+ * One training run with the config's method, from the run's initial weights where it has them (the
+ * review loop's fine-tune). Stopped by the user, it keeps its best epoch so far as the run's model.
+ */
 registerPipeline({
   kind: 'single',
-  run: async (ctx) => ctx.finish(await ctx.stage(ctx.cfg.method.name, ctx.cfg, ctx.data.train)),
+  run: async (ctx) => {
+    try {
+      return ctx.finish(await ctx.stage(ctx.cfg.method.name, ctx.cfg, ctx.data.train, ctx.data.init));
+    } catch (e) {
+      if (e instanceof PipelineStopped && e.partial) return ctx.finish(e.partial, { stopped: 'stopped' });
+      throw e;
+    }
+  },
 });
 
 /**

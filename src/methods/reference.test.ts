@@ -13,8 +13,9 @@ import { decoupledFeaturizerWords, MASK } from '../model/decoupled';
 import { buildFeaturizer } from '../model/features';
 import * as tf from '../model/tf';
 import { config, dev, distant, feat, glove, ioFeat, mixed, tags, toIO, train } from '../testing/toyTask';
-import { getPipeline } from './index';
-import { pipelineSchema, runPipeline, type StageRecord } from './pipelines';
+import type { RunConfig } from '../core/runConfig';
+import { type EngineData, runEngine } from '../engine/run';
+import { pipelineSchema, type StageRecord } from './pipelines';
 
 const FILE = new URL('./reference-losses.json', import.meta.url);
 const writing = process.env.REFERENCE_LOSSES === 'write';
@@ -49,20 +50,30 @@ function holds(name: string, run: () => Promise<Reference>) {
   }, 120_000);
 }
 
+/** A run through the run engine, as the worker, `studio train` and `studio experiment` make it: the data in memory, no store. */
+const viaEngine = (cfg: RunConfig, data: Omit<EngineData, 'tags'>) =>
+  runEngine<Reference>(
+    cfg,
+    {
+      load: async () => ({ tags: data.feat.tags, ...data }),
+      record: async (run) => {
+        run.model.dispose();
+        return reference(run.stages, run.dev?.overall.f1 ?? 0);
+      },
+      ended: async (how, reason) => {
+        throw new Error(`${how}: ${reason}`);
+      },
+    },
+    undefined,
+  );
 const single =
   (method: object, model: object = {}, data: LabeledSentence[] = mixed, ft = feat, dv = dev) =>
-  async () => {
-    const r = await runPipeline(pipelineSchema.parse({ kind: 'single' }), config(method, model), ft, { train: data, dev: dv });
-    r.tagger.dispose();
-    return reference(r.stages, r.dev?.overall.f1 ?? 0);
-  };
+  () =>
+    viaEngine({ ...config(method, model), pipeline: pipelineSchema.parse({ kind: 'single' }) }, { feat: ft, train: data, dev: dv });
 const staged =
   (pipeline: object, method: object, model: object = {}, data: LabeledSentence[] = mixed, ft = feat, dv = dev, epochs = 3) =>
-  async () => {
-    const r = await runPipeline(pipelineSchema.parse(pipeline), config(method, model, epochs), ft, { train: data, dev: dv });
-    r.tagger.dispose();
-    return reference(r.stages, r.dev?.overall.f1 ?? 0);
-  };
+  () =>
+    viaEngine({ ...config(method, model, epochs), pipeline: pipelineSchema.parse(pipeline) }, { feat: ft, train: data, dev: dv });
 
 describe('reference losses: every method, fixed seed, toy task', () => {
   holds('supervised', single({ name: 'supervised' }));
@@ -119,20 +130,7 @@ describe('reference losses: every method, fixed seed, toy task', () => {
       { words: ['Paris'], type: 'LOC' },
       { words: ['Smith'], type: 'PER' },
     ];
-    // Through its module, as the worker and the CLI train it.
-    const r = await getPipeline('decoupled').spanModel!(
-      p,
-      config({ name: 'supervised' }),
-      dfeat,
-      {
-        strong: mixed.filter((s) => !s.weak),
-        weak: mixed.filter((s) => s.weak),
-        dev,
-        dictionary,
-      },
-      {},
-    );
-    r.dispose();
-    return reference(r.stages, r.dev?.overall.f1 ?? 0);
+    // Through its module, as the engine trains it for the worker and the CLI.
+    return viaEngine({ ...config({ name: 'supervised' }), pipeline: p }, { feat: dfeat, train: mixed, dev, dictionary });
   });
 });

@@ -24,6 +24,8 @@ export interface PipelineData {
   encoder?: Weights;
   /** That encoder's language-model part, where it was kept: RoSTER augments with it instead of training a language model of its own. */
   encoderLm?: EncoderLm;
+  /** The weights a one-stage run starts from (the review loop's fine-tune of an earlier model). */
+  init?: Weights;
 }
 
 /** The first `size` sentences of the run's unlabeled text (pipeline.unlabeled), marked weak: what self-training may label. */
@@ -66,6 +68,8 @@ export interface PipelineResult {
   typeShifts?: Record<string, number>;
   /** model.dictionaryDropout "dev": the value chosen on dev, at which the run's stages trained. */
   dictionaryDropout?: number;
+  /** The user stopped the run, and it kept its best epoch so far. */
+  stopped?: 'stopped';
 }
 
 export interface TrainSignals {
@@ -85,6 +89,8 @@ export class PipelineStopped extends Error {
   constructor(
     readonly how: 'cancelled' | 'stopped',
     readonly stage: string,
+    /** Stopped (not cancelled): the stage's best model so far, recorded; whoever catches this disposes it or finishes with it. */
+    readonly partial?: StageRun,
   ) {
     super(`${how} during ${stage}`);
   }
@@ -228,6 +234,7 @@ export function pipelineContext(cfg: RunConfig, feat: Featurizer, data: Pipeline
       ...hooks,
       afterEpoch: extra.afterEpoch ?? hooks.afterEpoch,
       onEpoch: (e) => hooks.onEpoch?.({ ...e, stage: shown, epochs: c.train.epochs }),
+      onResume: (epoch) => hooks.onResume?.(epoch, shown),
     };
     const r = await trainStage(
       getMethod(c.method.name),
@@ -240,9 +247,13 @@ export function pipelineContext(cfg: RunConfig, feat: Featurizer, data: Pipeline
       init,
       data.encoder,
     );
-    if (r.stopped === 'cancelled' || r.stopped === 'stopped') {
+    if (r.stopped === 'cancelled') {
       r.tagger.dispose();
       throw new PipelineStopped(r.stopped, name);
+    }
+    if (r.stopped === 'stopped') {
+      stages.push(stageRecord(name, r));
+      throw new PipelineStopped(r.stopped, name, r);
     }
     stages.push(stageRecord(name, r));
     tokens += r.trainTokens * r.history.length;
@@ -275,62 +286,28 @@ export function pipelineContext(cfg: RunConfig, feat: Featurizer, data: Pipeline
     async stage(name, c, train, init, extra = {}, shown = name) {
       if (c.model.dictionaryDropout === 'dev' && feat.lexicon) {
         if (chosenDropout !== undefined) return trainOne(name, withDictionaryDropout(c, chosenDropout), train, init, extra, shown);
-        // The run's first stage at each value; the best on dev (with its O shift, when the run
-        // chooses one there) is kept, and every later stage trains at its value.
-        let best: { r: StageRun; f1: number; rate: number } | null = null;
-        const byRate: string[] = [];
-        const kept: Candidate[] = [];
-        const drop = (x: { r: StageRun; f1: number; rate: number }) =>
-          extra.keepCandidates ? kept.push({ tagger: x.r.tagger, dictionaryDropout: x.rate, devF1: x.f1 }) : x.r.tagger.dispose();
-        for (const rate of DICTIONARY_DROPOUT_CHOICES) {
-          const at = ` (dictionary dropout ${rate})`;
-          const r = await trainOne(`${name}${at}`, withDictionaryDropout(c, rate), train, init, extra, `${shown}${at}`);
-          const f1 = await devF1(r);
-          byRate.push(`${rate}: ${(100 * f1).toFixed(2)}`);
-          if (!best || f1 > best.f1) {
-            if (best) drop(best);
-            best = { r, f1, rate };
-          } else drop({ r, f1, rate });
-        }
-        chosenDropout = best!.rate;
-        hooks.onStage?.(`dictionary dropout chosen on dev: ${chosenDropout} (dev F1 ${byRate.join(', ')})`);
-        return extra.keepCandidates ? { ...best!.r, candidates: kept } : best!.r;
+        const best = await dropoutOnDev(
+          (rate, at) => trainOne(`${name}${at}`, withDictionaryDropout(c, rate), train, init, extra, `${shown}${at}`),
+          devF1,
+          extra,
+          hooks,
+        );
+        chosenDropout = best.dictionaryDropout;
+        return best.run;
       }
       return trainOne(name, c, train, init, extra, shown);
     },
     async languageModel(name, stageName, text, o) {
-      const s0 = performance.now();
-      const lm = newLanguageModel({ ...cfg.model, head: cfg.model.head === 'span' ? 'softmax' : cfg.model.head }, feat, text, o.vocab, cfg.train.seed);
-      const saved = (await store?.load(name)) as { weights: { encoder: Weights; heads: Weights }; losses: number[]; seconds: number } | undefined;
-      let losses: number[];
-      let seconds: number;
-      if (saved) {
-        lm.setWeights(saved.weights);
-        hooks.onStage?.(`${name}: restored from the run's store`);
-        ({ losses, seconds } = saved);
-      } else {
-        losses = await lm.pretrain(text, {
-          epochs: o.epochs,
-          batchSize: cfg.train.batchSize,
-          lr: cfg.train.lr,
-          clip: cfg.train.clip,
-          seed: cfg.train.seed,
-          onEpoch: (epoch, loss) => hooks.onStage?.(`${name}: epoch ${epoch} of ${o.epochs} done, loss ${loss.toFixed(3)}`),
-          onProgress: (epoch, batch, batches, loss) =>
-            hooks.onStage?.(`${name}: epoch ${epoch} of ${o.epochs}, batch ${batch} of ${batches}, loss ${loss.toFixed(3)}`),
-        });
-        seconds = (performance.now() - s0) / 1000;
-        await store?.save(name, { weights: await lm.getWeights(), losses, seconds });
-      }
+      const r = await languageModelStage(cfg, feat, hooks, store, name, text, o);
       stages.push({
         stage: stageName,
         devF1: 0,
-        epochs: losses.length,
-        seconds,
+        epochs: r.losses.length,
+        seconds: r.seconds,
         trainSentences: text.length,
-        history: losses.map((loss, k) => ({ epoch: k + 1, loss, devF1: 0 })),
+        history: r.losses.map((loss, k) => ({ epoch: k + 1, loss, devF1: 0 })),
       });
-      return lm;
+      return r.lm;
     },
     scoreOnDev: devF1,
     projectLanguageModel(stageName) {
@@ -362,4 +339,66 @@ export function initialModel(ctx: PipelineContext, init?: Weights): Promise<Stag
   return ctx.strong.length
     ? ctx.stage('initial (supervised)', withMethod(ctx.cfg, { name: 'supervised' }), ctx.strong, init)
     : ctx.stage('initial (WSL)', withMethod(ctx.cfg, { name: 'wsl' }), ctx.data.train, init);
+}
+
+/**
+ * A run's first stage at each dictionary dropout of the choices: the best on dev (with its O
+ * shift, when the run chooses one there) is kept, and every later stage trains at its value.
+ * With `keepCandidates` the others come back too (the caller disposes them).
+ */
+async function dropoutOnDev(
+  train: (rate: number, at: string) => Promise<StageRun>,
+  devF1: (r: StageRun) => Promise<number>,
+  extra: StageExtra,
+  hooks: TrainHooks,
+): Promise<{ run: StageRun & { candidates?: Candidate[] }; dictionaryDropout: number }> {
+  let best: { r: StageRun; f1: number; rate: number } | null = null;
+  const byRate: string[] = [];
+  const kept: Candidate[] = [];
+  const drop = (x: { r: StageRun; f1: number; rate: number }) =>
+    extra.keepCandidates ? kept.push({ tagger: x.r.tagger, dictionaryDropout: x.rate, devF1: x.f1 }) : x.r.tagger.dispose();
+  for (const rate of DICTIONARY_DROPOUT_CHOICES) {
+    const r = await train(rate, ` (dictionary dropout ${rate})`);
+    const f1 = await devF1(r);
+    byRate.push(`${rate}: ${(100 * f1).toFixed(2)}`);
+    if (!best || f1 > best.f1) {
+      if (best) drop(best);
+      best = { r, f1, rate };
+    } else drop({ r, f1, rate });
+  }
+  hooks.onStage?.(`dictionary dropout chosen on dev: ${best!.rate} (dev F1 ${byRate.join(', ')})`);
+  return { run: extra.keepCandidates ? { ...best!.r, candidates: kept } : best!.r, dictionaryDropout: best!.rate };
+}
+
+/** A language model on a fresh tagger of the config's encoder, trained on `text`, or restored from the run's store under `name`. */
+async function languageModelStage(
+  cfg: RunConfig,
+  feat: Featurizer,
+  hooks: TrainHooks,
+  store: RunStore | undefined,
+  name: string,
+  text: Parameters<PipelineContext['languageModel']>[2],
+  o: Parameters<PipelineContext['languageModel']>[3],
+): Promise<{ lm: LanguageModel; losses: number[]; seconds: number }> {
+  const s0 = performance.now();
+  const lm = newLanguageModel({ ...cfg.model, head: cfg.model.head === 'span' ? 'softmax' : cfg.model.head }, feat, text, o.vocab, cfg.train.seed);
+  const saved = (await store?.load(name)) as { weights: { encoder: Weights; heads: Weights }; losses: number[]; seconds: number } | undefined;
+  if (saved) {
+    lm.setWeights(saved.weights);
+    hooks.onStage?.(`${name}: restored from the run's store`);
+    return { lm, losses: saved.losses, seconds: saved.seconds };
+  }
+  const losses = await lm.pretrain(text, {
+    epochs: o.epochs,
+    batchSize: cfg.train.batchSize,
+    lr: cfg.train.lr,
+    clip: cfg.train.clip,
+    seed: cfg.train.seed,
+    onEpoch: (epoch, loss) => hooks.onStage?.(`${name}: epoch ${epoch} of ${o.epochs} done, loss ${loss.toFixed(3)}`),
+    onProgress: (epoch, batch, batches, loss) =>
+      hooks.onStage?.(`${name}: epoch ${epoch} of ${o.epochs}, batch ${batch} of ${batches}, loss ${loss.toFixed(3)}`),
+  });
+  const seconds = (performance.now() - s0) / 1000;
+  await store?.save(name, { weights: await lm.getWeights(), losses, seconds });
+  return { lm, losses, seconds };
 }

@@ -78,7 +78,10 @@ export async function trainStage(
     return { ...saved.result, tagger };
   }
   const resume = (await store?.load(`checkpoint ${id}`)) as Checkpoint | undefined;
-  if (resume) hooks.onStage?.(`stage ${id}: resuming after epoch ${resume.epoch} from the run's store`);
+  if (resume) {
+    hooks.onStage?.(`stage ${id}: resuming after epoch ${resume.epoch} from the run's store`);
+    hooks.onResume?.(resume.epoch);
+  }
   const onCheckpoint = store ? (cp: Checkpoint) => store.save(`checkpoint ${id}`, cp) : hooks.onCheckpoint;
   const r = await trainTagger(method, cfg, feat, data, { ...hooks, onCheckpoint }, resume, init, encoder);
   if (store && r.stopped !== 'cancelled' && r.stopped !== 'stopped') {
@@ -92,6 +95,8 @@ export interface TrainHooks {
   /** Called after every epoch with the state to resume from. */
   onCheckpoint?: (c: Checkpoint) => void | Promise<void>;
   onStep?: (e: StepEvent) => void;
+  /** A stage goes on from a checkpoint in the run's store, after this epoch (`stage`: a multi-stage run's stage, as its epochs name it). */
+  onResume?: (epoch: number, stage?: string) => void;
   /** Progress of a multi-stage method's stages that do not go through this loop (a language model). */
   onStage?: (message: string) => void;
   onEpoch?: (e: EpochEvent) => void | Promise<void>;
@@ -458,6 +463,22 @@ export async function evaluate(tagger: Decoding, feat: Featurizer, sentences: re
   );
 }
 
+/** What a stage trains on, checked before anything is built: the method's head, sentences to learn from and to select on, a dictionary dropout it can use. */
+function checkTraining(method: Method, cfg: RunConfig, feat: Featurizer, data: { train: LabeledSentence[]; dev: LabeledSentence[] }) {
+  if (method.name !== cfg.method.name) throw new Error(`the training loop was handed method "${method.name}" for a run of "${cfg.method.name}"`);
+  if (method.heads && !method.heads.includes(cfg.model.head))
+    throw new Error(`method "${method.name}" needs the ${method.heads.join(' or ')} head, not ${cfg.model.head}`);
+  const out = method.trainsOn === 'strong' ? { ...data, train: data.train.filter((s) => !s.weak) } : data;
+  if (!out.train.length)
+    throw new Error(
+      method.trainsOn === 'strong' ? `method "${method.name}" learns from strong labels and the training data has none` : 'no training sentences',
+    );
+  if (!out.dev.length) throw new Error('no dev sentences to select the model on');
+  if (cfg.model.dictionaryDropout === 'dev' && feat.lexicon)
+    throw new Error('model.dictionaryDropout "dev" is chosen by the run\'s pipeline (stages.ts); a single training needs a number');
+  return out;
+}
+
 /**
  * The one training loop every method uses: Adam with gradient clipping by global norm,
  * length-bucketed mini-batches, early stopping on dev F1 with the best weights kept.
@@ -475,17 +496,9 @@ export async function trainTagger(
   /** A pre-trained encoder (src/model/pretrain.ts) the fresh model starts from, when there is no `init`. */
   encoder?: Weights,
 ): Promise<TrainResult> {
-  if (method.name !== cfg.method.name) throw new Error(`the training loop was handed method "${method.name}" for a run of "${cfg.method.name}"`);
   const methodConfig = method.schema.parse(cfg.method);
   const t = cfg.train;
-  if (method.heads && !method.heads.includes(cfg.model.head))
-    throw new Error(`method "${method.name}" needs the ${method.heads.join(' or ')} head, not ${cfg.model.head}`);
-  if (method.trainsOn === 'strong') data = { ...data, train: data.train.filter((s) => !s.weak) };
-  if (!data.train.length)
-    throw new Error(
-      method.trainsOn === 'strong' ? `method "${method.name}" learns from strong labels and the training data has none` : 'no training sentences',
-    );
-  if (!data.dev.length) throw new Error('no dev sentences to select the model on');
+  data = checkTraining(method, cfg, feat, data);
   const tagger = new Tagger(cfg.model, featureDims(feat), t.seed);
   const vars = [...tagger.params.values()];
   if (init && !resume) tagger.setWeights(init);
@@ -493,8 +506,6 @@ export async function trainTagger(
   let bestDev: SpanScores | null = resume?.bestDev ?? null;
   const trainTokens = data.train.reduce((a, s) => a + s.words.length, 0);
   const dictionaryDropout = cfg.model.dictionaryDropout === 'dev' ? null : cfg.model.dictionaryDropout;
-  if (dictionaryDropout === null && feat.lexicon)
-    throw new Error('model.dictionaryDropout "dev" is chosen by the run\'s pipeline (stages.ts); a single training needs a number');
   const t0 = performance.now();
   let trainMs = 0;
   let tokensSeen = 0;

@@ -10,6 +10,7 @@ import { create } from 'zustand';
 import { correctionsIn, nextLoopAction } from '../core/reviewLoop';
 import { db } from '../db/instance';
 import { layerRows } from '../db/layerStore';
+import { trainsTokenTagger } from '../methods/catalog';
 import { addRun, failRunIfLive } from '../db/runs';
 import type { RunRow } from '../db/schema';
 import { TrainJob } from '../worker/trainClient';
@@ -114,6 +115,7 @@ export function useReviewLoop(projectId: number): void {
       runs: data.runs.map((r) => ({ ...r, id: r.id! })),
       layerId: data.layerId,
       busy,
+      tokenTagger: trainsTokenTagger,
     });
     if (a.kind === 'idle') {
       if (!busy) setStatus(projectId, `${lastFineTune(data.runs)}${data.corrections} ${data.corrections === 1 ? 'correction' : 'corrections'}; ${a.why}`);

@@ -41,6 +41,22 @@ export function fitHmm(input: AggregateInput, opt: HmmOptions = {}): HmmResult[]
   return hmmLabel(input, opt).results;
 }
 
+/** The HMM's shape: K hidden BIO states over T types, M observation symbols (K and B-? / I-?), S sources. */
+interface Space {
+  T: number;
+  K: number;
+  M: number;
+  S: number;
+  isI: (j: number) => boolean;
+  allowed: (i: number, j: number) => boolean;
+}
+
+interface Params {
+  pi: Float64Array;
+  A: Float64Array;
+  E: Float64Array;
+}
+
 /**
  * Fits the HMM to the input's votes by EM and decodes it; with `fixed`, the parameters an earlier
  * fit learned (on the training text) decode this input as they are, with no fitting: dev and test
@@ -53,8 +69,41 @@ export function hmmLabel(input: AggregateInput, opt: HmmOptions = {}, fixed?: Hm
     );
   const T = input.types.length;
   const K = 1 + 2 * T;
-  const M = K + 2;
-  const S = input.sources.length;
+  const isI = (j: number) => j > 0 && j % 2 === 0;
+  const typeOf = (j: number) => (j - 1) >> 1;
+  const sp: Space = { T, K, M: K + 2, S: input.sources.length, isI, allowed: (i, j) => !isI(j) || (i > 0 && typeOf(i) === typeOf(j)) };
+  const sentences = uniqueSentences(input, sp);
+  const p = initialParams(sp);
+  const E0 = p.E.slice();
+  const lattice = new Lattice(
+    sp,
+    p,
+    sentences.reduce((m, s) => Math.max(m, s.n), 0),
+  );
+  if (fixed) {
+    p.pi.set(fixed.pi);
+    p.A.set(fixed.A);
+    p.E.set(fixed.E);
+  }
+  const iterations = fixed ? 0 : (opt.iterations ?? 15);
+  let lastLl = -Infinity;
+  for (let it = 0; it < iterations; it++) {
+    const ll = emStep(sp, p, lattice, sentences, E0, opt.prior ?? 2);
+    if (Math.abs(ll - lastLl) < 1e-5 * Math.abs(ll)) break;
+    lastLl = ll;
+  }
+  const results = decode(input, sp, p, lattice, sentences);
+  return { results, params: { types: [...input.types], sources: input.sources.map((s) => s.name), ...p } };
+}
+
+/**
+ * The input's sentences as observation rows. Sentences with the same observations (every sentence
+ * no source fires in, of one length; repeated text) have the same posteriors: each is fitted and
+ * decoded once, its expected counts weighted by how often it occurs. Symbols are small numbers,
+ * so the UTF-16 key is exact.
+ */
+function uniqueSentences(input: AggregateInput, sp: Space): Sentence[] {
+  const { K, S } = sp;
   const typeIdx = new Map(input.types.map((t, k) => [t, k]));
   const symbol = (tag: string): number => {
     if (tag === 'O') return 0;
@@ -64,13 +113,6 @@ export function hmmLabel(input: AggregateInput, opt: HmmOptions = {}, fixed?: Hm
     const k = typeIdx.get(type);
     return k === undefined ? K + b : 1 + 2 * k + b;
   };
-  const isI = (j: number) => j > 0 && j % 2 === 0;
-  const typeOf = (j: number) => (j - 1) >> 1;
-  const allowed = (i: number, j: number) => !isI(j) || (i > 0 && typeOf(i) === typeOf(j));
-
-  // Sentences with the same observations (every sentence no source fires in, of one length;
-  // repeated text) have the same posteriors: each is fitted and decoded once, its expected counts
-  // weighted by how often it occurs. Symbols are small numbers, so the UTF-16 key is exact.
   const sentences: Sentence[] = [];
   const seen = new Map<string, Sentence>();
   const key = new TextDecoder('utf-16le');
@@ -91,8 +133,12 @@ export function hmmLabel(input: AggregateInput, opt: HmmOptions = {}, fixed?: Hm
       }
     }
   });
+  return sentences;
+}
 
-  // Initial parameters: sources are precise and miss much (the usual shape of dictionaries).
+/** Initial parameters: sources are precise and miss much (the usual shape of dictionaries). */
+function initialParams(sp: Space): Params {
+  const { T, K, M, S, isI, allowed } = sp;
   const pi = new Float64Array(K);
   const A = new Float64Array(K * K);
   const E = new Float64Array(S * K * M);
@@ -118,26 +164,45 @@ export function hmmLabel(input: AggregateInput, opt: HmmOptions = {}, fixed?: Hm
       normalize(E, row, M);
     }
   }
-  const prior = opt.prior ?? 2;
-  const E0 = E.slice();
+  return { pi, A, E };
+}
 
-  const maxN = sentences.reduce((m, s) => Math.max(m, s.n), 0);
-  const alpha = new Float64Array(maxN * K);
-  const beta = new Float64Array(maxN * K);
-  const bprob = new Float64Array(maxN * K);
-  const scale = new Float64Array(maxN);
+/** One sentence's emission probabilities and scaled forward-backward passes, in buffers sized for the longest sentence. */
+class Lattice {
+  readonly alpha: Float64Array;
+  readonly beta: Float64Array;
+  readonly bprob: Float64Array;
+  readonly scale: Float64Array;
+  constructor(
+    private readonly sp: Space,
+    private readonly p: Params,
+    maxN: number,
+  ) {
+    const { K } = sp;
+    this.alpha = new Float64Array(maxN * K);
+    this.beta = new Float64Array(maxN * K);
+    this.bprob = new Float64Array(maxN * K);
+    this.scale = new Float64Array(maxN);
+  }
 
-  const emissions = (sent: Sentence) => {
+  emissions(sent: Sentence): void {
+    const { K, M, S } = this.sp;
+    const { E } = this.p;
     const { obs, n } = sent;
     for (let t = 0; t < n; t++) {
       for (let j = 0; j < K; j++) {
         let p = 1;
         for (let s = 0; s < S; s++) p *= E[(s * K + j) * M + obs[s * n + t]];
-        bprob[t * K + j] = p;
+        this.bprob[t * K + j] = p;
       }
     }
-  };
-  const forwardBackward = (n: number): number => {
+  }
+
+  /** The forward and backward passes over the last `emissions`; the log-likelihood. */
+  forwardBackward(n: number): number {
+    const { K } = this.sp;
+    const { pi, A } = this.p;
+    const { alpha, beta, bprob, scale } = this;
     let ll = 0;
     for (let t = 0; t < n; t++) {
       let z = 0;
@@ -163,70 +228,72 @@ export function hmmLabel(input: AggregateInput, opt: HmmOptions = {}, fixed?: Hm
       }
     }
     return ll;
-  };
-
-  if (fixed) {
-    pi.set(fixed.pi);
-    A.set(fixed.A);
-    E.set(fixed.E);
   }
-  const iterations = fixed ? 0 : (opt.iterations ?? 15);
-  let lastLl = -Infinity;
-  for (let it = 0; it < iterations; it++) {
-    const cPi = new Float64Array(K);
-    const cA = new Float64Array(K * K);
-    const cE = new Float64Array(S * K * M);
-    for (let k = 0; k < cE.length; k++) cE[k] = prior * E0[k];
-    let ll = 0;
-    for (const sent of sentences) {
-      const { n, obs } = sent;
-      if (!n) continue;
-      const w = sent.at.length;
-      emissions(sent);
-      ll += w * forwardBackward(n);
-      for (let t = 0; t < n; t++) {
+}
+
+/** One EM (Baum-Welch) iteration: expected counts over every sentence, then the parameters re-estimated in place; the log-likelihood. */
+function emStep(sp: Space, p: Params, lattice: Lattice, sentences: readonly Sentence[], E0: Float64Array, prior: number): number {
+  const { K, M, S, allowed } = sp;
+  const { pi, A, E } = p;
+  const { alpha, beta, bprob, scale } = lattice;
+  const cPi = new Float64Array(K);
+  const cA = new Float64Array(K * K);
+  const cE = new Float64Array(S * K * M);
+  for (let k = 0; k < cE.length; k++) cE[k] = prior * E0[k];
+  let ll = 0;
+  for (const sent of sentences) {
+    const { n, obs } = sent;
+    if (!n) continue;
+    const w = sent.at.length;
+    lattice.emissions(sent);
+    ll += w * lattice.forwardBackward(n);
+    for (let t = 0; t < n; t++) {
+      for (let j = 0; j < K; j++) {
+        const g = w * alpha[t * K + j] * beta[t * K + j];
+        if (t === 0) cPi[j] += g;
+        for (let s = 0; s < S; s++) cE[(s * K + j) * M + obs[s * n + t]] += g;
+      }
+      if (t === 0) continue;
+      for (let i = 0; i < K; i++) {
+        const a = w * alpha[(t - 1) * K + i];
+        if (!a) continue;
         for (let j = 0; j < K; j++) {
-          const g = w * alpha[t * K + j] * beta[t * K + j];
-          if (t === 0) cPi[j] += g;
-          for (let s = 0; s < S; s++) cE[(s * K + j) * M + obs[s * n + t]] += g;
-        }
-        if (t === 0) continue;
-        for (let i = 0; i < K; i++) {
-          const a = w * alpha[(t - 1) * K + i];
-          if (!a) continue;
-          for (let j = 0; j < K; j++) {
-            if (!A[i * K + j]) continue;
-            cA[i * K + j] += (a * A[i * K + j] * bprob[t * K + j] * beta[t * K + j]) / scale[t];
-          }
+          if (!A[i * K + j]) continue;
+          cA[i * K + j] += (a * A[i * K + j] * bprob[t * K + j] * beta[t * K + j]) / scale[t];
         }
       }
     }
-    pi.set(cPi);
-    normalize(pi, 0, K);
-    for (let i = 0; i < K; i++) {
-      for (let j = 0; j < K; j++) A[i * K + j] = allowed(i, j) ? cA[i * K + j] + 1e-6 : 0;
-      normalize(A, i * K, K);
-    }
-    for (let r = 0; r < S * K; r++) normalize(cE, r * M, M);
-    E.set(cE);
-    if (Math.abs(ll - lastLl) < 1e-5 * Math.abs(ll)) break;
-    lastLl = ll;
   }
+  pi.set(cPi);
+  normalize(pi, 0, K);
+  for (let i = 0; i < K; i++) {
+    for (let j = 0; j < K; j++) A[i * K + j] = allowed(i, j) ? cA[i * K + j] + 1e-6 : 0;
+    normalize(A, i * K, K);
+  }
+  for (let r = 0; r < S * K; r++) normalize(cE, r * M, M);
+  E.set(cE);
+  return ll;
+}
 
-  // Viterbi decoding with posterior confidence of the chosen state.
+/** Viterbi decoding, with the posterior confidence of each chosen state. */
+function decode(input: AggregateInput, sp: Space, p: Params, lattice: Lattice, sentences: readonly Sentence[]): HmmResult[] {
+  const { K } = sp;
+  const { pi, A } = p;
+  const { alpha, beta, bprob } = lattice;
   const labels = ['O', ...input.types.flatMap((t) => [`B-${t}`, `I-${t}`])];
   const results: HmmResult[] = input.sentences.map((sents) => {
     const n = sents.length ? sents[sents.length - 1][1] : 0;
     return { tags: new Array<string>(n).fill('O'), confidence: new Array<number>(n).fill(1) };
   });
+  const maxN = sentences.reduce((m, s) => Math.max(m, s.n), 0);
   const delta = new Float64Array(maxN * K);
   const back = new Int32Array(maxN * K);
   const logA = A.map((x) => Math.log(x));
   for (const sent of sentences) {
     const { n } = sent;
     if (!n) continue;
-    emissions(sent);
-    forwardBackward(n);
+    lattice.emissions(sent);
+    lattice.forwardBackward(n);
     for (let t = 0; t < n; t++) {
       for (let j = 0; j < K; j++) {
         const lb = Math.log(bprob[t * K + j] || 1e-300);
@@ -257,7 +324,7 @@ export function hmmLabel(input: AggregateInput, opt: HmmOptions = {}, fixed?: Hm
       if (t > 0) j = back[t * K + j];
     }
   }
-  return { results, params: { types: [...input.types], sources: input.sources.map((s) => s.name), pi, A, E } };
+  return results;
 }
 
 function normalize(a: Float64Array, from: number, len: number): void {

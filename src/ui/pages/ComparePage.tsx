@@ -12,7 +12,7 @@ import { modelName, runGroupKey, runMethodName, type RunConfig } from '../../cor
 import type { Span } from '../../core/types';
 import { importRunRecords, layerAnnotations } from '../../db/repo';
 import { db } from '../../db/instance';
-import type { RunRow } from '../../db/schema';
+import type { DocumentRow, RunRow } from '../../db/schema';
 import { LineChart } from '../components/LineChart';
 import { RunDiagnostics } from '../components/RunDiagnostics';
 import { SignalDiagnostics } from '../components/SignalDiagnostics';
@@ -124,31 +124,7 @@ export function ComparePage() {
     }));
   }, [shown, types]);
 
-  const picked = runs.filter((r) => chosen.includes(r.id));
-  const errors = useLiveQuery(async () => {
-    const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
-    const test = docs.filter((d) => d.split === 'test');
-    const ids = test.map((d) => d.id!);
-    const out: { run: RunView; errors: SpanErrors; pred: Span[][]; gold: Span[][] }[] = [];
-    for (const r of picked) {
-      if (r.predictedLayerId === undefined || r.goldLayerId === undefined) continue;
-      const [pred, gold] = await Promise.all([layerAnnotations(db, r.predictedLayerId, ids), layerAnnotations(db, r.goldLayerId, ids)]);
-      const [p, g] = [pred.map((a) => a.spans), gold.map((a) => a.spans)];
-      out.push({ run: r, errors: spanErrors(g, p), pred: p, gold: g });
-    }
-    return { test, out };
-  }, [projectId, chosen.join(','), runs.length]);
-
-  const curveX = useMemo(() => [...new Set(picked.flatMap((r) => r.history.map((h) => h.epoch)))].sort((a, b) => a - b), [picked]);
-  const curves = useMemo(
-    () =>
-      picked.map((r, k) => ({
-        label: `run ${r.id}`,
-        color: COLORS[k % COLORS.length],
-        values: curveX.map((e) => (r.history.find((h) => h.epoch === e)?.devF1 ?? null) as number | null).map((v) => (v === null ? null : 100 * v)),
-      })),
-    [picked, curveX],
-  );
+  const { picked, errors, curveX, curves } = useChosenRuns(projectId, runs, chosen);
 
   const header = (key: SortKey, label: string) => (
     <th aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
@@ -159,22 +135,18 @@ export function ComparePage() {
     </th>
   );
 
-  const csv = () => {
-    const head = ['run', 'status', 'method', 'model', 'seed', 'dev_f1', 'test_p', 'test_r', 'test_f1', 'weak_test_f1', ...types.map((t) => `test_f1_${t}`)];
-    const lines = shown.map((r) => [
-      r.id,
-      r.status,
-      r.method,
-      r.model,
-      r.seed,
-      r.dev ?? '',
-      r.test?.overall.precision ?? '',
-      r.test?.overall.recall ?? '',
-      r.test?.overall.f1 ?? '',
-      r.metrics.weak?.test?.overall.f1 ?? '',
-      ...types.map((t) => r.test?.perType[t]?.f1 ?? ''),
-    ]);
-    download(`runs-project-${projectId}.csv`, toCsv([head, ...lines]), 'text/csv');
+  const importRecords = async (e: React.ChangeEvent<HTMLInputElement>) => {
+    const f = e.target.files?.[0];
+    if (!f) return;
+    setImportMsg(null);
+    try {
+      const { file, text } = await readText(f);
+      const n = await importRunRecords(db, projectId, file, text);
+      setImportMsg({ ok: true, text: `Imported ${n} runs from ${file}.` });
+    } catch (err) {
+      setImportMsg({ ok: false, text: (err as Error).message });
+    }
+    e.target.value = '';
   };
 
   const diff =
@@ -191,29 +163,11 @@ export function ComparePage() {
         <label>
           <input type="checkbox" checked={onlyDone} onChange={(e) => setOnlyDone(e.target.checked)} /> finished runs only
         </label>
-        <button type="button" onClick={csv}>
+        <button type="button" onClick={() => exportCsv(projectId, shown, types)}>
           Export CSV
         </button>
         <label>
-          Import experiment records{' '}
-          <input
-            type="file"
-            aria-label="Experiment records"
-            accept=".jsonl,.json,text/plain"
-            onChange={async (e) => {
-              const f = e.target.files?.[0];
-              if (!f) return;
-              setImportMsg(null);
-              try {
-                const { file, text } = await readText(f);
-                const n = await importRunRecords(db, projectId, file, text);
-                setImportMsg({ ok: true, text: `Imported ${n} runs from ${file}.` });
-              } catch (err) {
-                setImportMsg({ ok: false, text: (err as Error).message });
-              }
-              e.target.value = '';
-            }}
-          />
+          Import experiment records <input type="file" aria-label="Experiment records" accept=".jsonl,.json,text/plain" onChange={importRecords} />
         </label>
       </div>
       {importMsg && (
@@ -233,54 +187,23 @@ export function ComparePage() {
           )}
         </p>
       )}
-      <table className="grid" data-testid="compare-table" hidden={shown.length === 0}>
-        <thead>
-          <tr>
-            <th>Compare</th>
-            {header('id', 'Run')}
-            {header('method', 'Method')}
-            <th>Model</th>
-            {header('seed', 'Seed')}
-            {header('dev', 'Dev F1')}
-            {header('p', 'Test P')}
-            {header('r', 'Test R')}
-            {header('f1', 'Test F1')}
-            <th title="The weak labels the run learned from, scored on the same test split: what the model must beat">Weak labels' test F1</th>
-            {types.map((t) => header(`type:${t}`, `${t} F1`))}
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((r) => (
-            <tr key={r.id} data-run={r.id}>
-              <td>
-                <input
-                  type="checkbox"
-                  aria-label={`compare run ${r.id}`}
-                  checked={chosen.includes(r.id)}
-                  onChange={(e) => setChosen(e.target.checked ? [...chosen, r.id] : chosen.filter((x) => x !== r.id))}
-                />
-              </td>
-              <td>{r.id}</td>
-              <td>{r.method}</td>
-              <td>{r.model}</td>
-              <td className="num">{r.seed}</td>
-              <td className="num">{pct(r.dev)}</td>
-              <td className="num">{pct(r.test?.overall.precision)}</td>
-              <td className="num">{pct(r.test?.overall.recall)}</td>
-              <td className="num">{pct(r.test?.overall.f1)}</td>
-              <td className="num" data-testid="compare-weak-f1">
-                {pct(r.metrics.weak?.test?.overall.f1)}
-              </td>
-              {types.map((t) => (
-                <td key={t} className="num">
-                  {pct(r.test?.perType[t]?.f1)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <RunsTable shown={shown} types={types} header={header} chosen={chosen} setChosen={setChosen} />
 
+      <SeedGroups groups={groups} types={types} />
+
+      <ChosenRuns picked={picked} errors={errors?.out ?? []} curveX={curveX} curves={curves} />
+
+      {diff && errors && <RunDiff diff={diff} runs={[errors.out[0].run.id, errors.out[1].run.id]} colors={colors} />}
+    </div>
+  );
+}
+
+type Group = { runs: RunView[]; f1: number[]; perType: Record<string, number[]> };
+
+/** Runs that differ only in the seed, as mean ± std. */
+function SeedGroups({ groups, types }: { groups: Group[]; types: string[] }) {
+  return (
+    <>
       {groups.length > 0 && <h2>Across seeds</h2>}
       <table className="grid" data-testid="group-table" hidden={groups.length === 0}>
         <thead>
@@ -314,64 +237,186 @@ export function ComparePage() {
           ))}
         </tbody>
       </table>
-
-      {picked.length > 0 && (
-        <>
-          <h2>Chosen runs</h2>
-          <LineChart title="Dev F1 by epoch" x={curveX} series={curves} xLabel="epoch" testId="compare-curves" />
-          <table className="grid" data-testid="error-table">
-            <thead>
-              <tr>
-                <th>Run (test split)</th>
-                <th>Correct</th>
-                <th>Wrong type</th>
-                <th>Wrong boundary</th>
-                <th>Missed</th>
-                <th>Spurious</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(errors?.out ?? []).map(({ run, errors: e }) => (
-                <tr key={run.id} data-run={run.id}>
-                  <td>run {run.id}</td>
-                  <td className="num">{e.correct}</td>
-                  <td className="num">{e.wrongType}</td>
-                  <td className="num">{e.wrongBoundary}</td>
-                  <td className="num">{e.missed}</td>
-                  <td className="num">{e.spurious}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {picked.map((r) => (
-            <div key={r.id} className="stack">
-              <RunDiagnostics runId={r.id} metrics={r.metrics} />
-              <SignalDiagnostics runId={r.id} metrics={r.metrics} />
-            </div>
-          ))}
-        </>
-      )}
-
-      {diff && (
-        <section data-testid="run-diff">
-          <h2>
-            Where run {errors!.out[0].run.id} and run {errors!.out[1].run.id} disagree ({diff.length} test documents)
-          </h2>
-          {diff.slice(0, 50).map(({ d, a, b }) => (
-            <div key={d.id} className="diff-pair" data-doc={d.id}>
-              <div className="muted">{d.name}</div>
-              <div>
-                <strong>run {errors!.out[0].run.id}: </strong>
-                <SpanText text={d.text} offsets={d.offsets} spans={a} colors={colors} />
-              </div>
-              <div>
-                <strong>run {errors!.out[1].run.id}: </strong>
-                <SpanText text={d.text} offsets={d.offsets} spans={b} colors={colors} />
-              </div>
-            </div>
-          ))}
-        </section>
-      )}
-    </div>
+    </>
   );
+}
+
+/** Every run shown, with its scores overall and per type; a checkbox picks it for the views below. */
+function RunsTable(p: {
+  shown: RunView[];
+  types: string[];
+  header: (key: SortKey, label: string) => React.ReactNode;
+  chosen: number[];
+  setChosen: (ids: number[]) => void;
+}) {
+  const { shown, types, header, chosen, setChosen } = p;
+  return (
+    <table className="grid" data-testid="compare-table" hidden={shown.length === 0}>
+      <thead>
+        <tr>
+          <th>Compare</th>
+          {header('id', 'Run')}
+          {header('method', 'Method')}
+          <th>Model</th>
+          {header('seed', 'Seed')}
+          {header('dev', 'Dev F1')}
+          {header('p', 'Test P')}
+          {header('r', 'Test R')}
+          {header('f1', 'Test F1')}
+          <th title="The weak labels the run learned from, scored on the same test split: what the model must beat">Weak labels' test F1</th>
+          {types.map((t) => header(`type:${t}`, `${t} F1`))}
+        </tr>
+      </thead>
+      <tbody>
+        {shown.map((r) => (
+          <tr key={r.id} data-run={r.id}>
+            <td>
+              <input
+                type="checkbox"
+                aria-label={`compare run ${r.id}`}
+                checked={chosen.includes(r.id)}
+                onChange={(e) => setChosen(e.target.checked ? [...chosen, r.id] : chosen.filter((x) => x !== r.id))}
+              />
+            </td>
+            <td>{r.id}</td>
+            <td>{r.method}</td>
+            <td>{r.model}</td>
+            <td className="num">{r.seed}</td>
+            <td className="num">{pct(r.dev)}</td>
+            <td className="num">{pct(r.test?.overall.precision)}</td>
+            <td className="num">{pct(r.test?.overall.recall)}</td>
+            <td className="num">{pct(r.test?.overall.f1)}</td>
+            <td className="num" data-testid="compare-weak-f1">
+              {pct(r.metrics.weak?.test?.overall.f1)}
+            </td>
+            {types.map((t) => (
+              <td key={t} className="num">
+                {pct(r.test?.perType[t]?.f1)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The chosen runs: their dev curves overlaid, their test errors by kind, and each run's diagnostics under its own heading. */
+function ChosenRuns(p: {
+  picked: RunView[];
+  errors: { run: RunView; errors: SpanErrors }[];
+  curveX: number[];
+  curves: { label: string; color: string; values: (number | null)[] }[];
+}) {
+  const { picked, curveX, curves } = p;
+  if (!picked.length) return null;
+  return (
+    <>
+      <h2>Chosen runs</h2>
+      <LineChart title="Dev F1 by epoch" x={curveX} series={curves} xLabel="epoch" testId="compare-curves" />
+      <table className="grid" data-testid="error-table">
+        <thead>
+          <tr>
+            <th>Run (test split)</th>
+            <th>Correct</th>
+            <th>Wrong type</th>
+            <th>Wrong boundary</th>
+            <th>Missed</th>
+            <th>Spurious</th>
+          </tr>
+        </thead>
+        <tbody>
+          {p.errors.map(({ run, errors: e }) => (
+            <tr key={run.id} data-run={run.id}>
+              <td>run {run.id}</td>
+              <td className="num">{e.correct}</td>
+              <td className="num">{e.wrongType}</td>
+              <td className="num">{e.wrongBoundary}</td>
+              <td className="num">{e.missed}</td>
+              <td className="num">{e.spurious}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {picked.map((r) => (
+        <div key={r.id} className="stack">
+          <RunDiagnostics runId={r.id} metrics={r.metrics} />
+          <SignalDiagnostics runId={r.id} metrics={r.metrics} />
+        </div>
+      ))}
+    </>
+  );
+}
+
+/** The test documents where two runs' predictions differ, both shown. */
+function RunDiff({ diff, runs, colors }: { diff: { d: DocumentRow; a: Span[]; b: Span[] }[]; runs: [number, number]; colors: Map<string, string> }) {
+  return (
+    <section data-testid="run-diff">
+      <h2>
+        Where run {runs[0]} and run {runs[1]} disagree ({diff.length} test documents)
+      </h2>
+      {diff.slice(0, 50).map(({ d, a, b }) => (
+        <div key={d.id} className="diff-pair" data-doc={d.id}>
+          <div className="muted">{d.name}</div>
+          <div>
+            <strong>run {runs[0]}: </strong>
+            <SpanText text={d.text} offsets={d.offsets} spans={a} colors={colors} />
+          </div>
+          <div>
+            <strong>run {runs[1]}: </strong>
+            <SpanText text={d.text} offsets={d.offsets} spans={b} colors={colors} />
+          </div>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+/** The chosen runs, their predictions and errors on the test split (from their stored layers), and their dev curves. */
+function useChosenRuns(projectId: number, runs: RunView[], chosen: number[]) {
+  const picked = runs.filter((r) => chosen.includes(r.id));
+  const errors = useLiveQuery(async () => {
+    const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
+    const test = docs.filter((d) => d.split === 'test');
+    const ids = test.map((d) => d.id!);
+    const out: { run: RunView; errors: SpanErrors; pred: Span[][]; gold: Span[][] }[] = [];
+    for (const r of picked) {
+      if (r.predictedLayerId === undefined || r.goldLayerId === undefined) continue;
+      const [pred, gold] = await Promise.all([layerAnnotations(db, r.predictedLayerId, ids), layerAnnotations(db, r.goldLayerId, ids)]);
+      const [p, g] = [pred.map((a) => a.spans), gold.map((a) => a.spans)];
+      out.push({ run: r, errors: spanErrors(g, p), pred: p, gold: g });
+    }
+    return { test, out };
+  }, [projectId, chosen.join(','), runs.length]);
+
+  const curveX = useMemo(() => [...new Set(picked.flatMap((r) => r.history.map((h) => h.epoch)))].sort((a, b) => a - b), [picked]);
+  const curves = useMemo(
+    () =>
+      picked.map((r, k) => ({
+        label: `run ${r.id}`,
+        color: COLORS[k % COLORS.length],
+        values: curveX.map((e) => (r.history.find((h) => h.epoch === e)?.devF1 ?? null) as number | null).map((v) => (v === null ? null : 100 * v)),
+      })),
+    [picked, curveX],
+  );
+  return { picked, errors, curveX, curves };
+}
+
+/** The shown runs as a CSV file: scores overall, the weak labels' test F1, and F1 per type. */
+function exportCsv(projectId: number, shown: RunView[], types: string[]) {
+  const head = ['run', 'status', 'method', 'model', 'seed', 'dev_f1', 'test_p', 'test_r', 'test_f1', 'weak_test_f1', ...types.map((t) => `test_f1_${t}`)];
+  const lines = shown.map((r) => [
+    r.id,
+    r.status,
+    r.method,
+    r.model,
+    r.seed,
+    r.dev ?? '',
+    r.test?.overall.precision ?? '',
+    r.test?.overall.recall ?? '',
+    r.test?.overall.f1 ?? '',
+    r.metrics.weak?.test?.overall.f1 ?? '',
+    ...types.map((t) => r.test?.perType[t]?.f1 ?? ''),
+  ]);
+  download(`runs-project-${projectId}.csv`, toCsv([head, ...lines]), 'text/csv');
 }

@@ -12,6 +12,38 @@ import { download, useProject, useProjectId } from '../hooks';
 
 type ExportFormat = 'conll' | 'jsonl' | 'lines';
 
+/**
+ * Downloads a layer in the chosen format: only the documents it annotates (a gold layer's
+ * unannotated documents are unknown, not all O); what was exported, in a sentence.
+ */
+async function exportLayerFile(projectId: number, layerId: number, name: string, format: ExportFormat, scheme: TagScheme): Promise<string> {
+  const all = await db.documents.where('projectId').equals(projectId).sortBy('id');
+  // Only the documents the layer annotates: a gold layer's unannotated documents are unknown, not all O.
+  const rows = await layerRows(
+    db,
+    layerId,
+    all.map((d) => d.id!),
+  );
+  const docs = all.filter((_, k) => rows[k] !== undefined);
+  if (!docs.length) return `Nothing to export: layer "${name}" annotates no document.`;
+  const anns = await layerAnnotations(
+    db,
+    layerId,
+    docs.map((d) => d.id!),
+  );
+  const parsed = docs.map(toParsedDoc);
+  const safe = name.replace(/[^\w.-]+/g, '_');
+  if (format === 'conll') download(`${safe}.conll`, writeConll(parsed, anns, scheme));
+  else if (format === 'jsonl') download(`${safe}.jsonl`, writeJsonl(parsed, anns), 'application/jsonl');
+  else {
+    download(`${safe}_text.txt`, writeLinesText(parsed));
+    download(`${safe}_labels.txt`, writeLinesLabels(parsed, anns, scheme));
+  }
+  return docs.length === all.length
+    ? `Exported all ${docs.length.toLocaleString()} documents of "${name}".`
+    : `Exported the ${docs.length.toLocaleString()} documents "${name}" annotates; the other ${(all.length - docs.length).toLocaleString()} have no annotation in it and were left out.`;
+}
+
 export function OverviewPage() {
   const projectId = useProjectId();
   const project = useProject(projectId);
@@ -26,71 +58,14 @@ export function OverviewPage() {
   const docsOf = (s: Split) => stats?.bySplit[s].documents ?? counts?.bySplit[s] ?? 0;
   const tokens = (n: number | undefined) => (n === undefined ? <span className="muted">counting…</span> : n.toLocaleString());
 
-  const exportLayer = async (layerId: number, name: string) => {
-    const all = await db.documents.where('projectId').equals(projectId).sortBy('id');
-    // Only the documents the layer annotates: a gold layer's unannotated documents are unknown, not all O.
-    const rows = await layerRows(
-      db,
-      layerId,
-      all.map((d) => d.id!),
-    );
-    const docs = all.filter((_, k) => rows[k] !== undefined);
-    if (!docs.length) {
-      setExported(`Nothing to export: layer "${name}" annotates no document.`);
-      return;
-    }
-    const anns = await layerAnnotations(
-      db,
-      layerId,
-      docs.map((d) => d.id!),
-    );
-    const parsed = docs.map(toParsedDoc);
-    const safe = name.replace(/[^\w.-]+/g, '_');
-    setExported(
-      docs.length === all.length
-        ? `Exported all ${docs.length.toLocaleString()} documents of "${name}".`
-        : `Exported the ${docs.length.toLocaleString()} documents "${name}" annotates; the other ${(all.length - docs.length).toLocaleString()} have no annotation in it and were left out.`,
-    );
-    if (format === 'conll') download(`${safe}.conll`, writeConll(parsed, anns, scheme));
-    else if (format === 'jsonl') download(`${safe}.jsonl`, writeJsonl(parsed, anns), 'application/jsonl');
-    else {
-      download(`${safe}_text.txt`, writeLinesText(parsed));
-      download(`${safe}_labels.txt`, writeLinesLabels(parsed, anns, scheme));
-    }
-  };
+  const exportLayer = async (layerId: number, name: string) => setExported(await exportLayerFile(projectId, layerId, name, format, scheme));
 
   const goldOnDev = stats?.layers.some((l) => l.kind === 'gold' && l.devDocuments > 0);
   const documents = stats?.documents ?? counts?.documents ?? 0;
   return (
     <div>
       {stats && <NextSteps projectId={projectId} documents={stats.documents} hasDevGold={!!goldOnDev} />}
-      <table className="grid" data-testid="split-table">
-        <thead>
-          <tr>
-            <th>Split</th>
-            <th>Documents</th>
-            <th>Tokens</th>
-          </tr>
-        </thead>
-        <tbody>
-          {SPLITS.map((s) => (
-            <tr key={s}>
-              <td>{s}</td>
-              <td className="num">{docsOf(s).toLocaleString()}</td>
-              <td className="num">{tokens(stats?.bySplit[s].tokens)}</td>
-            </tr>
-          ))}
-          <tr className="total">
-            <td>all</td>
-            <td className="num" data-testid="doc-count">
-              {documents.toLocaleString()}
-            </td>
-            <td className="num" data-testid="token-count">
-              {tokens(stats?.tokens)}
-            </td>
-          </tr>
-        </tbody>
-      </table>
+      <SplitTable docsOf={docsOf} tokens={tokens} stats={stats} documents={documents} />
 
       <h2>Label layers</h2>
       {!stats ? (
@@ -161,5 +136,44 @@ export function OverviewPage() {
         </>
       )}
     </div>
+  );
+}
+
+/** Documents and tokens per split (tokens once every row is read). */
+function SplitTable(p: {
+  docsOf: (s: Split) => number;
+  tokens: (n: number | undefined) => React.ReactNode;
+  stats: { bySplit: Record<Split, { tokens: number }>; tokens: number } | undefined | null;
+  documents: number;
+}) {
+  const { docsOf, tokens, stats, documents } = p;
+  return (
+    <table className="grid" data-testid="split-table">
+      <thead>
+        <tr>
+          <th>Split</th>
+          <th>Documents</th>
+          <th>Tokens</th>
+        </tr>
+      </thead>
+      <tbody>
+        {SPLITS.map((s) => (
+          <tr key={s}>
+            <td>{s}</td>
+            <td className="num">{docsOf(s).toLocaleString()}</td>
+            <td className="num">{tokens(stats?.bySplit[s].tokens)}</td>
+          </tr>
+        ))}
+        <tr className="total">
+          <td>all</td>
+          <td className="num" data-testid="doc-count">
+            {documents.toLocaleString()}
+          </td>
+          <td className="num" data-testid="token-count">
+            {tokens(stats?.tokens)}
+          </td>
+        </tr>
+      </tbody>
+    </table>
   );
 }

@@ -89,30 +89,7 @@ export function ReviewPage() {
   const run = runs?.find((r) => r.id === runId) ?? runs?.at(-1) ?? null;
   const predLayer = (run?.metrics as { predictedLayerId?: number } | undefined)?.predictedLayerId ?? null;
 
-  const data = useLiveQuery(async () => {
-    if (weak === null) return null;
-    const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
-    const ids = docs.map((d) => d.id!);
-    const [w, p, sig] = await Promise.all([
-      layerAnnotations(db, weak, ids),
-      predLayer === null ? Promise.resolve(null) : layerAnnotations(db, predLayer, ids),
-      run ? runSignals(db, run.id!).toArray() : Promise.resolve([]),
-    ]);
-    const byDoc = new Map(sig.map((s) => [s.docId, s]));
-    return {
-      docs: docs.map((d, k) => ({
-        docId: d.id!,
-        name: d.name,
-        split: d.split,
-        words: tokenTexts(d),
-        sentences: sentenceRanges(d),
-        weak: w[k].spans,
-        predicted: p?.[k].spans,
-        signals: byDoc.get(d.id!),
-      })),
-      have: available(sig, predLayer !== null),
-    };
-  }, [projectId, weak, predLayer, run?.id]);
+  const data = useQueueData(projectId, weak, predLayer, run?.id ?? null);
   // The default ranks by the model's uncertainty: on its own training sentences a model mostly
   // reproduces the weak labels, so disagreement finds little there, while its least sure sentences
   // had a weak-label error 88 to 100 % of the time in the simulated annotator (BENCHMARKS.md).
@@ -137,32 +114,7 @@ export function ReviewPage() {
   const loop = useLoopSettings(projectId);
   const setLoop = useLoop((s) => s.setSettings);
   const layerName = loop.layer;
-  const [decided, setDecided] = useState<Record<string, 'run' | 'weak'>>({});
-  /** The decisions made here, newest last, each with the row it replaced: u or ctrl+z takes back the last. */
-  const undoStack = useRef<{ id: string; cursor: number; before: RowBefore }[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  /** Accept the run's labels or keep the weak ones for a queued sentence, then go to the next. */
-  const decide = async (q: (typeof queue)[number], which: 'run' | 'weak') => {
-    const doc = data!.docs.find((d) => d.docId === q.docId)!;
-    const spans = (which === 'run' ? (doc.predicted ?? []) : doc.weak).filter((x) => x.label !== '?');
-    const id = `q-${q.docId}-${q.sentence}`;
-    try {
-      const before = await decideSentenceInLayer(db, projectId, layerName, q.docId, q.from, q.to, spans);
-      undoStack.current.push({ id, cursor, before });
-      setDecided((d) => ({ ...d, [id]: which }));
-      setCursor((c) => Math.min(c + 1, Math.min(queue.length, 200) - 1));
-      setError(null);
-    } catch (e) {
-      setError(`not saved: ${(e as Error).message}`);
-    }
-  };
-  const undo = async () => {
-    const last = undoStack.current.pop();
-    if (!last) return;
-    await restoreRows(db, [last.before]);
-    setDecided(({ [last.id]: _, ...rest }) => rest);
-    setCursor(last.cursor);
-  };
+  const { decided, decide, undo, error } = useDecisions({ projectId, layerName, docs: data?.docs ?? [], cursor, setCursor, queueLength: queue.length });
   const box = useRef<HTMLDivElement>(null);
   // The queue takes keys as soon as it has entries, without a click into it first.
   const hasQueue = queue.length > 0;
@@ -170,25 +122,8 @@ export function ReviewPage() {
     if (hasQueue && !box.current?.contains(document.activeElement) && document.activeElement?.tagName !== 'SELECT') box.current?.focus();
   }, [hasQueue]);
 
-  const hasWeak = layers?.some((l) => l.kind === 'weak');
-  // Nothing to rank until there are weak labels and a finished run: say which is missing, and where to get it.
-  if (layers && runs && (!hasWeak || !runs.length))
-    return (
-      <div className="stack">
-        <p className="muted" data-testid="review-empty">
-          {!hasWeak ? (
-            <>
-              No weak labels yet: the queue ranks the sentences where they and a trained model disagree. <Link href="/weak">Make weak labels</Link>
-            </>
-          ) : (
-            <>
-              No finished training run yet: the queue reads what a run&apos;s method learned about the weak labels. <Link href="/train">Train a model</Link>
-            </>
-          )}
-        </p>
-        <ProgressPanel projectId={projectId} />
-      </div>
-    );
+  if (layers && runs && (!layers.some((l) => l.kind === 'weak') || !runs.length))
+    return <ReviewEmpty projectId={projectId} hasWeak={layers.some((l) => l.kind === 'weak')} />;
 
   return (
     <div className="stack">
@@ -535,4 +470,95 @@ function ProgressPanel({ projectId }: { projectId: number }) {
       )}
     </section>
   );
+}
+
+/** The queue's sentences: every document's words, sentences, weak and predicted spans and the run's signals; which signals there are. */
+function useQueueData(projectId: number, weak: number | null, predLayer: number | null, runId: number | null) {
+  return useLiveQuery(async () => {
+    if (weak === null) return null;
+    const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
+    const ids = docs.map((d) => d.id!);
+    const [w, p, sig] = await Promise.all([
+      layerAnnotations(db, weak, ids),
+      predLayer === null ? Promise.resolve(null) : layerAnnotations(db, predLayer, ids),
+      runId !== null ? runSignals(db, runId).toArray() : Promise.resolve([]),
+    ]);
+    const byDoc = new Map(sig.map((s) => [s.docId, s]));
+    return {
+      docs: docs.map((d, k) => ({
+        docId: d.id!,
+        name: d.name,
+        split: d.split,
+        words: tokenTexts(d),
+        sentences: sentenceRanges(d),
+        weak: w[k].spans,
+        predicted: p?.[k].spans,
+        signals: byDoc.get(d.id!),
+      })),
+      have: available(sig, predLayer !== null),
+    };
+  }, [projectId, weak, predLayer, runId]);
+}
+
+/** Nothing to rank until there are weak labels and a finished run: which is missing, and where to get it. */
+function ReviewEmpty({ projectId, hasWeak }: { projectId: number; hasWeak: boolean }) {
+  return (
+    <div className="stack">
+      <p className="muted" data-testid="review-empty">
+        {!hasWeak ? (
+          <>
+            No weak labels yet: the queue ranks the sentences where they and a trained model disagree. <Link href="/weak">Make weak labels</Link>
+          </>
+        ) : (
+          <>
+            No finished training run yet: the queue reads what a run&apos;s method learned about the weak labels. <Link href="/train">Train a model</Link>
+          </>
+        )}
+      </p>
+      <ProgressPanel projectId={projectId} />
+    </div>
+  );
+}
+
+/**
+ * The queue's decisions: accept the run's labels or keep the weak ones for a sentence, written to
+ * the corrections layer (marked reviewed), then on to the next; each with the row it replaced, so
+ * that u or ctrl+z takes back the last.
+ */
+function useDecisions(o: {
+  projectId: number;
+  layerName: string;
+  docs: readonly { docId: number; weak: Span[]; predicted?: Span[] }[];
+  cursor: number;
+  setCursor: React.Dispatch<React.SetStateAction<number>>;
+  queueLength: number;
+}) {
+  const { projectId, layerName, docs, cursor, setCursor, queueLength } = o;
+  const [decided, setDecided] = useState<Record<string, 'run' | 'weak'>>({});
+  /** The decisions made here, newest last, each with the row it replaced: u or ctrl+z takes back the last. */
+  const undoStack = useRef<{ id: string; cursor: number; before: RowBefore }[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  /** Accept the run's labels or keep the weak ones for a queued sentence, then go to the next. */
+  const decide = async (q: { docId: number; sentence: number; from: number; to: number }, which: 'run' | 'weak') => {
+    const doc = docs.find((d) => d.docId === q.docId)!;
+    const spans = (which === 'run' ? (doc.predicted ?? []) : doc.weak).filter((x) => x.label !== '?');
+    const id = `q-${q.docId}-${q.sentence}`;
+    try {
+      const before = await decideSentenceInLayer(db, projectId, layerName, q.docId, q.from, q.to, spans);
+      undoStack.current.push({ id, cursor, before });
+      setDecided((d) => ({ ...d, [id]: which }));
+      setCursor((c) => Math.min(c + 1, Math.min(queueLength, 200) - 1));
+      setError(null);
+    } catch (e) {
+      setError(`not saved: ${(e as Error).message}`);
+    }
+  };
+  const undo = async () => {
+    const last = undoStack.current.pop();
+    if (!last) return;
+    await restoreRows(db, [last.before]);
+    setDecided(({ [last.id]: _, ...rest }) => rest);
+    setCursor(last.cursor);
+  };
+  return { decided, decide, undo, error };
 }

@@ -182,20 +182,11 @@ function LayerOptions({ layers }: { layers: readonly { id?: number; name: string
   );
 }
 
-export function TrainPage() {
-  const projectId = useProjectId();
-  const layers = useLiveQuery(() => db.layers.where('projectId').equals(projectId).sortBy('id'), [projectId]);
-  const runs = useLiveQuery(
-    () =>
-      db.runs
-        .where('projectId')
-        .equals(projectId)
-        .filter((r) => r.kind === 'train')
-        .reverse()
-        .sortBy('id'),
-    [projectId],
-  );
-  const defaults = {
+type Form = ReturnType<typeof trainFormDefaults>;
+
+/** The form's starting values: the method and options chosen on dev (BENCHMARKS.md says where each comes from). */
+function trainFormDefaults() {
+  return {
     layer: '',
     gold: '',
     strong: '',
@@ -222,21 +213,29 @@ export function TrainPage() {
     seed: '1',
     backend: 'auto',
   };
-  // What was typed stays across reloads, per project (kept.ts); a field the page no longer has is dropped.
-  const [form, setForm] = useKept(`train-form/${projectId}`, defaults);
+}
+
+/**
+ * The training form's state, kept across reloads per project (kept.ts; a field the page no longer
+ * has is dropped), with the layers it would train on and every problem that stops a run.
+ */
+function useTrainForm(projectId: number) {
+  const layers = useLiveQuery(() => db.layers.where('projectId').equals(projectId).sortBy('id'), [projectId]);
+  const [form, setForm] = useKept(`train-form/${projectId}`, trainFormDefaults());
   // The chosen method's options (method and pipeline, every default filled in): the ablations' switches.
   const [options, setOptions] = useKept(`train-options/${projectId}`, entryOptionsText(METHOD_CATALOG.find((m) => m.id === 'completion')!));
-  const [live, setLive] = useState<Live | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const job = useRef<TrainJob | null>(null);
   const problems = useMemo(() => formProblems(form), [form]);
+  const set = (k: keyof Form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setForm({ ...form, [k]: e.target.value });
   /** A number field of the form, marked invalid when its check fails (the message names it). */
   const numField = (k: keyof typeof NUMBER_FIELDS) => ({
     value: form[k],
     onChange: set(k),
     invalid: problems.some((p) => p.startsWith(`${NUMBER_FIELDS[k]}:`)),
   });
-  const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setForm({ ...form, [k]: e.target.value });
+  const check = (k: 'dictionary' | 'weakFeatures' | 'spelling' | 'typeShifts') => ({
+    checked: form[k],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.checked }),
+  });
   const chooseMethod = (e: React.ChangeEvent<HTMLSelectElement>) => {
     set('method')(e);
     setOptions(entryOptionsText(METHOD_CATALOG.find((m) => m.id === e.target.value) ?? METHOD_CATALOG[0]));
@@ -255,23 +254,6 @@ export function TrainPage() {
       : (layers?.find((l) => l.role === 'aggregate')?.id ?? layers?.[0]?.id);
   const goldId = exists(form.gold) ? Number(form.gold) : gold[0]?.id;
   const dataProblems = stats ? layerProblems(stats.layers, { layerId, goldId, strongId: exists(form.strong) ? Number(form.strong) : undefined }) : [];
-
-  const execute = async (runId: number, queue?: Live['queue']) => {
-    setError(null);
-    const t = new TrainJob();
-    job.current = t;
-    setLive({ runId, steps: [], epochs: [], queue });
-    try {
-      await t.run(runId, (e) => setLive((prev) => prev && nextLive(prev, e, Date.now())));
-    } catch (e) {
-      setError((e as Error).message);
-      await failRunIfLive(db, runId, (e as Error).message);
-    } finally {
-      job.current = null;
-      setLive(null);
-    }
-  };
-
   /** The run settings the form gives (layers, model, training, backend); the method comes apart. */
   const baseConfig = (): Pick<RunConfig, 'data' | 'model' | 'train' | 'backend'> => {
     if (layerId === undefined || goldId === undefined) throw new Error('choose a training layer and a gold layer (the dev split is scored on it)');
@@ -293,27 +275,37 @@ export function TrainPage() {
     });
     return { data: c.data, model: c.model, train: c.train, backend: c.backend };
   };
+  return { form, options, setOptions, problems, dataProblems, set, numField, check, chooseMethod, layers, gold, strongChoices, layerId, goldId, baseConfig };
+}
+type TrainForm = ReturnType<typeof useTrainForm>;
 
-  const start = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    try {
-      const entry = METHOD_CATALOG.find((m) => m.id === form.method) ?? METHOD_CATALOG[0];
-      const { method, pipeline } = parseOptionsText(options);
-      const base = baseConfig();
-      const config = parseRunConfig({ ...base, name: `project ${projectId}`, model: { ...base.model, head: entry.head ?? form.head }, method, pipeline });
-      const runId = await addRun(db, { projectId, kind: 'train', config, status: 'queued', createdAt: Date.now() });
-      await execute(runId);
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
-
-  // Queued runs (an experiment's) one after another; cancelling the queue cancels the current run
-  // and marks the ones not started as cancelled.
+/**
+ * Runs the page trains, one at a time, in the training worker: a single run, or an experiment's
+ * queue one after another (cancelling the queue cancels the current run and marks the ones not
+ * started as cancelled).
+ */
+function useRunner() {
+  const [live, setLive] = useState<Live | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const job = useRef<TrainJob | null>(null);
   const queueCancelled = useRef(false);
   // Between two runs of a queue nothing is live: this keeps a second queue from starting then.
   const [queueBusy, setQueueBusy] = useState(false);
+  const execute = async (runId: number, queue?: Live['queue']) => {
+    setError(null);
+    const t = new TrainJob();
+    job.current = t;
+    setLive({ runId, steps: [], epochs: [], queue });
+    try {
+      await t.run(runId, (e) => setLive((prev) => prev && nextLive(prev, e, Date.now())));
+    } catch (e) {
+      setError((e as Error).message);
+      await failRunIfLive(db, runId, (e as Error).message);
+    } finally {
+      job.current = null;
+      setLive(null);
+    }
+  };
   const runQueue = async (ids: readonly number[]) => {
     queueCancelled.current = false;
     setQueueBusy(true);
@@ -331,172 +323,76 @@ export function TrainPage() {
       setQueueBusy(false);
     }
   };
-  const busy = !!live || queueBusy;
+  const cancelQueue = () => {
+    queueCancelled.current = true;
+    job.current?.cancel();
+  };
+  return { live, error, setError, job, execute, runQueue, cancelQueue, busy: !!live || queueBusy };
+}
+
+export function TrainPage() {
+  const projectId = useProjectId();
+  const runs = useLiveQuery(
+    () =>
+      db.runs
+        .where('projectId')
+        .equals(projectId)
+        .filter((r) => r.kind === 'train')
+        .reverse()
+        .sortBy('id'),
+    [projectId],
+  );
+  const f = useTrainForm(projectId);
+  const r = useRunner();
+  const { form, problems, dataProblems, busy } = { ...f, busy: r.busy };
+  const start = async (e: React.FormEvent) => {
+    e.preventDefault();
+    r.setError(null);
+    try {
+      const entry = METHOD_CATALOG.find((m) => m.id === form.method) ?? METHOD_CATALOG[0];
+      const { method, pipeline } = parseOptionsText(f.options);
+      const base = f.baseConfig();
+      const config = parseRunConfig({ ...base, name: `project ${projectId}`, model: { ...base.model, head: entry.head ?? form.head }, method, pipeline });
+      const runId = await addRun(db, { projectId, kind: 'train', config, status: 'queued', createdAt: Date.now() });
+      await r.execute(runId);
+    } catch (err) {
+      r.setError((err as Error).message);
+    }
+  };
   const queued =
     runs
-      ?.filter((r) => r.status === 'queued')
-      .map((r) => r.id!)
+      ?.filter((x) => x.status === 'queued')
+      .map((x) => x.id!)
       .reverse() ?? [];
 
   return (
     <div className="stack">
       <form onSubmit={start} className="stack" aria-label="Train a model">
-        <div className="row">
-          <label>
-            Learn from{' '}
-            <select aria-label="Training layer" value={layerId ?? ''} onChange={set('layer')}>
-              {(layers ?? []).map((l) => (
-                <option key={l.id} value={l.id}>
-                  {l.kind}: {l.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Score on{' '}
-            <select aria-label="Gold layer" value={goldId ?? ''} onChange={set('gold')}>
-              <LayerOptions layers={gold} />
-            </select>
-          </label>
-          <label>
-            Strong labels from{' '}
-            <select aria-label="Strong layer" value={form.strong} onChange={set('strong')}>
-              <option value="">none</option>
-              <LayerOptions layers={strongChoices} />
-            </select>
-          </label>
-          <label>
-            Method{' '}
-            <select aria-label="Method" value={form.method} onChange={chooseMethod}>
-              {METHOD_CATALOG.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.title}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
+        <LayerFields f={f} />
         <p className="muted" data-testid="method-when">
           When to use it: {(METHOD_CATALOG.find((m) => m.id === form.method) ?? METHOD_CATALOG[0]).when}
         </p>
-        <div className="row">
-          <select aria-label="Encoder" value={form.encoder} onChange={set('encoder')}>
-            <option value="bilstm">BiLSTM</option>
-            <option value="idcnn">ID-CNN</option>
-          </select>
-          <label>
-            units <NumberInput aria-label="Hidden units" {...numField('hidden')} />
-          </label>
-          <select aria-label="Head" value={form.head} onChange={set('head')}>
-            <option value="crf">CRF</option>
-            <option value="softmax">softmax</option>
-            <option value="span">span classifier</option>
-          </select>
-          <label>
-            dropout <NumberInput aria-label="Dropout" {...numField('dropout')} />
-          </label>
-          <label title="The project's gazetteer matches as model input, so the model uses the dictionaries at prediction time">
-            <input
-              type="checkbox"
-              aria-label="Dictionary features"
-              checked={form.dictionary}
-              onChange={(e) => setForm({ ...form, dictionary: e.target.checked })}
-            />{' '}
-            dictionary features
-          </label>
-          {form.dictionary && (
-            <label
-              title={`The share of dictionary matches left out of each training batch, so the model also learns from context; "dev": the first stage trains at each of ${DICTIONARY_DROPOUT_CHOICES.join(', ')} and the best on dev is kept`}
-            >
-              dropped <NumberInput aria-label="Dictionary dropout" {...numField('dictDropout')} />
-            </label>
-          )}
-          <label title="The project's weak labels (their aggregate) as model input too, so the model starts from what they say and learns from context where to differ">
-            <input
-              type="checkbox"
-              aria-label="Weak labels as features"
-              checked={form.weakFeatures}
-              onChange={(e) => setForm({ ...form, weakFeatures: e.target.checked })}
-            />{' '}
-            weak labels as features
-          </label>
-          <label title="Words GloVe lacks get a vector spelled from their characters (n-grams trained to reproduce GloVe) instead of zeros">
-            <input type="checkbox" aria-label="Spelling vectors" checked={form.spelling} onChange={(e) => setForm({ ...form, spelling: e.target.checked })} />{' '}
-            spelling vectors
-          </label>
-          <label title="Epochs of pre-training the encoder as a language model on the text of the train split and of the unassigned documents (0: off); done once and kept for the project's later runs">
-            pre-train encoder <NumberInput aria-label="Pre-training epochs" {...numField('pretrain')} /> epochs
-          </label>
-          <label title="After the O shift, each entity type's tags get a shift of their own, chosen on dev (weak labels miss each type at its own rate); completion's teacher decodes with them too">
-            <input type="checkbox" aria-label="Type shifts" checked={form.typeShifts} onChange={(e) => setForm({ ...form, typeShifts: e.target.checked })} />{' '}
-            shift per type
-          </label>
-          <label>
-            epochs <NumberInput aria-label="Epochs" {...numField('epochs')} />
-          </label>
-          <label>
-            batch <NumberInput aria-label="Batch size" {...numField('batch')} />
-          </label>
-          <label>
-            lr <NumberInput aria-label="Learning rate" {...numField('lr')} />
-          </label>
-          <label>
-            seed <NumberInput aria-label="Seed" {...numField('seed')} />
-          </label>
-          <select aria-label="Backend" value={form.backend} onChange={set('backend')}>
-            <option value="auto">backend: auto</option>
-            <option value="webgpu">WebGPU</option>
-            <option value="wasm">WASM</option>
-            <option value="webgl">WebGL</option>
-            <option value="cpu">CPU</option>
-          </select>
-          <button type="submit" disabled={busy || problems.length > 0 || dataProblems.length > 0}>
-            Train
-          </button>
-        </div>
-        {problems.length + dataProblems.length > 0 && (
-          <ul role="alert" className="error" data-testid="form-problems">
-            {dataProblems.map((p) => (
-              <li key={p.text} data-problem="layers">
-                {p.text}
-                {p.fix && (
-                  <>
-                    {' '}
-                    <Link href={p.fix.href}>{p.fix.label}</Link>
-                  </>
-                )}
-              </li>
-            ))}
-            {problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        )}
+        <ModelFields f={f} disabled={busy || problems.length > 0 || dataProblems.length > 0} />
+        <FormProblems problems={problems} dataProblems={dataProblems} />
         <details>
           <summary>Method options (the ablations: switch a stage or a loss term off here)</summary>
-          <OptionsForm text={options} onChange={setOptions} />
+          <OptionsForm text={f.options} onChange={f.setOptions} />
         </details>
       </form>
-      {live && (
+      {r.live && (
         <LiveRun
-          live={live}
+          live={r.live}
           maxEpochs={Number(form.epochs) || 1}
           controls={
             <>
-              <button type="button" onClick={() => job.current?.stop()}>
+              <button type="button" onClick={() => r.job.current?.stop()}>
                 Stop (keep best)
               </button>
-              <button type="button" onClick={() => job.current?.cancel()}>
+              <button type="button" onClick={() => r.job.current?.cancel()}>
                 Cancel
               </button>
-              {live.queue && (
-                <button
-                  type="button"
-                  onClick={() => {
-                    queueCancelled.current = true;
-                    job.current?.cancel();
-                  }}
-                >
+              {r.live.queue && (
+                <button type="button" onClick={r.cancelQueue}>
                   Cancel experiment
                 </button>
               )}
@@ -504,24 +400,156 @@ export function TrainPage() {
           }
         />
       )}
-      <ExperimentPanel baseConfig={baseConfig} runs={runs ?? []} busy={busy} blocked={dataProblems.length > 0} onQueued={runQueue} onError={setError} />
-      {error && (
+      <ExperimentPanel baseConfig={f.baseConfig} runs={runs ?? []} busy={busy} blocked={dataProblems.length > 0} onQueued={r.runQueue} onError={r.setError} />
+      {r.error && (
         <p role="alert" className="error" data-testid="train-error">
-          {error}
+          {r.error}
         </p>
       )}
       <h2>Runs</h2>
       {queued.length > 0 && !busy && (
         <p className="row">
           {queued.length} queued {queued.length === 1 ? 'run' : 'runs'} (an experiment stopped by a reload)
-          <button type="button" onClick={() => void runQueue(queued)}>
+          <button type="button" onClick={() => void r.runQueue(queued)}>
             Run the queued runs
           </button>
         </p>
       )}
-      {runs?.length ? <RunsTable runs={runs} busy={busy} onResume={(id) => void execute(id)} /> : <p className="muted">No training run yet.</p>}
+      {runs?.length ? <RunsTable runs={runs} busy={busy} onResume={(id) => void r.execute(id)} /> : <p className="muted">No training run yet.</p>}
       <ProjectEncoders projectId={projectId} busy={busy} />
     </div>
+  );
+}
+
+/** Which layers the run learns from and is scored on, and the method. */
+function LayerFields({ f }: { f: TrainForm }) {
+  const { form, set, layers, gold, strongChoices, layerId, goldId, chooseMethod } = f;
+  return (
+    <div className="row">
+      <label>
+        Learn from{' '}
+        <select aria-label="Training layer" value={layerId ?? ''} onChange={set('layer')}>
+          {(layers ?? []).map((l) => (
+            <option key={l.id} value={l.id}>
+              {l.kind}: {l.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Score on{' '}
+        <select aria-label="Gold layer" value={goldId ?? ''} onChange={set('gold')}>
+          <LayerOptions layers={gold} />
+        </select>
+      </label>
+      <label>
+        Strong labels from{' '}
+        <select aria-label="Strong layer" value={form.strong} onChange={set('strong')}>
+          <option value="">none</option>
+          <LayerOptions layers={strongChoices} />
+        </select>
+      </label>
+      <label>
+        Method{' '}
+        <select aria-label="Method" value={form.method} onChange={chooseMethod}>
+          {METHOD_CATALOG.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.title}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
+
+/** The model's and the training's settings, and the Train button. */
+function ModelFields({ f, disabled }: { f: TrainForm; disabled: boolean }) {
+  const { form, set, numField, check } = f;
+  return (
+    <div className="row">
+      <select aria-label="Encoder" value={form.encoder} onChange={set('encoder')}>
+        <option value="bilstm">BiLSTM</option>
+        <option value="idcnn">ID-CNN</option>
+      </select>
+      <label>
+        units <NumberInput aria-label="Hidden units" {...numField('hidden')} />
+      </label>
+      <select aria-label="Head" value={form.head} onChange={set('head')}>
+        <option value="crf">CRF</option>
+        <option value="softmax">softmax</option>
+        <option value="span">span classifier</option>
+      </select>
+      <label>
+        dropout <NumberInput aria-label="Dropout" {...numField('dropout')} />
+      </label>
+      <label title="The project's gazetteer matches as model input, so the model uses the dictionaries at prediction time">
+        <input type="checkbox" aria-label="Dictionary features" {...check('dictionary')} /> dictionary features
+      </label>
+      {form.dictionary && (
+        <label
+          title={`The share of dictionary matches left out of each training batch, so the model also learns from context; "dev": the first stage trains at each of ${DICTIONARY_DROPOUT_CHOICES.join(', ')} and the best on dev is kept`}
+        >
+          dropped <NumberInput aria-label="Dictionary dropout" {...numField('dictDropout')} />
+        </label>
+      )}
+      <label title="The project's weak labels (their aggregate) as model input too, so the model starts from what they say and learns from context where to differ">
+        <input type="checkbox" aria-label="Weak labels as features" {...check('weakFeatures')} /> weak labels as features
+      </label>
+      <label title="Words GloVe lacks get a vector spelled from their characters (n-grams trained to reproduce GloVe) instead of zeros">
+        <input type="checkbox" aria-label="Spelling vectors" {...check('spelling')} /> spelling vectors
+      </label>
+      <label title="Epochs of pre-training the encoder as a language model on the text of the train split and of the unassigned documents (0: off); done once and kept for the project's later runs">
+        pre-train encoder <NumberInput aria-label="Pre-training epochs" {...numField('pretrain')} /> epochs
+      </label>
+      <label title="After the O shift, each entity type's tags get a shift of their own, chosen on dev (weak labels miss each type at its own rate); completion's teacher decodes with them too">
+        <input type="checkbox" aria-label="Type shifts" {...check('typeShifts')} /> shift per type
+      </label>
+      <label>
+        epochs <NumberInput aria-label="Epochs" {...numField('epochs')} />
+      </label>
+      <label>
+        batch <NumberInput aria-label="Batch size" {...numField('batch')} />
+      </label>
+      <label>
+        lr <NumberInput aria-label="Learning rate" {...numField('lr')} />
+      </label>
+      <label>
+        seed <NumberInput aria-label="Seed" {...numField('seed')} />
+      </label>
+      <select aria-label="Backend" value={form.backend} onChange={set('backend')}>
+        <option value="auto">backend: auto</option>
+        <option value="webgpu">WebGPU</option>
+        <option value="wasm">WASM</option>
+        <option value="webgl">WebGL</option>
+        <option value="cpu">CPU</option>
+      </select>
+      <button type="submit" disabled={disabled}>
+        Train
+      </button>
+    </div>
+  );
+}
+
+function FormProblems({ problems, dataProblems }: { problems: string[]; dataProblems: ReturnType<typeof layerProblems> }) {
+  if (problems.length + dataProblems.length === 0) return null;
+  return (
+    <ul role="alert" className="error" data-testid="form-problems">
+      {dataProblems.map((p) => (
+        <li key={p.text} data-problem="layers">
+          {p.text}
+          {p.fix && (
+            <>
+              {' '}
+              <Link href={p.fix.href}>{p.fix.label}</Link>
+            </>
+          )}
+        </li>
+      ))}
+      {problems.map((p) => (
+        <li key={p}>{p}</li>
+      ))}
+    </ul>
   );
 }
 

@@ -70,6 +70,28 @@ interface KeyContext {
   words: readonly string[];
 }
 
+/** The weak labels made again as last time (after a gazetteer or stop-list change), the suggestions following the new weak layer. */
+async function relabelWeakLayer(
+  projectId: number,
+  layers: readonly LayerRow[],
+  setLayers: TravelArgs['setLayers'],
+  setSourceId: TravelArgs['setSourceId'],
+): Promise<string> {
+  const last = (
+    await db.runs
+      .where('projectId')
+      .equals(projectId)
+      .filter((r) => r.kind === 'weak' && r.status === 'done')
+      .sortBy('id')
+  ).at(-1);
+  const cfg = (last?.config ?? {}) as { method?: AggregateMethod; typeUntyped?: boolean };
+  const summary = await new WeakJob().run(projectId, { method: cfg.method ?? 'priority', typeUntyped: cfg.typeUntyped ?? true }, () => {});
+  const agg = (await db.layers.where('[projectId+kind]').equals([projectId, 'weak']).toArray()).find((l) => l.role === 'aggregate');
+  setSourceId((prev) => (prev === null || !layers.some((l) => l.id === prev && l.kind === 'weak') ? prev : (agg?.id ?? prev)));
+  setLayers(await db.layers.where('projectId').equals(projectId).sortBy('id'));
+  return `${summary.documents} documents, ${summary.method}`;
+}
+
 export function useTravel({ projectId, docId, history, target, box, commit, restore, setError, layers, setLayers, setSourceId }: TravelArgs) {
   /** "Apply to all occurrences": what it would change, shown before it does. */
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -106,22 +128,7 @@ export function useTravel({ projectId, docId, history, target, box, commit, rest
     box.current?.focus();
   };
 
-  /** The weak labels made again as last time (after a gazetteer or stop-list change), the suggestions following the new weak layer. */
-  const relabelWeak = async (): Promise<string> => {
-    const last = (
-      await db.runs
-        .where('projectId')
-        .equals(projectId)
-        .filter((r) => r.kind === 'weak' && r.status === 'done')
-        .sortBy('id')
-    ).at(-1);
-    const cfg = (last?.config ?? {}) as { method?: AggregateMethod; typeUntyped?: boolean };
-    const summary = await new WeakJob().run(projectId, { method: cfg.method ?? 'priority', typeUntyped: cfg.typeUntyped ?? true }, () => {});
-    const agg = (await db.layers.where('[projectId+kind]').equals([projectId, 'weak']).toArray()).find((l) => l.role === 'aggregate');
-    setSourceId((prev) => (prev === null || !layers.some((l) => l.id === prev && l.kind === 'weak') ? prev : (agg?.id ?? prev)));
-    setLayers(await db.layers.where('projectId').equals(projectId).sortBy('id'));
-    return `${summary.documents} documents, ${summary.method}`;
-  };
+  const relabelWeak = () => relabelWeakLayer(projectId, layers, setLayers, setSourceId);
 
   /**
    * "Add to gazetteer" (a type) or "add to the stop list" (no type): the phrase goes there, and the

@@ -1,0 +1,102 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunConfig } from '../core/runConfig';
+import { pipelineSchema } from '../methods/pipelines';
+import * as tf from '../model/tf';
+import type { RunStore } from '../model/train';
+import { config, dev, feat, mixed, tags } from '../testing/toyTask';
+import { type EngineHooks, type FinishedRun, type RunSource, runEngine } from './run';
+
+beforeAll(async () => {
+  await tf.setBackend('cpu');
+});
+
+const memoryStore = (): RunStore & { keys: () => string[] } => {
+  const m = new Map<string, unknown>();
+  return { load: async (k) => m.get(k), save: async (k, v) => void m.set(k, v), keys: () => [...m.keys()] };
+};
+
+type Outcome = { ended: string; losses: string[]; devF1: string; predicted: number } | { stoppedWith: string; reason: string };
+
+/** An in-memory source that records what the engine hands it. */
+function source(extra: Partial<RunSource<Outcome>> = {}): RunSource<Outcome> {
+  return {
+    load: async () => ({ tags, feat, train: mixed, dev }),
+    record: async (run: FinishedRun) => {
+      const spans = await run.model.predict(dev);
+      run.model.dispose();
+      return {
+        ended: run.ended,
+        losses: run.stages.flatMap((s) => (s.history ?? []).map((h) => h.loss.toFixed(6))),
+        devF1: (run.dev?.overall.f1 ?? 0).toFixed(6),
+        predicted: spans.flat().length,
+      };
+    },
+    ended: async (how, reason) => ({ stoppedWith: how, reason }),
+    ...extra,
+  };
+}
+
+const wsl = (epochs = 3): RunConfig => ({ ...config({ name: 'wsl' }, {}, epochs), pipeline: pipelineSchema.parse({ kind: 'single' }) });
+
+describe('the run engine', () => {
+  it("stop keeps the best epoch so far as the run's model; cancel ends the run with none", async () => {
+    const stopAfter = (how: 'stop' | 'cancel'): EngineHooks => {
+      let epochs = 0;
+      return { onEpoch: () => void epochs++, control: () => (epochs >= 1 ? how : 'go') };
+    };
+    const stopped = await runEngine(wsl(), source(), undefined, stopAfter('stop'));
+    expect(stopped).toMatchObject({ ended: 'stopped' });
+    expect((stopped as { losses: string[] }).losses).toHaveLength(1);
+    const cancelled = await runEngine(wsl(), source(), undefined, stopAfter('cancel'));
+    expect(cancelled).toMatchObject({ stoppedWith: 'cancelled' });
+  }, 60_000);
+
+  it('a failed attempt that the source recovers from goes on from the store, to the result of an uninterrupted run', async () => {
+    const whole = await runEngine(wsl(), source(), memoryStore());
+    const store = memoryStore();
+    let failed = false;
+    const resumedAfter: number[] = [];
+    const recovered = await runEngine(wsl(), source({ recover: async () => failed }), store, {
+      onEpoch: (e) => {
+        if (e.epoch === 2 && !failed) {
+          failed = true;
+          throw new Error('the GPU device was lost');
+        }
+      },
+      onResume: (epoch) => void resumedAfter.push(epoch),
+    });
+    expect(failed).toBe(true);
+    expect(resumedAfter).toEqual([1]);
+    expect(recovered).toEqual(whole);
+    // A source that does not recover fails the run with the error.
+    await expect(
+      runEngine(wsl(), source(), memoryStore(), {
+        onEpoch: () => {
+          throw new Error('disk full');
+        },
+      }),
+    ).rejects.toThrow('disk full');
+  }, 60_000);
+
+  it('a fine-tune starts from the weights the source gives, and refuses a pipeline of several stages', async () => {
+    const base = memoryStore();
+    let weights: unknown;
+    await runEngine(
+      wsl(),
+      source({
+        record: async (run) => {
+          weights = await run.model.tagger!.getWeights();
+          run.model.dispose();
+          return { ended: run.ended, losses: [], devF1: '', predicted: 0 };
+        },
+      }),
+      base,
+    );
+    const init = source({ init: async () => weights as never });
+    const fresh = (await runEngine(wsl(1), source(), undefined)) as { losses: string[] };
+    const tuned = (await runEngine(wsl(1), init, undefined)) as { losses: string[] };
+    expect(Number(tuned.losses[0])).toBeLessThan(Number(fresh.losses[0]));
+    const sst = { ...wsl(1), pipeline: pipelineSchema.parse({ kind: 'sst' }) };
+    await expect(runEngine(sst, init, undefined)).rejects.toThrow('pipeline "single"');
+  }, 60_000);
+});

@@ -1,0 +1,214 @@
+/**
+ * The one run engine. A run is a parsed run config, a source of data (a project in IndexedDB, an
+ * experiment's setting, a config's files), a store that keeps checkpoints and finished stages, and
+ * hooks for progress. The engine loads the source's data, starts from the source's encoder or
+ * initial weights, trains the method's pipeline (a single training is one pipeline kind among the
+ * others; a span model is its module's), and hands the trained model to the source to record.
+ * The training worker, `studio train`, `studio experiment` and `studio simulate-review` are
+ * adapters over it, so a config means the same wherever it runs, and one store is the one way a
+ * stopped run goes on.
+ */
+import '../methods';
+import type { SpanScores } from '../core/metrics';
+import type { RunConfig } from '../core/runConfig';
+import type { Span } from '../core/types';
+import { PipelineStopped, runPipeline, type PipelineResult, type StageRecord } from '../methods/pipelines';
+import { getPipeline } from '../methods/registry';
+import type { PipelineModule, SpanModel } from '../methods/stages';
+import type { LabeledSentence } from '../model/data';
+import type { Featurizer } from '../model/features';
+import type { EncoderLm } from '../model/pretrain';
+import type { Tagger, Weights } from '../model/tagger';
+import { predict, type RunStore, type TrainHooks } from '../model/train';
+import { tagsToSpans } from '../core/tagScheme';
+
+/** The sentences and the featurizer a run trains with, its dictionary and weak-label features attached. */
+export interface EngineData {
+  tags: string[];
+  feat: Featurizer;
+  /** Training sentences: `weak` marks those whose labels are weak. */
+  train: LabeledSentence[];
+  dev: LabeledSentence[];
+  /** The self-training pool (pipeline.unlabeled of completion, BOND and RoSTER). */
+  unlabeled?: LabeledSentence[];
+  /** A span model's typed dictionary. */
+  dictionary?: readonly { words: readonly string[]; type: string }[];
+  /** A span model's extra candidates per dev sentence (a weak layer's spans), as at prediction. */
+  devProposals?: readonly (readonly Span[])[];
+}
+
+/** A pre-trained encoder a run starts from, and what its pre-training cost (a stage of the run's record when it ran now). */
+export interface EncoderUse {
+  weights: Weights;
+  lm?: EncoderLm;
+  epochs: number;
+  sentences: number;
+  seconds: number;
+  loss?: number;
+}
+
+/** The model a run trained: spans for any sentences; the tagger itself where it is a token tagger. */
+export interface RunModel {
+  predict(sentences: readonly LabeledSentence[], proposals?: readonly (readonly Span[])[]): Promise<Span[][]>;
+  tagger?: Tagger;
+  /** A span model's own state for the models table (a tagger's is its weights, which the source saves its way). */
+  spanState?: () => Promise<unknown>;
+  dispose(): void;
+}
+
+/** What a finished run leaves: its model, and the pipeline's record (stages, dev scores, shifts, the method's signals). */
+export interface FinishedRun extends Omit<PipelineResult, 'tagger'> {
+  model: RunModel;
+  /** The epoch of the last stage whose model was kept (1-based; 0 where no stage was scored on dev). */
+  bestEpoch: number;
+  /** How the last stage ended: its epochs ran out, early stopping, or the user's stop. */
+  ended: 'done' | 'early' | 'stopped';
+  trainSentences: number;
+  encoder?: EncoderUse;
+}
+
+/**
+ * Where a run's data comes from and where its result goes. `load` is all a source must give;
+ * the others are what a source can add: an encoder pre-trained on its text, the weights a
+ * fine-tune starts from, a recovery after a failure (a lost GPU device: change backend and go on).
+ */
+export interface RunSource<R> {
+  load(cfg: RunConfig): Promise<EngineData>;
+  /** The pre-trained encoder (model.pretrain > 0): kept, or pre-trained now; null when the user stopped it. */
+  encoder?(cfg: RunConfig, data: EngineData): Promise<EncoderUse | null>;
+  /** The weights the run starts from (the review loop's fine-tune). */
+  init?(cfg: RunConfig, data: EngineData): Promise<Weights | undefined>;
+  /** A failed attempt: true to train again from the store (it resumes), false to fail the run. */
+  recover?(error: unknown): Promise<boolean>;
+  record(run: FinishedRun, data: EngineData): Promise<R>;
+  /** The run ended with no model (cancelled, or stopped before any stage finished). */
+  ended(how: 'cancelled' | 'stopped', reason: string, stages: StageRecord[]): Promise<R>;
+}
+
+export type EngineHooks = TrainHooks;
+
+/** Trains `cfg` on `source`'s data, keeping its progress in `store`, and returns what the source recorded. */
+export async function runEngine<R>(cfg: RunConfig, source: RunSource<R>, store: RunStore | undefined, hooks: EngineHooks = {}): Promise<R> {
+  const data = await source.load(cfg);
+  const mod = getPipeline(cfg.pipeline.kind);
+  if (mod.spanModel) return spanRun(cfg, mod, data, source, store, hooks);
+  let encoder: EncoderUse | undefined;
+  if (cfg.model.pretrain > 0 && source.encoder) {
+    const e = await source.encoder(cfg, data);
+    if (!e) return source.ended('cancelled', 'cancelled during encoder pre-training', []);
+    encoder = e;
+  }
+  const init = await source.init?.(cfg, data);
+  if (init && cfg.pipeline.kind !== 'single') throw new Error('a fine-tune from an earlier model trains one stage: pipeline "single"');
+  for (;;) {
+    try {
+      const r = await runPipeline(
+        cfg.pipeline,
+        cfg,
+        data.feat,
+        {
+          train: data.train,
+          dev: data.dev,
+          ...(data.unlabeled?.length ? { unlabeled: data.unlabeled } : {}),
+          ...(encoder ? { encoder: encoder.weights, encoderLm: encoder.lm } : {}),
+          ...(init ? { init } : {}),
+        },
+        hooks,
+        store,
+      );
+      return await source.record(tokenRun(r, cfg, data, encoder), data);
+    } catch (e) {
+      if (e instanceof PipelineStopped) {
+        e.partial?.tagger.dispose();
+        return source.ended(e.how, e.message, []);
+      }
+      if (!(await source.recover?.(e))) throw e;
+    }
+  }
+}
+
+function tokenRun(r: PipelineResult, cfg: RunConfig, data: EngineData, encoder: EncoderUse | undefined): FinishedRun {
+  const { tagger, ...rest } = r;
+  const last = r.stages[r.stages.length - 1];
+  const history = last?.history ?? [];
+  const bestEpoch = history.reduce((b, h, k) => (h.devF1 > (history[b - 1]?.devF1 ?? -1) ? k + 1 : b), 0);
+  const stoppedEarly = last && last.epochs < cfg.train.epochs;
+  return {
+    ...rest,
+    model: {
+      tagger,
+      predict: async (sentences) => {
+        const { paths } = await predict(tagger, data.feat, sentences);
+        return paths.map((p) => tagsToSpans(p.map((t) => data.tags[t])));
+      },
+      dispose: () => tagger.dispose(),
+    },
+    bestEpoch,
+    ended: r.stopped ?? (stoppedEarly ? 'early' : 'done'),
+    trainSentences: last?.trainSentences ?? data.train.length,
+    ...(encoder ? { encoder } : {}),
+  };
+}
+
+/** A method whose model is not a token tagger (the decoupled model): its module trains it on the strong and weak sentences and the dictionary. */
+async function spanRun<R>(
+  cfg: RunConfig,
+  mod: PipelineModule,
+  data: EngineData,
+  source: RunSource<R>,
+  store: RunStore | undefined,
+  hooks: EngineHooks,
+): Promise<R> {
+  let epochs = 0;
+  const t0 = performance.now();
+  const m: SpanModel = await mod.spanModel!(
+    cfg.pipeline,
+    cfg,
+    data.feat,
+    {
+      strong: data.train.filter((s) => !s.weak),
+      weak: data.train.filter((s) => s.weak),
+      dev: data.dev,
+      ...(data.dictionary ? { dictionary: data.dictionary } : {}),
+      ...(data.devProposals ? { devProposals: data.devProposals } : {}),
+    },
+    {
+      ...(hooks.control ? { control: hooks.control as () => 'go' | 'stop' | 'cancel' } : {}),
+      onStage: (s) => hooks.onStage?.(s),
+      onEpoch: (e) => {
+        // The main stage's epochs are the run's; the others' (pre-training, a proposer) are progress.
+        if (!e.main || e.devF1 === undefined)
+          return hooks.onStage?.(
+            `${e.stage}: epoch ${e.epoch}, loss ${e.loss.toFixed(4)}${e.devF1 !== undefined ? `, dev F1 ${(100 * e.devF1).toFixed(1)}` : ''}`,
+          );
+        const dev = { overall: { f1: e.devF1 } } as SpanScores;
+        void hooks.onEpoch?.({ epoch: ++epochs, loss: e.loss, dev, seconds: (performance.now() - t0) / 1000, tokensPerSecond: 0, best: false, stage: e.stage });
+      },
+    },
+    store,
+  );
+  if (m.stopped === 'cancelled') {
+    m.dispose();
+    return source.ended('cancelled', 'cancelled', m.stages);
+  }
+  const history = m.stages[m.stages.length - 1]?.history ?? [];
+  return source.record(
+    {
+      model: { predict: (s, p) => m.predict(s, p), spanState: () => m.state(), dispose: () => m.dispose() },
+      dev: m.dev,
+      stages: m.stages,
+      seconds: (performance.now() - t0) / 1000,
+      tokensPerSecond: m.tokensPerSecond,
+      oShift: m.oShift,
+      bestEpoch: history.reduce((b, h, k) => (h.devF1 > (history[b - 1]?.devF1 ?? -1) ? k + 1 : b), 0),
+      ended: 'done',
+      trainSentences: m.trainSentences,
+    },
+    data,
+  );
+}
+
+/** A part of a store under its own names: several runs of one job (fold models, fine-tunes) in one store. */
+export function scopedStore(store: RunStore, scope: string): RunStore {
+  return { load: (key) => store.load(`${scope}: ${key}`), save: (key, value) => store.save(`${scope}: ${key}`, value) };
+}

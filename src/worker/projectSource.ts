@@ -1,0 +1,499 @@
+/**
+ * A project in IndexedDB as the run engine's source: its documents, label layers, gazetteers and
+ * weak labels make the run's sentences; its word vectors and kept encoders start the model; a
+ * finished run's predictions, signals and model go back in one transaction.
+ */
+import { mergeCorrections } from '../core/annotate';
+import { lexiconMatcher, lexiconSize, spanMatches, weakFeatureTypes } from '../core/lexicon';
+import { scoreSpans } from '../core/metrics';
+import { noEntityDiagnosis } from '../core/noEntity';
+import type { EditorAnnotation } from '../core/progress';
+import { type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
+import type { Annotation, ParsedDoc, Span } from '../core/types';
+import { UNKNOWN_TYPE, sentenceRanges, tokenTexts } from '../core/types';
+import { findEncoder, layerAnnotations, projectLexicon, saveEmbeddings, saveEncoder, toParsedDoc } from '../db/repo';
+import { layerRows } from '../db/layerStore';
+import { endRunWithoutModel, finishRun, loadRunState, saveRunState, updateRun } from '../db/runs';
+import type { DocumentRow, LayerRow, StudioDB } from '../db/schema';
+import type { EncoderUse, EngineData, FinishedRun, RunSource } from '../engine/run';
+import { getMethod, getPipeline } from '../methods/registry';
+import type { SamplingMap } from '../methods/negativeSampling';
+import type { TrainSignals } from '../methods/pipelines';
+import { crfKernelActive } from '../model/crf';
+import { bioTags, ioTags, toSentences, type LabeledSentence } from '../model/data';
+import { trimGlove, type Embeddings, type GloveAsset } from '../model/embeddings';
+import { buildFeaturizer, type Featurizer } from '../model/features';
+import { encoderKey, encoderPretraining, type PretrainedEncoder, pretrainEncoder, textFingerprint } from '../model/pretrain';
+import type { Weights } from '../model/tagger';
+import * as tf from '../model/tf';
+import { predictMarginals, type RunStore } from '../model/train';
+import { chooseBackend } from './backend';
+import { collectSignals, type TrainEvent, type TrainMetrics } from './trainJob';
+
+/** What the source keeps between loading a project's run and recording it. */
+interface Loaded {
+  docs: DocumentRow[];
+  parsed: ParsedDoc[];
+  layer: LayerRow;
+  layerAnns: Annotation[];
+  goldAnns: Annotation[];
+  devIdx: number[];
+  testIdx: number[];
+  /** The project's unlabeled text (unassigned documents), which the encoder pre-trains on too. */
+  unassigned: LabeledSentence[];
+  withLex: <T extends { words: readonly string[]; doc: number; offset: number }>(ss: T[]) => T[];
+}
+
+export interface ProjectRunArgs {
+  db: StudioDB;
+  cfg: RunConfig;
+  runId: number;
+  metrics: TrainMetrics;
+  fetchGlove: () => Promise<GloveAsset>;
+  emit: (e: TrainEvent) => void;
+  control: () => 'go' | 'stop' | 'cancel';
+  /** Seconds trained over every attempt so far. */
+  elapsed: () => number;
+}
+
+/** A run's store in IndexedDB: rows of kind 'stage', removed with the run's other rows when it ends. */
+export function projectRunStore(db: StudioDB, runId: number): RunStore {
+  return {
+    load: (key) => loadRunState(db, runId, 'stage', key),
+    save: (key, value) => saveRunState(db, runId, 'stage', value, key),
+  };
+}
+
+export function projectSource(a: ProjectRunArgs): RunSource<TrainMetrics> {
+  let loaded: Loaded | null = null;
+  const stage = (s: string) => a.emit({ kind: 'stage', stage: s });
+  return {
+    async load(cfg) {
+      const { data, kept } = await loadProject(a, cfg);
+      loaded = kept;
+      await chooseRunBackend(a, cfg, data.tags);
+      return data;
+    },
+    encoder: (cfg, data) => projectEncoder(a, cfg, data.feat, [...data.train, ...loaded!.unassigned]),
+    init: (cfg, data) => (cfg.loop ? loopStart(a.db, cfg, data.tags, data.feat) : Promise.resolve(undefined)),
+    async recover(e) {
+      if (a.metrics.backend !== 'webgpu' || !(await deviceLost())) return false;
+      // The GPU device was lost: the run goes on from its store on the next backend.
+      const next = await chooseBackend('wasm');
+      a.metrics.backend = next.backend;
+      a.metrics.backendReason = `${next.reason}; the WebGPU device was lost (${(e as Error).message}) and training resumed from the run's store`;
+      a.emit({ kind: 'backend', choice: { ...next, reason: a.metrics.backendReason } });
+      return true;
+    },
+    record: (run, data) => recordProjectRun(a, loaded!, run, data, stage),
+    async ended(how, reason) {
+      // Cancelled by the user: the status says it. Stopped before any stage kept a model: why there is none.
+      await endRunWithoutModel(a.db, a.runId, {
+        status: 'cancelled',
+        error: how === 'stopped' ? `${reason}, before any stage had a model` : undefined,
+        metrics: a.metrics,
+      });
+      return a.metrics;
+    },
+  };
+}
+
+let lost = false;
+/** Whether the WebGPU device this worker trains on was lost. */
+async function deviceLost(): Promise<boolean> {
+  await new Promise((r) => setTimeout(r, 0));
+  return lost;
+}
+
+async function chooseRunBackend(a: ProjectRunArgs, cfg: RunConfig, tags: string[]): Promise<void> {
+  const choice = await chooseBackend(cfg.backend, cfg.model.encoder);
+  a.metrics.backend = choice.backend;
+  a.metrics.backendReason = choice.reason;
+  if (cfg.model.head === 'crf') {
+    a.metrics.crf = crfKernelActive(tags.length) ? 'wgsl kernels' : 'generic ops';
+    a.metrics.backendReason += `; CRF on ${a.metrics.crf}`;
+  }
+  lost = false;
+  const device = (tf.backend() as unknown as { device?: { lost?: Promise<unknown> } }).device;
+  void device?.lost?.then(() => (lost = true));
+  a.emit({ kind: 'backend', choice: { ...choice, reason: a.metrics.backendReason } });
+  await updateRun(a.db, a.runId, { status: 'running', error: undefined, metrics: a.metrics });
+}
+
+/** The layers a project run reads, checked: the training layer (with its corrections merged per sentence) and gold. */
+async function readLayers(db: StudioDB, cfg: RunConfig & { data: { kind: 'project' } }) {
+  const { projectId, layerId, goldLayerId } = cfg.data;
+  const project = await db.projects.get(projectId);
+  if (!project) throw new Error(`project ${projectId} does not exist`);
+  const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
+  const docIds = docs.map((d) => d.id!);
+  const layer = await db.layers.get(layerId);
+  if (!layer) throw new Error(`layer ${layerId} does not exist`);
+  const layerAnns = await layerAnnotations(db, layerId, docIds);
+  const goldAnns = await layerAnnotations(db, goldLayerId, docIds);
+  // Which training sentences are weak: all of a weak layer's, except those the strong layer
+  // settles (a complete row's every sentence; a reviewed sentence of a corrections layer).
+  const strongStarts = docs.map(() => new Set<number>());
+  let trainAnns = layerAnns;
+  if (cfg.data.strongLayerId !== undefined) {
+    const rows = (await layerRows(db, cfg.data.strongLayerId, docIds)) as (EditorAnnotation | undefined)[];
+    trainAnns = trainAnns.map((x, k) => {
+      if (!rows[k]) return x;
+      const m = mergeCorrections(x.spans, rows[k], sentenceRanges(docs[k]));
+      strongStarts[k] = m.strongStarts;
+      return { ...x, spans: m.spans };
+    });
+  }
+  const idx = (split: string) => docs.map((d, k) => (d.split === split ? k : -1)).filter((k) => k >= 0);
+  const [trainIdx, devIdx, testIdx] = [idx('train'), idx('dev'), idx('test')];
+  const typesIn = (ks: number[], anns: Annotation[]) => new Set(ks.flatMap((k) => anns[k].spans.map((s) => s.label)).filter((l) => l !== UNKNOWN_TYPE));
+  const trainTypes = typesIn(trainIdx, trainAnns);
+  if (!trainTypes.size) throw new Error('the chosen layer has no labeled entity on the train split');
+  if (!devIdx.some((k) => goldAnns[k].spans.length)) throw new Error('the gold layer has no labeled entity on the dev split, which selects the model');
+  const missing = [...typesIn([...devIdx, ...testIdx], goldAnns)].filter((t) => !trainTypes.has(t));
+  if (missing.length) throw new Error(`label sets differ between layers: the gold layer has ${missing.join(', ')}, which the training layer never labels`);
+  const goldRows = await layerRows(db, goldLayerId, docIds);
+  return {
+    docs,
+    docIds,
+    layer,
+    layerAnns,
+    trainAnns,
+    goldAnns,
+    goldRows,
+    strongStarts,
+    trainTypes,
+    trainIdx,
+    devIdx,
+    testIdx,
+    unassignedIdx: idx('unassigned'),
+  };
+}
+
+/** The run's sentences from the project's layers, with the dictionary and weak-label features its model reads, and the featurizer. */
+async function loadProject(a: ProjectRunArgs, cfg: RunConfig): Promise<{ data: EngineData; kept: Loaded }> {
+  if (cfg.data.kind !== 'project') throw new Error('a browser run trains on a project: data.kind must be "project"');
+  const L = await readLayers(a.db, cfg as RunConfig & { data: { kind: 'project' } });
+  const stage = (s: string) => a.emit({ kind: 'stage', stage: s });
+  const { docs, layer, trainTypes } = L;
+  // RoSTER's two-part head trains on IO tags (Appendix C); every other head on BIO.
+  const tags = cfg.model.head === 'twopart' ? ioTags([...trainTypes].sort()) : bioTags([...trainTypes].sort());
+  a.metrics.tags = tags;
+  const parsed = docs.map(toParsedDoc);
+  const sub = (ks: number[], anns: readonly (Annotation | undefined)[]) =>
+    toSentences(
+      ks.map((k) => parsed[k]),
+      ks.map((k) => anns[k]),
+      tags,
+    ).map((s) => ({ ...s, doc: ks[s.doc] }));
+  // Where the gold layer also labels a weak training document, its entities that the weak labels
+  // miss are the "hidden" ones the diagnostics tell apart from true O (PU's O-values per epoch,
+  // negative sampling's missampling rate), as synthetic masking does in the experiments.
+  let goldTrain: ReturnType<typeof sub> | null = null;
+  try {
+    goldTrain = sub(L.trainIdx, L.goldAnns);
+  } catch {
+    goldTrain = null; // the gold layer has a type the training layer never labels: no hidden entities
+  }
+  const weakLayer = layer.kind === 'weak';
+  const trainRaw = sub(L.trainIdx, L.trainAnns).map((x, k) => {
+    const complete = goldTrain && weakLayer && L.goldRows[x.doc]?.oMode === 'complete';
+    const hidden = complete ? goldTrain![k].tags.map((g, t) => (x.tags[t] === 0 ? g : 0)) : undefined;
+    return { ...x, weak: weakLayer && !L.strongStarts[x.doc].has(x.offset), ...(hidden ? { hidden } : {}) };
+  });
+  const withLex = await featureAttacher(a, cfg, L, [...trainTypes].sort(), stage);
+  const train = withLex.attach(trainRaw);
+  const dev = withLex.attach(sub(L.devIdx, L.goldAnns));
+  // The self-training pool (pipeline.unlabeled of completion, BOND and RoSTER): the sentences of the
+  // unassigned documents, the project's unlabeled text (the encoder pre-trains on it too).
+  const unassigned = sub(L.unassignedIdx, []);
+  const poolSize = selfTrainingPoolSize(cfg.pipeline);
+  const unlabeled = poolSize > 0 ? withLex.attach(unassigned.slice(0, poolSize)) : [];
+  if (poolSize > 0)
+    stage(
+      unlabeled.length
+        ? `self-training on ${unlabeled.length} sentences of the unassigned documents`
+        : 'self-training: off, the project has no unassigned documents (documents of no split are its unlabeled text)',
+    );
+  stage('loading word vectors');
+  const emb = await projectEmbeddings(
+    a.db,
+    cfg.data.projectId,
+    docs.flatMap((d) => tokenTexts(d)),
+    a.fetchGlove,
+  );
+  const mod = getPipeline(cfg.pipeline.kind);
+  const trainWords = train.map((s) => s.words);
+  const feat = buildFeaturizer(emb, mod.featurizerWords ? mod.featurizerWords(trainWords) : trainWords, tags, { spelling: cfg.model.spelling });
+  if (withLex.groups.length) feat.lexicon = withLex.groups;
+  const spanData = mod.spanModel ? await spanModelData(a.db, cfg.data.projectId, weakLayer ? L.layerAnns : null, dev) : {};
+  return {
+    data: { tags, feat, train, dev, ...(unlabeled.length ? { unlabeled } : {}), ...spanData },
+    kept: { docs, parsed, layer, layerAnns: L.layerAnns, goldAnns: L.goldAnns, devIdx: L.devIdx, testIdx: L.testIdx, unassigned, withLex: withLex.attach },
+  };
+}
+
+/**
+ * The token features a project's model reads beyond words: its gazetteer matches (model.dictionary)
+ * and the project's weak labels (model.weakFeatures: the training layer's when it is a weak layer,
+ * else the aggregate weak layer's), attached to any of its sentences.
+ */
+async function featureAttacher(a: ProjectRunArgs, cfg: RunConfig, L: Awaited<ReturnType<typeof readLayers>>, types: string[], stage: (s: string) => void) {
+  const projectId = (cfg.data as { projectId: number }).projectId;
+  const tokenFeatures = getPipeline(cfg.pipeline.kind).tokenFeatures !== false;
+  const lexicon = cfg.model.dictionary && tokenFeatures ? await projectLexicon(a.db, projectId, cfg.model.ruleFeatures) : null;
+  const match = lexicon ? lexiconMatcher(lexicon) : null;
+  const weakTypes = cfg.model.weakFeatures && tokenFeatures ? types : [];
+  const weakAnns = weakTypes.length ? await projectWeakLabels(a.db, projectId, L.layer, L.layerAnns, L.docIds) : null;
+  if (weakAnns) stage(`the weak labels as features (${weakTypes.join(', ')})`);
+  if (lexicon)
+    stage(
+      `dictionary features from ${lexiconSize(lexicon).toLocaleString()} entries${lexicon.rules ? ` and ${lexicon.rules.length} rules` : ''} (${lexicon.types.join(', ')})`,
+    );
+  const weakBase = lexicon?.types.length ?? 0;
+  const attach = <T extends { words: readonly string[]; doc: number; offset: number }>(ss: T[]): T[] =>
+    match || weakAnns
+      ? ss.map((x) => ({
+          ...x,
+          lex: [
+            ...(match ? match(x.words) : []),
+            ...(weakAnns ? spanMatches(weakAnns[x.doc]?.spans ?? [], x.offset, x.words.length, weakTypes, weakBase) : []),
+          ],
+        }))
+      : ss;
+  const groups = lexicon || weakAnns ? [...(lexicon?.types ?? []), ...weakFeatureTypes(weakAnns ? weakTypes : [])] : [];
+  return { attach, groups };
+}
+
+async function projectWeakLabels(db: StudioDB, projectId: number, layer: LayerRow, layerAnns: Annotation[], docIds: number[]): Promise<Annotation[]> {
+  if (layer.kind === 'weak') return layerAnns;
+  const aggregate = (await db.layers.where('projectId').equals(projectId).toArray()).find((l) => l.role === 'aggregate');
+  if (!aggregate) throw new Error("weak labels as features need the project's weak labels: make them on the Weak labels page first");
+  return layerAnnotations(db, aggregate.id!, docIds);
+}
+
+/** A span model's extra data: the project's typed gazetteer entries, and the weak layer's spans of each dev sentence as candidates. */
+async function spanModelData(db: StudioDB, projectId: number, weakAnns: Annotation[] | null, dev: LabeledSentence[]) {
+  const gazetteers = await db.gazetteers.where('projectId').equals(projectId).primaryKeys();
+  const entries = await db.gazetteerEntries.where('gazetteerId').anyOf(gazetteers).toArray();
+  const dictionary = entries.filter((e) => e.type !== null).map((e) => ({ words: e.phrase.split(' '), type: e.type! }));
+  return { dictionary, devProposals: dev.map((s) => weakSpansOf(weakAnns, s)) };
+}
+
+/** A weak layer's spans inside one sentence, in the sentence's positions. */
+function weakSpansOf(weakAnns: Annotation[] | null, s: LabeledSentence): Span[] {
+  return (weakAnns?.[s.doc].spans ?? [])
+    .filter((x) => x.start >= s.offset && x.end <= s.offset + s.words.length)
+    .map((x) => ({ ...x, start: x.start - s.offset, end: x.end - s.offset }));
+}
+
+async function projectEmbeddings(db: StudioDB, projectId: number, words: Iterable<string>, fetchGlove: () => Promise<GloveAsset>): Promise<Embeddings> {
+  const need = new Set<string>();
+  for (const w of words) need.add(w.toLowerCase());
+  const row = await db.embeddings.get(projectId);
+  // A row from before spelled vectors (v6) has none for its absent words: built again once.
+  if (row && (row.spelledFrom !== undefined || !row.absent.length)) {
+    const known = new Set([...row.words, ...row.absent]);
+    if ([...need].every((w) => known.has(w)))
+      return {
+        dims: row.dims,
+        index: new Map(row.words.map((w, k) => [w, k])),
+        vectors: row.vectors,
+        ...(row.spelledFrom !== undefined ? { spelledFrom: row.spelledFrom } : {}),
+      };
+  }
+  const asset = await fetchGlove();
+  const emb = trimGlove(asset, need, asset.spelling);
+  const gloveWords = emb.spelledFrom ?? emb.index.size;
+  // The words GloVe lacks are remembered apart (with their spelled rows), so the next run neither refetches nor indexes them.
+  await saveEmbeddings(db, {
+    projectId,
+    words: [...emb.index.keys()],
+    absent: [...emb.index].filter(([, r]) => r >= gloveWords).map(([w]) => w),
+    dims: emb.dims,
+    vectors: emb.vectors,
+    ...(emb.spelledFrom !== undefined ? { spelledFrom: emb.spelledFrom } : {}),
+  });
+  return emb;
+}
+
+/**
+ * The project's pre-trained encoder for this model: the one kept from an earlier run with the
+ * same key, else pre-trained now on the train split and the unassigned documents (progress as
+ * stage events; stop and cancel end it with null) and kept. Seed 1 whatever the run's seed: one
+ * encoder serves every run of this model shape.
+ */
+async function projectEncoder(a: ProjectRunArgs, cfg: RunConfig, feat: Featurizer, sentences: { words: string[] }[]): Promise<EncoderUse | null> {
+  const projectId = (cfg.data as { projectId: number }).projectId;
+  const stage = (s: string) => a.emit({ kind: 'stage', stage: s });
+  const text = sentences.map((x) => ({ words: x.words }));
+  const o = encoderPretraining(cfg);
+  const key = encoderKey(cfg.model, feat, o, textFingerprint(text));
+  let e: PretrainedEncoder | null | undefined = await findEncoder(a.db, projectId, key);
+  if (e) stage(`project encoder: pre-trained earlier (${e.losses.length} epochs on ${e.sentences.toLocaleString()} sentences)`);
+  else {
+    stage(`project encoder: pre-training on ${text.length.toLocaleString()} sentences of the train split and the unassigned documents (${o.epochs} epochs)`);
+    const fresh = await pretrainEncoder(cfg.model, feat, text, o, {
+      onEpoch: (epoch, loss) => stage(`project encoder: epoch ${epoch} of ${o.epochs} done, language-model loss ${loss.toFixed(3)}`),
+      onProgress: (epoch, batch, batches, loss) =>
+        stage(`project encoder: epoch ${epoch} of ${o.epochs}, batch ${batch} of ${batches}, loss ${loss.toFixed(3)}`),
+      progressSeconds: 2,
+      shouldStop: () => a.control() !== 'go',
+    });
+    if (!fresh) return null;
+    await saveEncoder(a.db, { ...fresh, projectId, createdAt: Date.now() });
+    e = fresh;
+  }
+  a.metrics.encoder = { epochs: e.losses.length, sentences: e.sentences, seconds: e.seconds, loss: e.losses[e.losses.length - 1] };
+  return { weights: e.weights, lm: e.lm, epochs: e.losses.length, sentences: e.sentences, seconds: e.seconds };
+}
+
+/**
+ * The weights a review-loop fine-tune starts from: run `cfg.loop.fromRunId`'s final model, which
+ * must have the same tags and feature groups as this run (a changed label set or dictionary needs
+ * a fresh run; the message says so).
+ */
+async function loopStart(db: StudioDB, cfg: RunConfig, tags: readonly string[], feat: Featurizer): Promise<Weights> {
+  const from = cfg.loop!.fromRunId;
+  const row = await db.models
+    .where('runId')
+    .equals(from)
+    .filter((m) => m.kind === 'final')
+    .first();
+  const model = row?.state as { tags: string[]; weights: Weights; lexicon?: unknown[] } | undefined;
+  if (!model?.weights) throw new Error(`run ${from} has no final model to fine-tune from (it did not finish, or it was deleted)`);
+  if (model.tags.join(' ') !== tags.join(' '))
+    throw new Error(`run ${from} tags ${model.tags.join(' ')}, this run ${tags.join(' ')}: the label set changed, so train a fresh model`);
+  if ((model.lexicon?.length ?? 0) !== (feat.lexicon?.length ?? 0))
+    throw new Error(`run ${from} read ${model.lexicon?.length ?? 0} dictionary feature groups, this run ${feat.lexicon?.length ?? 0}: train a fresh model`);
+  return model.weights;
+}
+
+/** A weak training layer scored against gold on dev and test (the run page shows it beside the model's scores); nothing for a gold or corrected layer. */
+function weakScores(L: Loaded): Pick<TrainMetrics, 'weak'> {
+  if (L.layer.kind !== 'weak') return {};
+  const score = (ks: number[]) =>
+    scoreSpans(
+      ks.map((k) => L.goldAnns[k].spans),
+      ks.map((k) => L.layerAnns[k].spans.filter((s) => s.label !== UNKNOWN_TYPE)),
+    );
+  return { weak: { layer: L.layer.name, dev: score(L.devIdx), ...(L.testIdx.length ? { test: score(L.testIdx) } : {}) } };
+}
+
+/**
+ * A finished run into the project: every document's predictions as a layer, scored on dev and
+ * test beside the weak labels; the review signals; the model; in one transaction.
+ */
+async function recordProjectRun(a: ProjectRunArgs, L: Loaded, run: FinishedRun, data: EngineData, stage: (s: string) => void): Promise<TrainMetrics> {
+  const { metrics } = a;
+  const { docs, tags } = { docs: L.docs, tags: data.tags };
+  stage('predicting');
+  const all = L.withLex(
+    toSentences(
+      L.parsed,
+      docs.map(() => undefined),
+      tags,
+    ),
+  );
+  const bySentence = await run.model.predict(
+    all,
+    all.map((s) => weakSpansOf(L.layer.kind === 'weak' ? L.layerAnns : null, s)),
+  );
+  const predicted: Span[][] = docs.map(() => []);
+  all.forEach((s, k) => predicted[s.doc].push(...bySentence[k].map((x) => ({ ...x, start: x.start + s.offset, end: x.end + s.offset }))));
+  const score = (ks: number[]) =>
+    scoreSpans(
+      ks.map((k) => L.goldAnns[k].spans),
+      ks.map((k) => predicted[k]),
+    );
+  const warning = run.model.tagger
+    ? noEntityDiagnosis({
+        predictedSpans: predicted.reduce((n, p) => n + p.length, 0),
+        epochs: metrics.history.length,
+        bestEpoch: run.bestEpoch,
+        stopped: run.ended,
+        patience: a.cfg.train.patience,
+        entityTokens: data.train.reduce((n, x) => n + x.tags.filter((t) => t !== 0).length, 0),
+        tokens: data.train.reduce((n, x) => n + x.words.length, 0),
+      })
+    : null;
+  if (warning) stage(warning);
+  Object.assign(metrics, {
+    ...(warning ? { warning } : {}),
+    bestEpoch: run.bestEpoch,
+    stages: run.stages,
+    ...(run.keptStage ? { keptStage: run.keptStage } : {}),
+    ...(run.dictionaryDropout !== undefined ? { dictionaryDropout: run.dictionaryDropout } : {}),
+    ...(run.typeShifts ? { typeShifts: run.typeShifts } : {}),
+    ...(run.calibration ? { calibration: run.calibration } : {}),
+    ...(run.confidences ? { confidences: run.confidences } : {}),
+    ...(run.detection ? { detection: run.detection } : {}),
+    oShift: run.oShift,
+    dev: score(L.devIdx),
+    test: L.testIdx.length ? score(L.testIdx) : undefined,
+    ...weakScores(L),
+    trainSentences: run.trainSentences,
+    tokensPerSecond: run.tokensPerSecond,
+    wallSeconds: a.elapsed(),
+  });
+  const tagger = run.model.tagger;
+  if (!tagger) {
+    const model = await run.model.spanState!();
+    run.model.dispose();
+    await finishRun(a.db, { runId: a.runId, projectId: docs[0].projectId, docIds: docs.map((d) => d.id!), predicted, model, metrics });
+    return metrics;
+  }
+  stage('recording review signals');
+  const marginals = await predictMarginals(tagger, data.feat, all);
+  const trainSignals = await methodRecord(a, run, data, docs);
+  const signals = collectSignals(
+    docs.map((d) => d.offsets.length >> 1),
+    all,
+    marginals,
+    data.train,
+    trainSignals,
+    tags,
+  );
+  const weights = await tagger.getWeights();
+  run.model.dispose();
+  const feat = data.feat;
+  await finishRun(a.db, {
+    runId: a.runId,
+    projectId: docs[0].projectId,
+    docIds: docs.map((d) => d.id!),
+    predicted,
+    signals,
+    model: {
+      tags,
+      weights,
+      chars: [...feat.chars],
+      oov: [...feat.oov],
+      oShift: tagger.oShift,
+      ...(run.typeShifts ? { typeShifts: run.typeShifts } : {}),
+      ...(feat.lexicon ? { lexicon: feat.lexicon } : {}),
+    },
+    metrics,
+  });
+  return metrics;
+}
+
+/** What the run's method records for the review queue and the diagnostics (RoSTER's removals, negative sampling's heat map). */
+async function methodRecord(a: ProjectRunArgs, run: FinishedRun, data: EngineData, docs: DocumentRow[]): Promise<TrainSignals | undefined> {
+  const { cfg } = a;
+  const method = getMethod(cfg.method.name);
+  let trainSignals = run.signals;
+  if (!method.record) return trainSignals;
+  const rec = await method.record({
+    tagger: run.model.tagger!,
+    feat: data.feat,
+    train: data.train,
+    config: method.schema.parse(cfg.method),
+    epochs: cfg.train.epochs,
+    signals: trainSignals as Record<string, unknown> | undefined,
+  });
+  if (rec.signals) trainSignals = { ...trainSignals, ...(rec.signals as TrainSignals) };
+  const sampling = (rec.metrics as { sampling?: (SamplingMap & { doc: number; offset: number })[] } | undefined)?.sampling;
+  // The sampling maps name training sentences by their document's index: the page wants its id.
+  if (sampling) a.metrics.sampling = sampling.map((m) => ({ ...m, doc: docs[m.doc].id! }));
+  return trainSignals;
+}
