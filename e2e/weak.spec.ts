@@ -5,7 +5,8 @@ import { compileRule } from '../src/core/weak/rules';
 import { sourceStats } from '../src/core/weak/stats';
 import { scoreSpans } from '../src/core/metrics';
 import type { CaseMode } from '../src/core/weak/normalize';
-import { createProject, demo, demoCorpora, expect, openDemo, test } from './fixtures';
+import { readFileSync } from 'node:fs';
+import { createProject, demo, demoCorpora, expect, openDemo, storeRows, test } from './fixtures';
 
 const pct = (x: number) => (100 * x).toFixed(1);
 
@@ -45,6 +46,34 @@ test('gazetteer import, search, retype, remove and add; a bad file changes nothi
   await page.reload();
   await page.getByRole('button', { name: 'drugs.tsv' }).click();
   await expect(page.getByLabel('Type of lithium carbonate')).toHaveValue('Disease');
+});
+
+test('public gazetteers: a list added with one click, mapped onto a project type, once; name parts as features only', async ({ page, outside: _ }) => {
+  await createProject(page, 'Public lists');
+  await page.getByRole('link', { name: 'Gazetteers', exact: true }).click();
+  await page.getByLabel('Gazetteer file').setInputFiles({ name: 'own.tsv', mimeType: 'text/plain', buffer: Buffer.from('LOC\tLisbon\nPER\tMary Smith\n') });
+  await page.getByRole('button', { name: 'Import gazetteer' }).click();
+  const index = JSON.parse(readFileSync(new URL('../public/gazetteers/index.json', import.meta.url), 'utf8')) as {
+    lists: { id: string; title: string; entries: number }[];
+  };
+  const cities = index.lists.find((l) => l.id === 'cities')!;
+  const names = index.lists.find((l) => l.id === 'person-name-parts')!;
+  const section = page.getByTestId('public-gazetteers');
+  // Each list's type is guessed from the project's type names; name parts default to features only.
+  await expect(section.getByLabel(`Type of ${cities.title}`)).toHaveValue('LOC');
+  await expect(section.getByLabel(`Type of ${names.title}`)).toHaveValue('PER');
+  await expect(section.getByLabel(`${names.title} as a weak source`)).not.toBeChecked();
+  await section.getByRole('button', { name: `Add: ${cities.title}` }).click();
+  await expect(section.locator('[data-list="cities"]').getByRole('status')).toHaveText(`Added ${cities.entries.toLocaleString('en-US')} entries as LOC.`);
+  await expect(section.getByRole('button', { name: `Added: ${cities.title}` })).toBeDisabled();
+  await section.getByRole('button', { name: `Add: ${names.title}` }).click();
+  await expect(section.locator('[data-list="person-name-parts"]').getByRole('status')).toContainText('(dictionary features only)');
+  const rows = await storeRows<{ name: string; public?: { list: string; type: string; featuresOnly: boolean } }>(page, 'gazetteers');
+  expect(rows.filter((g) => g.public).map((g) => g.public)).toEqual([
+    expect.objectContaining({ list: 'cities', type: 'LOC', featuresOnly: false }),
+    expect.objectContaining({ list: 'person-name-parts', type: 'PER', featuresOnly: true }),
+  ]);
+  await expect(page.getByTestId('gazetteer-table').locator('tbody tr')).toHaveCount(3);
 });
 
 test('a rule shows a live preview on sample documents, and bad patterns name the rule', async ({ page, outside: _ }) => {

@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { dataFolder, missingFilesError, readConfigJson, resolveConfigPath, resolveDataPaths } from './dataFolder';
 import type { z } from 'zod';
 import { LOCO_RULE, leaveOneCorpusOut, type LocoSetting } from '../core/loco';
+import { publicGazetteerPath, publicGroup, publicPhrases } from '../core/publicGazetteers';
 import { experimentSchema, isScoredOnly, planExperiment, type splitSchema, type Experiment, type PlannedRun, type Setting } from '../core/experimentConfig';
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
@@ -195,6 +196,21 @@ export function settingSources(s: DictionarySetting) {
  * setting's typed dictionary. Others have none.
  */
 function settingLexicon(s: Setting, d: SettingData, withRules: boolean): Lexicon | null {
+  const lex = ownLexicon(s, d, withRules);
+  const extra = 'publicGazetteers' in s ? (s.publicGazetteers ?? []) : [];
+  if (!extra.length) return lex;
+  const sources = extra.map(({ list, type }) => ({
+    mode: 'sensitive' as const,
+    entries: publicPhrases(readFileSync(new URL(`../../public/${publicGazetteerPath(list)}`, import.meta.url), 'utf8')).map((words) => ({
+      words,
+      type: publicGroup(type, list),
+    })),
+  }));
+  return makeLexicon([...(lex?.sources ?? []), ...sources], lex?.rules ? [...lex.rules] : []);
+}
+
+/** The setting's own dictionary (see settingLexicon), without public gazetteers. */
+function ownLexicon(s: Setting, d: SettingData, withRules: boolean): Lexicon | null {
   if (s.kind === 'dictionary') {
     const rules = withRules && s.rules ? readRulesFile(s.rules) : [];
     const entries = [

@@ -4,6 +4,7 @@
  * project's layers (its setting), so both read the same files.
  */
 import { z } from 'zod';
+import { PUBLIC_GAZETTEERS } from './publicGazetteers';
 import { modelOverrides, parseRunConfig, pipelineSchema, trainOverrides, type ModelConfig, type RunConfig, type TrainConfig } from './runConfig';
 
 export const splitSchema = z.union([z.object({ text: z.string(), labels: z.string() }).strict(), z.object({ conll: z.string() }).strict()]);
@@ -20,6 +21,8 @@ const common = {
   unlabeled: z.string().optional(),
   /** The dataset the setting draws on (its name when absent): leave-one-corpus-out leaves a dataset's settings out together. */
   dataset: z.string().optional(),
+  /** Public gazetteers (core/publicGazetteers) mapped onto the setting's types: dictionary features of their own groups. */
+  publicGazetteers: z.array(z.object({ list: z.enum(PUBLIC_GAZETTEERS), type: z.string().min(1) }).strict()).optional(),
 };
 
 export const settingSchema = z.discriminatedUnion('kind', [

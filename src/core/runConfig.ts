@@ -99,7 +99,8 @@ export const trainSchema = z.object({
   // Bounds a typo cannot pass (1e9 epochs): far above any run the studio makes.
   epochs: z.number().int().positive().max(1000).default(30),
   batchSize: z.number().int().positive().max(4096).default(32),
-  lr: z.number().positive().max(1).default(0.001),
+  // 0.002: the training page's, chosen on dev over the user-scale suite (BENCHMARKS.md).
+  lr: z.number().positive().max(1).default(0.002),
   clip: z.number().positive().default(5),
   /** Stop after this many epochs without a better dev F1. */
   patience: z.number().int().positive().default(5),

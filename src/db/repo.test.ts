@@ -165,4 +165,27 @@ describe('the review tools in the store', () => {
     const lex = await projectLexicon(db, pid, false);
     expect(lex?.types).toEqual(['Chemical']);
   });
+
+  it('adds a public list once, typed as one of the project types, as a dictionary-feature group of its own; features-only lists are no weak source', async () => {
+    const { addPublicGazetteer, addToCorrectionsGazetteer, projectLexicon } = await import('./repo');
+    const { runWeakLabeling } = await import('../worker/weakJob');
+    const db = new StudioDB(`public-${Math.random()}`);
+    const pid = await createProject(db, 'p');
+    await importCorpus(db, pid, parseConll('Mary B-PER\nvisited O\nParis B-LOC\n', { file: 'a.conll', scheme: 'BIO', split: 'train', layer }));
+    await addToCorrectionsGazetteer(db, pid, 'Mary', 'PER');
+    const cities = { list: 'cities', title: 'Cities', source: 'test', type: 'LOC', featuresOnly: false, phrases: ['Paris', 'New York'] };
+    await addPublicGazetteer(db, pid, cities);
+    await expect(addPublicGazetteer(db, pid, cities)).rejects.toThrow(/already/);
+    await expect(addPublicGazetteer(db, pid, { ...cities, list: 'countries', type: 'GPE' })).rejects.toThrow(/not a type of this project/);
+    await addPublicGazetteer(db, pid, { ...cities, list: 'person-name-parts', title: 'Names', type: 'PER', featuresOnly: true, phrases: ['Mary', 'visited'] });
+    expect((await projectLexicon(db, pid, false))?.types).toEqual(['LOC · public cities', 'PER', 'PER · public person-name-parts']);
+    // The cities list is a weak source, labelling Paris; the names list gives features only, so "visited" is labelled by nobody.
+    await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
+    const agg = (await db.layers.where('projectId').equals(pid).toArray()).find((l) => l.role === 'aggregate')!;
+    const [row] = await layerRows(db, agg.id!, [(await db.documents.where('projectId').equals(pid).first())!.id!]);
+    expect(row!.spans.map((x) => [x.start, x.end, x.label])).toEqual([
+      [0, 1, 'PER'],
+      [2, 3, 'LOC'],
+    ]);
+  });
 });

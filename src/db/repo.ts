@@ -1,3 +1,4 @@
+import { publicGroup } from '../core/publicGazetteers';
 import { makeLexicon, type Lexicon } from '../core/lexicon';
 import { parseRunRecords, recordScores } from '../core/runRecord';
 import type { EditorAnnotation } from '../core/progress';
@@ -119,7 +120,11 @@ export async function projectLexicon(db: StudioDB, projectId: number, withRules 
   const sources = await Promise.all(
     gazetteers.map(async (g) => ({
       mode: g.mode,
-      entries: (await db.gazetteerEntries.where('gazetteerId').equals(g.id!).toArray()).map((e) => ({ words: e.phrase.split(' '), type: e.type })),
+      entries: (await db.gazetteerEntries.where('gazetteerId').equals(g.id!).toArray()).map((e) => ({
+        words: e.phrase.split(' '),
+        // A public list's matches are a feature group of their own: the model learns what they are worth.
+        type: g.public && e.type !== null ? publicGroup(e.type, g.public.list) : e.type,
+      })),
     })),
   );
   const withEntries = sources.filter((s) => s.entries.length);
@@ -146,6 +151,36 @@ export async function importGazetteer(db: StudioDB, projectId: number, name: str
     );
     const types = [...parsed.entries.map((e) => e.type).filter((t): t is string => t !== null), ...parsed.patterns.map((p) => p.label)];
     await db.projects.update(projectId, { types: mergeTypes(project.types, types) });
+    return gid;
+  });
+}
+
+/**
+ * A list of the public gazetteer library added to a project in one transaction, its phrases typed
+ * `type` (one of the project's types): a weak source like any gazetteer unless `featuresOnly`,
+ * and dictionary features of its own group. A list is added once per project.
+ */
+export async function addPublicGazetteer(
+  db: StudioDB,
+  projectId: number,
+  o: { list: string; title: string; source: string; type: string; featuresOnly: boolean; phrases: readonly string[] },
+): Promise<number> {
+  return db.transaction('rw', [db.projects, db.gazetteers, db.gazetteerEntries], async () => {
+    const project = await db.projects.get(projectId);
+    if (!project) throw new Error(`project ${projectId} does not exist`);
+    if (!project.types.some((t) => t.name === o.type))
+      throw new Error(`"${o.type}" is not a type of this project: choose one of ${project.types.map((t) => t.name).join(', ')}`);
+    const have = await db.gazetteers.where('projectId').equals(projectId).toArray();
+    if (have.some((g) => g.public?.list === o.list)) throw new Error(`the public list "${o.title}" is in this project already`);
+    const gid = await db.gazetteers.add({
+      projectId,
+      name: `public: ${o.title}`,
+      mode: 'sensitive',
+      priority: have.length,
+      createdAt: Date.now(),
+      public: { list: o.list, type: o.type, featuresOnly: o.featuresOnly, source: o.source },
+    });
+    await db.gazetteerEntries.bulkAdd(o.phrases.map((phrase) => ({ gazetteerId: gid, phrase, type: o.type })));
     return gid;
   });
 }

@@ -60,6 +60,11 @@ export interface GazetteerRow {
   createdAt: number;
   /** A stop list: its phrases are never entities; weak labeling drops every source's match of one (absent: an ordinary gazetteer). */
   stop?: boolean;
+  /**
+   * A list of the public gazetteer library (core/publicGazetteers), mapped onto `type`: its
+   * matches are dictionary features of a group of their own; `featuresOnly`: not a weak source.
+   */
+  public?: { list: string; type: string; featuresOnly: boolean; source: string };
 }
 
 export interface GazetteerEntryRow {

@@ -45,8 +45,9 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
   const docRows = await db.documents.where('projectId').equals(projectId).sortBy('id');
   if (!docRows.length) throw new Error('the project has no documents to label');
   const all = await db.gazetteers.where('projectId').equals(projectId).sortBy('priority');
-  // Stop lists are no source: their phrases take matches away from the others.
-  const gazetteers = all.filter((g) => !g.stop);
+  // Stop lists are no source: their phrases take matches away from the others. A public list
+  // added for its dictionary features only is no source either.
+  const gazetteers = all.filter((g) => !g.stop && !g.public?.featuresOnly);
   const entries = await Promise.all(gazetteers.map((g) => db.gazetteerEntries.where('gazetteerId').equals(g.id!).toArray()));
   const stopIds = all.filter((g) => g.stop).map((g) => g.id!);
   const stop = stopIds.length ? (await db.gazetteerEntries.where('gazetteerId').anyOf(stopIds).toArray()).map((e) => e.phrase) : [];

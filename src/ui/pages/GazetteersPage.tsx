@@ -6,6 +6,7 @@ import { CASE_MODES, type CaseMode } from '../../core/weak/normalize';
 import { db } from '../../db/instance';
 import { addGazetteerEntry, deleteGazetteer, importGazetteer, removeGazetteerEntry, retypeGazetteerEntry, updateGazetteer } from '../../db/repo';
 import { readText, useProject, useProjectId } from '../hooks';
+import { PublicGazetteers } from '../components/PublicGazetteers';
 
 const ROW = 32;
 
@@ -195,6 +196,7 @@ export function GazetteersPage() {
         </p>
       )}
       {selected !== null && gazetteers?.some((g) => g.id === selected) && <Entries gazetteerId={selected} types={types} />}
+      <PublicGazetteers projectId={projectId} types={types} added={new Set((gazetteers ?? []).flatMap((g) => (g.public ? [g.public.list] : [])))} />
     </div>
   );
 }

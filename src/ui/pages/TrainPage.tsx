@@ -193,9 +193,9 @@ function trainFormDefaults() {
     // Chosen on dev over the user-scale suite (BENCHMARKS.md): better than WSL on conll03 distant, equal on bc5cdr.
     method: 'completion',
     encoder: 'bilstm',
-    hidden: '100',
+    hidden: String(MODEL_DEFAULTS.hidden),
     head: 'crf',
-    dropout: '0.5',
+    dropout: String(MODEL_DEFAULTS.dropout),
     dictionary: true,
     // The page's default, chosen on dev (BENCHMARKS.md): "dev" trains the first stage at 0, 0.5 and 0.75 and keeps the best
     // (the demo's dev +1.3, bc5cdr's +1.7 with completion; level on conll03 distant), for two more trainings of it.
@@ -207,10 +207,10 @@ function trainFormDefaults() {
     // −0.08 on conll03 distant 1k with the other training text to self-train on, +0.10 with none; it costs minutes.
     pretrain: String(MODEL_DEFAULTS.pretrain),
     typeShifts: TRAIN_DEFAULTS.typeShifts,
-    epochs: '30',
-    batch: '32',
-    lr: '0.002',
-    seed: '1',
+    epochs: String(TRAIN_DEFAULTS.epochs),
+    batch: String(TRAIN_DEFAULTS.batchSize),
+    lr: String(TRAIN_DEFAULTS.lr),
+    seed: String(TRAIN_DEFAULTS.seed),
     backend: 'auto',
   };
 }

@@ -1,0 +1,46 @@
+/**
+ * The public gazetteer library: lists built from well-kept npm packages by
+ * scripts/build-public-gazetteers.ts into public/gazetteers/ (one phrase a line, as the studio
+ * tokenizes; provenance and licence in its index.json). A project adds one with one click, mapped
+ * onto one of its types; an experiment setting names them in `publicGazetteers`. Each list keeps a
+ * dictionary-feature group of its own, so that a model learns what a match of it is worth apart
+ * from the project's own dictionaries.
+ */
+export const PUBLIC_GAZETTEERS = ['cities', 'countries', 'person-name-parts'] as const;
+export type PublicGazetteerId = (typeof PUBLIC_GAZETTEERS)[number];
+
+/** What index.json says of a list. */
+export interface PublicGazetteerInfo {
+  id: PublicGazetteerId;
+  title: string;
+  /** What its entries are, for the type a project maps it onto. */
+  role: 'location' | 'person' | 'organization';
+  source: string;
+  note: string;
+  entries: number;
+}
+
+/** The feature group of a public list mapped onto a type: its own, beside the type's group from the project's dictionaries. */
+export const publicGroup = (type: string, id: string): string => `${type} · public ${id}`;
+
+/** Where a public list lies, relative to the app's root (the files in public/ are served there). */
+export const publicGazetteerPath = (id: PublicGazetteerId): string => `gazetteers/${id}.txt`;
+
+/** A list's text as phrases of words (one phrase a line, tokens between spaces). */
+export function publicPhrases(text: string): string[][] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => l.split(' '));
+}
+
+/** The project type a list's role maps onto by default, by the type's name (LOC, geo-loc, location, GPE; PER, person; ORG, company), or null. */
+export function suggestedType(role: PublicGazetteerInfo['role'], types: readonly string[]): string | null {
+  const by: Record<PublicGazetteerInfo['role'], RegExp> = {
+    location: /^(loc|location|geo-?loc|gpe|place)$/i,
+    person: /^(per|person|people)$/i,
+    organization: /^(org|organi[sz]ation|company)$/i,
+  };
+  return types.find((t) => by[role].test(t)) ?? null;
+}
