@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { workerFailure } from '../worker/trainClient';
-import { addRun, failRunIfLive, updateRun } from './runs';
+import { addRun, failRunIfLive, finishRun, updateRun } from './runs';
 import { StudioDB } from './schema';
 
 describe('runs whose worker died', () => {
@@ -24,5 +24,40 @@ describe('runs whose worker died', () => {
     e.message = 'Aborted()';
     worker.dispatchEvent(e);
     await expect(failed).rejects.toThrow(/the training worker stopped: the training backend aborted \(Aborted\(\)\), most likely out of memory/);
+  });
+});
+
+describe("the review loop's fine-tunes", () => {
+  it("a finished fine-tune removes the earlier fine-tunes' predictions, signals and models, keeps their records, and never touches the user's runs", async () => {
+    const db = new StudioDB(`loop-${Math.random()}`);
+    const projectId = 1;
+    const finish = async (config: object) => {
+      const runId = await addRun(db, { projectId, kind: 'train', config, status: 'running', createdAt: 0 });
+      await finishRun(db, {
+        runId,
+        projectId,
+        docIds: [1, 2],
+        predicted: [[{ start: 0, end: 1, label: 'X' }], []],
+        signals: [{ uncertainty: new Float32Array([0.5]) }, null],
+        model: { weights: {} },
+        metrics: { dev: { overall: { f1: 0.5 } } } as { predictedLayerId?: number },
+      });
+      return runId;
+    };
+    const user = await finish({});
+    const first = await finish({ loop: { fromRunId: user, corrections: 20 } });
+    const second = await finish({ loop: { fromRunId: first, corrections: 40 } });
+    const layerOf = async (id: number) => ((await db.runs.get(id))!.metrics as { predictedLayerId?: number }).predictedLayerId;
+    expect(await layerOf(first)).toBeUndefined();
+    expect((await db.runs.get(first))!.metrics).toMatchObject({ dev: { overall: { f1: 0.5 } }, pruned: expect.stringContaining(`run ${second}`) });
+    expect(await db.models.where('runId').equals(first).count()).toBe(0);
+    expect(await db.signals.where('[runId+docId]').between([first, -Infinity], [first, Infinity]).count()).toBe(0);
+    // The user's run and the newest fine-tune keep everything.
+    for (const id of [user, second]) {
+      const lid = (await layerOf(id))!;
+      expect(await db.annotations.where('[layerId+docId]').between([lid, -Infinity], [lid, Infinity]).count()).toBe(2);
+      expect(await db.models.where('runId').equals(id).count()).toBe(1);
+    }
+    expect((await db.layers.toArray()).map((l) => l.name)).toEqual([`run ${user}`, `run ${second}`]);
   });
 });

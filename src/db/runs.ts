@@ -4,6 +4,7 @@
  */
 import type { Span } from '../core/types';
 import type { DocSignals } from '../core/reviewSignals';
+import { deleteLayerRows } from './layerStore';
 import type { ModelRow, RunRow, StudioDB } from './schema';
 
 type NewRun = Omit<RunRow, 'id'>;
@@ -87,7 +88,9 @@ export async function finishRun(
     metrics: { predictedLayerId?: number };
   },
 ): Promise<void> {
-  await db.transaction('rw', [db.layers, db.annotations, db.models, db.runs, db.signals], async () => {
+  await db.transaction('rw', [db.layers, db.annotations, db.layerChunks, db.models, db.runs, db.signals], async () => {
+    const config = (await db.runs.get(o.runId))?.config as { loop?: unknown } | undefined;
+    if (config?.loop) await pruneEarlierLoopRuns(db, o.projectId, o.runId);
     const lid = await db.layers.add({ projectId: o.projectId, kind: 'predicted', name: `run ${o.runId}`, createdAt: Date.now() });
     await db.annotations.bulkAdd(o.docIds.map((docId, k) => ({ layerId: lid, docId, spans: o.predicted[k], oMode: 'complete' as const })));
     await db.models.where('runId').equals(o.runId).delete();
@@ -96,4 +99,31 @@ export async function finishRun(
     o.metrics.predictedLayerId = lid;
     await db.runs.update(o.runId, { status: 'done', metrics: o.metrics, finishedAt: Date.now() });
   });
+}
+
+/**
+ * The review loop fine-tunes again after every N corrections, each run leaving predictions over
+ * every document and a model. When a fine-tune finishes, the earlier fine-tunes' predicted layers,
+ * signals and models go (the newest one is what the queue ranks by and the next fine-tune starts
+ * from); their records stay, so the curve of dev F1 against corrections keeps every point. Runs
+ * the user trained are never touched. Called inside finishRun's transaction.
+ */
+async function pruneEarlierLoopRuns(db: StudioDB, projectId: number, runId: number): Promise<void> {
+  const earlier = await db.runs
+    .where('projectId')
+    .equals(projectId)
+    .filter((r) => r.id! < runId && r.status === 'done' && !!(r.config as { loop?: unknown }).loop)
+    .toArray();
+  for (const r of earlier) {
+    const metrics = r.metrics as { predictedLayerId?: number; pruned?: string } | undefined;
+    if (metrics?.predictedLayerId === undefined) continue;
+    await deleteLayerRows(db, metrics.predictedLayerId);
+    await db.layers.delete(metrics.predictedLayerId);
+    await db.signals.where('[runId+docId]').between([r.id!, -Infinity], [r.id!, Infinity]).delete();
+    await db.models.where('runId').equals(r.id!).delete();
+    const { predictedLayerId: _, ...kept } = metrics;
+    await db.runs.update(r.id!, {
+      metrics: { ...kept, pruned: `its predictions and model were removed when run ${runId}, a later fine-tune of the review loop, finished` },
+    });
+  }
 }

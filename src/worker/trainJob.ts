@@ -65,6 +65,8 @@ export interface TrainMetrics {
   attempts?: number;
   predictedLayerId?: number;
   resumedFrom?: number;
+  /** A review-loop fine-tune whose predictions and model a later fine-tune removed (db/runs.ts): why they are gone. */
+  pruned?: string;
   /** The model's tag set (method statistics keyed by tag id read their names here). */
   tags?: string[];
   /** Negative sampling: the final sampling distribution over the spans of a few training sentences. */

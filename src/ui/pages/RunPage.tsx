@@ -112,6 +112,11 @@ export function RunPage() {
         {run.error ? `: ${run.error}` : ''} · {modelName(cfg)} · {cfg.train?.epochs} epochs at most, batch {cfg.train?.batchSize}, lr {cfg.train?.lr}, seed{' '}
         {cfg.train?.seed} · backend {m.backend || '–'}
       </p>
+      {m.pruned && (
+        <p className="muted" data-testid="run-pruned">
+          This review-loop fine-tune&apos;s predictions and model are gone: {m.pruned}. Its scores stay.
+        </p>
+      )}
       {m.warning && (
         <p role="alert" className="error">
           {m.warning}
