@@ -153,6 +153,15 @@ describe('the review tools in the store', () => {
       [1, 'NewYork', 'New York', ''],
     ]);
     expect((await searchDocuments(db, pid, '   ')).total).toBe(0);
+    // "Apply to all occurrences": the exact words, this document's apart, the others with their split and context.
+    const { occurrencesOf } = await import('./search');
+    const [first, second] = (await db.documents.where('projectId').equals(pid).sortBy('id')).map((d) => d.id!);
+    const o = await occurrencesOf(db, pid, second, ['New', 'York']);
+    expect(o.here).toEqual([{ start: 1, end: 3 }]);
+    expect(o.others).toEqual([]);
+    const lower = await occurrencesOf(db, pid, second, ['new', 'york']);
+    expect(lower.here).toEqual([]);
+    expect(lower.others).toEqual([{ docId: first, start: 1, end: 3, split: 'dev', name: expect.any(String), context: 'The [ new york ] times' }]);
   });
 
   it('keeps stop-list phrases out of the dictionary features', async () => {

@@ -40,3 +40,8 @@ export function useWorkerQuery<N extends QueryName>(name: N, args: QueryArgs<N>)
   if (error) throw new Error(error);
   return value?.key === key ? value.v : undefined;
 }
+
+/** A query of the query worker run once, off the page's thread. */
+export function queryOnce<N extends QueryName>(name: N, ...args: QueryArgs<N>): Promise<QueryResult<N>> {
+  return queryWorker().once(name, args) as Promise<QueryResult<N>>;
+}

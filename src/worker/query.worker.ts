@@ -9,7 +9,7 @@ import { liveQuery, type Subscription } from 'dexie';
 import { labelDistributionRows } from '../db/distribution';
 import { db } from '../db/instance';
 import { projectCounts, projectStats } from '../db/repo';
-import { searchDocuments } from '../db/search';
+import { occurrencesOf, searchDocuments } from '../db/search';
 
 /** A project's document ids on a split (or all), in id order, as one typed array (moved to the page, not copied). */
 async function documentIds(projectId: number, split: string): Promise<Uint32Array> {
@@ -26,6 +26,7 @@ export const QUERIES = {
   projectStats: (projectId: number) => projectStats(db, projectId),
   labelDistribution: (projectId: number, split: string) => labelDistributionRows(db, projectId, split),
   searchDocuments: (projectId: number, query: string) => searchDocuments(db, projectId, query),
+  occurrences: (projectId: number, docId: number, words: string[]) => occurrencesOf(db, projectId, docId, words),
 };
 
 export type QueryName = keyof typeof QUERIES;
@@ -42,6 +43,10 @@ const api = {
     const run = QUERIES[name] as (...a: unknown[]) => Promise<unknown>;
     watching.set(id, liveQuery(() => run(...args)).subscribe({ next: onValue, error: (e: unknown) => onError(e instanceof Error ? e.message : String(e)) }));
     return id;
+  },
+  /** One query's result, once (no live updates). */
+  once(name: QueryName, args: unknown[]): Promise<unknown> {
+    return (QUERIES[name] as (...a: unknown[]) => Promise<unknown>)(...args);
   },
   unwatch(id: number): void {
     watching.get(id)?.unsubscribe();

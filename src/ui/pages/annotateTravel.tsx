@@ -5,46 +5,30 @@
  * again. One `u` takes any of them back whole while it is the last change.
  */
 import { type MutableRefObject, useRef, useState } from 'react';
-import { findOccurrences, labelOccurrences, removeAt, type EditState, type History } from '../../core/annotate';
-import { tokenTexts, type Span } from '../../core/types';
+import { labelOccurrences, removeAt, type EditState, type History } from '../../core/annotate';
+import type { Span } from '../../core/types';
 import type { AggregateMethod } from '../../core/weak/aggregate';
 import { db } from '../../db/instance';
 import { addToCorrectionsGazetteer, addToStopList, labelEverywhere, removeGazetteerEntry, restoreRows } from '../../db/repo';
 import type { LayerRow } from '../../db/schema';
+import type { Occurrence } from '../../db/search';
 import { WeakJob } from '../../worker/weakClient';
+import { queryOnce } from '../workerQuery';
 
 /** The occurrences "apply to all" would label: in this document, and in the others (with their split). */
 export interface Preview {
   words: string[];
   label: string;
   here: { start: number; end: number }[];
-  others: { docId: number; start: number; end: number; split: string; name: string; context: string }[];
+  others: Occurrence[];
   /** Dev and test documents too: their gold selects and scores models, so only when asked. */
   allSplits: boolean;
 }
 
-/** Every occurrence of a span's words in the project, this document's apart. */
+/** Every occurrence of a span's words in the project, this document's apart (found in the query worker). */
 async function occurrencesOf(projectId: number, docId: number, words: string[], label: string): Promise<Preview> {
-  const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
-  const toks = new Map(docs.map((d) => [d.id!, tokenTexts(d)]));
-  const found = findOccurrences(
-    docs.map((d) => ({ docId: d.id!, words: toks.get(d.id!)! })),
-    words,
-  );
-  const byId = new Map(docs.map((d) => [d.id!, d]));
-  return {
-    words,
-    label,
-    here: found.filter((o) => o.docId === docId),
-    others: found
-      .filter((o) => o.docId !== docId)
-      .map((o) => {
-        const w = toks.get(o.docId)!;
-        const context = [...w.slice(Math.max(0, o.start - 5), o.start), '[', ...w.slice(o.start, o.end), ']', ...w.slice(o.end, o.end + 5)].join(' ');
-        return { ...o, split: byId.get(o.docId)!.split, name: byId.get(o.docId)!.name, context };
-      }),
-    allSplits: false,
-  };
+  const { here, others } = await queryOnce('occurrences', projectId, docId, words);
+  return { words, label, here, others, allSplits: false };
 }
 
 interface TravelArgs {
