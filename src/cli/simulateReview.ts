@@ -73,7 +73,7 @@ export const simulateSchema = z
     folds: z.number().int().min(2).max(10).default(2),
     /** The signals whose top sentences are corrected and trained on; every signal's precision is recorded anyway. */
     train: z.array(z.enum(SIGNALS)).min(1).default(['doubt']),
-    /** Also train with the first trained signal's corrections travelling to the same words elsewhere. */
+    /** Also train with the first trained signal's corrections travelling to the same words elsewhere, and random sentences' likewise. */
     travel: z.boolean().default(true),
     finetune: z
       .object({ epochs: z.number().int().positive(), patience: z.number().int().positive().optional(), lr: z.number().positive().optional() })
@@ -102,7 +102,7 @@ export interface SimRecord {
   key: string;
   setting: string;
   seed: number;
-  /** 'base', 'ranking' (the precision of every ranking, no training), 'control' (fine-tuned with no corrections), 'random', 'oracle', a signal, or SIGNAL+travel. */
+  /** 'base', 'ranking' (the precision of every ranking, no training), 'control' (fine-tuned with no corrections), 'random', 'oracle', a signal, SIGNAL+travel or random+travel. */
   arm: string;
   fraction: number;
   /** Sentences corrected by the annotator. */
@@ -470,8 +470,20 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
     await fineTune('random', b, ranked.random.slice(0, n), false);
     await fineTune('oracle', b, ranked.oracle.slice(0, n), false);
     for (const sig of sim.train) await fineTune(sig, b, ranked[sig].slice(0, n), false);
-    if (sim.travel) await fineTune(`${sim.train[0]}+travel`, b, ranked[sim.train[0]].slice(0, n), true);
+    if (sim.travel) {
+      await fineTune(`${sim.train[0]}+travel`, b, ranked[sim.train[0]].slice(0, n), true);
+      // The same travelling from random sentences: what travel is worth apart from the ranking.
+      await fineTune('random+travel', b, ranked.random.slice(0, n), true);
+    }
   }
+}
+
+interface TravelSummary {
+  gain: number;
+  std: number;
+  travelled: number;
+  better: number;
+  worse: number;
 }
 
 interface BudgetSummary {
@@ -480,7 +492,9 @@ interface BudgetSummary {
   random: { gain: number; std: number; precision: number };
   oracle: { gain: number; std: number; precision: number };
   guided: { signal: string; gain: number; std: number; precision: number };
-  travel?: { gain: number; std: number; travelled: number; better: number; worse: number };
+  travel?: TravelSummary;
+  /** Random sentences' corrections travelling the same way. */
+  randomTravel?: TravelSummary;
   /** Each ranking's precision (mean over seeds), trained on or not. */
   precisions: Record<string, number>;
 }
@@ -511,7 +525,20 @@ export function summarize(records: readonly SimRecord[], sim: Pick<SimulateOptio
         const random = gainOf('random', b);
         const oracle = gainOf('oracle', b);
         const guided = gainOf(sim.train[0], b);
-        const travel = gainOf(`${sim.train[0]}+travel`, b);
+        const travelOf = (arm: string): TravelSummary | null => {
+          const t = gainOf(arm, b);
+          if (!t.n) return null;
+          const m = (f: (r: SimRecord) => number) => round(mean(t.xs.map(f)));
+          return {
+            gain: t.gain,
+            std: t.std,
+            travelled: m((r) => r.travelled ?? 0),
+            better: m((r) => r.travel?.better ?? 0),
+            worse: m((r) => r.travel?.worse ?? 0),
+          };
+        };
+        const travel = travelOf(`${sim.train[0]}+travel`);
+        const randomTravel = travelOf('random+travel');
         if (!random.n || !oracle.n || !guided.n) return null;
         return {
           fraction: b,
@@ -519,17 +546,8 @@ export function summarize(records: readonly SimRecord[], sim: Pick<SimulateOptio
           random: { gain: random.gain, std: random.std, precision: precisionOfArm('random', b) },
           oracle: { gain: oracle.gain, std: oracle.std, precision: precisionOfArm('oracle', b) },
           guided: { signal: sim.train[0], gain: guided.gain, std: guided.std, precision: precisionOfArm(sim.train[0], b) },
-          ...(travel.n
-            ? {
-                travel: {
-                  gain: travel.gain,
-                  std: travel.std,
-                  travelled: round(mean(travel.xs.map((r) => r.travelled ?? 0))),
-                  better: round(mean(travel.xs.map((r) => r.travel?.better ?? 0))),
-                  worse: round(mean(travel.xs.map((r) => r.travel?.worse ?? 0))),
-                },
-              }
-            : {}),
+          ...(travel ? { travel } : {}),
+          ...(randomTravel ? { randomTravel } : {}),
           precisions: Object.fromEntries(['random', 'oracle', ...SIGNALS].map((s) => [s, precisionOfArm(s, b)])),
         };
       })
@@ -558,11 +576,11 @@ function writeSummary(recordsFile: string, out: string, sim: SimulateOptions, se
     log(
       `\n${s.name} (seeds ${s.seeds.join(', ')}): base ${s.base.mean} ± ${s.base.std}; fine-tuned with no corrections ${s.control ? `${sign(s.control.gain)} ± ${s.control.std}` : '–'}; pool ${s.poolSize} sentences, ${s.poolErrors} with an error`,
     );
-    log('| budget | sentences | random | oracle | guided (precision) | guided, travelling (sentences travelled to) |');
-    log('|---|---|---|---|---|---|');
+    log('| budget | sentences | random | oracle | guided (precision) | guided, travelling (sentences travelled to) | random, travelling |');
+    log('|---|---|---|---|---|---|---|');
     for (const b of s.budgets)
       log(
-        `| ${b.fraction * 100} % | ${b.sentences} | ${sign(b.random.gain)} (${b.random.precision} %) | ${sign(b.oracle.gain)} | ${sign(b.guided.gain)} (${b.guided.precision} %) | ${b.travel ? `${sign(b.travel.gain)} (${b.travel.travelled})` : '–'} |`,
+        `| ${b.fraction * 100} % | ${b.sentences} | ${sign(b.random.gain)} (${b.random.precision} %) | ${sign(b.oracle.gain)} | ${sign(b.guided.gain)} (${b.guided.precision} %) | ${b.travel ? `${sign(b.travel.gain)} (${b.travel.travelled})` : '–'} | ${b.randomTravel ? `${sign(b.randomTravel.gain)} (${b.randomTravel.travelled})` : '–'} |`,
       );
   }
   return { out, settings: settingsOut };
