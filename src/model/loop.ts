@@ -42,16 +42,50 @@ export async function restoreOptimizer(optimizer: tf.Optimizer, vars: readonly t
 
 /** One gradient step on `loss` (built inside a tidy), clipped by global norm; returns the loss. */
 export async function trainStep(optimizer: tf.Optimizer, vars: tf.Variable[], clip: number, loss: () => tf.Scalar): Promise<number> {
+  const value = await trainStepDeferred(optimizer, vars, clip, loss);
+  const v = (await value.data())[0];
+  value.dispose();
+  return v;
+}
+
+/**
+ * One step whose loss stays on the device: the caller reads it later (LossReader), so that a step
+ * does not wait for the GPU to finish before the next is dispatched.
+ */
+export async function trainStepDeferred(optimizer: tf.Optimizer, vars: tf.Variable[], clip: number, loss: () => tf.Scalar): Promise<tf.Scalar> {
   const { value, grads } = tf.variableGrads(() => tf.tidy(loss), vars);
   if (optimizer instanceof FusedAdam && fusedAdamActive()) {
     const ordered = orderedGrads(vars, grads);
     await programSourceAsync('optimizer', () => optimizer.applyClipped(vars, ordered, clip));
     tf.dispose(Object.values(ordered).filter((g) => !Object.values(grads).includes(g)));
   } else applyClipped(optimizer, vars, grads, clip);
-  const v = (await value.data())[0];
-  value.dispose();
   tf.dispose(Object.values(grads));
-  return v;
+  return value;
+}
+
+/**
+ * Step losses read back in batches: every `every` steps and when flushed (an epoch's end, a
+ * stop), each handed to `onLoss` in step order, so sums come out as if read one by one.
+ */
+export class LossReader<T> {
+  private pending: { value: tf.Scalar; tag: T }[] = [];
+  constructor(
+    private readonly every: number,
+    private readonly onLoss: (loss: number, tag: T) => void,
+  ) {}
+
+  async push(value: tf.Scalar, tag: T): Promise<void> {
+    this.pending.push({ value, tag });
+    if (this.pending.length >= this.every) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    const values = await Promise.all(batch.map((p) => p.value.data()));
+    for (const p of batch) p.value.dispose();
+    batch.forEach((p, k) => this.onLoss(values[k][0], p.tag));
+  }
 }
 
 /** Where a loop stands after an epoch: what a checkpoint keeps besides the model's own fields. */

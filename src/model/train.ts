@@ -9,7 +9,7 @@ import type { LabeledSentence } from './data';
 import type { Featurizer } from './features';
 import { featureDims, makeBatch } from './features';
 import { crfMarginals } from './crf';
-import { type LoopState, trainLoop, trainStep } from './loop';
+import { LossReader, type LoopState, trainLoop, trainStepDeferred } from './loop';
 import { batchTensors, type Decoding, Tagger, type Weights } from './tagger';
 import * as tf from './tf';
 import { programSource, programSourceAsync } from './programSource';
@@ -124,6 +124,13 @@ export interface TrainResult {
  * batch outgrew the WASM heap: 16 BC5CDR sentences of ~200 tokens (3,400 padded tokens) aborted
  * the backend; CoNLL's 32-sentence batches change only where sentences pass 75 tokens.
  */
+/**
+ * Steps between reads of the loss from a GPU (issue 48: no read-back inside a step, so the next
+ * step is dispatched while the device works). On the CPU backends a read costs nothing and the
+ * page shows every step's loss: every step.
+ */
+export const lossReadEvery = (): number => (tf.getBackend() === 'webgpu' || tf.getBackend() === 'webgl' ? 16 : 1);
+
 export const MAX_BATCH_TOKENS = 2_400;
 /** The same for prediction (no tape, but a batch's intermediates live until its scope ends). */
 export const MAX_SCORE_TOKENS = 4_096;
@@ -529,9 +536,18 @@ export async function trainTagger(
       let step = first;
       epochTokens = 0;
       epochStats = {};
+      // On a GPU, losses are read back every few steps, not after each: a step does not wait for the
+      // device. They are summed in step order, as if read one by one.
+      const reader = new LossReader<{ n: number; bi: number }>(lossReadEvery(), (loss, x) => {
+        lossSum += loss * x.n;
+        hooks.onStep?.({ epoch, step: x.bi + 1, steps: batches.length, loss, tokensPerSecond: tokensSeen / (trainMs / 1000) });
+      });
       for (let bi = 0; bi < batches.length; bi++) {
         const control = hooks.control ? await hooks.control() : 'go';
-        if (control !== 'go') return { loss: 0, steps: step - first, stopped: control === 'cancel' ? 'cancelled' : 'stopped' };
+        if (control !== 'go') {
+          await reader.flush();
+          return { loss: 0, steps: step - first, stopped: control === 'cancel' ? 'cancelled' : 'stopped' };
+        }
         const s0 = performance.now();
         const lexDrop = feat.lexicon && dictionaryDropout ? { rate: dictionaryDropout, rand: mulberry32(t.seed * 4_099 + step * 65_537 + 29) } : undefined;
         const batch = makeBatch(
@@ -546,7 +562,7 @@ export async function trainTagger(
         const prepared = method.prepare ? await method.prepare({ tagger, batch, config: methodConfig, epoch, epochs: t.epochs, step, rand }) : undefined;
         if (prepared?.stats) for (const [k, v] of Object.entries(prepared.stats)) (epochStats[k] ??= []).push(v);
         const at = step;
-        const loss = await trainStep(optimizer, vars, t.clip, () => {
+        const loss = await trainStepDeferred(optimizer, vars, t.clip, () => {
           const tensors = batchTensors(batch, tagger.dims);
           const emissions = method.emissions ? method.emissions({ tagger, tensors, step: at, prepared: prepared?.data }) : tagger.emissions(tensors, true, at);
           return programSource('CRF and loss', () =>
@@ -554,14 +570,16 @@ export async function trainTagger(
           );
         });
         const tokens = batch.lengths.reduce((a, b) => a + b, 0);
-        trainMs += performance.now() - s0;
         tokensSeen += tokens;
         epochTokens += tokens;
-        lossSum += loss * batches[bi].length;
+        await reader.push(loss, { n: batches[bi].length, bi });
+        trainMs += performance.now() - s0;
         step++;
-        hooks.onStep?.({ epoch, step: bi + 1, steps: batches.length, loss, tokensPerSecond: tokensSeen / (trainMs / 1000) });
         await nextTick();
       }
+      const f0 = performance.now();
+      await reader.flush();
+      trainMs += performance.now() - f0;
       return { loss: lossSum / data.train.length, steps: step - first };
     },
     async record(epoch, loss) {
