@@ -313,7 +313,13 @@ function ChosenRuns(p: {
   return (
     <>
       <h2>Chosen runs</h2>
-      <LineChart title="Dev F1 by epoch" x={curveX} series={curves} xLabel="epoch" testId="compare-curves" />
+      <LineChart
+        title="Dev F1 by epoch (a multi-stage run's stages one after another)"
+        x={curveX}
+        series={curves}
+        xLabel="epoch of the run"
+        testId="compare-curves"
+      />
       <table className="grid" data-testid="error-table">
         <thead>
           <tr>
@@ -389,13 +395,14 @@ function useChosenRuns(projectId: number, runs: RunView[], chosen: number[]) {
     return { test, out };
   }, [projectId, chosen.join(','), runs.length]);
 
-  const curveX = useMemo(() => [...new Set(picked.flatMap((r) => r.history.map((h) => h.epoch)))].sort((a, b) => a - b), [picked]);
+  // A multi-stage run's epochs are numbered within each stage: the curve counts them in order over the whole run.
+  const curveX = useMemo(() => Array.from({ length: Math.max(0, ...picked.map((r) => r.history.length)) }, (_, k) => k + 1), [picked]);
   const curves = useMemo(
     () =>
       picked.map((r, k) => ({
         label: `run ${r.id}`,
         color: COLORS[k % COLORS.length],
-        values: curveX.map((e) => (r.history.find((h) => h.epoch === e)?.devF1 ?? null) as number | null).map((v) => (v === null ? null : 100 * v)),
+        values: curveX.map((e) => r.history[e - 1]?.devF1 ?? null).map((v) => (v === null ? null : 100 * v)),
       })),
     [picked, curveX],
   );
