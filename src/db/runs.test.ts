@@ -61,3 +61,19 @@ describe("the review loop's fine-tunes", () => {
     expect((await db.layers.toArray()).map((l) => l.name)).toEqual([`run ${user}`, `run ${second}`]);
   });
 });
+
+describe('run stores in IndexedDB', () => {
+  it('a single-stage run interrupted before the run engine resumes from its old checkpoint row', async () => {
+    const { saveRunState } = await import('./runs');
+    const { projectRunStore } = await import('../worker/projectSource');
+    const db = new StudioDB(`store-${Math.random()}`);
+    const runId = await addRun(db, { projectId: 1, kind: 'train', config: {}, status: 'interrupted', createdAt: 0 });
+    await saveRunState(db, runId, 'checkpoint', { epoch: 3 });
+    const store = projectRunStore(db, runId);
+    expect(await store.load('checkpoint 0 wsl')).toEqual({ epoch: 3 });
+    // A later stage, or a stage the store holds, reads the store.
+    expect(await store.load('checkpoint 1 student')).toBeUndefined();
+    await store.save('checkpoint 0 wsl', { epoch: 4 });
+    expect(await store.load('checkpoint 0 wsl')).toEqual({ epoch: 4 });
+  });
+});

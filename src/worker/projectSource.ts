@@ -56,10 +56,14 @@ export interface ProjectRunArgs {
   elapsed: () => number;
 }
 
-/** A run's store in IndexedDB: rows of kind 'stage', removed with the run's other rows when it ends. */
+/**
+ * A run's store in IndexedDB: rows of kind 'stage', removed with the run's other rows when it ends.
+ * A single-stage run interrupted before the run engine kept its checkpoint as a row of kind
+ * 'checkpoint': its first stage's checkpoint is read from there when the store has none.
+ */
 export function projectRunStore(db: StudioDB, runId: number): RunStore {
   return {
-    load: (key) => loadRunState(db, runId, 'stage', key),
+    load: async (key) => (await loadRunState(db, runId, 'stage', key)) ?? (key.startsWith('checkpoint 0 ') ? loadRunState(db, runId, 'checkpoint') : undefined),
     save: (key, value) => saveRunState(db, runId, 'stage', value, key),
   };
 }
