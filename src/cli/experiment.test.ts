@@ -198,7 +198,7 @@ describe('experiment verb', () => {
     };
     const exp = {
       name: 'pool',
-      model: { hidden: 8, charDim: 8, charFilters: 8 },
+      model: { hidden: 8, charDim: 8, charFilters: 8, dictionaryDropout: 0.5 },
       train: { epochs: 1, batchSize: 16 },
       settings: [setting],
       methods: [{ label: 'completion, self-training', method: { name: 'wsl' }, pipeline: { kind: 'completion', unlabeled: 25 } }],

@@ -63,7 +63,7 @@ export const modelSchema = z.object({
    * one best on dev, and its later stages train at that value. How much to trust the dictionary
    * depends on how complete it is: bc5cdr's wants 0, conll03 distant's 0.75 (BENCHMARKS.md).
    */
-  dictionaryDropout: z.union([z.literal('dev'), z.number().min(0).max(0.95)]).default(0.5),
+  dictionaryDropout: z.union([z.literal('dev'), z.number().min(0).max(0.95)]).default('dev'),
   /**
    * With dictionary features: the project's rules' matches count as dictionary matches of their
    * label too (off by default: measured on the demo and bc5cdr, see BENCHMARKS.md).
@@ -80,8 +80,9 @@ export const modelSchema = z.object({
    * model input too, one feature group per type, dropped like dictionary matches in training: the
    * model starts from what the weak labels say and learns from context where to differ. Needs weak
    * labels on the text it predicts (a dictionary setting; a project's weak layer); elsewhere it is off, and the run says so.
+   * On by default, as on the training page (chosen on dev, BENCHMARKS.md).
    */
-  weakFeatures: z.boolean().default(false),
+  weakFeatures: z.boolean().default(true),
   /**
    * Epochs of encoder pre-training (0: off): the BiLSTM learns the project's unlabeled training
    * text as a bidirectional language model once (src/model/pretrain.ts), kept as a project asset,
