@@ -21,7 +21,6 @@ import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
 import { WeakLabeler } from '../core/weak/pipeline';
 import type { HmmParams } from '../core/weak/hmm';
-import { noEntityDiagnosis } from '../core/noEntity';
 import { lexiconFromSpans, lexiconMatcher, lexiconSize, makeLexicon, spanMatches, weakFeatureTypes, type Lexicon, type LexiconMatch } from '../core/lexicon';
 import { spansOfTags } from '../methods/decoupled';
 import { getPipeline } from '../methods';
@@ -36,7 +35,7 @@ import type { Weights } from '../model/tagger';
 import { type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
 import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
 import { evaluate, heldOutTypeShifts } from '../model/train';
-import { runEngine, type FinishedRun } from '../engine/run';
+import { type FinishedRun, noEntityWarning, runEngine } from '../engine/run';
 import { readCorpus, readGazetteer } from './readCorpus';
 import { roundScores } from './roundScores';
 import { fileRunStore, runStoreDir } from './runStore';
@@ -872,7 +871,7 @@ async function trainSettingRun(a: SettingRunArgs): Promise<RunRecord> {
   // A setting's encoder is built once and shared by its runs: its pre-training is not this run's cost.
   let sharedSeconds = 0;
   const wall = () => earlier + (performance.now() - t0) / 1000 - sharedSeconds;
-  const { record, bestEpoch, ended } = await runEngine<{ record: RunRecord; bestEpoch: number; ended: FinishedRun['ended'] }>(
+  const { record, warning } = await runEngine<{ record: RunRecord; warning: string | null }>(
     { ...cfg, pipeline: m.pipeline },
     {
       load: async () => ({
@@ -889,7 +888,10 @@ async function trainSettingRun(a: SettingRunArgs): Promise<RunRecord> {
         sharedSeconds = (performance.now() - t1) / 1000;
         return pre;
       },
-      record: async (run) => ({ record: await settingRecord(a, run, wall()), bestEpoch: run.bestEpoch, ended: run.ended }),
+      record: async (run) => {
+        const r = await settingRecord(a, run, wall());
+        return { record: r, warning: noEntityWarning(run, cfg, sents.train as LabeledSentence[], r.test.tp + r.test.fp) };
+      },
       ended: async (how, reason) => {
         throw new Error(`${key}: ${how}: ${reason}`);
       },
@@ -907,15 +909,6 @@ async function trainSettingRun(a: SettingRunArgs): Promise<RunRecord> {
   );
   store.clear();
   log(`${key}: test F1 ${record.test.f1} (${record.wallSeconds} s)`);
-  const warning = noEntityDiagnosis({
-    predictedSpans: record.test.tp + record.test.fp,
-    epochs: record.stages[record.stages.length - 1]?.epochs ?? 0,
-    bestEpoch,
-    stopped: ended === 'early' ? 'early' : 'done',
-    patience: cfg.train.patience,
-    entityTokens: sents.train.reduce((n, x) => n + x.tags.filter((t) => t !== 0).length, 0),
-    tokens: sents.train.reduce((n, x) => n + x.words.length, 0),
-  });
   if (warning) log(`${key}: ${warning}`);
   return record;
 }

@@ -10,6 +10,7 @@
  */
 import '../methods';
 import type { SpanScores } from '../core/metrics';
+import { noEntityDiagnosis } from '../core/noEntity';
 import type { RunConfig } from '../core/runConfig';
 import type { Span } from '../core/types';
 import { PipelineStopped, runPipeline, type PipelineResult, type StageRecord } from '../methods/pipelines';
@@ -130,8 +131,6 @@ export async function runEngine<R>(cfg: RunConfig, source: RunSource<R>, store: 
 function tokenRun(r: PipelineResult, cfg: RunConfig, data: EngineData, encoder: EncoderUse | undefined): FinishedRun {
   const { tagger, ...rest } = r;
   const last = r.stages[r.stages.length - 1];
-  const history = last?.history ?? [];
-  const bestEpoch = history.reduce((b, h, k) => (h.devF1 > (history[b - 1]?.devF1 ?? -1) ? k + 1 : b), 0);
   const stoppedEarly = last && last.epochs < cfg.train.epochs;
   return {
     ...rest,
@@ -143,7 +142,7 @@ function tokenRun(r: PipelineResult, cfg: RunConfig, data: EngineData, encoder: 
       },
       dispose: () => tagger.dispose(),
     },
-    bestEpoch,
+    bestEpoch: bestEpochOf(r.stages),
     ended: r.stopped ?? (stoppedEarly ? 'early' : 'done'),
     trainSentences: last?.trainSentences ?? data.train.length,
     ...(encoder ? { encoder } : {}),
@@ -191,7 +190,6 @@ async function spanRun<R>(
     m.dispose();
     return source.ended('cancelled', 'cancelled', m.stages);
   }
-  const history = m.stages[m.stages.length - 1]?.history ?? [];
   return source.record(
     {
       model: { predict: (s, p) => m.predict(s, p), spanState: () => m.state(), dispose: () => m.dispose() },
@@ -200,12 +198,35 @@ async function spanRun<R>(
       seconds: (performance.now() - t0) / 1000,
       tokensPerSecond: m.tokensPerSecond,
       oShift: m.oShift,
-      bestEpoch: history.reduce((b, h, k) => (h.devF1 > (history[b - 1]?.devF1 ?? -1) ? k + 1 : b), 0),
+      bestEpoch: bestEpochOf(m.stages),
       ended: 'done',
       trainSentences: m.trainSentences,
     },
     data,
   );
+}
+
+/** The last stage's epoch with the best dev F1 (1-based; 0 where none was scored). */
+function bestEpochOf(stages: readonly StageRecord[]): number {
+  const history = stages[stages.length - 1]?.history ?? [];
+  return history.reduce((b, h, k) => (h.devF1 > (history[b - 1]?.devF1 ?? -1) ? k + 1 : b), 0);
+}
+
+/**
+ * Why a finished token-tagger run predicts no entity (core/noEntity), from its last stage and its
+ * training sentences; null when it predicts some. Every adapter says it the same way.
+ */
+export function noEntityWarning(run: FinishedRun, cfg: RunConfig, train: readonly LabeledSentence[], predictedSpans: number): string | null {
+  if (!run.model.tagger) return null;
+  return noEntityDiagnosis({
+    predictedSpans,
+    epochs: run.stages[run.stages.length - 1]?.epochs ?? 0,
+    bestEpoch: run.bestEpoch,
+    stopped: run.ended,
+    patience: cfg.train.patience,
+    entityTokens: train.reduce((n, x) => n + x.tags.filter((t) => t !== 0).length, 0),
+    tokens: train.reduce((n, x) => n + x.words.length, 0),
+  });
 }
 
 /** A part of a store under its own names: several runs of one job (fold models, fine-tunes) in one store. */

@@ -6,7 +6,6 @@
 import { mergeCorrections } from '../core/annotate';
 import { lexiconMatcher, lexiconSize, spanMatches, weakFeatureTypes } from '../core/lexicon';
 import { scoreSpans } from '../core/metrics';
-import { noEntityDiagnosis } from '../core/noEntity';
 import type { EditorAnnotation } from '../core/progress';
 import { type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
 import type { Annotation, ParsedDoc, Span } from '../core/types';
@@ -15,7 +14,7 @@ import { findEncoder, layerAnnotations, projectLexicon, saveEmbeddings, saveEnco
 import { layerRows } from '../db/layerStore';
 import { endRunWithoutModel, finishRun, loadRunState, saveRunState, updateRun } from '../db/runs';
 import type { DocumentRow, LayerRow, StudioDB } from '../db/schema';
-import type { EncoderUse, EngineData, FinishedRun, RunSource } from '../engine/run';
+import { type EncoderUse, type EngineData, type FinishedRun, noEntityWarning, type RunSource } from '../engine/run';
 import { getMethod, getPipeline } from '../methods/registry';
 import type { SamplingMap } from '../methods/negativeSampling';
 import type { TrainSignals } from '../methods/pipelines';
@@ -410,17 +409,12 @@ async function recordProjectRun(a: ProjectRunArgs, L: Loaded, run: FinishedRun, 
       ks.map((k) => L.goldAnns[k].spans),
       ks.map((k) => predicted[k]),
     );
-  const warning = run.model.tagger
-    ? noEntityDiagnosis({
-        predictedSpans: predicted.reduce((n, p) => n + p.length, 0),
-        epochs: metrics.history.length,
-        bestEpoch: run.bestEpoch,
-        stopped: run.ended,
-        patience: a.cfg.train.patience,
-        entityTokens: data.train.reduce((n, x) => n + x.tags.filter((t) => t !== 0).length, 0),
-        tokens: data.train.reduce((n, x) => n + x.words.length, 0),
-      })
-    : null;
+  const warning = noEntityWarning(
+    run,
+    a.cfg,
+    data.train,
+    predicted.reduce((n, p) => n + p.length, 0),
+  );
   if (warning) stage(warning);
   Object.assign(metrics, {
     ...(warning ? { warning } : {}),

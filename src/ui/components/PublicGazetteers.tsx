@@ -4,7 +4,7 @@
  * mapped onto one of the project's types, as a weak source or for its dictionary features only.
  */
 import { useEffect, useState } from 'react';
-import { type PublicGazetteerId, type PublicGazetteerInfo, publicGazetteerPath, suggestedType } from '../../core/publicGazetteers';
+import { type PublicGazetteerId, type PublicGazetteerInfo, publicGazetteerPath, publicPhrases, suggestedType } from '../../core/publicGazetteers';
 import { db } from '../../db/instance';
 import { addPublicGazetteer } from '../../db/repo';
 
@@ -50,7 +50,7 @@ function PublicList({ projectId, info, types, added }: { projectId: number; info
     try {
       const res = await fetch(`${base}${publicGazetteerPath(info.id as PublicGazetteerId)}`);
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      const phrases = (await res.text()).split('\n').filter((l) => l.trim());
+      const phrases = publicPhrases(await res.text()).map((words) => words.join(' '));
       await addPublicGazetteer(db, projectId, { list: info.id, title: info.title, source: info.source, type, featuresOnly: !weak, phrases });
       setState({ ok: true, message: `Added ${phrases.length.toLocaleString()} entries as ${type}${weak ? '' : ' (dictionary features only)'}.` });
     } catch (e) {

@@ -23,6 +23,7 @@ import { layerRows } from '../../db/layerStore';
 import type { DocumentRow, LayerRow } from '../../db/schema';
 import { count, routeId, useProject, useProjectId } from '../hooks';
 import { PropagatePreview, useTravel } from './annotateTravel';
+import { LayerOptions } from '../components/LayerOptions';
 
 const KEYS: [string, string][] = [
   ['← →', 'move the cursor; with shift, extend the selection'],
@@ -335,13 +336,7 @@ function EditorToolbar(p: {
         Suggestions from{' '}
         <select aria-label="Suggestions" value={sourceId ?? ''} onChange={(e) => setSourceId(e.target.value ? Number(e.target.value) : null)}>
           <option value="">none</option>
-          {layers
-            .filter((l) => l.kind === 'weak' || l.kind === 'predicted')
-            .map((l) => (
-              <option key={l.id} value={l.id}>
-                {l.kind}: {l.name}
-              </option>
-            ))}
+          <LayerOptions layers={layers.filter((l) => l.kind === 'weak' || l.kind === 'predicted')} withKind />
         </select>
       </label>
     </div>

@@ -10,6 +10,7 @@ import { SPLITS, type Split } from '../../core/types';
 import { SpanText } from '../components/SpanText';
 import { routeId, useProjectId, useTypeColors } from '../hooks';
 import { useUi } from '../store';
+import { LayerOptions } from '../components/LayerOptions';
 
 /** Tokens that two weak sources label with different known types. */
 function conflicts(bySource: { spans: Span[] }[]): Set<number> {
@@ -87,11 +88,7 @@ export function DocumentPage() {
         <label className="push">
           Layer{' '}
           <select aria-label="Label layer" value={layerId ?? ''} onChange={(e) => setLayer(projectId, Number(e.target.value))}>
-            {layers.map((l) => (
-              <option key={l.id} value={l.id}>
-                {l.kind}: {l.name}
-              </option>
-            ))}
+            <LayerOptions layers={layers} withKind />
           </select>
         </label>
       </div>

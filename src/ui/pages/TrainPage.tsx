@@ -18,6 +18,7 @@ import type { RunRow } from '../../db/schema';
 import { METHOD_CATALOG } from '../../methods/catalog';
 import { entryOptionsText, parseOptionsText } from '../../methods/options';
 import { ExperimentPanel } from '../components/ExperimentPanel';
+import { LayerOptions } from '../components/LayerOptions';
 import { OptionsForm } from '../components/OptionsForm';
 import type { TrainMetrics } from '../../worker/trainJob';
 import { TrainJob } from '../../worker/trainClient';
@@ -167,18 +168,6 @@ function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: nu
         })}
       </tbody>
     </table>
-  );
-}
-
-function LayerOptions({ layers }: { layers: readonly { id?: number; name: string }[] }) {
-  return (
-    <>
-      {layers.map((l) => (
-        <option key={l.id} value={l.id}>
-          {l.name}
-        </option>
-      ))}
-    </>
   );
 }
 
@@ -429,11 +418,7 @@ function LayerFields({ f }: { f: TrainForm }) {
       <label>
         Learn from{' '}
         <select aria-label="Training layer" value={layerId ?? ''} onChange={set('layer')}>
-          {(layers ?? []).map((l) => (
-            <option key={l.id} value={l.id}>
-              {l.kind}: {l.name}
-            </option>
-          ))}
+          <LayerOptions layers={layers ?? []} withKind />
         </select>
       </label>
       <label>
