@@ -141,7 +141,7 @@ test("the noise-aware methods run from the training page: RoSTER's loss on its t
   await expect(rows).toHaveCount(m.calibration.length);
   for (const [k, b] of m.calibration.entries()) await expect(rows.nth(k).locator('td').nth(3)).toHaveText((100 * b.accuracy).toFixed(1));
   await expect(page.getByTestId(`confidences-${rosterId + 1}`)).toContainText(`the ${m.confidences.length} weak sentences`);
-  await docScreenshot(page.getByTestId(`diagnostics-${rosterId + 1}`), 'needle-calibration.png');
+  await docScreenshot(page.getByTestId(`needle-${rosterId + 1}`), 'needle-calibration.png');
 
   // The label distribution shows NEEDLE's pseudo-labels and its completed ("corrected") weak labels, as stored.
   const stored = await page.evaluate(async (runId) => {
@@ -436,17 +436,21 @@ test('method options are a form: a field per option with its help, checked as ty
   await page.getByLabel('Method', { exact: true }).selectOption({ label: 'RoSTER: noise-robust models, ensemble, self-training' });
   await page.getByText('Method options').click();
   const form = page.getByTestId('options-form');
-  await expect(form.getByLabel('method.tau')).toHaveValue('0.3');
-  await expect(form.locator('.option', { has: page.getByLabel('method.tau') })).toContainText('noisy-label removal threshold');
-  await expect(form.getByLabel('pipeline.lm.epochs')).toHaveValue('3');
-  await form.getByLabel('method.tau').fill('1.5');
-  await expect(page.getByTestId('options-problem')).toContainText('method options: method.tau: Too big');
-  await expect(form.getByLabel('method.tau')).toHaveAttribute('aria-invalid', 'true');
-  await form.getByLabel('method.tau').fill('0.5');
+  // Options are named in words, with the key as the tooltip.
+  const tau = form.getByLabel('removal threshold τ', { exact: true });
+  await expect(tau).toHaveValue('0.3');
+  await expect(form.locator('.option[data-key="method.tau"] .option-name')).toHaveAttribute('title', 'method.tau');
+  await expect(form.locator('.option', { has: tau })).toContainText('Noisy-label removal threshold');
+  await expect(form.getByLabel('language-model epochs', { exact: true })).toHaveValue('3');
+  await tau.fill('1.5');
+  await expect(page.getByTestId('options-problem')).toHaveText('Removal threshold τ (method.tau) must be at most 1.');
+  await expect(tau).toHaveAttribute('aria-invalid', 'true');
+  await tau.fill('0.5');
   await expect(page.getByTestId('options-problem')).toHaveCount(0);
-  await form.getByLabel('pipeline.rounds').fill('abc');
-  await expect(page.getByTestId('options-problem')).toContainText('pipeline.rounds');
-  await form.getByLabel('pipeline.rounds').fill('1');
+  const rounds = form.getByLabel('self-training rounds', { exact: true });
+  await rounds.fill('abc');
+  await expect(page.getByTestId('options-problem')).toHaveText('Self-training rounds (pipeline.rounds) must be a number.');
+  await rounds.fill('1');
   // The JSON view shows what the form holds.
   await page.getByLabel('advanced: edit as JSON').check();
   const json = JSON.parse(await page.getByLabel('Options (JSON)').inputValue());

@@ -41,6 +41,7 @@ import { roundScores } from './roundScores';
 import { fileRunStore, runStoreDir } from './runStore';
 import { useWasmBackend } from './train';
 import { readRulesFile, weakLabelCorpus } from './weakLabel';
+import { issueSentence } from '../core/issueSentence';
 
 export { experimentSchema, type Experiment };
 
@@ -625,7 +626,7 @@ export function loadExperimentConfig(configFile: string, raw: unknown, dataOptio
   const parsed = experimentSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`${configFile}: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
+    throw new Error(`${configFile}: ${issue.path.join('.') || '(top)'}: ${issueSentence(issue)}`);
   }
   const exp = parsed.data;
   const configDir = dirname(resolve(configFile));

@@ -52,6 +52,7 @@ import { readCorpus } from './readCorpus';
 import { fileRunStore, runStoreDir } from './runStore';
 import { useWasmBackend } from './train';
 import { weakLabelCorpus } from './weakLabel';
+import { issueSentence } from '../core/issueSentence';
 
 /** The ranking signals, each a sentence score over the pool (higher: correct it sooner). */
 export const SIGNALS = ['doubt', 'crossfit', 'uncertainty', 'combined'] as const;
@@ -208,7 +209,7 @@ export async function simulateReview(
   const parsedSim = simulateSchema.safeParse(simRaw);
   if (!parsedSim.success) {
     const issue = parsedSim.error.issues[0];
-    throw new Error(`${configFile}: simulate.${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`${configFile}: simulate.${issue.path.join('.')}: ${issueSentence(issue)}`);
   }
   const sim = parsedSim.data;
   if (exp.methods.length !== 1) throw new Error(`${configFile}: methods: give exactly one, the base model's (got ${exp.methods.length})`);

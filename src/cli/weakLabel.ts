@@ -8,6 +8,7 @@ import type { CaseMode } from '../core/weak/normalize';
 import { WeakLabeler, type WeakResult } from '../core/weak/pipeline';
 import { ruleSchema, type Rule } from '../core/weak/rules';
 import { readCorpus, readGazetteer, type CorpusFormat } from './readCorpus';
+import { issueSentence } from '../core/issueSentence';
 
 export interface WeakLabelOptions {
   corpus: string;
@@ -73,7 +74,7 @@ export function readRulesFile(file: string): Rule[] {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown[];
   return raw.map((r, k) => {
     const parsed = ruleSchema.safeParse(r);
-    if (!parsed.success) throw new Error(`${file}: rule ${k + 1}: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
+    if (!parsed.success) throw new Error(`${file}: rule ${k + 1}: ${parsed.error.issues[0].path.join('.')}: ${issueSentence(parsed.error.issues[0])}`);
     return parsed.data;
   });
 }

@@ -5,7 +5,17 @@
  */
 import { z } from 'zod';
 import { PUBLIC_GAZETTEERS } from './publicGazetteers';
-import { modelOverrides, parseRunConfig, pipelineSchema, trainOverrides, type ModelConfig, type RunConfig, type TrainConfig } from './runConfig';
+import {
+  modelOverrides,
+  parseRunConfig,
+  pipelineSchema,
+  withDefaultRun,
+  trainOverrides,
+  type ModelConfig,
+  type RunConfig,
+  type TrainConfig,
+} from './runConfig';
+import { issueSentence } from './issueSentence';
 
 export const splitSchema = z.union([z.object({ text: z.string(), labels: z.string() }).strict(), z.object({ conll: z.string() }).strict()]);
 const common = {
@@ -120,25 +130,28 @@ export const experimentSchema = z
     settings: z.array(settingSchema).min(1),
     methods: z
       .array(
-        z
-          .object({
-            label: z.string(),
-            /**
-             * A method, or "weak-labels": no training; the weak labels themselves are scored (a
-             * distant setting against its train gold file, a dictionary setting by labeling the
-             * test text with the same sources), once, as seed 0.
-             */
-            method: z.object({ name: z.string() }).passthrough().default({ name: 'supervised' }),
-            pipeline: pipelineSchema.default({ kind: 'single' }),
-            scheme: z.enum(['BIO', 'IO']).default('BIO'),
-            model: modelOverrides.default({}),
-            train: trainOverrides.default({}),
-            /** Settings (by name) this method runs in; all when absent. */
-            settings: z.array(z.string()).optional(),
-            /** A variant's own seeds (one is enough for a variant); the experiment's when absent. */
-            seeds: z.array(z.number().int()).min(1).optional(),
-          })
-          .strict(),
+        z.preprocess(
+          withDefaultRun,
+          z
+            .object({
+              label: z.string(),
+              /**
+               * A method, or "weak-labels": no training; the weak labels themselves are scored (a
+               * distant setting against its train gold file, a dictionary setting by labeling the
+               * test text with the same sources), once, as seed 0.
+               */
+              method: z.object({ name: z.string() }).passthrough().default({ name: 'supervised' }),
+              pipeline: pipelineSchema.default({ kind: 'single' }),
+              scheme: z.enum(['BIO', 'IO']).default('BIO'),
+              model: modelOverrides.default({}),
+              train: trainOverrides.default({}),
+              /** Settings (by name) this method runs in; all when absent. */
+              settings: z.array(z.string()).optional(),
+              /** A variant's own seeds (one is enough for a variant); the experiment's when absent. */
+              seeds: z.array(z.number().int()).min(1).optional(),
+            })
+            .strict(),
+        ),
       )
       .min(1),
     seeds: z.array(z.number().int()).min(1).default([1, 2, 3]),
@@ -176,7 +189,7 @@ export function parseExperimentMethods(text: string, file: string): ExperimentMe
   const r = experimentMethodsSchema.safeParse(raw);
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw new Error(`${file}: ${issue.path.join('.') || '(top)'}: ${issue.message}`);
+    throw new Error(`${file}: ${issue.path.join('.') || '(top)'}: ${issueSentence(issue)}`);
   }
   return r.data;
 }

@@ -7,19 +7,13 @@
  */
 import type { Span } from './types';
 
-/** One run's signals over one document's tokens (arrays indexed by token; absent when the method has none). */
+/**
+ * One run's signals over one document's tokens (arrays indexed by token; absent when the method has
+ * none). A method's own fields (RoSTER's removals, PU's O-values, completion's tags) are declared
+ * by its module's `.def.ts`, which augments this interface, with their kind in its `records`.
+ */
 export interface DocSignals {
   uncertainty?: Float32Array;
-  /** 1 where RoSTER's threshold removes the weak label. */
-  rosterRemoved?: Uint8Array;
-  /** PU O-values of weak-O tokens (NaN elsewhere), from the model the PU step cut with. */
-  oValue?: Float32Array;
-  /** The same after each exploratory epoch. */
-  oValueEpochs?: Float32Array[];
-  /** 1 where the PU step removed the token from the loss as a likely unlabeled entity. */
-  puRemoved?: Uint8Array;
-  /** Token → the tag weak label completion gave a weak-O token (entity tags only). */
-  completion?: Record<number, string>;
   /** Spans of the initial model's predictions on weak sentences (SST's pseudo-labels, NEEDLE's completion source). */
   pseudo?: Span[];
 }

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { prf, type SpanScores } from './metrics';
+import { issueSentence } from './issueSentence';
 
 const rounded = z.object({ p: z.number(), r: z.number(), f1: z.number(), tp: z.number(), fp: z.number(), fn: z.number() });
 const roundedScores = rounded.extend({ perType: z.record(z.string(), rounded) });
@@ -76,7 +77,7 @@ export function parseRunRecords(file: string, text: string): RunRecord[] {
         throw new Error(`${file}: line ${k + 1} is not JSON`);
       }
       const r = runRecordSchema.safeParse(raw);
-      if (!r.success) throw new Error(`${file}: line ${k + 1}: ${r.error.issues[0].path.join('.') || '(top)'}: ${r.error.issues[0].message}`);
+      if (!r.success) throw new Error(`${file}: line ${k + 1}: ${r.error.issues[0].path.join('.') || '(top)'}: ${issueSentence(r.error.issues[0])}`);
       return r.data;
     });
 }

@@ -20,7 +20,7 @@ import * as tf from '../model/tf';
 import { predictProbs } from '../model/train';
 import { klTokens, sharpen, weightedMean } from './losses';
 import { registerMethod, registerPipeline } from './registry';
-import { bondSchema } from './schemas';
+import { bondSchema } from './bond.def';
 import { unlabeledPool, withMethod } from './stages';
 import { tokenLogProbs } from './weak';
 

@@ -11,8 +11,8 @@ import type { Weights } from '../model/tagger';
 import { predict } from '../model/train';
 import { noiseAwareCrf } from './losses';
 import { registerMethod, registerPipeline } from './registry';
-import { noiseAwareSchema } from './schemas';
-import { initialModel, type PipelineResult, type TrainSignals, withMethod } from './stages';
+import { noiseAwareSchema } from './needle.def';
+import { initialModel, type MethodMetrics, type TrainSignals, withMethod } from './stages';
 
 /** Eq. 3: c · NLL + (1 − c) · log-unlikelihood on weak sentences, the plain NLL on strong ones. */
 registerMethod({
@@ -58,7 +58,7 @@ registerPipeline({
       const suffix = round > 1 ? ` (round ${round})` : '';
       let completed = weak;
       let confidences: number[] | undefined;
-      let calibration: PipelineResult['calibration'];
+      let calibration: MethodMetrics['calibration'];
       let signals: TrainSignals = { pseudo: pseudoSignal };
       if (pipeline.wlc) {
         completed = weak.map((s, k) => ({ ...s, tags: s.tags.map((t, i) => (t === 0 ? current.paths[k][i] : t)) }));
@@ -98,7 +98,7 @@ registerPipeline({
         stage2.tagger.dispose();
         end = await ctx.stage(`fine-tuning (strong)${suffix}`, withMethod(cfg, { name: 'supervised' }), strong, w2);
       }
-      if (round >= pipeline.rounds) return ctx.finish(end, { confidences, calibration, signals });
+      if (round >= pipeline.rounds) return ctx.finish(end, { metrics: { confidences, calibration }, signals });
       const next = await predict(end.tagger, feat, weak);
       current = { ...next, dev: pipeline.nal ? await predict(end.tagger, feat, data.dev) : null, weights: await end.tagger.getWeights() };
       end.tagger.dispose();

@@ -12,7 +12,7 @@ import { batchTensors } from '../model/tagger';
 import { spanCrossEntropy, spanSlots, spanTargets } from '../model/spanHead';
 import * as tf from '../model/tf';
 import { registerMethod } from './registry';
-import { negativeSamplingSchema } from './schemas';
+import { negativeSamplingSchema } from './negativeSampling.def';
 
 /**
  * k distinct items drawn without replacement with probabilities ∝ exp(score) (Gumbel top-k);

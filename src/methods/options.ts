@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { pipelineSchema, type Pipeline } from '../core/runConfig';
 import type { CatalogEntry } from './catalog';
 import { methodSchemas, parseMethodConfig } from './schemas';
+import { issueSentence } from '../core/issueSentence';
 
 export interface MethodOptions {
   method: { name: string } & Record<string, unknown>;
@@ -34,7 +35,7 @@ export function parseOptionsText(text: string): MethodOptions {
   const p = pipelineSchema.safeParse(pipeline);
   if (!p.success) {
     const issue = p.error.issues[0];
-    throw new Error(`method options: pipeline${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issue.message}`);
+    throw new Error(`method options: pipeline${issue.path.length ? `.${issue.path.join('.')}` : ''}: ${issueSentence(issue)}`);
   }
   return { method: m, pipeline: p.data };
 }

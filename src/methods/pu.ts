@@ -18,7 +18,7 @@ import { predictEmissions } from '../model/train';
 import type { Tagger } from '../model/tagger';
 import { registerMethod, registerPipeline } from './registry';
 import { sampleWithoutReplacement } from './negativeSampling';
-import { puSchema } from './schemas';
+import { puSchema } from './pu.def';
 import { withMethod, type TrainSignals } from './stages';
 
 /**
@@ -58,7 +58,7 @@ registerPipeline({
       cfg,
       data.train.map((s, i) => ({ ...s, exclude: exclude[i] })),
     );
-    return ctx.finish(main, { detection, signals });
+    return ctx.finish(main, { metrics: { detection }, signals });
   },
 });
 

@@ -13,7 +13,7 @@ import * as tf from '../model/tf';
 import { predictProbs } from '../model/train';
 import { gce, gceOfLabel, klTokens, sharpen, weightedMean } from './losses';
 import { registerMethod, registerPipeline } from './registry';
-import { distillSchema, rosterSchema } from './schemas';
+import { distillSchema, rosterSchema } from './roster.def';
 import { type StageRun, type TrainSignals, unlabeledPool, withMethod } from './stages';
 import { tokenLogProbs } from './weak';
 

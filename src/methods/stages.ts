@@ -49,15 +49,8 @@ export interface PipelineResult {
   stages: StageRecord[];
   seconds: number;
   tokensPerSecond: number;
-  /** NEEDLE: the confidence given to each weak sentence (for the calibration view). */
-  confidences?: number[];
-  /** NEEDLE: the histogram of dev Viterbi scores against sequence accuracy. */
-  calibration?: { lo: number; hi: number; n: number; accuracy: number }[];
-  /**
-   * PU: where synthetic masking remembers the hidden entities, the precision and recall of taking
-   * the λ·m smallest O-values as unlabeled entities, for several λ (paper 003, Figure 3).
-   */
-  detection?: { lambda: number; removed: number; precision: number; recall: number }[];
+  /** What the method recorded about the whole run, kept in the run's metrics and drawn by its view (its `.view.tsx`). */
+  metrics?: MethodMetrics;
   /** What the method learned about each training sentence's weak labels (the review queue's signals), aligned with data.train. */
   signals?: TrainSignals;
   /** A pipeline that keeps its best stage on dev: the stage whose model is the run's, when not the last. */
@@ -72,14 +65,18 @@ export interface PipelineResult {
   stopped?: 'stopped';
 }
 
+/**
+ * What a method records about a whole run (NEEDLE's calibration, PU's detection curve, negative
+ * sampling's heat maps): each module's `.def.ts` declares its fields by augmenting this interface.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the method modules add their fields
+export interface MethodMetrics {}
+
+/**
+ * What a run recorded per training sentence. A method's own fields are declared by its module's
+ * `.def.ts` (augmenting this interface), with their kind in its `records`.
+ */
 export interface TrainSignals {
-  rosterRemoved?: (Uint8Array | null)[];
-  oValue?: Float32Array[];
-  /** Per sentence, its O-values after each exploratory epoch. */
-  oValueEpochs?: Float32Array[][];
-  puRemoved?: Uint8Array[];
-  /** Per sentence, token → the entity tag weak label completion gave a weak-O token. */
-  completion?: (Record<number, number> | null)[];
   /** Per sentence, the initial model's tag ids on the weak sentences (SST's pseudo-labels; NEEDLE completes from them). */
   pseudo?: (number[] | null)[];
 }

@@ -3,7 +3,7 @@ import { tagsOneHot } from '../model/features';
 import { spanCrossEntropy, spanTargets } from '../model/spanHead';
 import * as tf from '../model/tf';
 import { registerMethod } from './registry';
-import { supervisedSchema } from './schemas';
+import { supervisedSchema } from './supervised.def';
 
 /**
  * Plain supervised learning on one label layer: CRF NLL, token cross-entropy for softmax, or span

@@ -8,7 +8,7 @@ import { tagsOneHot } from '../model/features';
 import * as tf from '../model/tf';
 import { tokenNll, weightedMean } from './losses';
 import { registerMethod, type LossContext } from './registry';
-import { partialWslSchema, weightedWslSchema, wslSchema } from './schemas';
+import { partialWslSchema, weightedWslSchema, wslSchema } from './weak.def';
 
 /** Log probabilities per token for the token heads (softmax scores, or twopart's own log probabilities). */
 export function tokenLogProbs(ctx: LossContext<unknown>): tf.Tensor3D {

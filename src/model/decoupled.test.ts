@@ -35,6 +35,7 @@ const cfg = parseRunConfig({
   data: { kind: 'files', train: { conll: '-' }, dev: { conll: '-' } },
   model: { hidden: 8, charDim: 4, charFilters: 4, dropout: 0 },
   train: { epochs: 12, batchSize: 16, lr: 0.03, patience: 20, seed: 2 },
+  method: { name: 'supervised' },
 });
 
 describe('decoupled mention / context model (paper 004)', () => {

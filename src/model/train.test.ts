@@ -8,6 +8,9 @@ import { buildFeaturizer } from './features';
 import * as tf from './tf';
 import { trainTagger, type Checkpoint } from './train';
 
+/** Completion as these tests were written for: one round, no type shifts, no self-training (the schema's defaults are the training page's). */
+const ONE_ROUND = { rounds: 1, typeShifts: false, unlabeled: 0, unlabeledRounds: 1, keepBest: false };
+
 beforeAll(async () => {
   await tf.setBackend('cpu');
 });
@@ -48,6 +51,7 @@ const config = (epochs: number, model: object = {}) =>
     data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
     model: { hidden: 8, charDim: 4, charFilters: 4, dropout: 0.2, ...model },
     train: { epochs, batchSize: 8, lr: 0.01, patience: 10, seed: 3 },
+    method: { name: 'supervised' },
   });
 
 describe('training loop', () => {
@@ -159,7 +163,7 @@ describe('training loop', () => {
     ).rejects.toThrow(/chosen by the run's pipeline/);
     const messages: string[] = [];
     const chosen = await runPipeline(
-      pipelineSchema.parse({ kind: 'completion' }),
+      pipelineSchema.parse({ kind: 'completion', ...ONE_ROUND }),
       config(3, { dictionaryDropout: 'dev' }),
       lexFeat,
       { train: distant, dev: lexDev },
@@ -175,7 +179,7 @@ describe('training loop', () => {
     const best = byRate.reduce((a, b) => (b.f1 > a.f1 ? b : a));
     expect(chosen.dictionaryDropout).toBe(best.rate);
     // The same run at the chosen value, fixed: the same stages' scores, so the student trained at it.
-    const fixed = await runPipeline(pipelineSchema.parse({ kind: 'completion' }), config(3, { dictionaryDropout: best.rate }), lexFeat, {
+    const fixed = await runPipeline(pipelineSchema.parse({ kind: 'completion', ...ONE_ROUND }), config(3, { dictionaryDropout: best.rate }), lexFeat, {
       train: distant,
       dev: lexDev,
     });
@@ -190,7 +194,7 @@ describe('training loop', () => {
     const before = tf.memory().numTensors;
     const ensembled: string[] = [];
     const e = await runPipeline(
-      pipelineSchema.parse({ kind: 'completion', teacherEnsemble: true }),
+      pipelineSchema.parse({ kind: 'completion', ...ONE_ROUND, teacherEnsemble: true }),
       config(3, { dictionaryDropout: 'dev' }),
       lexFeat,
       { train: distant, dev: lexDev },
@@ -234,7 +238,13 @@ describe('training loop', () => {
     const distant = train.map((s, k) => ({ ...s, weak: true, tags: k % 3 === 0 ? s.tags.map(() => 0) : s.tags }));
     const cfg = parseRunConfig({ ...config(4), train: { ...config(4).train, typeShifts: true } });
     const messages: string[] = [];
-    const r = await runPipeline(pipelineSchema.parse({ kind: 'completion' }), cfg, feat, { train: distant, dev }, { onStage: (m) => messages.push(m) });
+    const r = await runPipeline(
+      pipelineSchema.parse({ kind: 'completion', ...ONE_ROUND }),
+      cfg,
+      feat,
+      { train: distant, dev },
+      { onStage: (m) => messages.push(m) },
+    );
     const types = [...new Set(feat.tags.filter((t) => t !== 'O').map((t) => t.slice(2)))].sort();
     expect(Object.keys(r.typeShifts!).sort()).toEqual(types);
     expect(messages.some((m) => /the teacher decodes with O shift -?[\d.]+, type shifts \w+ /.test(m))).toBe(true);
@@ -245,7 +255,7 @@ describe('training loop', () => {
     // The pipeline's own switch: the teacher decodes with type shifts, the final model with its O shift alone.
     const teacherOnly: string[] = [];
     const t = await runPipeline(
-      pipelineSchema.parse({ kind: 'completion', typeShifts: true }),
+      pipelineSchema.parse({ kind: 'completion', ...ONE_ROUND, typeShifts: true }),
       config(4),
       feat,
       { train: distant, dev },
@@ -268,7 +278,7 @@ describe('training loop', () => {
     const distant = train.map((s, k) => ({ ...s, weak: true, tags: k % 3 === 0 ? s.tags.map(() => 0) : s.tags }));
     const messages: string[] = [];
     const done = await runPipeline(
-      pipelineSchema.parse({ kind: 'completion' }),
+      pipelineSchema.parse({ kind: 'completion', ...ONE_ROUND }),
       config(6),
       feat,
       { train: distant, dev },
@@ -288,7 +298,7 @@ describe('training loop', () => {
     const before = tf.memory().numTensors;
     const crossed: string[] = [];
     const cf = await runPipeline(
-      pipelineSchema.parse({ kind: 'completion', folds: 2, rounds: 2 }),
+      pipelineSchema.parse({ kind: 'completion', ...ONE_ROUND, folds: 2, rounds: 2 }),
       config(6),
       feat,
       { train: distant, dev },
@@ -315,7 +325,7 @@ describe('training loop', () => {
     const pool = dev.map((s) => ({ ...s, tags: s.tags.map(() => 0) }));
     const selfTrained: string[] = [];
     const st = await runPipeline(
-      pipelineSchema.parse({ kind: 'completion', unlabeled: 5 }),
+      pipelineSchema.parse({ kind: 'completion', ...ONE_ROUND, unlabeled: 5 }),
       config(6),
       feat,
       { train: distant, dev, unlabeled: pool },
@@ -331,7 +341,7 @@ describe('training loop', () => {
     // with freshStudent each student starts from scratch (this run has no encoder), not its teacher.
     const twiceLog: string[] = [];
     const st2 = await runPipeline(
-      pipelineSchema.parse({ kind: 'completion', rounds: 2, unlabeled: 5, unlabeledRounds: 2, freshStudent: true }),
+      pipelineSchema.parse({ kind: 'completion', ...ONE_ROUND, rounds: 2, unlabeled: 5, unlabeledRounds: 2, freshStudent: true }),
       config(6),
       feat,
       { train: distant, dev, unlabeled: pool },
@@ -348,11 +358,11 @@ describe('training loop', () => {
     st2.tagger.dispose();
     // keepBest: the same rounds as without it, up to the first student that does not beat the best
     // model so far on dev (scored with its O shift); the run keeps that model, with what it learned.
-    const all = await runPipeline(pipelineSchema.parse({ kind: 'completion', rounds: 4 }), config(2), feat, { train: distant, dev });
+    const all = await runPipeline(pipelineSchema.parse({ kind: 'completion', ...ONE_ROUND, rounds: 4 }), config(2), feat, { train: distant, dev });
     const keptLog: string[] = [];
     const before2 = tf.memory().numTensors;
     const kb = await runPipeline(
-      pipelineSchema.parse({ kind: 'completion', rounds: 4, keepBest: true }),
+      pipelineSchema.parse({ kind: 'completion', ...ONE_ROUND, rounds: 4, keepBest: true }),
       config(2),
       feat,
       { train: distant, dev },
@@ -383,9 +393,9 @@ describe('training loop', () => {
       'noise-aware continual training',
       'fine-tuning (strong)',
     ]);
-    expect(needle.confidences).toHaveLength(mixed.filter((s) => s.weak).length);
-    for (const c of needle.confidences!) expect(c).toBeLessThanOrEqual(0.95);
-    expect(needle.calibration!.reduce((a, b) => a + b.n, 0)).toBe(dev.length);
+    expect(needle.metrics?.confidences).toHaveLength(mixed.filter((s) => s.weak).length);
+    for (const c of needle.metrics!.confidences!) expect(c).toBeLessThanOrEqual(0.95);
+    expect(needle.metrics!.calibration!.reduce((a, b) => a + b.n, 0)).toBe(dev.length);
     expect(needle.dev!.overall.f1).toBeGreaterThan(0.2);
     needle.tagger.dispose();
     const ioTrain = mixed.map((s) => ({ ...s, weak: true, tags: s.tags.map((t) => (t ? (t + 1) >> 1 : 0)) }));
@@ -429,7 +439,7 @@ describe('training loop', () => {
       'noise-aware continual training (round 2)',
       'fine-tuning (strong) (round 2)',
     ]);
-    expect(twice.calibration!.reduce((a, b) => a + b.n, 0)).toBe(dev.length);
+    expect(twice.metrics!.calibration!.reduce((a, b) => a + b.n, 0)).toBe(dev.length);
     twice.tagger.dispose();
   }, 240_000);
 
@@ -523,7 +533,7 @@ describe('training loop', () => {
       // The O-values the exploratory model gives the hidden entities' tokens (labeled O) are lower than the true O tokens': what PU removal reads (Eq. 9).
       expect(stats.oValueTrueO).toBeGreaterThan(0);
       expect(stats.oValueHidden, `angle ${angle}`).toBeLessThan(stats.oValueTrueO);
-      expect(r.detection!.map((d) => d.lambda)).toEqual([0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5]);
+      expect(r.metrics!.detection!.map((d) => d.lambda)).toEqual([0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5]);
       expect(r.dev!.overall.f1, `angle ${angle}`).toBeGreaterThan(0.5);
       r.tagger.dispose();
     }

@@ -487,6 +487,35 @@ function checkTraining(method: Method, cfg: RunConfig, feat: Featurizer, data: {
 }
 
 /**
+ * A step's batch (dictionary matches dropped at the run's rate), its random generator and what the
+ * method prepares from the current model (negative sampling's oracle). Generators are seeded per
+ * step, so that a resumed run draws what an uninterrupted one draws.
+ */
+async function stepInputs(
+  method: Method,
+  methodConfig: { name: string },
+  tagger: Tagger,
+  feat: Featurizer,
+  train: readonly LabeledSentence[],
+  indices: number[],
+  t: RunConfig['train'],
+  dictionaryDropout: number | null,
+  epoch: number,
+  step: number,
+) {
+  const lexDrop = feat.lexicon && dictionaryDropout ? { rate: dictionaryDropout, rand: mulberry32(t.seed * 4_099 + step * 65_537 + 29) } : undefined;
+  const batch = makeBatch(
+    feat,
+    indices.map((k) => train[k]),
+    indices,
+    lexDrop,
+  );
+  const rand = mulberry32(t.seed * 7_919 + step * 104_729 + 17);
+  const prepared = method.prepare ? await method.prepare({ tagger, batch, config: methodConfig, epoch, epochs: t.epochs, step, rand }) : undefined;
+  return { batch, rand, prepared };
+}
+
+/**
  * The one training loop every method uses: Adam with gradient clipping by global norm,
  * length-bucketed mini-batches, early stopping on dev F1 with the best weights kept.
  */
@@ -549,17 +578,7 @@ export async function trainTagger(
           return { loss: 0, steps: step - first, stopped: control === 'cancel' ? 'cancelled' : 'stopped' };
         }
         const s0 = performance.now();
-        const lexDrop = feat.lexicon && dictionaryDropout ? { rate: dictionaryDropout, rand: mulberry32(t.seed * 4_099 + step * 65_537 + 29) } : undefined;
-        const batch = makeBatch(
-          feat,
-          batches[bi].map((k) => data.train[k]),
-          batches[bi],
-          lexDrop,
-        );
-        // A generator per step, so that a resumed run draws what an uninterrupted one draws.
-        const rand = mulberry32(t.seed * 7_919 + step * 104_729 + 17);
-        // A method may first look at the current model's predictions (negative sampling's oracle).
-        const prepared = method.prepare ? await method.prepare({ tagger, batch, config: methodConfig, epoch, epochs: t.epochs, step, rand }) : undefined;
+        const { batch, rand, prepared } = await stepInputs(method, methodConfig, tagger, feat, data.train, batches[bi], t, dictionaryDropout, epoch, step);
         if (prepared?.stats) for (const [k, v] of Object.entries(prepared.stats)) (epochStats[k] ??= []).push(v);
         const at = step;
         const loss = await trainStepDeferred(optimizer, vars, t.clip, () => {

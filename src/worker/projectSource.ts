@@ -16,7 +16,6 @@ import { endRunWithoutModel, finishRun, loadRunState, saveRunState, updateRun } 
 import type { DocumentRow, LayerRow, StudioDB } from '../db/schema';
 import { type EncoderUse, type EngineData, type FinishedRun, noEntityWarning, type RunSource } from '../engine/run';
 import { getMethod, getPipeline } from '../methods/registry';
-import type { SamplingMap } from '../methods/negativeSampling';
 import type { TrainSignals } from '../methods/pipelines';
 import { crfKernelActive } from '../model/crf';
 import { bioTags, ioTags, toSentences, type LabeledSentence } from '../model/data';
@@ -423,9 +422,7 @@ async function recordProjectRun(a: ProjectRunArgs, L: Loaded, run: FinishedRun, 
     ...(run.keptStage ? { keptStage: run.keptStage } : {}),
     ...(run.dictionaryDropout !== undefined ? { dictionaryDropout: run.dictionaryDropout } : {}),
     ...(run.typeShifts ? { typeShifts: run.typeShifts } : {}),
-    ...(run.calibration ? { calibration: run.calibration } : {}),
-    ...(run.confidences ? { confidences: run.confidences } : {}),
-    ...(run.detection ? { detection: run.detection } : {}),
+    ...run.metrics,
     oShift: run.oShift,
     dev: score(L.devIdx),
     test: L.testIdx.length ? score(L.testIdx) : undefined,
@@ -490,8 +487,10 @@ async function methodRecord(a: ProjectRunArgs, run: FinishedRun, data: EngineDat
     signals: trainSignals as Record<string, unknown> | undefined,
   });
   if (rec.signals) trainSignals = { ...trainSignals, ...(rec.signals as TrainSignals) };
-  const sampling = (rec.metrics as { sampling?: (SamplingMap & { doc: number; offset: number })[] } | undefined)?.sampling;
-  // The sampling maps name training sentences by their document's index: the page wants its id.
-  if (sampling) a.metrics.sampling = sampling.map((m) => ({ ...m, doc: docs[m.doc].id! }));
+  // A record names training sentences by their document's index ({ doc }): the page wants the document's id.
+  for (const [key, value] of Object.entries(rec.metrics ?? {}))
+    (a.metrics as unknown as Record<string, unknown>)[key] = Array.isArray(value)
+      ? value.map((m) => (m && typeof m === 'object' && typeof m.doc === 'number' ? { ...m, doc: docs[m.doc].id! } : m))
+      : value;
   return trainSignals;
 }

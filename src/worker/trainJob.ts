@@ -7,8 +7,10 @@ import { tagsToSpans } from '../core/tagScheme';
 import { updateRun } from '../db/runs';
 import type { StudioDB } from '../db/schema';
 import { type EngineHooks, runEngine } from '../engine/run';
-import type { SamplingMap } from '../methods/negativeSampling';
+import { TOKEN_RECORDS } from '../methods/defs';
+import type { TokenRecord } from '../methods/def';
 import type { StageRecord, TrainSignals } from '../methods/pipelines';
+import type { MethodMetrics } from '../methods/stages';
 import type { LabeledSentence } from '../model/data';
 import type { GloveAsset } from '../model/embeddings';
 import type { EpochEvent, StepEvent } from '../model/train';
@@ -21,7 +23,8 @@ export type TrainEvent =
   | ({ kind: 'step' } & StepEvent)
   | ({ kind: 'epoch' } & Omit<EpochEvent, 'dev'> & { devF1: number });
 
-export interface TrainMetrics {
+/** A run's metrics as stored; what its method recorded (MethodMetrics, declared by each method's `.def.ts`) at the top level. */
+export interface TrainMetrics extends MethodMetrics {
   /** Set when the final model predicts no entity: what it says about why (core/noEntity). */
   warning?: string;
   /** The O shift the final model decoded with (chosen on dev unless configured). */
@@ -50,11 +53,6 @@ export interface TrainMetrics {
   keptStage?: string;
   /** model.dictionaryDropout "dev": the value chosen on dev, at which the run's stages trained. */
   dictionaryDropout?: number;
-  /** NEEDLE: dev Viterbi-score bins against sequence accuracy, and the confidences given to weak sentences. */
-  calibration?: { lo: number; hi: number; n: number; accuracy: number }[];
-  confidences?: number[];
-  /** PU: precision and recall of unlabeled-entity detection by λ (where hidden entities are known). */
-  detection?: { lambda: number; removed: number; precision: number; recall: number }[];
   tokensPerSecond?: number;
   /** Summed over attempts when a run was interrupted and resumed. */
   wallSeconds?: number;
@@ -69,8 +67,6 @@ export interface TrainMetrics {
   pruned?: string;
   /** The model's tag set (method statistics keyed by tag id read their names here). */
   tags?: string[];
-  /** Negative sampling: the final sampling distribution over the spans of a few training sentences. */
-  sampling?: (SamplingMap & { doc: number; offset: number })[];
 }
 
 /**
@@ -94,13 +90,10 @@ export function collectSignals(
       (d.uncertainty ??= new Float32Array(docTokens[s.doc])).set(uncertaintyOf(marginals[i], K), s.offset);
     });
   train.forEach((s, i) => {
-    const n = docTokens[s.doc];
-    const removed = sg?.rosterRemoved?.[i];
-    if (removed?.some((x) => x)) (get(s.doc).rosterRemoved ??= new Uint8Array(n)).set(removed, s.offset);
-    if (sg?.oValue?.[i]) (get(s.doc).oValue ??= new Float32Array(n).fill(NaN)).set(sg.oValue[i], s.offset);
-    sg?.oValueEpochs?.[i]?.forEach((o, e) => ((get(s.doc).oValueEpochs ??= [])[e] ??= new Float32Array(n).fill(NaN)).set(o, s.offset));
-    const pu = sg?.puRemoved?.[i];
-    if (pu?.some((x) => x)) (get(s.doc).puRemoved ??= new Uint8Array(n)).set(pu, s.offset);
+    for (const [field, kind] of Object.entries(TOKEN_RECORDS)) {
+      const value = (sg as Record<string, unknown[] | undefined> | undefined)?.[field]?.[i];
+      if (value) recordInto(get(s.doc) as Record<string, unknown>, field, kind, value, docTokens[s.doc], s.offset, tags);
+    }
     const ps = sg?.pseudo?.[i];
     if (ps)
       (get(s.doc).pseudo ??= []).push(
@@ -109,10 +102,19 @@ export function collectSignals(
           s.offset,
         ),
       );
-    const c = sg?.completion?.[i];
-    if (c) for (const [t, tag] of Object.entries(c)) (get(s.doc).completion ??= {})[s.offset + Number(t)] = tags[tag];
   });
   return out;
+}
+
+/** One sentence's record (a method's `records` field, of its kind) into its document's, at the sentence's offset. */
+function recordInto(doc: Record<string, unknown>, field: string, kind: TokenRecord, value: unknown, n: number, offset: number, tags: readonly string[]): void {
+  if (kind === 'flags') {
+    const v = value as Uint8Array;
+    if (v.some((x) => x)) ((doc[field] ??= new Uint8Array(n)) as Uint8Array).set(v, offset);
+  } else if (kind === 'values') ((doc[field] ??= new Float32Array(n).fill(NaN)) as Float32Array).set(value as Float32Array, offset);
+  else if (kind === 'valueEpochs')
+    (value as Float32Array[]).forEach((o, e) => (((doc[field] ??= []) as Float32Array[])[e] ??= new Float32Array(n).fill(NaN)).set(o, offset));
+  else for (const [t, tag] of Object.entries(value as Record<number, number>)) ((doc[field] ??= {}) as Record<number, string>)[offset + Number(t)] = tags[tag];
 }
 
 /** Stops the loop between steps: 'stop' keeps the best model so far, 'cancel' discards the run. */

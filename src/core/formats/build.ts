@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { InputError } from '../errors';
 import type { ParsedDoc, Split } from '../types';
+import { issueSentence } from '../issueSentence';
 
 /** A document from pre-tokenized sentences: tokens joined by one space, sentences by a newline. */
 export function docFromSentences(name: string, sentences: readonly (readonly string[])[], split: Split): ParsedDoc {
@@ -54,7 +55,7 @@ export function jsonLines<T>(text: string, file: string, schema: z.ZodType<T>): 
     const r = schema.safeParse(json);
     if (!r.success) {
       const issue = r.error.issues[0];
-      throw new InputError(where, `${issue.path.join('.') || 'record'}: ${issue.message}`);
+      throw new InputError(where, `${issue.path.join('.') || 'record'}: ${issueSentence(issue)}`);
     }
     out.push({ record: r.data, line: i + 1 });
   });

@@ -23,6 +23,16 @@ const catalogMethods: ExperimentMethod[] = METHOD_CATALOG.map((e) => ({
   train: {},
 }));
 
+/** What starting an experiment did, in a sentence. */
+function queuedMessage(queued: number, already: number, skipped: readonly string[]): string {
+  return (
+    `Queued ${queued} ${queued === 1 ? 'run' : 'runs'}` +
+    (already ? `; ${already} already done with the same config and seed` : '') +
+    (skipped.length ? `; not run here: ${skipped.join(', ')} (no training: the Weak labels page scores the weak layer)` : '') +
+    '.'
+  );
+}
+
 export function ExperimentPanel(props: {
   baseConfig: () => Pick<RunConfig, 'data' | 'model' | 'train' | 'backend'>;
   runs: readonly RunRow[];
@@ -72,12 +82,7 @@ export function ExperimentPanel(props: {
         todo.map((r) => ({ projectId, kind: 'train' as const, config: r.config, status: 'queued' as const, createdAt: now })),
       );
       const already = runs.length - todo.length;
-      setMessage(
-        `Queued ${todo.length} ${todo.length === 1 ? 'run' : 'runs'}` +
-          (already ? `; ${already} already done with the same config and seed` : '') +
-          (skipped.length ? `; not run here: ${skipped.join(', ')} (no training: the Weak labels page scores the weak layer)` : '') +
-          '.',
-      );
+      setMessage(queuedMessage(todo.length, already, skipped));
       await props.onQueued(ids);
     } catch (err) {
       props.onError((err as Error).message);
@@ -131,16 +136,7 @@ export function ExperimentPanel(props: {
           </>
         )}
       </div>
-      <fieldset className="stack" aria-label="Experiment: what to run">
-        <legend>Methods</legend>
-        {methods.map((m) => (
-          <label key={m.label} title={JSON.stringify({ method: m.method, pipeline: m.pipeline, model: m.model, train: m.train })}>
-            <input type="checkbox" disabled={isScoredOnly(m.method.name)} checked={chosen.has(m.label)} onChange={(e) => toggle(m.label, e.target.checked)} />{' '}
-            {m.label}
-            {isScoredOnly(m.method.name) ? <span className="muted"> (no training: the weak labels or the dictionary, scored as they are)</span> : null}
-          </label>
-        ))}
-      </fieldset>
+      <MethodChoices methods={methods} chosen={chosen} toggle={toggle} />
       <div className="row">
         <label>
           seeds <input aria-label="Experiment seeds" value={seeds} onChange={(e) => setSeeds(e.target.value)} />
@@ -155,5 +151,29 @@ export function ExperimentPanel(props: {
         </p>
       )}
     </section>
+  );
+}
+
+/** The experiment's methods, each a checkbox; those that train nothing are shown, not chosen. */
+function MethodChoices({
+  methods,
+  chosen,
+  toggle,
+}: {
+  methods: readonly ExperimentMethod[];
+  chosen: ReadonlySet<string>;
+  toggle: (label: string, on: boolean) => void;
+}) {
+  return (
+    <fieldset className="stack" aria-label="Experiment: what to run">
+      <legend>Methods</legend>
+      {methods.map((m) => (
+        <label key={m.label} title={JSON.stringify({ method: m.method, pipeline: m.pipeline, model: m.model, train: m.train })}>
+          <input type="checkbox" disabled={isScoredOnly(m.method.name)} checked={chosen.has(m.label)} onChange={(e) => toggle(m.label, e.target.checked)} />{' '}
+          {m.label}
+          {isScoredOnly(m.method.name) ? <span className="muted"> (no training: the weak labels or the dictionary, scored as they are)</span> : null}
+        </label>
+      ))}
+    </fieldset>
   );
 }

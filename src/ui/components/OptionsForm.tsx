@@ -2,11 +2,12 @@
  * A method's options as a form: one field per option of its method and pipeline (numbers,
  * switches, choices, nested groups), each with its help line, checked by the method's schema on
  * every change so the message names the field; the JSON stays behind "advanced". The options'
- * shape comes from their defaults (every option is filled in), their choices from the schemas.
+ * shape comes from their defaults (every option is filled in), their choices from the schemas, their
+ * names in words and help from the method's module (its `.def.ts`), the key as the tooltip.
  */
 import { useState } from 'react';
 import { OPTION_CHOICES, parseOptionsText } from '../../methods/options';
-import { OPTION_HELP } from '../../methods/optionHelp';
+import { optionDoc } from '../../methods/defs';
 
 type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
 
@@ -23,6 +24,14 @@ function setAt(obj: Json, path: string[], value: Json): Json {
 /** The field the schema's message names ("method options: pipeline.lm.epochs: ..."). */
 function fieldOf(message: string): string | null {
   return /method options: ((?:method|pipeline)(?:\.[\w]+)*)/.exec(message)?.[1] ?? null;
+}
+
+/** The message as a sentence naming the option in words: "removal threshold τ (method.tau) must be at most 1." */
+function sayProblem(problem: string, key: string | null, owner: { method?: string; kind?: string }): string {
+  const doc = key ? optionDoc(key, owner) : undefined;
+  const prefix = `method options: ${key}: `;
+  if (!key || !doc || !problem.startsWith(prefix)) return problem;
+  return `${doc.label[0].toUpperCase()}${doc.label.slice(1)} (${key}) ${problem.slice(prefix.length)}.`;
 }
 
 export function OptionsForm({ text, onChange }: { text: string; onChange: (text: string) => void }) {
@@ -44,6 +53,10 @@ export function OptionsForm({ text, onChange }: { text: string; onChange: (text:
   }
   const bad = problem ? fieldOf(problem) : null;
   const update = (path: string[], v: Json) => onChange(JSON.stringify(setAt(value, path, v), null, 2));
+  const owner = {
+    method: String((value as { method?: { name?: Json } } | null)?.method?.name ?? ''),
+    kind: String((value as { pipeline?: { kind?: Json } } | null)?.pipeline?.kind ?? ''),
+  };
 
   const field = (path: string[], v: Json): React.ReactNode => {
     const key = path.join('.');
@@ -54,14 +67,15 @@ export function OptionsForm({ text, onChange }: { text: string; onChange: (text:
           {Object.entries(v).map(([k, x]) => field([...path, k], x))}
         </fieldset>
       );
-    const help = OPTION_HELP[key];
+    const doc = optionDoc(key, owner);
+    const label = doc?.label ?? path.slice(1).join('.');
     const invalid = bad === key;
     let input: React.ReactNode;
     if (FIXED.has(key)) input = <code>{String(v)}</code>;
-    else if (typeof v === 'boolean') input = <input type="checkbox" aria-label={key} checked={v} onChange={(e) => update(path, e.target.checked)} />;
+    else if (typeof v === 'boolean') input = <input type="checkbox" aria-label={label} checked={v} onChange={(e) => update(path, e.target.checked)} />;
     else if (OPTION_CHOICES[key])
       input = (
-        <select aria-label={key} value={String(v)} onChange={(e) => update(path, e.target.value)}>
+        <select aria-label={label} value={String(v)} onChange={(e) => update(path, e.target.value)}>
           {OPTION_CHOICES[key].map((c) => (
             <option key={c}>{c}</option>
           ))}
@@ -70,7 +84,7 @@ export function OptionsForm({ text, onChange }: { text: string; onChange: (text:
     else
       input = (
         <input
-          aria-label={key}
+          aria-label={label}
           className="narrow"
           aria-invalid={invalid}
           // Numbers stay numbers in the JSON; anything else typed is kept as text for the schema to refuse, naming the field.
@@ -82,9 +96,12 @@ export function OptionsForm({ text, onChange }: { text: string; onChange: (text:
         />
       );
     return (
-      <div key={key} className={`option${invalid ? ' invalid' : ''}`} title={help}>
-        <span className="option-name">{path.slice(1).join('.')}</span> {input}
-        {help && <span className="muted option-help"> {help}</span>}
+      <div key={key} className={`option${invalid ? ' invalid' : ''}`} data-key={key}>
+        <span className="option-name" title={key}>
+          {label}
+        </span>{' '}
+        {input}
+        {doc && <span className="muted option-help"> {doc.help}</span>}
       </div>
     );
   };
@@ -99,7 +116,7 @@ export function OptionsForm({ text, onChange }: { text: string; onChange: (text:
       )}
       {problem && (
         <p role="alert" className="error" data-testid="options-problem">
-          {problem}
+          {sayProblem(problem, bad, owner)}
         </p>
       )}
       <label>

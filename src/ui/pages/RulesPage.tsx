@@ -9,6 +9,7 @@ import type { DocumentRow } from '../../db/schema';
 import { previewRule } from '../../worker/weakClient';
 import { SpanText } from '../components/SpanText';
 import { useProject, useProjectId, useTypeColors } from '../hooks';
+import { issueSentence } from '../../core/issueSentence';
 
 const SAMPLE = 60;
 
@@ -25,7 +26,7 @@ function draftRule(kind: Rule['kind'], name: string, label: string, pattern: str
   const r = ruleSchema.safeParse(raw);
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw new Error(`${issue.path.join('.') || 'rule'}: ${issue.message}`);
+    throw new Error(`${issue.path.join('.') || 'rule'}: ${issueSentence(issue)}`);
   }
   compileRule(r.data); // a pattern that does not compile or may backtrack catastrophically is refused as typed
   return r.data;

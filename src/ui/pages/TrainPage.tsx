@@ -15,7 +15,7 @@ import { db } from '../../db/instance';
 import { deleteEncoder } from '../../db/repo';
 import { addRun, cancelRuns, failRunIfLive } from '../../db/runs';
 import type { RunRow } from '../../db/schema';
-import { METHOD_CATALOG } from '../../methods/catalog';
+import { DEFAULT_PRESET, METHOD_CATALOG } from '../../methods/catalog';
 import { entryOptionsText, parseOptionsText } from '../../methods/options';
 import { ExperimentPanel } from '../components/ExperimentPanel';
 import { LayerOptions } from '../components/LayerOptions';
@@ -25,7 +25,7 @@ import { TrainJob } from '../../worker/trainClient';
 import { pct, useProjectId } from '../hooks';
 import { defaultTrainingLayer, layerProblems } from '../layerChecks';
 import { useWorkerQuery } from '../workerQuery';
-import { fieldMessage } from '../fieldMessage';
+import { issueSentence } from '../../core/issueSentence';
 import { useKept } from '../kept';
 import { type Live, LiveRun, nextLive } from '../components/LiveRun';
 
@@ -84,7 +84,7 @@ function formProblems(
     },
     train: { epochs: num(form, 'epochs'), batchSize: num(form, 'batch'), lr: num(form, 'lr'), seed: num(form, 'seed') },
   });
-  if (!r.success) for (const issue of r.error.issues) problems.push(`${FIELD_OF[issue.path.join('.')] ?? issue.path.join('.')}: ${fieldMessage(issue)}`);
+  if (!r.success) for (const issue of r.error.issues) problems.push(`${FIELD_OF[issue.path.join('.')] ?? issue.path.join('.')}: ${issueSentence(issue)}`);
   return problems;
 }
 
@@ -179,19 +179,18 @@ function trainFormDefaults() {
     layer: '',
     gold: '',
     strong: '',
-    // Chosen on dev over the user-scale suite (BENCHMARKS.md): better than WSL on conll03 distant, equal on bc5cdr.
-    method: 'completion',
-    encoder: 'bilstm',
+    // The schema's default run (methods/catalog.ts DEFAULT_PRESET), chosen leave-one-corpus-out (BENCHMARKS.md).
+    method: DEFAULT_PRESET.id,
+    encoder: MODEL_DEFAULTS.encoder,
     hidden: String(MODEL_DEFAULTS.hidden),
-    head: 'crf',
+    head: MODEL_DEFAULTS.head as string,
     dropout: String(MODEL_DEFAULTS.dropout),
-    dictionary: true,
-    // The page's default, chosen on dev (BENCHMARKS.md): "dev" trains the first stage at 0, 0.5 and 0.75 and keeps the best
-    // (the demo's dev +1.3, bc5cdr's +1.7 with completion; level on conll03 distant), for two more trainings of it.
-    dictDropout: 'dev',
+    dictionary: MODEL_DEFAULTS.dictionary,
+    // "dev" (the schema's) trains the first stage at 0, 0.5 and 0.75 and keeps the best (BENCHMARKS.md).
+    dictDropout: String(MODEL_DEFAULTS.dictionaryDropout),
     spelling: MODEL_DEFAULTS.spelling,
-    // The page's default, chosen on dev (BENCHMARKS.md): a project's weak labels cover every document, so they can be read as features.
-    weakFeatures: true,
+    // A project's weak labels cover every document, so they can be read as features (the schema's default, chosen on dev).
+    weakFeatures: MODEL_DEFAULTS.weakFeatures,
     // Off, chosen on dev (BENCHMARKS.md, thirty-first session): in the page's completion pipeline the encoder adds dev
     // −0.08 on conll03 distant 1k with the other training text to self-train on, +0.10 with none; it costs minutes.
     pretrain: String(MODEL_DEFAULTS.pretrain),
@@ -212,7 +211,7 @@ function useTrainForm(projectId: number) {
   const layers = useLiveQuery(() => db.layers.where('projectId').equals(projectId).sortBy('id'), [projectId]);
   const [form, setForm] = useKept(`train-form/${projectId}`, trainFormDefaults());
   // The chosen method's options (method and pipeline, every default filled in): the ablations' switches.
-  const [options, setOptions] = useKept(`train-options/${projectId}`, entryOptionsText(METHOD_CATALOG.find((m) => m.id === 'completion')!));
+  const [options, setOptions] = useKept(`train-options/${projectId}`, entryOptionsText(DEFAULT_PRESET));
   const problems = useMemo(() => formProblems(form), [form]);
   const set = (k: keyof Form) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setForm({ ...form, [k]: e.target.value });
   /** A number field of the form, marked invalid when its check fails (the message names it). */
