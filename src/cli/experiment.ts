@@ -39,6 +39,7 @@ import { type FinishedRun, noEntityWarning, runEngine } from '../engine/run';
 import { readCorpus, readGazetteer } from './readCorpus';
 import { roundScores } from './roundScores';
 import { fileRunStore, runStoreDir } from './runStore';
+import { fillWithStarter, starterGroups, starterSpans, withStarterFeatures } from './starter';
 import { useWasmBackend } from './train';
 import { readRulesFile, weakLabelCorpus } from './weakLabel';
 import { issueSentence } from '../core/issueSentence';
@@ -716,7 +717,7 @@ export async function runExperiment(
         log(`${key}: F1 ${record.test.f1} on the ${record.split} split`);
         continue;
       }
-      const { planned, sents, feat, unlabeled, tags } = prepareMethod({
+      const { planned, sents, feat, unlabeled, tags } = await prepareMethod({
         exp,
         configFile,
         setting,
@@ -763,7 +764,7 @@ export interface PrepareArgs {
  * sentences with the dictionary and weak-label features the model reads, the self-training pool
  * and the featurizer. `experiment` and `simulate-review` train from it alike.
  */
-export function prepareMethod({ exp, configFile, setting, data, m, glove, spelling, lexicons, weakLabelCache, log }: PrepareArgs) {
+export async function prepareMethod({ exp, configFile, setting, data, m, glove, spelling, lexicons, weakLabelCache, log }: PrepareArgs) {
   const tags = m.scheme === 'IO' ? ioTags(data.types) : bioTags(data.types);
   let planned: PlannedRun[];
   try {
@@ -799,6 +800,7 @@ export function prepareMethod({ exp, configFile, setting, data, m, glove, spelli
       `${setting.name}: the weak labels as features (${weakTypes.join(', ')}): ${spans(sents.train)} spans on train, ${spans(sents.dev)} on dev, ${spans(sents.test)} on test${data.hmm ? ' (dev and test by the HMM fitted on train)' : ''}`,
     );
   }
+  const base = (lexicon?.types.length ?? 0) + weakTypes.length;
   // The self-training pool (of completion, BOND and RoSTER): the setting's unlabeled text less train, dev and test sentences.
   const poolSize = selfTrainingPoolSize(m.pipeline);
   let unlabeled: LabeledSentence[] | undefined;
@@ -811,6 +813,8 @@ export function prepareMethod({ exp, configFile, setting, data, m, glove, spelli
     if (lexicon) unlabeled = withLexicon(unlabeled, lexiconMatcher(lexicon));
     log(`${setting.name}: self-training pool of ${unlabeled.length} unlabeled sentences`);
   }
+  const starter = await settingStarter(setting, { ...sents, unlabeled }, tokenFeatures && !!lexModel?.dictionary, base, tags, log);
+  if (starter) ({ sents, unlabeled } = starter);
   const words = [...sents.train, ...sents.dev, ...sents.test, ...(unlabeled ?? [])].flatMap((s) => s.words);
   const featWords = sents.train.map((s) => s.words);
   const feat = buildFeaturizer(
@@ -819,8 +823,51 @@ export function prepareMethod({ exp, configFile, setting, data, m, glove, spelli
     tags,
     { spelling: lexModel?.spelling },
   );
-  if (lexicon || weakTypes.length) feat.lexicon = [...(lexicon?.types ?? []), ...weakFeatureTypes(weakTypes)];
+  const groups = [...(lexicon?.types ?? []), ...weakFeatureTypes(weakTypes), ...(starter?.groups ?? [])];
+  if (groups.length) feat.lexicon = groups;
   return { planned, sents, feat, unlabeled, mod, tags };
+}
+
+/**
+ * A setting's starter model (cli/starter.ts): its predictions on every split as dictionary features
+ * of their own groups after the `base` others (where the model reads dictionary features), or its
+ * mapped spans filling the weak labels' O tokens on train. Null without one.
+ */
+async function settingStarter<S extends { words: readonly string[]; lex?: readonly LexiconMatch[] }, T extends S & { tags: number[] }>(
+  setting: Setting,
+  sents: { train: T[]; dev: S[]; test: S[]; unlabeled?: LabeledSentence[] },
+  dictionaryFeatures: boolean,
+  base: number,
+  tags: readonly string[],
+  log: (s: string) => void,
+) {
+  const st = 'starter' in setting ? setting.starter : undefined;
+  if (!st) return null;
+  const parts = [sents.train, sents.dev, sents.test, sents.unlabeled ?? []] as const;
+  const { types, spans } = await starterSpans(st.model, parts.flat());
+  const cut: Span[][][] = [];
+  let at = 0;
+  for (const p of parts) cut.push(spans.slice(at, (at += p.length)));
+  if (st.use === 'source') {
+    const { sentences, added } = fillWithStarter(sents.train, cut[0], st.map, tags);
+    log(`${setting.name}: starter model as a weak source: ${added} of its spans fill weak O tokens on train (map ${JSON.stringify(st.map)})`);
+    return { sents: { train: sentences, dev: sents.dev, test: sents.test }, unlabeled: sents.unlabeled, groups: [] };
+  }
+  if (!dictionaryFeatures) {
+    log(`${setting.name}: starter model features: off (the model reads no dictionary features)`);
+    return null;
+  }
+  const count = (k: number) => cut[k].reduce((a, s) => a + s.length, 0);
+  log(`${setting.name}: starter model features (${types.join(', ')}): ${count(0)} spans on train, ${count(1)} on dev, ${count(2)} on test`);
+  return {
+    sents: {
+      train: withStarterFeatures(sents.train, cut[0], types, base),
+      dev: withStarterFeatures(sents.dev, cut[1], types, base),
+      test: withStarterFeatures(sents.test, cut[2], types, base),
+    },
+    unlabeled: sents.unlabeled && withStarterFeatures(sents.unlabeled, cut[3], types, base),
+    groups: starterGroups(types),
+  };
 }
 
 /** Prints the Markdown table of the recorded runs (their F1, or with `cost` their wall minutes); the summary with each cell's F1 per seed. */
@@ -852,7 +899,7 @@ interface SettingRunArgs {
   m: Experiment['methods'][number];
   setting: Setting;
   data: SettingData;
-  prepared: Pick<ReturnType<typeof prepareMethod>, 'sents' | 'feat' | 'unlabeled' | 'tags'>;
+  prepared: Pick<Awaited<ReturnType<typeof prepareMethod>>, 'sents' | 'feat' | 'unlabeled' | 'tags'>;
   log: (s: string) => void;
 }
 

@@ -42,7 +42,10 @@ export const HELP: Record<string, VerbHelp> = {
     summary: 'Train a model from a run config (the same config the training page writes) and print its scores.',
     usage: 'train --config FILE [--out MODEL.json] [--data DIR]',
     options: [
-      ['--config FILE', 'a run config: data files, model, method, pipeline, training options (required)'],
+      [
+        '--config FILE',
+        "a run config: data files, model, method, pipeline, training options (required); one that names neither method nor pipeline trains the training page's default (weak-label completion)",
+      ],
       ['--out FILE', 'where to write the trained model'],
       ['--data DIR', 'the data folder that $data/ paths name (NER_STUDIO_DATA, default ../shared/data)'],
     ],

@@ -238,7 +238,7 @@ export async function simulateReview(
     if (!left.length) continue;
     log(`${s0.name}: loading`);
     const { data: d, setting, gold } = poolData(s0, sim);
-    const { planned, sents, feat, tags } = prepareMethod({
+    const { planned, sents, feat, tags } = await prepareMethod({
       exp,
       configFile,
       setting,
@@ -272,7 +272,7 @@ interface SeedArgs {
   seed: number;
   cfg: RunConfig;
   m: z.infer<typeof experimentSchema>['methods'][number];
-  feat: ReturnType<typeof prepareMethod>['feat'];
+  feat: Awaited<ReturnType<typeof prepareMethod>>['feat'];
   sents: { train: LabeledSentence[]; dev: LabeledSentence[]; test: LabeledSentence[] };
   pool: PoolSentence[];
   poolAt: number[];

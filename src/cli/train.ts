@@ -64,7 +64,7 @@ export function loadFileData(cfg: RunConfig): FileData {
 }
 
 /** What `train --out` writes and `eval --model` reads: the config, the featurizer's vocabularies and the weights. */
-interface ModelFile {
+export interface ModelFile {
   format: 'ner-studio-model/1';
   config: RunConfig;
   tags: string[];
@@ -91,11 +91,8 @@ async function modelFile(cfg: RunConfig, feat: Featurizer, tagger: Tagger, typeS
   };
 }
 
-/**
- * `eval --model FILE --corpus FILE [--labels FILE] [--scheme S]`: a saved model on a labeled
- * corpus (CoNLL, or sentence lines with a parallel label file), on the WASM backend.
- */
-export async function evalModel(modelPath: string, corpusPath: string, labelsPath?: string, scheme?: string): Promise<Record<string, unknown>> {
+/** A saved model's file, read and checked. */
+export function readModelFile(modelPath: string): ModelFile {
   let m: ModelFile;
   try {
     m = JSON.parse(readFileSync(modelPath, 'utf8')) as ModelFile;
@@ -103,19 +100,13 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
     throw new Error(`${modelPath}: not a model file (${(e as Error).message})`);
   }
   if (m.format !== 'ner-studio-model/1') throw new Error(`${modelPath}: not a model file written by "train --out" (format ${String(m.format)})`);
-  const backend = await useWasmBackend();
-  const corpus = readCorpus(corpusPath, { scheme: (scheme ?? 'BIO') as never, labels: labelsPath ? [{ file: labelsPath, kind: 'gold', name: 'gold' }] : [] });
-  const layer = corpus.layers[0];
-  if (!layer) throw new Error(`${corpusPath}: no labels to evaluate against (give a CoNLL file or --labels)`);
-  const unknown = corpus.types.filter((t) => !m.tags.includes(`B-${t}`));
-  if (unknown.length) throw new Error(`label sets differ: ${unknown.join(', ')} in ${corpusPath} but not in the model (${m.tags.join(' ')})`);
-  const sentences = toSentences(corpus.docs, layer.annotations, m.tags);
+  return m;
+}
+
+/** A saved model as a tagger, with the featurizer of its vocabularies and the GloVe vectors of `words` (the text it will read). */
+export function modelFromFile(m: ModelFile, words: readonly string[]): { tagger: Tagger; feat: Featurizer } {
   const feat: Featurizer = {
-    glove: trimGlove(
-      readGloveAsset(),
-      sentences.flatMap((s) => s.words),
-      m.config.model.spelling ? readSpellingModel() : undefined,
-    ),
+    glove: trimGlove(readGloveAsset(), words, m.config.model.spelling ? readSpellingModel() : undefined),
     chars: new Map(m.chars),
     oov: new Map(m.oov),
     tags: m.tags,
@@ -125,6 +116,26 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
   tagger.setWeights(Object.fromEntries(Object.entries(m.weights).map(([k, v]) => [k, { shape: v.shape, data: Float32Array.from(v.data) }])));
   tagger.oShift = m.oShift ?? 0;
   tagger.tagShifts = m.typeShifts ? tagShiftsOf(m.tags, m.typeShifts) : null;
+  return { tagger, feat };
+}
+
+/**
+ * `eval --model FILE --corpus FILE [--labels FILE] [--scheme S]`: a saved model on a labeled
+ * corpus (CoNLL, or sentence lines with a parallel label file), on the WASM backend.
+ */
+export async function evalModel(modelPath: string, corpusPath: string, labelsPath?: string, scheme?: string): Promise<Record<string, unknown>> {
+  const m = readModelFile(modelPath);
+  const backend = await useWasmBackend();
+  const corpus = readCorpus(corpusPath, { scheme: (scheme ?? 'BIO') as never, labels: labelsPath ? [{ file: labelsPath, kind: 'gold', name: 'gold' }] : [] });
+  const layer = corpus.layers[0];
+  if (!layer) throw new Error(`${corpusPath}: no labels to evaluate against (give a CoNLL file or --labels)`);
+  const unknown = corpus.types.filter((t) => !m.tags.includes(`B-${t}`));
+  if (unknown.length) throw new Error(`label sets differ: ${unknown.join(', ')} in ${corpusPath} but not in the model (${m.tags.join(' ')})`);
+  const sentences = toSentences(corpus.docs, layer.annotations, m.tags);
+  const { tagger, feat } = modelFromFile(
+    m,
+    sentences.flatMap((s) => s.words),
+  );
   const t0 = performance.now();
   const { paths } = await predict(tagger, feat, sentences);
   const seconds = (performance.now() - t0) / 1000;

@@ -33,6 +33,16 @@ const common = {
   dataset: z.string().optional(),
   /** Public gazetteers (core/publicGazetteers) mapped onto the setting's types: dictionary features of their own groups. */
   publicGazetteers: z.array(z.object({ list: z.enum(PUBLIC_GAZETTEERS), type: z.string().min(1) }).strict()).optional(),
+  /**
+   * A starter model (a tagger trained on another corpus, `train --out`; never scored on its own
+   * corpus) whose predictions on every split are, with "features", dictionary features of their
+   * own groups (one per its type: the model learns what each is worth here), or, with "source",
+   * a weak source: its spans, typed by `map`, fill the weak labels' O tokens on train.
+   */
+  starter: z
+    .object({ model: z.string(), use: z.enum(['features', 'source']).default('features'), map: z.record(z.string(), z.string()).default({}) })
+    .strict()
+    .optional(),
 };
 
 export const settingSchema = z.discriminatedUnion('kind', [

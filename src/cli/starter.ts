@@ -1,0 +1,81 @@
+/**
+ * A starter model in an experiment (a setting's `starter`): a tagger trained once on another corpus
+ * (`train --out`, e.g. bench/configs/starter-conll03.json on CoNLL-2003's gold), whose predictions
+ * on the setting's text become dictionary features of their own groups, or a weak source that
+ * fills the weak labels' O tokens. Issue 45's "starter model as a labeling source", measured.
+ */
+import type { LexiconMatch } from '../core/lexicon';
+import { spanMatches } from '../core/lexicon';
+import { tagsToSpans } from '../core/tagScheme';
+import type { Span } from '../core/types';
+import type { LabeledSentence } from '../model/data';
+import { predict } from '../model/train';
+import { modelFromFile, readModelFile } from './train';
+
+type Words = { words: readonly string[] };
+
+/** Predictions by model file and text: every method row of a setting reads the same. */
+const cache = new Map<string, { types: string[]; spans: Span[][] }>();
+
+/** The starter's types (from its tags) and its spans on each sentence, in its own types. */
+export async function starterSpans(modelPath: string, sentences: readonly Words[]): Promise<{ types: string[]; spans: Span[][] }> {
+  const key = `${modelPath}|${sentences.length}|${sentences[0]?.words.join(' ')}|${sentences.at(-1)?.words.join(' ')}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const m = readModelFile(modelPath);
+  const { tagger, feat } = modelFromFile(
+    m,
+    sentences.flatMap((s) => s.words),
+  );
+  const input: LabeledSentence[] = sentences.map((s) => ({ words: [...s.words], tags: s.words.map(() => 0), doc: 0, offset: 0 }));
+  const { paths } = await predict(tagger, feat, input);
+  tagger.dispose();
+  const types = [...new Set(m.tags.filter((t) => t !== 'O').map((t) => t.slice(2)))];
+  const out = { types, spans: paths.map((p) => tagsToSpans(p.map((t) => m.tags[t]))) };
+  cache.set(key, out);
+  return out;
+}
+
+/** The feature groups of the starter's types, after the others. */
+export const starterGroups = (types: readonly string[]): string[] => types.map((t) => `starter model: ${t}`);
+
+/** Each sentence with the starter's spans as matches of its groups (from `base`). */
+export function withStarterFeatures<T extends Words & { lex?: readonly LexiconMatch[] }>(
+  xs: readonly T[],
+  spans: readonly Span[][],
+  types: readonly string[],
+  base: number,
+): T[] {
+  return xs.map((x, i) => ({ ...x, lex: [...(x.lex ?? []), ...spanMatches(spans[i], 0, x.words.length, types, base)] }));
+}
+
+/**
+ * The training sentences with the starter's spans, typed by `map` (a starter type with no entry is
+ * left out), written where the weak labels have O on every token of the span; weak entity tags stay.
+ * Returns the sentences and how many spans were added.
+ */
+export function fillWithStarter<T extends { tags: number[] }>(
+  xs: readonly T[],
+  spans: readonly Span[][],
+  map: Readonly<Record<string, string>>,
+  tags: readonly string[],
+): { sentences: T[]; added: number } {
+  const O = tags.indexOf('O');
+  let added = 0;
+  const sentences = xs.map((x, i) => {
+    let out = x.tags;
+    for (const s of spans[i]) {
+      const type = map[s.label];
+      const b = tags.indexOf(`B-${type}`);
+      const inside = tags.indexOf(`I-${type}`);
+      if (!type || inside < 0) continue;
+      if (out.slice(s.start, s.end).some((t) => t !== O)) continue;
+      if (out === x.tags) out = [...x.tags];
+      // IO tags (the two-part head) have no B-: every token of the span is I-.
+      for (let t = s.start; t < s.end; t++) out[t] = t === s.start && b >= 0 ? b : inside;
+      added++;
+    }
+    return out === x.tags ? x : { ...x, tags: out };
+  });
+  return { sentences, added };
+}
