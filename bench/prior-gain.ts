@@ -66,3 +66,43 @@ for (const r of rows) {
     `| ${r.setting} | ${r.label} | ${g >= 0 ? '+' : ''}${g.toFixed(2)} (${others.map((x) => x.corpus).join(', ')}) | ${g > 0 ? 'yes' : 'no'} | ${g > 0 ? `${r.testGain >= 0 ? '+' : ''}${r.testGain.toFixed(2)}` : '0 (not used)'} |`,
   );
 }
+
+// The leave-one-corpus-out choice with the prior where the rule keeps it: per seed, the best on the
+// corpus's own dev among the base setting's trained rows, each row read with the prior where it ran
+// with it (rows without dictionary features read no prior features), as `experiment --loco` chooses.
+console.log('\n| setting | prior kept (by the other corpora’s dev) | the best row on its own dev, per seed: test F1 | seeds | rows read with the prior |');
+console.log('| --- | --- | --- | --- | --- |');
+for (const suffix of new Set(rows.map((r) => r.setting.slice(r.corpus.length)))) {
+  for (const corpus of new Set(rows.filter((r) => r.setting.endsWith(suffix)).map((r) => r.corpus))) {
+    const decided = rows.filter((x) => x.setting.endsWith(suffix) && x.corpus !== corpus && x.label === rows.find((r) => r.corpus === corpus)?.label);
+    const kept = decided.length > 0 && mean(decided.map((x) => x.devGain)) > 0;
+    const labels = [...new Set(base.filter((b) => b.setting === corpus && b.seed > 0 && b.dev).map((b) => b.label))];
+    const seeds = [...new Set(base.filter((b) => b.setting === corpus && b.seed > 0).map((b) => b.seed))].sort();
+    const tests: number[] = [];
+    const used = new Set<string>();
+    // The rows that read the prior somewhere: each must have run with it here too, or the choice mixes runs with and without it.
+    const affected = new Set(withPrior.filter((r) => r.setting.endsWith(suffix)).map((r) => r.label));
+    const missing = kept
+      ? [...affected].filter(
+          (label) =>
+            labels.includes(label) && seeds.some((seed) => !withPrior.some((r) => r.setting === corpus + suffix && r.label === label && r.seed === seed)),
+        )
+      : [];
+    if (missing.length) {
+      console.log(`| ${corpus + suffix} | yes | not measured: ${missing.join('; ')} has not run with it on every seed | | |`);
+      continue;
+    }
+    for (const seed of seeds) {
+      const cands = labels.map((label) => {
+        const w = kept ? withPrior.find((r) => r.setting === corpus + suffix && r.label === label && r.seed === seed) : undefined;
+        if (w) used.add(label);
+        return w ?? base.find((b) => b.setting === corpus && b.label === label && b.seed === seed);
+      });
+      if (cands.some((c) => !c?.dev)) continue;
+      const best = cands.reduce((a, b) => (b!.dev!.f1 > a!.dev!.f1 ? b : a))!;
+      tests.push(best.test.f1);
+    }
+    if (tests.length)
+      console.log(`| ${corpus + suffix} | ${kept ? 'yes' : 'no'} | ${ms(tests)} | ${tests.length} | ${[...used].length ? [...used].join('; ') : 'none'} |`);
+  }
+}
