@@ -21,7 +21,16 @@ import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
 import { WeakLabeler } from '../core/weak/pipeline';
 import type { HmmParams } from '../core/weak/hmm';
-import { lexiconFromSpans, lexiconMatcher, lexiconSize, makeLexicon, spanMatches, weakFeatureTypes, type Lexicon, type LexiconMatch } from '../core/lexicon';
+import {
+  lexiconFromSpans,
+  lexiconMatcher,
+  lexiconSize,
+  makeLexicon,
+  weakFeatureTypes,
+  withSpanMatches,
+  type Lexicon,
+  type LexiconMatch,
+} from '../core/lexicon';
 import { spansOfTags } from '../methods/decoupled';
 import { getPipeline } from '../methods';
 import { parseRunRecords, type RunRecord } from '../core/runRecord';
@@ -256,7 +265,7 @@ function settingWeakFeatures<A extends WithLex, B extends WithLex>(
     return cache.get(key) ?? cache.set(key, label(s[which])).get(key)!;
   };
   const add = <T extends WithLex>(xs: T[], anns: readonly { spans: readonly Span[] }[]): T[] =>
-    xs.map((x) => ({ ...x, lex: [...(x.lex ?? []), ...spanMatches(anns[x.doc]?.spans ?? [], x.offset, x.words.length, types, base)] }));
+    withSpanMatches(xs, (x) => ({ spans: anns[x.doc]?.spans ?? [], offset: x.offset }), types, base);
   return { train: add(sents.train, d.train.anns), dev: add(sents.dev, splitAnns('dev')), test: add(sents.test, splitAnns('test')) };
 }
 
@@ -844,7 +853,8 @@ async function settingStarter<S extends { words: readonly string[]; lex?: readon
   const st = 'starter' in setting ? setting.starter : undefined;
   if (!st) return null;
   const parts = [sents.train, sents.dev, sents.test, sents.unlabeled ?? []] as const;
-  const { types, spans } = await starterSpans(st.model, parts.flat());
+  // The pool depends on the row's pipeline (its size), and a pool of a size is always the same sentences.
+  const { types, spans } = await starterSpans(st.model, `${setting.name}|${parts.map((p) => p.length).join(',')}`, parts.flat());
   const cut: Span[][][] = [];
   let at = 0;
   for (const p of parts) cut.push(spans.slice(at, (at += p.length)));

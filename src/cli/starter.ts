@@ -4,8 +4,7 @@
  * on the setting's text become dictionary features of their own groups, or a weak source that
  * fills the weak labels' O tokens. Issue 45's "starter model as a labeling source", measured.
  */
-import type { LexiconMatch } from '../core/lexicon';
-import { spanMatches } from '../core/lexicon';
+import { type LexiconMatch, withSpanMatches } from '../core/lexicon';
 import { tagsToSpans } from '../core/tagScheme';
 import type { Span } from '../core/types';
 import type { LabeledSentence } from '../model/data';
@@ -14,12 +13,12 @@ import { modelFromFile, readModelFile } from './train';
 
 type Words = { words: readonly string[] };
 
-/** Predictions by model file and text: every method row of a setting reads the same. */
+/** Predictions by model file and setting: every method row of a setting reads the same text. */
 const cache = new Map<string, { types: string[]; spans: Span[][] }>();
 
-/** The starter's types (from its tags) and its spans on each sentence, in its own types. */
-export async function starterSpans(modelPath: string, sentences: readonly Words[]): Promise<{ types: string[]; spans: Span[][] }> {
-  const key = `${modelPath}|${sentences.length}|${sentences[0]?.words.join(' ')}|${sentences.at(-1)?.words.join(' ')}`;
+/** The starter's types (from its tags) and its spans on each sentence, in its own types; `textKey` names the text (a setting) for the cache. */
+export async function starterSpans(modelPath: string, textKey: string, sentences: readonly Words[]): Promise<{ types: string[]; spans: Span[][] }> {
+  const key = `${modelPath}|${textKey}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const m = readModelFile(modelPath);
@@ -46,7 +45,7 @@ export function withStarterFeatures<T extends Words & { lex?: readonly LexiconMa
   types: readonly string[],
   base: number,
 ): T[] {
-  return xs.map((x, i) => ({ ...x, lex: [...(x.lex ?? []), ...spanMatches(spans[i], 0, x.words.length, types, base)] }));
+  return withSpanMatches(xs, (_, i) => ({ spans: spans[i], offset: 0 }), types, base);
 }
 
 /**

@@ -154,5 +154,22 @@ export function spanMatches(spans: readonly Span[], offset: number, length: numb
   return out;
 }
 
+/**
+ * Sentences with spans added as feature matches (spanMatches): `spansOf` gives a sentence's spans
+ * and the offset they count from (a document's annotation and the sentence's offset in it, or the
+ * sentence's own spans and 0). The weak labels as features, and a starter model's predictions.
+ */
+export function withSpanMatches<T extends { words: readonly string[]; lex?: readonly LexiconMatch[] }>(
+  xs: readonly T[],
+  spansOf: (x: T, i: number) => { spans: readonly Span[]; offset: number },
+  types: readonly string[],
+  base: number,
+): T[] {
+  return xs.map((x, i) => {
+    const { spans, offset } = spansOf(x, i);
+    return { ...x, lex: [...(x.lex ?? []), ...spanMatches(spans, offset, x.words.length, types, base)] };
+  });
+}
+
 /** The feature groups of the weak labels' types, after the dictionary's. */
 export const weakFeatureTypes = (types: readonly string[]): string[] => types.map((t) => `weak label: ${t}`);
