@@ -13,12 +13,11 @@
  * epoch of 1,000 sentences is 32 steps at the measured mean, plus its dev pass. Needs the data
  * folder (NER_STUDIO_DATA, default ../shared/data), public/glove, and /usr/bin/chromium.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { attributeBackward, currentProgramSource, MADE_ONCE_VARIABLES } from '../src/model/programSource';
 import * as tf from '../src/model/tf';
+import { startLocalWebgpu } from './dawn-local';
 import { THROUGHPUT_MODELS, throughputInput } from './throughput-input';
 import { runThroughput } from './train-throughput-core';
 
@@ -30,41 +29,15 @@ const { values } = parseArgs({
     /** Also count with TensorFlow.js's generic Adam, written under "genericAdam". */
     compare: { type: 'boolean' },
     kernels: { type: 'boolean' },
+    /** Count one encoder only (bilstm or idcnn): a quick look while writing a kernel, not a record. */
+    only: { type: 'string' },
   },
 });
 const SENTENCES = Number(values.sentences);
 const BATCH = 32;
 const EPOCH = 1000;
 
-// Dawn's addon from the npm registry (as bench/gpu-node.ts packs it), on SwiftShader.
-const PACK = 'bench/out/gpu-pack';
-if (!existsSync(`${PACK}/package/dist/linux-x64/dawn.node`)) {
-  mkdirSync(PACK, { recursive: true });
-  const tgz = execFileSync('npm', ['pack', 'webgpu@0.6.2', '--pack-destination', PACK, '--silent'], { encoding: 'utf8' }).trim().split('\n').pop()!;
-  execFileSync('tar', ['xzf', `${PACK}/${tgz}`, '-C', PACK]);
-}
-if (!process.env.VK_DRIVER_FILES) {
-  // The Vulkan loader and SwiftShader come with Debian's chromium; Dawn reads the loader at start.
-  process.env.VK_DRIVER_FILES = '/usr/lib/chromium/vk_swiftshader_icd.json';
-  if (!process.env.LD_LIBRARY_PATH?.includes('/usr/lib/chromium')) {
-    execFileSync(process.execPath, process.execArgv.concat(process.argv.slice(1)), {
-      stdio: 'inherit',
-      env: { ...process.env, LD_LIBRARY_PATH: `/usr/lib/chromium:${process.env.LD_LIBRARY_PATH ?? ''}` },
-    });
-    process.exit(0);
-  }
-}
-const { create, globals } = createRequire(import.meta.url)(`${process.cwd()}/${PACK}/package/index.js`) as {
-  create: (flags: string[]) => unknown;
-  globals: object;
-};
-Object.assign(globalThis, globals);
-Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true });
-await import('@tensorflow/tfjs-backend-webgpu');
-(await import('../src/model/crfWebgpu')).registerCrfWebgpuKernels();
-(await import('../src/model/lstmWebgpu')).registerLstmWebgpuKernels();
-if (!(await tf.setBackend('webgpu'))) throw new Error('the WebGPU backend did not start (is chromium installed?)');
-await tf.ready();
+await startLocalWebgpu();
 
 /** Counts each runWebGPUProgram call under the part that made it. */
 const bySource = new Map<string, number>();
@@ -94,7 +67,7 @@ const input = throughputInput(SENTENCES);
 async function count(fused: boolean): Promise<Record<string, unknown>> {
   tf.env().set('STUDIO_FUSED_ADAM', fused);
   const out: Record<string, unknown> = {};
-  for (const m of THROUGHPUT_MODELS) {
+  for (const m of THROUGHPUT_MODELS.filter((x) => !values.only || x.encoder === values.only)) {
     bySource.clear();
     byKernel.clear();
     const r = await runThroughput({ ...input, ...m, epochs: 1 });

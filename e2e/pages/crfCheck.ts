@@ -46,7 +46,7 @@ function inputs(c: Case) {
 
 type Arrays = ReturnType<typeof inputs>;
 
-/** log Z, NLL and the gradients of a weighted sum of log Z on the active backend. */
+/** log Z, NLL and the gradients of a weighted sum of each on the active backend. */
 async function compute(c: Case, x: Arrays) {
   const em = tf.tensor3d(x.em, [c.B, c.T, c.K]);
   const mask = tf.tensor2d(x.mask, [c.B, c.T]);
@@ -59,6 +59,8 @@ async function compute(c: Case, x: Arrays) {
   const nll = crfNll(em, onehot, mask, p(tr, st, en));
   const grads = tf.grads((e: tf.Tensor, t: tf.Tensor, s: tf.Tensor, n: tf.Tensor) => tf.sum(tf.mul(crfLogZ(e as tf.Tensor3D, mask, p(t, s, n), allowed), w)));
   const g = grads([em, tr, st, en]);
+  const nllGrads = tf.grads((e: tf.Tensor, t: tf.Tensor, s: tf.Tensor, n: tf.Tensor) => tf.sum(tf.mul(crfNll(e as tf.Tensor3D, onehot, mask, p(t, s, n)), w)));
+  const gn = nllGrads([em, tr, st, en]);
   const out = {
     logZ: Array.from(await logZ.data()),
     nll: Array.from(await nll.data()),
@@ -66,8 +68,12 @@ async function compute(c: Case, x: Arrays) {
     dTrans: Array.from(await g[1].data()),
     dStart: Array.from(await g[2].data()),
     dEnd: Array.from(await g[3].data()),
+    nllDEm: Array.from(await gn[0].data()),
+    nllDTrans: Array.from(await gn[1].data()),
+    nllDStart: Array.from(await gn[2].data()),
+    nllDEnd: Array.from(await gn[3].data()),
   };
-  tf.dispose([em, mask, allowed, w, tr, st, en, logZ, onehot, nll, ...g].filter((t): t is tf.Tensor => !!t));
+  tf.dispose([em, mask, allowed, w, tr, st, en, logZ, onehot, nll, ...g, ...gn].filter((t): t is tf.Tensor => !!t));
   return out;
 }
 

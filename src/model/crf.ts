@@ -18,6 +18,10 @@ export const NEG = -1e4;
 /** Kernel names of the fused forward algorithm and its gradient; crfWebgpu.ts registers them for webgpu. */
 export const CRF_FORWARD = 'StudioCrfForward';
 export const CRF_BACKWARD = 'StudioCrfBackward';
+/** Kernel names of the fused NLL, its per-sequence gradient, and one parameter's gradient summed over the batch. */
+export const CRF_NLL = 'StudioCrfNll';
+export const CRF_NLL_GRAD = 'StudioCrfNllGrad';
+export const CRF_PARAM_GRAD = 'StudioCrfParamGrad';
 /** The fused kernels run one invocation per tag in one workgroup. */
 export const MAX_KERNEL_TAGS = 64;
 /** Set `enabled` to false to force the generic ops (the tests compare the two on one backend). */
@@ -106,10 +110,41 @@ export function crfPathScore(emissions: tf.Tensor3D, tags: tf.Tensor3D, mask: tf
   });
 }
 
-/** Sequence negative log-likelihood, −log P(Y | X), per sequence. */
+/**
+ * Sequence negative log-likelihood, −log P(Y | X), per sequence. On a backend with the fused kernels
+ * it is one program forward and five backward (the generic ops: some 27 and 35); the tags and
+ * the mask are data there, not differentiated.
+ */
 export function crfNll(emissions: tf.Tensor3D, tags: tf.Tensor3D, mask: tf.Tensor2D, p: CrfParams): tf.Tensor1D {
+  if (crfKernelActive(emissions.shape[2]))
+    return tf.engine().runKernel(CRF_NLL, { emissions, tags, mask, transitions: p.transitions, start: p.start, end: p.end }) as tf.Tensor1D;
   return tf.tidy(() => tf.sub(crfLogZ(emissions, mask, p), crfPathScore(emissions, tags, mask, p)) as tf.Tensor1D);
 }
+
+const notDifferentiated = (what: string) => (): never => {
+  throw new Error(`the fused CRF likelihood does not differentiate its ${what}: they are data (crfKernelOptions.enabled = false for the generic ops)`);
+};
+
+// The fused NLL's gradient: one program for every sequence's share, then one per parameter to sum
+// the batch. Each input's gradient is built only when asked for (the tags and mask never are).
+tf.registerGradient({
+  kernelName: CRF_NLL,
+  inputsToSave: ['emissions', 'tags', 'mask', 'transitions', 'start', 'end'],
+  gradFunc: (dy, saved) => {
+    const [emissions, tags, mask, transitions, start, end] = saved;
+    const [B, T, K] = emissions.shape;
+    const g = tf.engine().runKernel(CRF_NLL_GRAD, { emissions, tags, mask, transitions, start, end, dy: dy as tf.Tensor }) as tf.Tensor2D;
+    const param = (part: 0 | 1 | 2) => () => tf.engine().runKernel(CRF_PARAM_GRAD, { g }, { K, part }) as tf.Tensor;
+    return {
+      emissions: () => tf.reshape(tf.slice(g, [0, 0], [B, T * K]), [B, T, K]),
+      transitions: () => tf.reshape(param(0)(), [K, K]),
+      start: param(1),
+      end: param(2),
+      tags: notDifferentiated('tags'),
+      mask: notDifferentiated('mask'),
+    };
+  },
+});
 
 /**
  * Sequence log-unlikelihood, −log(1 − P(Y | X)) (NEEDLE, Eq. 4): pushes probability away from a

@@ -9,7 +9,7 @@
  */
 import type { WebGPUBackend, WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
 import type { TensorInfo } from '@tensorflow/tfjs-core';
-import { CRF_BACKWARD, CRF_FORWARD, MAX_KERNEL_TAGS } from './crf';
+import { CRF_BACKWARD, CRF_FORWARD, CRF_NLL, CRF_NLL_GRAD, CRF_PARAM_GRAD, MAX_KERNEL_TAGS } from './crf';
 import * as tf from './tf';
 
 const WG = MAX_KERNEL_TAGS;
@@ -25,6 +25,49 @@ const lengthSnippet = `
     if (Mask[b * T + t] > 0.5) { n = t + 1; }
   }
 `;
+
+/**
+ * Tags are read through f32(): a one-hot cast from int32 keeps its int32 buffer on webgpu.
+ *
+ * Tag j's share of the path score, as crfPathScore computes it: its emission on real tokens, its
+ * start, its end on each row's last real token, and the transitions into it.
+ */
+const pathScoreSnippet = `
+  var score = 0.0;
+  if (j < K) {
+    score = f32(Tags[(b * T) * K + j]) * Start[j];
+    for (var t = 0; t < T; t++) {
+      let mt = Mask[b * T + t];
+      let next = select(0.0, Mask[b * T + t + 1], t + 1 < T);
+      let y = f32(Tags[(b * T + t) * K + j]);
+      score = score + Em[(b * T + t) * K + j] * y * mt + y * (mt - next) * End[j];
+      if (t >= 1) {
+        var into = 0.0;
+        for (var i = 0; i < K; i++) { into = into + f32(Tags[(b * T + t - 1) * K + i]) * Trans[i * K + j]; }
+        score = score + into * y * mt;
+      }
+    }
+  }
+`;
+
+/** The forward algorithm's steps 1..T-1 for tag j in \`a\` (carried past the end), then \`store\`. */
+function forwardLoopSnippet(store: string): string {
+  return `
+    for (var t = 1; t < T; t++) {
+      prev[j] = a;
+      workgroupBarrier();
+      if (j < K && t < n) {
+        var m = -1e30;
+        for (var i = 0; i < K; i++) { m = max(m, prev[i] + Trans[i * K + j]); }
+        var s = 0.0;
+        for (var i = 0; i < K; i++) { s = s + exp(prev[i] + Trans[i * K + j] - m); }
+        a = m + log(s) + Em[(b * T + t) * K + j];
+      }
+      workgroupBarrier();
+      ${store}
+    }
+  `;
+}
 
 /**
  * Inputs Em [B, T, K], Mask [B, T], Trans [K, K], Start [K], End [K]. Output [B, T + 1, K]: rows
@@ -54,19 +97,7 @@ class CrfForwardProgram implements WebGPUProgram {
           a = Start[j] + Em[(b * T) * K + j];
           setOutputAtIndex((b * (T + 1)) * K + j, a);
         }
-        for (var t = 1; t < T; t++) {
-          prev[j] = a;
-          workgroupBarrier();
-          if (j < K && t < n) {
-            var m = -1e30;
-            for (var i = 0; i < K; i++) { m = max(m, prev[i] + Trans[i * K + j]); }
-            var s = 0.0;
-            for (var i = 0; i < K; i++) { s = s + exp(prev[i] + Trans[i * K + j] - m); }
-            a = m + log(s) + Em[(b * T + t) * K + j];
-          }
-          workgroupBarrier();
-          if (j < K) { setOutputAtIndex((b * (T + 1) + t) * K + j, a); }
-        }
+        ${forwardLoopSnippet('if (j < K) { setOutputAtIndex((b * (T + 1) + t) * K + j, a); }')}
         prev[j] = select(-1e30, a + End[min(j, K - 1)], j < K);
         workgroupBarrier();
         if (j == 0) {
@@ -146,13 +177,190 @@ class CrfBackwardProgram implements WebGPUProgram {
   }
 }
 
+/**
+ * The sequence NLL, log Z − score(tags), in one program: inputs Em [B, T, K], Tags [B, T, K] (one-hot
+ * or soft, as crfPathScore takes them), Mask [B, T], Trans, Start, End; output [B]. Invocation j runs
+ * the forward algorithm for tag j and sums tag j's share of the path score (its emission, start and
+ * end terms and the transitions into it), and the first invocation adds up the workgroup.
+ */
+class CrfNllProgram implements WebGPUProgram {
+  variableNames = ['Em', 'Tags', 'Mask', 'Trans', 'Start', 'End'];
+  outputShape: number[];
+  shaderKey = 'studio_crf_nll';
+  dispatchLayout = { x: [0] };
+  dispatch: [number, number, number];
+  workgroupSize: [number, number, number] = [WG, 1, 1];
+
+  constructor(B: number) {
+    this.outputShape = [B];
+    this.dispatch = [B, 1, 1];
+  }
+
+  getUserCode(): string {
+    return `
+      var<workgroup> prev: array<f32, ${WG}>;
+      var<workgroup> part: array<f32, ${WG}>;
+      fn main(index : i32) {
+        ${lengthSnippet}
+        ${pathScoreSnippet}
+        var a = -1e30;
+        if (j < K) { a = Start[j] + Em[(b * T) * K + j]; }
+        ${forwardLoopSnippet('')}
+        prev[j] = select(-1e30, a + End[min(j, K - 1)], j < K);
+        part[j] = score;
+        workgroupBarrier();
+        if (j == 0) {
+          var m = -1e30;
+          for (var i = 0; i < K; i++) { m = max(m, prev[i]); }
+          var s = 0.0;
+          var total = 0.0;
+          for (var i = 0; i < K; i++) { s = s + exp(prev[i] - m); total = total + part[i]; }
+          setOutputAtIndex(b, m + log(s) - total);
+        }
+      }
+    `;
+  }
+}
+
+/**
+ * The NLL's gradient for each sequence: inputs as CrfNllProgram's and Dy [B]; output [B, T*K + K*K
+ * + 2K]: dy (P(y_t = k) − tags·mask) for the emissions, then dy (pairwise marginals − the tags'
+ * transitions) for the transitions, then the start's and the end's. The forward scores alpha are
+ * computed first into the emissions' part of the output, which the backward pass overwrites step
+ * by step (each invocation reads and writes only its own tag's cells), so nothing is saved from
+ * the forward program.
+ */
+class CrfNllGradProgram implements WebGPUProgram {
+  variableNames = ['Em', 'Tags', 'Mask', 'Trans', 'Start', 'End', 'Dy'];
+  outputShape: number[];
+  shaderKey = 'studio_crf_nll_grad';
+  dispatchLayout = { x: [0] };
+  dispatch: [number, number, number];
+  workgroupSize: [number, number, number] = [WG, 1, 1];
+
+  constructor(B: number, T: number, K: number) {
+    this.outputShape = [B, T * K + K * K + 2 * K];
+    this.dispatch = [B, 1, 1];
+  }
+
+  getUserCode(): string {
+    return `
+      var<workgroup> prev: array<f32, ${WG}>;
+      fn main(index : i32) {
+        ${lengthSnippet}
+        let row = b * (T * K + K * K + 2 * K);
+        let dy = Dy[b];
+        var a = -1e30;
+        if (j < K) { a = Start[j] + Em[(b * T) * K + j]; result[row + j] = a; }
+        ${forwardLoopSnippet('if (j < K && t < n) { result[row + t * K + j] = a; }')}
+        prev[j] = select(-1e30, a + End[min(j, K - 1)], j < K);
+        workgroupBarrier();
+        var mz = -1e30;
+        for (var i = 0; i < K; i++) { mz = max(mz, prev[i]); }
+        var sz = 0.0;
+        for (var i = 0; i < K; i++) { sz = sz + exp(prev[i] - mz); }
+        let logZ = mz + log(sz);
+        workgroupBarrier();
+        var acc: array<f32, ${WG}>;
+        for (var k = 0; k < ${WG}; k++) { acc[k] = 0.0; }
+        var beta = 0.0;
+        var first = 0.0;
+        var last = 0.0;
+        for (var t = T - 1; t >= 0; t--) {
+          if (j < K) {
+            if (t == n - 1) { beta = End[j]; }
+            var marginal = 0.0;
+            if (t < n) { marginal = exp(result[row + t * K + j] + beta - logZ); }
+            if (t == 0) { first = marginal; }
+            if (t == n - 1) { last = marginal; }
+            result[row + t * K + j] = dy * (marginal - f32(Tags[(b * T + t) * K + j]) * Mask[b * T + t]);
+          }
+          // em_t[j] + beta_t[j], which every tag i of step t - 1 needs.
+          prev[j] = select(-1e30, beta + Em[(b * T + t) * K + min(j, K - 1)], j < K && t < n);
+          workgroupBarrier();
+          if (j < K && t >= 1 && t < n) {
+            // alpha_{t-1}[j]: this invocation's own cell, not yet overwritten.
+            let ai = result[row + (t - 1) * K + j];
+            var m = -1e30;
+            for (var k = 0; k < K; k++) { m = max(m, Trans[j * K + k] + prev[k]); }
+            var s = 0.0;
+            for (var k = 0; k < K; k++) {
+              let x = Trans[j * K + k] + prev[k];
+              s = s + exp(x - m);
+              acc[k] = acc[k] + exp(ai + x - logZ);
+            }
+            beta = m + log(s);
+          }
+          workgroupBarrier();
+        }
+        if (j < K) {
+          for (var k = 0; k < K; k++) {
+            var seen = 0.0;
+            for (var t = 1; t < T; t++) {
+              seen = seen + Mask[b * T + t] * f32(Tags[(b * T + t - 1) * K + j]) * f32(Tags[(b * T + t) * K + k]);
+            }
+            result[row + T * K + j * K + k] = dy * (acc[k] - seen);
+          }
+          var ends = 0.0;
+          for (var t = 0; t < T; t++) {
+            let next = select(0.0, Mask[b * T + t + 1], t + 1 < T);
+            ends = ends + f32(Tags[(b * T + t) * K + j]) * (Mask[b * T + t] - next);
+          }
+          result[row + T * K + K * K + j] = dy * (first - f32(Tags[(b * T) * K + j]));
+          result[row + T * K + K * K + K + j] = dy * (last - ends);
+        }
+      }
+    `;
+  }
+}
+
+/** Which parameter's gradient CrfParamGradProgram sums: the transitions [K, K], start [K], end [K]. */
+export type CrfParamPart = 0 | 1 | 2;
+
+/**
+ * One CRF parameter's gradient, CrfNllGradProgram's per-sequence rows summed over the batch: input
+ * G [B, T*K + K*K + 2K], output [K*K] or [K]; one invocation per output cell.
+ */
+class CrfParamGradProgram implements WebGPUProgram {
+  variableNames = ['G'];
+  outputShape: number[];
+  shaderKey: string;
+  dispatchLayout = { x: [0] };
+  dispatch: [number, number, number];
+  workgroupSize: [number, number, number] = [WG, 1, 1];
+  private readonly offset: string;
+
+  constructor(K: number, part: CrfParamPart) {
+    const size = part === 0 ? K * K : K;
+    this.outputShape = [size];
+    this.dispatch = [Math.ceil(size / WG), 1, 1];
+    this.shaderKey = `studio_crf_param_grad_${K}_${part}`;
+    // From the end of a row: T varies from batch to batch, K does not.
+    this.offset = String([K * K + 2 * K, 2 * K, K][part]);
+  }
+
+  getUserCode(): string {
+    return `
+      fn main(index : i32) {
+        let B = uniforms.gShape.x;
+        let P = uniforms.gShape.y;
+        if (index < ${this.outputShape[0]}) {
+          var s = 0.0;
+          for (var b = 0; b < B; b++) { s = s + G[b * P + P - ${this.offset} + index]; }
+          setOutputAtIndex(index, s);
+        }
+      }
+    `;
+  }
+}
+
 function run(program: WebGPUProgram, inputs: TensorInfo[], backend: WebGPUBackend): TensorInfo {
   return backend.runWebGPUProgram(program, inputs, 'float32');
 }
 
 let registered = false;
 
-/** Registers both kernels for the webgpu backend (once; safe to call again). */
+/** Registers the CRF's kernels for the webgpu backend (once; safe to call again). */
 export function registerCrfWebgpuKernels(): void {
   if (registered) return;
   registered = true;
@@ -172,6 +380,31 @@ export function registerCrfWebgpuKernels(): void {
       const { emissions, mask, transitions, end, alpha, dy } = inputs as Record<string, TensorInfo>;
       const [B, T, K] = emissions.shape;
       return run(new CrfBackwardProgram(B, T, K), [emissions, mask, transitions, end, alpha, dy], backend as WebGPUBackend);
+    },
+  });
+  tf.registerKernel({
+    kernelName: CRF_NLL,
+    backendName: 'webgpu',
+    kernelFunc: ({ inputs, backend }) => {
+      const { emissions, tags, mask, transitions, start, end } = inputs as Record<string, TensorInfo>;
+      return run(new CrfNllProgram(emissions.shape[0]), [emissions, tags, mask, transitions, start, end], backend as WebGPUBackend);
+    },
+  });
+  tf.registerKernel({
+    kernelName: CRF_NLL_GRAD,
+    backendName: 'webgpu',
+    kernelFunc: ({ inputs, backend }) => {
+      const { emissions, tags, mask, transitions, start, end, dy } = inputs as Record<string, TensorInfo>;
+      const [B, T, K] = emissions.shape;
+      return run(new CrfNllGradProgram(B, T, K), [emissions, tags, mask, transitions, start, end, dy], backend as WebGPUBackend);
+    },
+  });
+  tf.registerKernel({
+    kernelName: CRF_PARAM_GRAD,
+    backendName: 'webgpu',
+    kernelFunc: ({ inputs, backend, attrs }) => {
+      const { K, part } = attrs as unknown as { K: number; part: CrfParamPart };
+      return run(new CrfParamGradProgram(K, part), [inputs.g as TensorInfo], backend as WebGPUBackend);
     },
   });
 }
