@@ -54,6 +54,7 @@ async function start(name: string): Promise<string> {
     (await import('../src/model/crfWebgpu')).registerCrfWebgpuKernels();
     // NO_LSTM_KERNEL=1: the generic ops' recurrence, to compare.
     if (!process.env.NO_LSTM_KERNEL) (await import('../src/model/lstmWebgpu')).registerLstmWebgpuKernels();
+    (await import('../src/model/charCnnWebgpu')).registerCharCnnWebgpuKernels();
   } else if (name === 'wasm') {
     const wasm = await import('@tensorflow/tfjs-backend-wasm');
     wasm.setWasmPaths(`${wasmDir}/`);

@@ -7,7 +7,8 @@ import { getMethod } from '../../src/methods';
 import '@tensorflow/tfjs-backend-webgpu';
 import { crfKernelActive, crfKernelOptions, crfLogZ, crfNll, type CrfParams } from '../../src/model/crf';
 import { registerCrfWebgpuKernels } from '../../src/model/crfWebgpu';
-import { lstmOp } from '../../src/model/encoders';
+import { bilstmDirection, charCnn, charCnnKernelActive, charCnnKernelOptions, lstmOp } from '../../src/model/encoders';
+import { registerCharCnnWebgpuKernels } from '../../src/model/charCnnWebgpu';
 import { lstmKernelActive, lstmKernelOptions, registerLstmWebgpuKernels } from '../../src/model/lstmWebgpu';
 import { mulberry32 } from '../../src/core/random';
 import { modelGrads, relativeGaps } from '../../src/model/gradCheck';
@@ -168,6 +169,7 @@ export async function runModelGradCheck(encoder: 'bilstm' | 'idcnn', dropout = 0
   await tf.setBackend('webgpu');
   registerCrfWebgpuKernels();
   registerLstmWebgpuKernels();
+  registerCharCnnWebgpuKernels();
   const cpu = await modelGrads('cpu', encoder, undefined, 'crf', dropout);
   const gpu = await modelGrads('webgpu', encoder, cpu.weights, 'crf', dropout);
   await tf.setBackend('webgpu');
@@ -233,6 +235,122 @@ export async function runLstmCheck() {
 }
 
 /**
+ * One BiLSTM direction as training runs it (the batch-major kernels on WebGPU: input projection,
+ * recurrence with the bias, outputs masked), against the generic ops on WebGPU and on the CPU
+ * backend, from the same weights: the outputs and every weight's and the inputs' gradients.
+ */
+export async function runLstmFusedCheck() {
+  await tf.setBackend('webgpu');
+  await tf.ready();
+  registerLstmWebgpuKernels();
+  const results = [];
+  for (const [H, reverse] of [
+    [7, false],
+    [7, true],
+    [130, true],
+  ] as const) {
+    const [B, T, D] = [4, 9, 5];
+    const lengths = [9, 6, 1, 3];
+    const r = uniform(H + (reverse ? 1 : 0) + 40);
+    const arr = (n: number) => Array.from({ length: n }, () => (r() * 2 - 1) * 1.2);
+    const x = { x: arr(B * T * D), wx: arr(D * 4 * H), wh: arr(H * 4 * H).map((v) => v / Math.sqrt(H)), b: arr(4 * H), up: arr(B * T * H) };
+    const run = async (backend: string, kernel: boolean) => {
+      await tf.setBackend(backend);
+      lstmKernelOptions.enabled = kernel;
+      const used = lstmKernelActive(H);
+      const prefix = reverse ? 'lstm/bw' : 'lstm/fw';
+      const params = Object.assign(new Map<string, tf.Variable>(), { prefix: `fused${backend}${kernel}${H}${reverse}/` });
+      const vars = [
+        [`${prefix}/wx`, tf.tensor2d(x.wx, [D, 4 * H])],
+        [`${prefix}/wh`, tf.tensor2d(x.wh, [H, 4 * H])],
+        [`${prefix}/b`, tf.tensor1d(x.b)],
+      ].map(([k, t]) => {
+        const v = tf.variable(t as tf.Tensor);
+        params.set(k as string, v);
+        return v;
+      });
+      const input = tf.variable(tf.tensor3d(x.x, [B, T, D]));
+      const mask = tf.tensor2d(
+        lengths.flatMap((n) => Array.from({ length: T }, (_, t) => (t < n ? 1 : 0))),
+        [B, T],
+      );
+      const up = tf.tensor3d(x.up, [B, T, H]);
+      const f = () => bilstmDirection(params, input, mask, H, 1, reverse);
+      const { grads } = tf.variableGrads(() => tf.sum(tf.mul(f(), up)) as tf.Scalar, [...vars, input]);
+      const out = f();
+      const result: Record<string, number[]> = { out: Array.from(await out.data()) };
+      for (const [k, v] of [
+        ['dwx', vars[0]],
+        ['dwh', vars[1]],
+        ['db', vars[2]],
+        ['dx', input],
+      ] as const)
+        result[k] = Array.from(await grads[v.name].data());
+      tf.dispose([input, mask, up, out, ...Object.values(grads), ...vars]);
+      return { used, result };
+    };
+    const kernel = await run('webgpu', true);
+    const generic = await run('webgpu', false);
+    const cpu = await run('cpu', false);
+    await tf.setBackend('webgpu');
+    lstmKernelOptions.enabled = true;
+    results.push({ H, reverse, kernelUsed: kernel.used, kernelVsGeneric: gap(kernel.result, generic.result), kernelVsCpu: gap(kernel.result, cpu.result) });
+  }
+  return results;
+}
+
+/**
+ * The character CNN on WebGPU with its WGSL kernels, with the generic ops there, and on the CPU
+ * backend, from the same weights: the output and the gradients of the character embeddings, the
+ * filters and the bias. Words repeat a trigram (a tie for the max), are one character long, or
+ * are all padding; some ids fall outside the table.
+ */
+export async function runCharCnnCheck() {
+  await tf.setBackend('webgpu');
+  await tf.ready();
+  registerCharCnnWebgpuKernels();
+  const [N, L, V, D, F] = [7, 16, 23, 5, 6];
+  const r = uniform(11);
+  const arr = (n: number) => Array.from({ length: n }, () => (r() * 2 - 1) * 1.2);
+  const words = [[3, 4, 5, 3, 4, 5, 3, 4, 5], [7], [], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16], [22, 22, 22, 22], [9, 30, 2], [5, 1]];
+  const ids = words.flatMap((w) => Array.from({ length: L }, (_, l) => w[l] ?? 0));
+  const x = { emb: arr(V * D), w: arr(3 * D * F), b: arr(F), up: arr(N * F) };
+  const run = async (backend: string, kernel: boolean) => {
+    await tf.setBackend(backend);
+    charCnnKernelOptions.enabled = kernel;
+    const used = charCnnKernelActive();
+    const params = Object.assign(new Map<string, tf.Variable>(), { prefix: `check${backend}${kernel}/` });
+    params.set('char/emb', tf.variable(tf.tensor2d(x.emb, [V, D])));
+    params.set('char/conv/w', tf.variable(tf.tensor2d(x.w, [3 * D, F])));
+    params.set('char/conv/b', tf.variable(tf.tensor1d(x.b)));
+    const chars = tf.tensor2d(ids, [N, L], 'int32');
+    const up = tf.tensor2d(x.up, [N, F]);
+    const vars = ['char/emb', 'char/conv/w', 'char/conv/b'].map((k) => params.get(k)!);
+    const { grads } = tf.variableGrads(() => tf.sum(tf.mul(charCnn(params, chars, V, D, F, 1), up)) as tf.Scalar, vars);
+    const out = charCnn(params, chars, V, D, F, 1);
+    const result = {
+      out: Array.from(await out.data()),
+      dEmb: Array.from(await grads[vars[0].name].data()),
+      dW: Array.from(await grads[vars[1].name].data()),
+      dB: Array.from(await grads[vars[2].name].data()),
+    };
+    tf.dispose([chars, up, out, ...Object.values(grads), ...vars]);
+    return { used, result };
+  };
+  const kernel = await run('webgpu', true);
+  const generic = await run('webgpu', false);
+  const cpu = await run('cpu', false);
+  await tf.setBackend('webgpu');
+  charCnnKernelOptions.enabled = true;
+  return {
+    kernelUsed: kernel.used,
+    genericUsedKernel: generic.used,
+    kernelVsGeneric: gap(kernel.result, generic.result),
+    kernelVsCpu: gap(kernel.result, cpu.result),
+  };
+}
+
+/**
  * Training steps of the shared loop (Adam, clipping, dropout) on the CPU backend and on WebGPU
  * with the kernels, from the same seed: per step, the relative gap between the two losses.
  */
@@ -244,6 +362,7 @@ export async function runTrainDrift(steps: number) {
   const { trainTagger } = await import('../../src/model/train');
   registerCrfWebgpuKernels();
   registerLstmWebgpuKernels();
+  registerCharCnnWebgpuKernels();
   const tags = bioTags(['LOC', 'PER']);
   const r = uniform(3);
   const names = ['Paris', 'Rome', 'Smith', 'Jones'];

@@ -1,6 +1,6 @@
 import { getKernel } from '@tensorflow/tfjs-core';
-import { LSTM_SEQ, LSTM_SEQ_GRAD, lstmKernelActive } from './lstmWebgpu';
-import { dense, maxOver, opPer, shiftConv } from './ops';
+import { LSTM_SEQ, LSTM_SEQ_GRAD, LSTM_WH_GRAD, lstmKernelActive } from './lstmWebgpu';
+import { dense, matMulTransposed, maxOver, opPer, shiftConv } from './ops';
 import * as tf from './tf';
 import { MADE_ONCE_VARIABLES, programSource } from './programSource';
 
@@ -190,12 +190,36 @@ const lstmOps = opPer((key: string) => {
             : reverse
               ? tf.concat([tf.slice(hAll, [1, 0, 0], [T - 1, B, H]), first], 0)
               : tf.concat([first, tf.slice(hAll, [0, 0, 0], [T - 1, B, H])], 0);
-        const dWh = tf.matMul(tf.transpose(tf.reshape(hPrev, [T * B, H])), tf.reshape(dzAll, [T * B, H4]));
+        const dWh = matMulTransposed(tf.reshape(hPrev, [T * B, H]) as tf.Tensor2D, tf.reshape(dzAll, [T * B, H4]) as tf.Tensor2D, true, false);
         return [timeMajor(dzAll), tf.zerosLike(mask), dWh];
       },
     };
   }) as never) as (xw: tf.Tensor3D, mask: tf.Tensor3D, wh: tf.Tensor2D) => tf.Tensor3D;
 });
+
+/**
+ * One LSTM direction on the batch-major WGSL kernels (lstmWebgpu.ts): x·Wx [B, T, 4H] without the
+ * bias, the mask [B, T] → the outputs [B, T, H], 0 where the mask is. No transposes and no
+ * masking ops: one program for the recurrence and one to take its outputs; backward, one for
+ * backpropagation through time, one for the recurrent weights and one for the bias.
+ */
+function lstmFused(xw: tf.Tensor3D, mask: tf.Tensor2D, wh: tf.Tensor2D, bias: tf.Tensor1D, reverse: boolean): tf.Tensor3D {
+  const [B, T, H4] = xw.shape;
+  const op = tf.customGrad(((xwi: tf.Tensor3D, whi: tf.Tensor2D, bi: tf.Tensor1D, save: tf.GradSaveFunc) => {
+    const packed = tf.engine().runKernel(LSTM_SEQ, { xw: xwi, m: mask, wh: whi, bias: bi }, { reverse }) as tf.Tensor3D;
+    save([packed, whi]);
+    return {
+      // The outputs are the last H of each row's 6H (LstmSeqProgram).
+      value: tf.slice(packed, [0, 0, (5 * H4) / 4], [B, T, H4 / 4]),
+      gradFunc: (dy: tf.Tensor, [p, w]: tf.Tensor[]) => {
+        const dz = tf.engine().runKernel(LSTM_SEQ_GRAD, { dy, p, m: mask, wh: w }, { reverse, cells: false }) as tf.Tensor3D;
+        const dWh = tf.engine().runKernel(LSTM_WH_GRAD, { p, dz }, { reverse }) as tf.Tensor2D;
+        return [dz, dWh, tf.sum(tf.reshape(dz, [B * T, H4]), 0)];
+      },
+    };
+  }) as never) as (xw: tf.Tensor3D, wh: tf.Tensor2D, b: tf.Tensor1D) => tf.Tensor3D;
+  return op(xw, wh, bias);
+}
 
 export const lstmOp = (reverse: boolean, cells = false) => lstmOps(`${reverse ? 'reverse' : 'forward'}${cells ? '/cells' : ''}`);
 
@@ -211,6 +235,8 @@ function lstmRun(
 ): { h: tf.Tensor3D; c: tf.Tensor3D | null } {
   const D = x.shape[2];
   const { wx, wh, b } = lstmWeights(params, prefix, D, H, seed);
+  if (!cells && lstmKernelActive(H))
+    return { h: lstmFused(dense(x, wx) as tf.Tensor3D, mask, wh as tf.Tensor as tf.Tensor2D, b as tf.Tensor as tf.Tensor1D, reverse), c: null };
   const xw = tf.add(dense(x, wx), b) as tf.Tensor3D;
   const m3 = tf.expandDims(mask, 2) as tf.Tensor3D;
   if (!cells) return { h: lstmOp(reverse)(xw, m3, wh as tf.Tensor as tf.Tensor2D), c: null };
@@ -308,6 +334,45 @@ export function idcnn(
   return outs[outs.length - 1];
 }
 
+/** Kernel names of the fused character CNN; charCnnWebgpu.ts registers them for webgpu. */
+export const CHAR_CNN_KERNELS = {
+  forward: 'StudioCharCnn',
+  /** The gradient before tanh at every character [N, L, F], from which the rest are built. */
+  preGrad: 'StudioCharCnnPreGrad',
+  wGrad: 'StudioCharCnnWGrad',
+  bGrad: 'StudioCharCnnBGrad',
+  /** The gradient at each character's embedding [N, L, D]. */
+  xGrad: 'StudioCharCnnXGrad',
+  embGrad: 'StudioCharCnnEmbGrad',
+};
+/** Set `enabled` to false to force the generic ops (the tests compare the two on one backend). */
+export const charCnnKernelOptions = { enabled: true };
+
+/** Whether `charCnn` runs as fused kernels on the active backend. */
+export function charCnnKernelActive(): boolean {
+  return charCnnKernelOptions.enabled && tf.getKernel(CHAR_CNN_KERNELS.forward, tf.getBackend()) !== undefined;
+}
+
+// The fused character CNN's gradient: one program for the gradient before tanh, then one for each
+// input asked for (the embedding's takes two: through each character's position, then by id).
+tf.registerGradient({
+  kernelName: CHAR_CNN_KERNELS.forward,
+  inputsToSave: ['chars', 'emb', 'w', 'b'],
+  gradFunc: (dy, saved) => {
+    const [chars, emb, w, b] = saved;
+    const run = (name: string, inputs: Record<string, tf.Tensor>) => tf.engine().runKernel(name, inputs) as tf.Tensor;
+    const dPre = run(CHAR_CNN_KERNELS.preGrad, { chars, emb, w, b, dy: dy as tf.Tensor });
+    return {
+      w: () => run(CHAR_CNN_KERNELS.wGrad, { dPre, chars, emb, w }),
+      b: () => run(CHAR_CNN_KERNELS.bGrad, { dPre }),
+      emb: () => run(CHAR_CNN_KERNELS.embGrad, { dX: run(CHAR_CNN_KERNELS.xGrad, { dPre, w }), chars, emb }),
+      chars: () => {
+        throw new Error('the fused character CNN does not differentiate its character ids');
+      },
+    };
+  },
+});
+
 /**
  * Character CNN (Ma and Hovy 2016): character embeddings, a width-3 convolution, max over the
  * characters of each word. Embeddings are looked up by a one-hot product, since the gather
@@ -318,6 +383,7 @@ export function charCnn(params: Params, chars: tf.Tensor2D, nChars: number, dim:
   const emb = param(params, 'char/emb', () => tf.randomUniform([nChars, dim], -Math.sqrt(3 / dim), Math.sqrt(3 / dim), 'float32', seed));
   const w = param(params, 'char/conv/w', () => tf.randomUniform([3 * dim, filters], -Math.sqrt(6 / (4 * dim)), Math.sqrt(6 / (4 * dim)), 'float32', seed + 1));
   const b = param(params, 'char/conv/b', () => tf.zeros([filters]));
+  if (charCnnKernelActive()) return tf.engine().runKernel(CHAR_CNN_KERNELS.forward, { chars, emb, w, b }) as tf.Tensor2D;
   const oneHot = tf.cast(tf.oneHot(tf.reshape(chars, [-1]), nChars), 'float32');
   const e = tf.reshape(dense(oneHot, emb), [N, L, dim]) as tf.Tensor3D;
   const c = tf.tanh(shiftConv(e, w as tf.Tensor as tf.Tensor2D, b as tf.Tensor as tf.Tensor1D, 1));

@@ -16,6 +16,8 @@ import * as tf from './tf';
 
 export const LSTM_SEQ = 'StudioLstmSeq';
 export const LSTM_SEQ_GRAD = 'StudioLstmSeqGrad';
+/** The recurrent weights' gradient of the batch-major path in one program. */
+export const LSTM_WH_GRAD = 'StudioLstmWhGrad';
 /** The largest hidden size the kernels take (workgroup memory holds 4·H floats). */
 export const MAX_KERNEL_HIDDEN = 512;
 /** Tests turn the kernels off to compare them with the generic ops on the same backend. */
@@ -35,7 +37,11 @@ const helpers = `
   fn sigm(x : f32) -> f32 { return 1.0 / (1.0 + exp(-x)); }
 `;
 
-/** A program over time-major [T, B, ·] tensors with one workgroup of WG invocations per sentence (b = workgroupId.x). */
+/**
+ * A program over [T, B, ·] (time-major) or [B, T, ·] (batch-major) tensors with one workgroup of
+ * WG invocations per sentence (b = workgroupId.x). Both layouts index a step's row the same way
+ * once `row` is written for the layout.
+ */
 abstract class PerSentenceProgram implements WebGPUProgram {
   abstract variableNames: string[];
   dispatchLayout = { x: [0] };
@@ -45,29 +51,44 @@ abstract class PerSentenceProgram implements WebGPUProgram {
   constructor(
     public outputShape: number[],
     public shaderKey: string,
+    protected readonly batchMajor: boolean,
   ) {
-    this.dispatch = [outputShape[1], 1, 1];
+    this.dispatch = [outputShape[batchMajor ? 0 : 1], 1, 1];
+  }
+
+  /** T and B from a [T, B, ·] or [B, T, ·] shape uniform, and the row of step t of sentence b. */
+  protected layout(shape: string): string {
+    return this.batchMajor ? `let B = uniforms.${shape}.x; let T = uniforms.${shape}.y;` : `let T = uniforms.${shape}.x; let B = uniforms.${shape}.y;`;
+  }
+
+  protected row(t: string): string {
+    return this.batchMajor ? `(b * T + ${t})` : `(${t} * B + b)`;
   }
 
   abstract getUserCode(): string;
 }
 
 /**
- * Inputs Xw [T, B, 4H] (input projections, bias included, time-major), M [T, B, 1] (the mask),
- * Wh [H, 4H]. Output [T, B, 6H]: per step the activated gates i, f, g, o, then the cell state c
+ * Time-major: inputs Xw [T, B, 4H] (input projections, bias included), M [T, B, 1] (the mask),
+ * Wh [H, 4H]; output [T, B, 6H]: per step the activated gates i, f, g, o, then the cell state c
  * and the output h after the step (carried unchanged where the mask is 0), in time order; the
  * recurrence runs from the last step to the first with `reverse`.
+ *
+ * Batch-major (training's path, lstmDirectionFused): Xw [B, T, 4H] without the bias, M [B, T],
+ * Wh, Bias [4H]; output [B, T, 6H] the same, except that h is the output as the layer gives it,
+ * 0 where the mask is (the same as the carried state wherever a gradient reaches it, the mask
+ * being a prefix of each row).
  */
 class LstmSeqProgram extends PerSentenceProgram {
-  variableNames = ['Xw', 'M', 'Wh'];
+  variableNames: string[];
 
   constructor(
-    T: number,
-    B: number,
-    H: number,
+    shape: [number, number, number],
     private reverse: boolean,
+    batchMajor: boolean,
   ) {
-    super([T, B, 6 * H], `studio_lstm_seq_${reverse}`);
+    super([shape[0], shape[1], (6 * shape[2]) / 4], `studio_lstm_seq_${reverse}_${batchMajor}`, batchMajor);
+    this.variableNames = batchMajor ? ['Xw', 'M', 'Wh', 'Bias'] : ['Xw', 'M', 'Wh'];
   }
 
   getUserCode(): string {
@@ -75,8 +96,7 @@ class LstmSeqProgram extends PerSentenceProgram {
       ${helpers}
       var<workgroup> hs : array<f32, ${MAX_KERNEL_HIDDEN}>;
       fn main(index : i32) {
-        let T = uniforms.xwShape.x;
-        let B = uniforms.xwShape.y;
+        ${this.layout('xwShape')}
         let H4 = uniforms.xwShape.z;
         let H = H4 / 4;
         let b = i32(workgroupId.x);
@@ -88,15 +108,16 @@ class LstmSeqProgram extends PerSentenceProgram {
         workgroupBarrier();
         for (var s = 0; s < T; s++) {
           let t = ${this.reverse ? 'T - 1 - s' : 's'};
-          let m = M[t * B + b];
-          let xb = (t * B + b) * H4;
-          let ob = (t * B + b) * 6 * H;
+          let r = ${this.row('t')};
+          let m = M[r];
+          let xb = r * H4;
+          let ob = r * 6 * H;
           var k = 0;
           for (var u = j; u < H; u += ${WG}) {
-            var zi = Xw[xb + u];
-            var zf = Xw[xb + H + u];
-            var zg = Xw[xb + 2 * H + u];
-            var zo = Xw[xb + 3 * H + u];
+            var zi = Xw[xb + u]${this.batchMajor ? ' + Bias[u]' : ''};
+            var zf = Xw[xb + H + u]${this.batchMajor ? ' + Bias[H + u]' : ''};
+            var zg = Xw[xb + 2 * H + u]${this.batchMajor ? ' + Bias[2 * H + u]' : ''};
+            var zo = Xw[xb + 3 * H + u]${this.batchMajor ? ' + Bias[3 * H + u]' : ''};
             for (var q = 0; q < H; q++) {
               let hq = hs[q];
               let w = q * H4 + u;
@@ -120,7 +141,7 @@ class LstmSeqProgram extends PerSentenceProgram {
             setOutputAtIndex(ob + 2 * H + u, gg);
             setOutputAtIndex(ob + 3 * H + u, go);
             setOutputAtIndex(ob + 4 * H + u, c);
-            setOutputAtIndex(ob + 5 * H + u, h);
+            setOutputAtIndex(ob + 5 * H + u, ${this.batchMajor ? 'm * h' : 'h'});
             k++;
           }
           workgroupBarrier();
@@ -134,23 +155,34 @@ class LstmSeqProgram extends PerSentenceProgram {
 }
 
 /**
- * Backpropagation through time for LstmSeqProgram's recurrence. Inputs Dy [T, B, H] (the outputs'
- * gradient; with `cells` [T, B, 2H]: the outputs', then the cell states'), G [T, B, 4H] (the
- * activated gates), C [T, B, H] (the cell states), M [T, B, 1], Wh [H, 4H]. Output dz
- * [T, B, 4H]: the gradient of each step's gate pre-activations (the recurrent weights' gradient
- * is then one matrix product over all steps, as in the generic version).
+ * Backpropagation through time for LstmSeqProgram's recurrence. Time-major: inputs Dy [T, B, H]
+ * (the outputs' gradient; with `cells` [T, B, 2H]: the outputs', then the cell states'), G
+ * [T, B, 4H] (the activated gates), C [T, B, H] (the cell states), M [T, B, 1], Wh [H, 4H].
+ * Batch-major: Dy [B, T, H], P [B, T, 6H] (the forward program's output: gates and cell states
+ * read in place), M [B, T], Wh. Output dz, [T, B, 4H] or [B, T, 4H]: the gradient of each step's
+ * gate pre-activations (the recurrent weights' gradient is then LstmWhGradProgram, or one matrix
+ * product in the time-major path).
  */
 class LstmSeqGradProgram extends PerSentenceProgram {
-  variableNames = ['Dy', 'G', 'C', 'M', 'Wh'];
+  variableNames: string[];
 
   constructor(
-    T: number,
-    B: number,
-    H: number,
+    shape: [number, number, number],
     private reverse: boolean,
     private cells: boolean,
+    batchMajor: boolean,
   ) {
-    super([T, B, 4 * H], `studio_lstm_seq_grad_${reverse}_${cells}`);
+    super(shape, `studio_lstm_seq_grad_${reverse}_${cells}_${batchMajor}`, batchMajor);
+    this.variableNames = batchMajor ? ['Dy', 'P', 'M', 'Wh'] : ['Dy', 'G', 'C', 'M', 'Wh'];
+  }
+
+  /** Gate q's activation and the cell state at row r. */
+  private gate(r: string, q: string): string {
+    return this.batchMajor ? `P[${r} * 6 * H + ${q}]` : `G[${r} * H4 + ${q}]`;
+  }
+
+  private cell(r: string): string {
+    return this.batchMajor ? `P[${r} * 6 * H + 4 * H + u]` : `C[${r} * H + u]`;
   }
 
   getUserCode(): string {
@@ -158,10 +190,9 @@ class LstmSeqGradProgram extends PerSentenceProgram {
       ${helpers}
       var<workgroup> dzs : array<f32, ${4 * MAX_KERNEL_HIDDEN}>;
       fn main(index : i32) {
-        let T = uniforms.gShape.x;
-        let B = uniforms.gShape.y;
-        let H4 = uniforms.gShape.z;
-        let H = H4 / 4;
+        ${this.layout('dyShape')}
+        let H = uniforms.whShape.x;
+        let H4 = 4 * H;
         let DW = ${this.cells ? '2 * H' : 'H'};
         let b = i32(workgroupId.x);
         let j = i32(localId.x);
@@ -174,21 +205,23 @@ class LstmSeqGradProgram extends PerSentenceProgram {
           let r = T - 1 - s;
           let t = ${this.reverse ? 'T - 1 - r' : 'r'};
           let prev = ${this.reverse ? 't + 1' : 't - 1'};
-          let m = M[t * B + b];
-          let gb = (t * B + b) * H4;
+          let row = ${this.row('t')};
+          let prow = ${this.row('prev')};
+          let m = M[row];
+          let gb = row * H4;
           var k = 0;
           for (var u = j; u < H; u += ${WG}) {
-            ${this.cells ? 'dc[k] = dc[k] + Dy[(t * B + b) * DW + H + u] * m;' : ''}
-            let dhT = dh[k] + Dy[(t * B + b) * DW + u] * m;
+            ${this.cells ? 'dc[k] = dc[k] + Dy[row * DW + H + u] * m;' : ''}
+            let dhT = dh[k] + Dy[row * DW + u] * m;
             let dhNew = m * dhT;
-            let gi = G[gb + u];
-            let gf = G[gb + H + u];
-            let gg = G[gb + 2 * H + u];
-            let go = G[gb + 3 * H + u];
-            let tc = stanh(C[(t * B + b) * H + u]);
+            let gi = ${this.gate('row', 'u')};
+            let gf = ${this.gate('row', 'H + u')};
+            let gg = ${this.gate('row', '2 * H + u')};
+            let go = ${this.gate('row', '3 * H + u')};
+            let tc = stanh(${this.cell('row')});
             let dcNew = m * dc[k] + dhNew * go * (1.0 - tc * tc);
             var cPrev = 0.0;
-            if (r > 0) { cPrev = C[(prev * B + b) * H + u]; }
+            if (r > 0) { cPrev = ${this.cell('prow')}; }
             let dzi = dcNew * gg * gi * (1.0 - gi);
             let dzf = dcNew * cPrev * gf * (1.0 - gf);
             let dzg = dcNew * gi * (1.0 - gg * gg);
@@ -221,9 +254,57 @@ class LstmSeqGradProgram extends PerSentenceProgram {
   }
 }
 
+/**
+ * The recurrent weights' gradient [H, 4H] from the batch-major path: Σ over sentences and steps
+ * of the previous step's output (P's h, one step earlier in the recurrence, 0 before its first)
+ * times dz. One invocation per weight.
+ */
+class LstmWhGradProgram implements WebGPUProgram {
+  variableNames = ['P', 'Dz'];
+  outputShape: number[];
+  shaderKey: string;
+  // Flat: the backend spreads a dispatch past its per-dimension limit over y and z, and the index follows.
+  dispatchLayout = { x: [0] };
+  dispatch: [number, number, number];
+  workgroupSize: [number, number, number] = [WG, 1, 1];
+  size = true;
+
+  constructor(
+    H: number,
+    private reverse: boolean,
+  ) {
+    this.outputShape = [H, 4 * H];
+    this.shaderKey = `studio_lstm_wh_grad_${reverse}`;
+    this.dispatch = [Math.ceil((4 * H * H) / WG), 1, 1];
+  }
+
+  getUserCode(): string {
+    return `
+      fn main(index : i32) {
+        if (index < uniforms.size) {
+          let B = uniforms.dzShape.x;
+          let T = uniforms.dzShape.y;
+          let H4 = uniforms.dzShape.z;
+          let H = H4 / 4;
+          let q = index / H4;
+          let g = index - q * H4;
+          var s = 0.0;
+          for (var b = 0; b < B; b++) {
+            for (var t = ${this.reverse ? '0' : '1'}; t < ${this.reverse ? 'T - 1' : 'T'}; t++) {
+              let prev = b * T + ${this.reverse ? 't + 1' : 't - 1'};
+              s = s + P[prev * 6 * H + 5 * H + q] * Dz[(b * T + t) * H4 + g];
+            }
+          }
+          setOutputAtIndex(index, s);
+        }
+      }
+    `;
+  }
+}
+
 let registered = false;
 
-/** Registers both kernels for the webgpu backend (once; safe to call again). */
+/** Registers the LSTM's kernels for the webgpu backend (once; safe to call again). */
 export function registerLstmWebgpuKernels(): void {
   if (registered) return;
   registered = true;
@@ -231,21 +312,30 @@ export function registerLstmWebgpuKernels(): void {
     kernelName: LSTM_SEQ,
     backendName: 'webgpu',
     kernelFunc: ({ inputs, backend, attrs }) => {
-      const { xw, m, wh } = inputs as Record<string, TensorInfo>;
-      const [T, B, H4] = xw.shape;
-      const program = new LstmSeqProgram(T, B, H4 / 4, !!(attrs as { reverse?: boolean }).reverse);
-      return (backend as WebGPUBackend).runWebGPUProgram(program, [xw, m, wh], 'float32');
+      const { xw, m, wh, bias } = inputs as Record<string, TensorInfo>;
+      const batchMajor = !!bias;
+      const program = new LstmSeqProgram(xw.shape as [number, number, number], !!(attrs as { reverse?: boolean }).reverse, batchMajor);
+      return (backend as WebGPUBackend).runWebGPUProgram(program, batchMajor ? [xw, m, wh, bias] : [xw, m, wh], 'float32');
     },
   });
   tf.registerKernel({
     kernelName: LSTM_SEQ_GRAD,
     backendName: 'webgpu',
     kernelFunc: ({ inputs, backend, attrs }) => {
-      const { dy, gates, c, m, wh } = inputs as Record<string, TensorInfo>;
-      const [T, B, H4] = gates.shape;
+      const { dy, gates, c, p, m, wh } = inputs as Record<string, TensorInfo>;
       const { reverse, cells } = attrs as { reverse?: boolean; cells?: boolean };
-      const program = new LstmSeqGradProgram(T, B, H4 / 4, !!reverse, !!cells);
-      return (backend as WebGPUBackend).runWebGPUProgram(program, [dy, gates, c, m, wh], 'float32');
+      const [X, Y] = dy.shape;
+      const program = new LstmSeqGradProgram([X, Y, 4 * wh.shape[0]], !!reverse, !!cells, !!p);
+      return (backend as WebGPUBackend).runWebGPUProgram(program, p ? [dy, p, m, wh] : [dy, gates, c, m, wh], 'float32');
+    },
+  });
+  tf.registerKernel({
+    kernelName: LSTM_WH_GRAD,
+    backendName: 'webgpu',
+    kernelFunc: ({ inputs, backend, attrs }) => {
+      const { p, dz } = inputs as Record<string, TensorInfo>;
+      const program = new LstmWhGradProgram(dz.shape[2] / 4, !!(attrs as { reverse?: boolean }).reverse);
+      return (backend as WebGPUBackend).runWebGPUProgram(program, [p, dz], 'float32');
     },
   });
 }

@@ -2,18 +2,24 @@ import * as tf from './tf';
 import { programSource } from './programSource';
 
 /**
- * x·W with the gradient written with explicit transposes. TensorFlow.js's own matMul gradient
- * multiplies with transposeA / transposeB, which on the WASM backend ran about 10x slower than a
- * transpose followed by a plain matMul (768x390 by 768x200: 94 ms against 8 ms here), and that
- * was most of a training step.
+ * a·bᵀ (transposeB) or aᵀ·b (transposeA) as the backend computes it fastest: on WASM an explicit
+ * transpose and a plain matMul (its transposed products ran about 10x slower: 768x390 by 768x200,
+ * 94 ms against 8 ms), on WebGPU the product's own flag, since there a transpose is a program of
+ * its own and a program costs more than its arithmetic.
  */
+export function matMulTransposed(a: tf.Tensor2D, b: tf.Tensor2D, transposeA: boolean, transposeB: boolean): tf.Tensor2D {
+  if (tf.getBackend() === 'webgpu') return tf.matMul(a, b, transposeA, transposeB);
+  return tf.matMul(transposeA ? tf.transpose(a) : a, transposeB ? tf.transpose(b) : b);
+}
+
+/** x·W with its gradient's products written as matMulTransposed does them. */
 export const matMulFast = tf.customGrad(((x: tf.Tensor, w: tf.Tensor, save: tf.GradSaveFunc) => {
   save([x, w]);
   return {
     value: tf.matMul(x as tf.Tensor2D, w as tf.Tensor2D),
     gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
       const [sx, sw] = saved as tf.Tensor2D[];
-      return [tf.matMul(dy as tf.Tensor2D, tf.transpose(sw)), tf.matMul(tf.transpose(sx), dy as tf.Tensor2D)];
+      return [matMulTransposed(dy as tf.Tensor2D, sw, false, true), matMulTransposed(sx, dy as tf.Tensor2D, true, false)];
     },
   };
 }) as never) as (x: tf.Tensor2D, w: tf.Tensor2D) => tf.Tensor2D;

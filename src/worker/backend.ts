@@ -36,6 +36,7 @@ async function tryBackend(name: BackendName): Promise<boolean> {
       await import('@tensorflow/tfjs-backend-webgpu');
       (await import('../model/crfWebgpu')).registerCrfWebgpuKernels();
       (await import('../model/lstmWebgpu')).registerLstmWebgpuKernels();
+      (await import('../model/charCnnWebgpu')).registerCharCnnWebgpuKernels();
     }
     if (name === 'wasm') {
       const wasm = await import('@tensorflow/tfjs-backend-wasm');
