@@ -9,6 +9,13 @@ type Check = {
     Array<{ kernelUsed: boolean; genericUsedKernel: boolean; kernelVsGeneric: Record<string, number>; kernelVsCpu: Record<string, number> }>
   >;
   runTrainDrift(steps: number): Promise<{ cpu: number[]; webgpu: number[]; gaps: number[] }>;
+  runLstmFusedCheck(): Promise<Array<{ kernelUsed: boolean; kernelVsGeneric: Record<string, number>; kernelVsCpu: Record<string, number> }>>;
+  runCharCnnCheck(): Promise<{
+    kernelUsed: boolean;
+    genericUsedKernel: boolean;
+    kernelVsGeneric: Record<string, number>;
+    kernelVsCpu: Record<string, number>;
+  }>;
   runAdamCheck(steps: number): Promise<{
     vars: Record<string, number>;
     moments: Record<string, number>;
@@ -36,8 +43,8 @@ async function openCheckPage(page: Page): Promise<void> {
   await page.addScriptTag({ url: '/crf-check.js' });
 }
 
-// The CRF's WGSL kernels on WebGPU (SwiftShader here) held to the generic TensorFlow.js ops and to
-// brute-force enumeration, to 1e-4.
+// The CRF's WGSL kernels on WebGPU (SwiftShader here), log Z and the fused NLL with their
+// gradients, held to the generic TensorFlow.js ops and to brute-force enumeration, to 1e-5.
 test('WebGPU CRF kernels equal the generic ops and brute force', async ({ page, outside: _ }) => {
   test.setTimeout(240_000);
   await openCheckPage(page);
@@ -48,7 +55,7 @@ test('WebGPU CRF kernels equal the generic ops and brute force', async ({ page, 
     for (const key of ['kernelVsGenericWebgpu', 'kernelVsCpu', 'kernelVsBrute', 'cpuVsBrute']) {
       const gaps = row[key] as Record<string, number> | undefined;
       if (!gaps) continue;
-      for (const [what, v] of Object.entries(gaps)) expect(v, `${row.name}: ${key}.${what}`).toBeLessThan(1e-4);
+      for (const [what, v] of Object.entries(gaps)) expect(v, `${row.name}: ${key}.${what}`).toBeLessThan(1e-5);
     }
   }
 });
@@ -87,6 +94,26 @@ test('WebGPU LSTM kernels equal the generic ops', async ({ page, outside: _ }) =
     for (const key of ['kernelVsGeneric', 'kernelVsCpu'] as const)
       for (const [what, v] of Object.entries(row[key])) expect(v, `${JSON.stringify(row)}: ${key}.${what}`).toBeLessThan(1e-4);
   }
+});
+
+// Training's BiLSTM path on the batch-major kernels (the recurrence with its bias, outputs masked
+// in the kernel, the recurrent weights' gradient in one program) and the character CNN as WGSL
+// kernels: outputs and every gradient held to the generic ops on WebGPU and to the CPU backend.
+test('the fused BiLSTM direction and character CNN equal the generic ops', async ({ page, outside: _ }) => {
+  test.setTimeout(240_000);
+  await openCheckPage(page);
+  const lstm = await page.evaluate(() => (window as unknown as { crfCheck: Check }).crfCheck.runLstmFusedCheck());
+  const chars = await page.evaluate(() => (window as unknown as { crfCheck: Check }).crfCheck.runCharCnnCheck());
+  console.log(JSON.stringify({ lstm, chars }));
+  expect(lstm).toHaveLength(3);
+  for (const row of [...lstm, chars]) {
+    expect(row.kernelUsed, 'the kernels ran').toBe(true);
+    for (const key of ['kernelVsGeneric', 'kernelVsCpu'] as const) {
+      expect(Object.keys(row[key]).length, `${key}: the output and every gradient compared`).toBeGreaterThanOrEqual(4);
+      for (const [what, v] of Object.entries(row[key])) expect(v, `${JSON.stringify(row)}: ${key}.${what}`).toBeLessThan(1e-5);
+    }
+  }
+  expect(chars.genericUsedKernel, 'the comparison ran the generic ops').toBe(false);
 });
 
 // The whole training loop (Adam, gradient clipping, dropout, the CRF kernels) for 12 steps on
