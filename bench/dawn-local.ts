@@ -37,6 +37,7 @@ export async function startLocalWebgpu(): Promise<void> {
   (await import('../src/model/crfWebgpu')).registerCrfWebgpuKernels();
   (await import('../src/model/lstmWebgpu')).registerLstmWebgpuKernels();
   (await import('../src/model/charCnnWebgpu')).registerCharCnnWebgpuKernels();
+  (await import('../src/model/convWebgpu')).registerConvWebgpuKernels();
   if (!(await tf.setBackend('webgpu'))) throw new Error('the WebGPU backend did not start (is chromium installed?)');
   await tf.ready();
 }

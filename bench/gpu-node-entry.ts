@@ -55,6 +55,7 @@ async function start(name: string): Promise<string> {
     // NO_LSTM_KERNEL=1: the generic ops' recurrence, to compare.
     if (!process.env.NO_LSTM_KERNEL) (await import('../src/model/lstmWebgpu')).registerLstmWebgpuKernels();
     (await import('../src/model/charCnnWebgpu')).registerCharCnnWebgpuKernels();
+    (await import('../src/model/convWebgpu')).registerConvWebgpuKernels();
   } else if (name === 'wasm') {
     const wasm = await import('@tensorflow/tfjs-backend-wasm');
     wasm.setWasmPaths(`${wasmDir}/`);

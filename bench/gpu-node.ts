@@ -111,5 +111,12 @@ console.error(`kit in ${KIT}: ${execFileSync('du', ['-sh', KIT], { encoding: 'ut
 if (values.local)
   execFileSync('bash', [`${KIT}/run.sh`], {
     stdio: 'inherit',
-    env: { VK_DRIVER_FILES: '/usr/lib/chromium/vk_swiftshader_icd.json', ...process.env, LOCAL: '1', PY: '/usr/bin/python3' },
+    env: {
+      VK_DRIVER_FILES: '/usr/lib/chromium/vk_swiftshader_icd.json',
+      ...process.env,
+      // The Vulkan loader comes with Debian's chromium too.
+      LD_LIBRARY_PATH: `/usr/lib/chromium:${process.env.LD_LIBRARY_PATH ?? ''}`,
+      LOCAL: '1',
+      PY: '/usr/bin/python3',
+    },
   });

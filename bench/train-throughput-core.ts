@@ -56,6 +56,7 @@ export async function useBrowserBackend(name: string): Promise<string> {
     (await import('../src/model/crfWebgpu')).registerCrfWebgpuKernels();
     (await import('../src/model/lstmWebgpu')).registerLstmWebgpuKernels();
     (await import('../src/model/charCnnWebgpu')).registerCharCnnWebgpuKernels();
+    (await import('../src/model/convWebgpu')).registerConvWebgpuKernels();
   }
   // 'wasm' is the single-threaded SIMD build; 'wasm-threads' the threaded one (needs cross-origin isolation).
   if (name === 'wasm' || name === 'wasm-threads') {

@@ -10,6 +10,9 @@ type Check = {
   >;
   runTrainDrift(steps: number): Promise<{ cpu: number[]; webgpu: number[]; gaps: number[] }>;
   runLstmFusedCheck(): Promise<Array<{ kernelUsed: boolean; kernelVsGeneric: Record<string, number>; kernelVsCpu: Record<string, number> }>>;
+  runConvCheck(): Promise<
+    Array<{ kernelUsed: boolean; genericUsedKernel: boolean; kernelVsGeneric: Record<string, number>; kernelVsCpu: Record<string, number> }>
+  >;
   runCharCnnCheck(): Promise<{
     kernelUsed: boolean;
     genericUsedKernel: boolean;
@@ -97,16 +100,19 @@ test('WebGPU LSTM kernels equal the generic ops', async ({ page, outside: _ }) =
 });
 
 // Training's BiLSTM path on the batch-major kernels (the recurrence with its bias, outputs masked
-// in the kernel, the recurrent weights' gradient in one program) and the character CNN as WGSL
-// kernels: outputs and every gradient held to the generic ops on WebGPU and to the CPU backend.
-test('the fused BiLSTM direction and character CNN equal the generic ops', async ({ page, outside: _ }) => {
+// in the kernel, the recurrent weights' gradient in one program), the character CNN and the
+// ID-CNN's layer (mask · relu(dilated convolution)) as WGSL kernels: outputs and every gradient
+// held to the generic ops on WebGPU and to the CPU backend.
+test('the fused BiLSTM direction, character CNN and ID-CNN layer equal the generic ops', async ({ page, outside: _ }) => {
   test.setTimeout(240_000);
   await openCheckPage(page);
   const lstm = await page.evaluate(() => (window as unknown as { crfCheck: Check }).crfCheck.runLstmFusedCheck());
   const chars = await page.evaluate(() => (window as unknown as { crfCheck: Check }).crfCheck.runCharCnnCheck());
-  console.log(JSON.stringify({ lstm, chars }));
+  const conv = await page.evaluate(() => (window as unknown as { crfCheck: Check }).crfCheck.runConvCheck());
+  console.log(JSON.stringify({ lstm, chars, conv }));
   expect(lstm).toHaveLength(3);
-  for (const row of [...lstm, chars]) {
+  expect(conv).toHaveLength(3);
+  for (const row of [...lstm, chars, ...conv]) {
     expect(row.kernelUsed, 'the kernels ran').toBe(true);
     for (const key of ['kernelVsGeneric', 'kernelVsCpu'] as const) {
       expect(Object.keys(row[key]).length, `${key}: the output and every gradient compared`).toBeGreaterThanOrEqual(4);

@@ -7,8 +7,18 @@ import { getMethod } from '../../src/methods';
 import '@tensorflow/tfjs-backend-webgpu';
 import { crfKernelActive, crfKernelOptions, crfLogZ, crfNll, type CrfParams } from '../../src/model/crf';
 import { registerCrfWebgpuKernels } from '../../src/model/crfWebgpu';
-import { bilstmDirection, charCnn, charCnnKernelActive, charCnnKernelOptions, lstmOp } from '../../src/model/encoders';
+import {
+  bilstmDirection,
+  charCnn,
+  charCnnKernelActive,
+  charCnnKernelOptions,
+  convKernelActive,
+  convKernelOptions,
+  convReluMasked,
+  lstmOp,
+} from '../../src/model/encoders';
 import { registerCharCnnWebgpuKernels } from '../../src/model/charCnnWebgpu';
+import { registerConvWebgpuKernels } from '../../src/model/convWebgpu';
 import { lstmKernelActive, lstmKernelOptions, registerLstmWebgpuKernels } from '../../src/model/lstmWebgpu';
 import { mulberry32 } from '../../src/core/random';
 import { modelGrads, relativeGaps } from '../../src/model/gradCheck';
@@ -170,6 +180,7 @@ export async function runModelGradCheck(encoder: 'bilstm' | 'idcnn', dropout = 0
   registerCrfWebgpuKernels();
   registerLstmWebgpuKernels();
   registerCharCnnWebgpuKernels();
+  registerConvWebgpuKernels();
   const cpu = await modelGrads('cpu', encoder, undefined, 'crf', dropout);
   const gpu = await modelGrads('webgpu', encoder, cpu.weights, 'crf', dropout);
   await tf.setBackend('webgpu');
@@ -300,6 +311,62 @@ export async function runLstmFusedCheck() {
 }
 
 /**
+ * The ID-CNN's layer, mask · relu(dilated convolution), on WebGPU with its WGSL kernels, with the
+ * generic ops there, and on the CPU backend: the output and the gradients of the input, the
+ * filters and the bias, at each dilation the encoder uses (4 reaches past short sentences).
+ */
+export async function runConvCheck() {
+  await tf.setBackend('webgpu');
+  await tf.ready();
+  registerConvWebgpuKernels();
+  const [B, T, D, F] = [3, 7, 5, 6];
+  const lengths = [7, 4, 1];
+  const results = [];
+  for (const d of [1, 2, 4]) {
+    const r = uniform(50 + d);
+    const arr = (n: number) => Array.from({ length: n }, () => (r() * 2 - 1) * 1.2);
+    const x = { x: arr(B * T * D), w: arr(3 * D * F), b: arr(F), up: arr(B * T * F) };
+    const run = async (backend: string, kernel: boolean) => {
+      await tf.setBackend(backend);
+      convKernelOptions.enabled = kernel;
+      const used = convKernelActive();
+      const vars = [tf.variable(tf.tensor3d(x.x, [B, T, D])), tf.variable(tf.tensor2d(x.w, [3 * D, F])), tf.variable(tf.tensor1d(x.b))];
+      const mask = tf.tensor2d(
+        lengths.flatMap((n) => Array.from({ length: T }, (_, t) => (t < n ? 1 : 0))),
+        [B, T],
+      );
+      const m3 = tf.expandDims(mask, 2);
+      const up = tf.tensor3d(x.up, [B, T, F]);
+      const f = () =>
+        convReluMasked(vars[0] as tf.Tensor as tf.Tensor3D, vars[1] as tf.Tensor as tf.Tensor2D, vars[2] as tf.Tensor as tf.Tensor1D, mask, m3, d);
+      const { grads } = tf.variableGrads(() => tf.sum(tf.mul(f(), up)) as tf.Scalar, vars);
+      const out = f();
+      const result = {
+        out: Array.from(await out.data()),
+        dx: Array.from(await grads[vars[0].name].data()),
+        dw: Array.from(await grads[vars[1].name].data()),
+        db: Array.from(await grads[vars[2].name].data()),
+      };
+      tf.dispose([mask, m3, up, out, ...Object.values(grads), ...vars]);
+      return { used, result };
+    };
+    const kernel = await run('webgpu', true);
+    const generic = await run('webgpu', false);
+    const cpu = await run('cpu', false);
+    await tf.setBackend('webgpu');
+    convKernelOptions.enabled = true;
+    results.push({
+      dilation: d,
+      kernelUsed: kernel.used,
+      genericUsedKernel: generic.used,
+      kernelVsGeneric: gap(kernel.result, generic.result),
+      kernelVsCpu: gap(kernel.result, cpu.result),
+    });
+  }
+  return results;
+}
+
+/**
  * The character CNN on WebGPU with its WGSL kernels, with the generic ops there, and on the CPU
  * backend, from the same weights: the output and the gradients of the character embeddings, the
  * filters and the bias. Words repeat a trigram (a tie for the max), are one character long, or
@@ -309,6 +376,7 @@ export async function runCharCnnCheck() {
   await tf.setBackend('webgpu');
   await tf.ready();
   registerCharCnnWebgpuKernels();
+  registerConvWebgpuKernels();
   const [N, L, V, D, F] = [7, 16, 23, 5, 6];
   const r = uniform(11);
   const arr = (n: number) => Array.from({ length: n }, () => (r() * 2 - 1) * 1.2);
@@ -363,6 +431,7 @@ export async function runTrainDrift(steps: number) {
   registerCrfWebgpuKernels();
   registerLstmWebgpuKernels();
   registerCharCnnWebgpuKernels();
+  registerConvWebgpuKernels();
   const tags = bioTags(['LOC', 'PER']);
   const r = uniform(3);
   const names = ['Paris', 'Rome', 'Smith', 'Jones'];

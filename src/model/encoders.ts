@@ -319,20 +319,61 @@ export function idcnn(
   const inW = param(params, 'idcnn/in/w', () => tf.randomUniform([3 * D, F], -Math.sqrt(6 / (3 * D + F)), Math.sqrt(6 / (3 * D + F)), 'float32', seed));
   const inB = param(params, 'idcnn/in/b', () => tf.zeros([F]));
   const conv = (h: tf.Tensor3D, w: tf.Variable, b: tf.Variable, d: number) =>
-    tf.relu(shiftConv(h, w as tf.Tensor as tf.Tensor2D, b as tf.Tensor as tf.Tensor1D, d)) as tf.Tensor3D;
-  let h = tf.mul(conv(x, inW, inB, 1), m3) as tf.Tensor3D;
+    convReluMasked(h, w as tf.Tensor as tf.Tensor2D, b as tf.Tensor as tf.Tensor1D, mask, m3, d);
+  let h = conv(x, inW, inB, 1);
   const dilations = [1, 2, 4, 1];
   const outs: tf.Tensor3D[] = [];
   for (let it = 0; it < iterations; it++) {
     dilations.forEach((d, l) => {
       const w = param(params, `idcnn/l${l}/w`, () => tf.randomUniform([3 * F, F], -Math.sqrt(6 / (4 * F)), Math.sqrt(6 / (4 * F)), 'float32', seed + 10 + l));
       const b = param(params, `idcnn/l${l}/b`, () => tf.zeros([F]));
-      h = tf.mul(conv(h, w, b, d), m3) as tf.Tensor3D;
+      h = conv(h, w, b, d);
     });
     outs.push(training && dropout > 0 ? (tf.dropout(h, dropout, undefined, seed + 100 + it) as tf.Tensor3D) : h);
   }
   return outs[outs.length - 1];
 }
+
+/** Kernel names of the ID-CNN's fused layer; convWebgpu.ts registers them for webgpu. */
+export const CONV_KERNELS = {
+  forward: 'StudioConvRelu',
+  xGrad: 'StudioConvReluXGrad',
+  wGrad: 'StudioConvReluWGrad',
+  bGrad: 'StudioConvReluBGrad',
+};
+/** Set `enabled` to false to force the generic ops (the tests compare the two on one backend). */
+export const convKernelOptions = { enabled: true };
+
+/** Whether `convReluMasked` runs as fused kernels on the active backend. */
+export function convKernelActive(): boolean {
+  return convKernelOptions.enabled && tf.getKernel(CONV_KERNELS.forward, tf.getBackend()) !== undefined;
+}
+
+/** The ID-CNN's layer: mask · relu(shiftConv(x)), as one fused kernel where the backend has it. */
+export function convReluMasked(x: tf.Tensor3D, w: tf.Tensor2D, b: tf.Tensor1D, mask: tf.Tensor2D, m3: tf.Tensor, d: number): tf.Tensor3D {
+  if (convKernelActive()) return tf.engine().runKernel(CONV_KERNELS.forward, { x, w, b, m: mask }, { dilation: d }) as tf.Tensor3D;
+  return tf.mul(tf.relu(shiftConv(x, w, b, d)), m3) as tf.Tensor3D;
+}
+
+// The fused layer's gradient: one program per input asked for, each from the upstream gradient,
+// the mask and the layer's output (relu's gradient is where the output is positive).
+tf.registerGradient({
+  kernelName: CONV_KERNELS.forward,
+  inputsToSave: ['x', 'w', 'b', 'm'],
+  outputsToSave: [true],
+  gradFunc: (dy, saved, attrs) => {
+    const [x, w, , m, y] = saved;
+    const run = (name: string) => () => tf.engine().runKernel(name, { dy: dy as tf.Tensor, y, m, x, w }, attrs as unknown as tf.NamedAttrMap) as tf.Tensor;
+    return {
+      x: run(CONV_KERNELS.xGrad),
+      w: run(CONV_KERNELS.wGrad),
+      b: run(CONV_KERNELS.bGrad),
+      m: () => {
+        throw new Error("the ID-CNN's fused layer does not differentiate its mask");
+      },
+    };
+  },
+});
 
 /** Kernel names of the fused character CNN; charCnnWebgpu.ts registers them for webgpu. */
 export const CHAR_CNN_KERNELS = {

@@ -37,6 +37,7 @@ async function tryBackend(name: BackendName): Promise<boolean> {
       (await import('../model/crfWebgpu')).registerCrfWebgpuKernels();
       (await import('../model/lstmWebgpu')).registerLstmWebgpuKernels();
       (await import('../model/charCnnWebgpu')).registerCharCnnWebgpuKernels();
+      (await import('../model/convWebgpu')).registerConvWebgpuKernels();
     }
     if (name === 'wasm') {
       const wasm = await import('@tensorflow/tfjs-backend-wasm');
