@@ -581,6 +581,13 @@ test('WebGPU runs in headless Chromium on SwiftShader and gets the WASM loss', a
   expect(b.metrics.backend, (b.metrics as unknown as { backendReason: string }).backendReason).toBe('webgpu');
   expect((b.metrics as unknown as { crf: string }).crf, 'the CRF ran on the WGSL kernels').toBe('wgsl kernels');
   expect((a.metrics as unknown as { crf: string }).crf).toBe('generic ops');
+  expect((b.metrics as unknown as { kernels: string[] }).kernels, 'every part of the step on its fused kernels').toEqual([
+    'CRF',
+    'LSTM',
+    'character CNN',
+    'Adam',
+  ]);
+  expect((a.metrics as unknown as { kernels: string[] }).kernels).toEqual([]);
   const [wasm, gpu] = [a.metrics as unknown as { stepLosses: number[] }, b.metrics as unknown as { stepLosses: number[] }];
   // Same config and seed: the same weights and batches, so every step's loss agrees up to float32
   // round-off. (Before tf.addN was kept under 7 inputs, WebGPU silently zeroed the clipping norm

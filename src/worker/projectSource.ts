@@ -18,6 +18,7 @@ import { type EncoderUse, type EngineData, type FinishedRun, noEntityWarning, ty
 import { getMethod, getPipeline } from '../methods/registry';
 import type { TrainSignals } from '../methods/pipelines';
 import { crfKernelActive } from '../model/crf';
+import { fusedKernels } from '../model/fusedKernels';
 import { bioTags, ioTags, toSentences, type LabeledSentence } from '../model/data';
 import { trimGlove, type Embeddings, type GloveAsset } from '../model/embeddings';
 import { buildFeaturizer, type Featurizer } from '../model/features';
@@ -115,6 +116,8 @@ async function chooseRunBackend(a: ProjectRunArgs, cfg: RunConfig, tags: string[
     a.metrics.crf = crfKernelActive(tags.length) ? 'wgsl kernels' : 'generic ops';
     a.metrics.backendReason += `; CRF on ${a.metrics.crf}`;
   }
+  a.metrics.kernels = fusedKernels(cfg, tags.length);
+  if (a.metrics.kernels.length) a.metrics.backendReason += `; fused kernels: ${a.metrics.kernels.join(', ')}`;
   lost = false;
   const device = (tf.backend() as unknown as { device?: { lost?: Promise<unknown> } }).device;
   void device?.lost?.then(() => (lost = true));

@@ -37,6 +37,8 @@ export interface TrainMetrics extends MethodMetrics {
   backendReason: string;
   /** How the CRF's forward algorithm and gradient ran: the backend's WGSL kernels or generic ops. */
   crf?: 'wgsl kernels' | 'generic ops';
+  /** The parts of training that ran as the backend's fused kernels (model/fusedKernels.ts). */
+  kernels?: string[];
   /** Every stage's epochs (`stage`: a multi-stage run's stage, as its progress names it). */
   history: { epoch: number; loss: number; devF1: number; seconds: number; tokensPerSecond: number; stage?: string; methodStats?: Record<string, number> }[];
   /** The loss of every step of the first 200, then of every 10th: curves after a reload. */
