@@ -188,6 +188,27 @@ export async function runModelGradCheck(encoder: 'bilstm' | 'idcnn', dropout = 0
 }
 
 /**
+ * `run` with the kernels on WebGPU, with the generic ops there, and on the CPU backend; then the
+ * kernels back on. The largest gaps of the kernels' results to the two others.
+ */
+async function threeWays(
+  run: (backend: string, kernel: boolean) => Promise<{ used: boolean; result: Record<string, number[]> }>,
+  options: { enabled: boolean },
+) {
+  const kernel = await run('webgpu', true);
+  const generic = await run('webgpu', false);
+  const cpu = await run('cpu', false);
+  await tf.setBackend('webgpu');
+  options.enabled = true;
+  return {
+    kernelUsed: kernel.used,
+    genericUsedKernel: generic.used,
+    kernelVsGeneric: gap(kernel.result, generic.result),
+    kernelVsCpu: gap(kernel.result, cpu.result),
+  };
+}
+
+/**
  * One LSTM direction (forward or reverse, with or without the cell states as outputs) on WebGPU
  * with its WGSL kernels, with the generic ops there, and on the CPU backend, from the same
  * inputs: the outputs and the gradients of the inputs and recurrent weights, as the largest
@@ -227,20 +248,8 @@ export async function runLstmCheck() {
       tf.dispose([xw, wh, mask, up, out, ...grads]);
       return { used, result };
     };
-    const kernel = await run('webgpu', true);
-    const generic = await run('webgpu', false);
-    const cpu = await run('cpu', false);
-    await tf.setBackend('webgpu');
-    lstmKernelOptions.enabled = true;
-    results.push({
-      H,
-      reverse,
-      cells,
-      kernelUsed: kernel.used,
-      genericUsedKernel: generic.used,
-      kernelVsGeneric: gap(kernel.result, generic.result),
-      kernelVsCpu: gap(kernel.result, cpu.result),
-    });
+    const compared = await threeWays(run, lstmKernelOptions);
+    results.push({ H, reverse, cells, ...compared });
   }
   return results;
 }
@@ -300,12 +309,8 @@ export async function runLstmFusedCheck() {
       tf.dispose([input, mask, up, out, ...Object.values(grads), ...vars]);
       return { used, result };
     };
-    const kernel = await run('webgpu', true);
-    const generic = await run('webgpu', false);
-    const cpu = await run('cpu', false);
-    await tf.setBackend('webgpu');
-    lstmKernelOptions.enabled = true;
-    results.push({ H, reverse, kernelUsed: kernel.used, kernelVsGeneric: gap(kernel.result, generic.result), kernelVsCpu: gap(kernel.result, cpu.result) });
+    const compared = await threeWays(run, lstmKernelOptions);
+    results.push({ H, reverse, ...compared });
   }
   return results;
 }
@@ -350,18 +355,8 @@ export async function runConvCheck() {
       tf.dispose([mask, m3, up, out, ...Object.values(grads), ...vars]);
       return { used, result };
     };
-    const kernel = await run('webgpu', true);
-    const generic = await run('webgpu', false);
-    const cpu = await run('cpu', false);
-    await tf.setBackend('webgpu');
-    convKernelOptions.enabled = true;
-    results.push({
-      dilation: d,
-      kernelUsed: kernel.used,
-      genericUsedKernel: generic.used,
-      kernelVsGeneric: gap(kernel.result, generic.result),
-      kernelVsCpu: gap(kernel.result, cpu.result),
-    });
+    const compared = await threeWays(run, convKernelOptions);
+    results.push({ dilation: d, ...compared });
   }
   return results;
 }
@@ -405,17 +400,7 @@ export async function runCharCnnCheck() {
     tf.dispose([chars, up, out, ...Object.values(grads), ...vars]);
     return { used, result };
   };
-  const kernel = await run('webgpu', true);
-  const generic = await run('webgpu', false);
-  const cpu = await run('cpu', false);
-  await tf.setBackend('webgpu');
-  charCnnKernelOptions.enabled = true;
-  return {
-    kernelUsed: kernel.used,
-    genericUsedKernel: generic.used,
-    kernelVsGeneric: gap(kernel.result, generic.result),
-    kernelVsCpu: gap(kernel.result, cpu.result),
-  };
+  return threeWays(run, charCnnKernelOptions);
 }
 
 /**

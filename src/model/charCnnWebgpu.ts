@@ -8,31 +8,8 @@
  * of D rows), Bias [F]; the output [N, F]. A character outside [0, V) embeds as zeros, as a
  * one-hot row of zeros does in the generic version.
  */
-import type { WebGPUBackend, WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
-import type { TensorInfo } from '@tensorflow/tfjs-core';
 import { CHAR_CNN_KERNELS } from './encoders';
-import * as tf from './tf';
-
-const WG = 64;
-
-/** A program with one invocation per cell of a flat range of `cells` (the output's size unless given). */
-abstract class FlatProgram implements WebGPUProgram {
-  abstract variableNames: string[];
-  abstract shaderKey: string;
-  outputShape: number[];
-  // Flat: the backend spreads a dispatch past its per-dimension limit over y and z, and the index follows.
-  dispatchLayout = { x: [0] };
-  dispatch: [number, number, number];
-  workgroupSize: [number, number, number] = [WG, 1, 1];
-  size = true;
-
-  constructor(outputShape: number[], cells = outputShape.reduce((a, b) => a * b, 1)) {
-    this.outputShape = outputShape;
-    this.dispatch = [Math.ceil(cells / WG), 1, 1];
-  }
-
-  abstract getUserCode(): string;
-}
+import { FlatProgram, registerProgramKernel } from './webgpuProgram';
 
 /** Character p of token n's embedding, component dd (0 outside the word or the table). */
 const embedSnippet = `
@@ -238,22 +215,13 @@ let registered = false;
 export function registerCharCnnWebgpuKernels(): void {
   if (registered) return;
   registered = true;
-  const kernel = (kernelName: string, program: (inputs: Record<string, TensorInfo>) => [WebGPUProgram, TensorInfo[]]) =>
-    tf.registerKernel({
-      kernelName,
-      backendName: 'webgpu',
-      kernelFunc: ({ inputs, backend }) => {
-        const [p, xs] = program(inputs as Record<string, TensorInfo>);
-        return (backend as WebGPUBackend).runWebGPUProgram(p, xs, 'float32');
-      },
-    });
-  kernel(CHAR_CNN_KERNELS.forward, ({ chars, emb, w, b }) => [new CharCnnProgram([chars.shape[0], w.shape[1]]), [chars, emb, w, b]]);
-  kernel(CHAR_CNN_KERNELS.preGrad, ({ chars, emb, w, b, dy }) => [
+  registerProgramKernel(CHAR_CNN_KERNELS.forward, ({ chars, emb, w, b }) => [new CharCnnProgram([chars.shape[0], w.shape[1]]), [chars, emb, w, b]]);
+  registerProgramKernel(CHAR_CNN_KERNELS.preGrad, ({ chars, emb, w, b, dy }) => [
     new CharCnnPreGradProgram(chars.shape[0], chars.shape[1], w.shape[1]),
     [chars, emb, w, b, dy],
   ]);
-  kernel(CHAR_CNN_KERNELS.wGrad, ({ dPre, chars, emb, w }) => [new CharCnnWeightGradProgram(w.shape), [dPre, chars, emb]]);
-  kernel(CHAR_CNN_KERNELS.bGrad, ({ dPre }) => [new CharCnnBiasGradProgram([dPre.shape[2]]), [dPre]]);
-  kernel(CHAR_CNN_KERNELS.xGrad, ({ dPre, w }) => [new CharCnnInputGradProgram([dPre.shape[0], dPre.shape[1], w.shape[0] / 3]), [dPre, w]]);
-  kernel(CHAR_CNN_KERNELS.embGrad, ({ dX, chars, emb }) => [new CharCnnEmbGradProgram(emb.shape), [dX, chars]]);
+  registerProgramKernel(CHAR_CNN_KERNELS.wGrad, ({ dPre, chars, emb, w }) => [new CharCnnWeightGradProgram(w.shape), [dPre, chars, emb]]);
+  registerProgramKernel(CHAR_CNN_KERNELS.bGrad, ({ dPre }) => [new CharCnnBiasGradProgram([dPre.shape[2]]), [dPre]]);
+  registerProgramKernel(CHAR_CNN_KERNELS.xGrad, ({ dPre, w }) => [new CharCnnInputGradProgram([dPre.shape[0], dPre.shape[1], w.shape[0] / 3]), [dPre, w]]);
+  registerProgramKernel(CHAR_CNN_KERNELS.embGrad, ({ dX, chars, emb }) => [new CharCnnEmbGradProgram(emb.shape), [dX, chars]]);
 }

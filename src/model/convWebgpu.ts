@@ -9,34 +9,21 @@
  * output [B, T, F]. Positions outside the sentence's row read as zeros, as the zero-filled
  * shifts do in the generic version.
  */
-import type { WebGPUBackend, WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
-import type { TensorInfo } from '@tensorflow/tfjs-core';
 import { CONV_KERNELS } from './encoders';
-import * as tf from './tf';
+import { FlatProgram, registerProgramKernel } from './webgpuProgram';
 
-const WG = 64;
-
-abstract class ConvProgram implements WebGPUProgram {
-  abstract variableNames: string[];
+/** A layer program: one invocation per output cell, the dilation in the shader. */
+abstract class ConvProgram extends FlatProgram {
   shaderKey: string;
-  outputShape: number[];
-  // Flat: the backend spreads a dispatch past its per-dimension limit over y and z, and the index follows.
-  dispatchLayout = { x: [0] };
-  dispatch: [number, number, number];
-  workgroupSize: [number, number, number] = [WG, 1, 1];
-  size = true;
 
   constructor(
     name: string,
     outputShape: number[],
     protected readonly dilation: number,
   ) {
-    this.outputShape = outputShape;
+    super(outputShape);
     this.shaderKey = `studio_conv_${name}_${dilation}`;
-    this.dispatch = [Math.ceil(outputShape.reduce((a, b) => a * b, 1) / WG), 1, 1];
   }
-
-  abstract getUserCode(): string;
 }
 
 /** The gradient before relu at (b, t, f): the upstream gradient where the mask is 1 and the output positive. */
@@ -165,17 +152,20 @@ let registered = false;
 export function registerConvWebgpuKernels(): void {
   if (registered) return;
   registered = true;
-  const kernel = (kernelName: string, program: (inputs: Record<string, TensorInfo>, dilation: number) => [WebGPUProgram, TensorInfo[]]) =>
-    tf.registerKernel({
-      kernelName,
-      backendName: 'webgpu',
-      kernelFunc: ({ inputs, backend, attrs }) => {
-        const [p, xs] = program(inputs as Record<string, TensorInfo>, (attrs as unknown as { dilation: number }).dilation);
-        return (backend as WebGPUBackend).runWebGPUProgram(p, xs, 'float32');
-      },
-    });
-  kernel(CONV_KERNELS.forward, ({ x, w, b, m }, d) => [new ConvReluProgram('relu', [x.shape[0], x.shape[1], w.shape[1]], d), [x, w, b, m]]);
-  kernel(CONV_KERNELS.xGrad, ({ dy, y, m, w, x }, d) => [new ConvInputGradProgram('x_grad', x.shape, d), [dy, y, m, w]]);
-  kernel(CONV_KERNELS.wGrad, ({ dy, y, m, x, w }, d) => [new ConvWeightGradProgram('w_grad', w.shape, d), [dy, y, m, x]]);
-  kernel(CONV_KERNELS.bGrad, ({ dy, y, m, w }, d) => [new ConvBiasGradProgram('b_grad', [w.shape[1]], d), [dy, y, m]]);
+  registerProgramKernel(CONV_KERNELS.forward, ({ x, w, b, m }, { dilation }) => [
+    new ConvReluProgram('relu', [x.shape[0], x.shape[1], w.shape[1]], dilation as number),
+    [x, w, b, m],
+  ]);
+  registerProgramKernel(CONV_KERNELS.xGrad, ({ dy, y, m, w, x }, { dilation }) => [
+    new ConvInputGradProgram('x_grad', x.shape, dilation as number),
+    [dy, y, m, w],
+  ]);
+  registerProgramKernel(CONV_KERNELS.wGrad, ({ dy, y, m, x, w }, { dilation }) => [
+    new ConvWeightGradProgram('w_grad', w.shape, dilation as number),
+    [dy, y, m, x],
+  ]);
+  registerProgramKernel(CONV_KERNELS.bGrad, ({ dy, y, m, w }, { dilation }) => [
+    new ConvBiasGradProgram('b_grad', [w.shape[1]], dilation as number),
+    [dy, y, m],
+  ]);
 }

@@ -7,10 +7,9 @@
  * kernel with the previous step's scores in workgroup memory, so a batch costs two dispatches
  * instead of the generic version's dozens of small ops per time step.
  */
-import type { WebGPUBackend, WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
-import type { TensorInfo } from '@tensorflow/tfjs-core';
+import type { WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
 import { CRF_BACKWARD, CRF_FORWARD, CRF_NLL, CRF_NLL_GRAD, CRF_PARAM_GRAD, MAX_KERNEL_TAGS } from './crf';
-import * as tf from './tf';
+import { FlatProgram, registerProgramKernel } from './webgpuProgram';
 
 const WG = MAX_KERNEL_TAGS;
 
@@ -65,6 +64,28 @@ function forwardLoopSnippet(store: string): string {
       }
       workgroupBarrier();
       ${store}
+    }
+  `;
+}
+
+/**
+ * One step of the backward algorithm for tag j as tag i of step t − 1: beta_{t-1}[j] from `next`
+ * (em_t + beta_t in workgroup memory) and the pairwise marginals P(y_{t-1} = j, y_t = k) added to
+ * acc[k], given alpha_{t-1}[j].
+ */
+function backwardStepSnippet(next: string, alphaPrev: string): string {
+  return `
+    if (j < K && t >= 1 && t < n) {
+      let ai = ${alphaPrev};
+      var m = -1e30;
+      for (var k = 0; k < K; k++) { m = max(m, Trans[j * K + k] + ${next}[k]); }
+      var s = 0.0;
+      for (var k = 0; k < K; k++) {
+        let x = Trans[j * K + k] + ${next}[k];
+        s = s + exp(x - m);
+        acc[k] = acc[k] + exp(ai + x - logZ);
+      }
+      beta = m + log(s);
     }
   `;
 }
@@ -155,18 +176,7 @@ class CrfBackwardProgram implements WebGPUProgram {
           // em_t[j] + beta_t[j], which every tag i of step t - 1 needs.
           next[j] = select(-1e30, beta + Em[(b * T + t) * K + min(j, K - 1)], j < K && t < n);
           workgroupBarrier();
-          if (j < K && t >= 1 && t < n) {
-            let ai = Alpha[(b * (T + 1) + t - 1) * K + j];
-            var m = -1e30;
-            for (var k = 0; k < K; k++) { m = max(m, Trans[j * K + k] + next[k]); }
-            var s = 0.0;
-            for (var k = 0; k < K; k++) {
-              let x = Trans[j * K + k] + next[k];
-              s = s + exp(x - m);
-              acc[k] = acc[k] + exp(ai + x - logZ);
-            }
-            beta = m + log(s);
-          }
+          ${backwardStepSnippet('next', 'Alpha[(b * (T + 1) + t - 1) * K + j]')}
           workgroupBarrier();
         }
         if (j < K) {
@@ -278,19 +288,8 @@ class CrfNllGradProgram implements WebGPUProgram {
           // em_t[j] + beta_t[j], which every tag i of step t - 1 needs.
           prev[j] = select(-1e30, beta + Em[(b * T + t) * K + min(j, K - 1)], j < K && t < n);
           workgroupBarrier();
-          if (j < K && t >= 1 && t < n) {
-            // alpha_{t-1}[j]: this invocation's own cell, not yet overwritten.
-            let ai = result[row + (t - 1) * K + j];
-            var m = -1e30;
-            for (var k = 0; k < K; k++) { m = max(m, Trans[j * K + k] + prev[k]); }
-            var s = 0.0;
-            for (var k = 0; k < K; k++) {
-              let x = Trans[j * K + k] + prev[k];
-              s = s + exp(x - m);
-              acc[k] = acc[k] + exp(ai + x - logZ);
-            }
-            beta = m + log(s);
-          }
+          // alpha_{t-1}[j]: this invocation's own cell, not yet overwritten.
+          ${backwardStepSnippet('prev', 'result[row + (t - 1) * K + j]')}
           workgroupBarrier();
         }
         if (j < K) {
@@ -321,19 +320,13 @@ export type CrfParamPart = 0 | 1 | 2;
  * One CRF parameter's gradient, CrfNllGradProgram's per-sequence rows summed over the batch: input
  * G [B, T*K + K*K + 2K], output [K*K] or [K]; one invocation per output cell.
  */
-class CrfParamGradProgram implements WebGPUProgram {
+class CrfParamGradProgram extends FlatProgram {
   variableNames = ['G'];
-  outputShape: number[];
   shaderKey: string;
-  dispatchLayout = { x: [0] };
-  dispatch: [number, number, number];
-  workgroupSize: [number, number, number] = [WG, 1, 1];
   private readonly offset: string;
 
   constructor(K: number, part: CrfParamPart) {
-    const size = part === 0 ? K * K : K;
-    this.outputShape = [size];
-    this.dispatch = [Math.ceil(size / WG), 1, 1];
+    super([part === 0 ? K * K : K]);
     this.shaderKey = `studio_crf_param_grad_${K}_${part}`;
     // From the end of a row: T varies from batch to batch, K does not.
     this.offset = String([K * K + 2 * K, 2 * K, K][part]);
@@ -344,7 +337,7 @@ class CrfParamGradProgram implements WebGPUProgram {
       fn main(index : i32) {
         let B = uniforms.gShape.x;
         let P = uniforms.gShape.y;
-        if (index < ${this.outputShape[0]}) {
+        if (index < uniforms.size) {
           var s = 0.0;
           for (var b = 0; b < B; b++) { s = s + G[b * P + P - ${this.offset} + index]; }
           setOutputAtIndex(index, s);
@@ -354,57 +347,30 @@ class CrfParamGradProgram implements WebGPUProgram {
   }
 }
 
-function run(program: WebGPUProgram, inputs: TensorInfo[], backend: WebGPUBackend): TensorInfo {
-  return backend.runWebGPUProgram(program, inputs, 'float32');
-}
-
 let registered = false;
 
 /** Registers the CRF's kernels for the webgpu backend (once; safe to call again). */
 export function registerCrfWebgpuKernels(): void {
   if (registered) return;
   registered = true;
-  tf.registerKernel({
-    kernelName: CRF_FORWARD,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend }) => {
-      const { emissions, mask, transitions, start, end } = inputs as Record<string, TensorInfo>;
-      const [B, T, K] = emissions.shape;
-      return run(new CrfForwardProgram(B, T, K), [emissions, mask, transitions, start, end], backend as WebGPUBackend);
-    },
+  registerProgramKernel(CRF_FORWARD, ({ emissions, mask, transitions, start, end }) => {
+    const [B, T, K] = emissions.shape;
+    return [new CrfForwardProgram(B, T, K), [emissions, mask, transitions, start, end]];
   });
-  tf.registerKernel({
-    kernelName: CRF_BACKWARD,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend }) => {
-      const { emissions, mask, transitions, end, alpha, dy } = inputs as Record<string, TensorInfo>;
-      const [B, T, K] = emissions.shape;
-      return run(new CrfBackwardProgram(B, T, K), [emissions, mask, transitions, end, alpha, dy], backend as WebGPUBackend);
-    },
+  registerProgramKernel(CRF_BACKWARD, ({ emissions, mask, transitions, end, alpha, dy }) => {
+    const [B, T, K] = emissions.shape;
+    return [new CrfBackwardProgram(B, T, K), [emissions, mask, transitions, end, alpha, dy]];
   });
-  tf.registerKernel({
-    kernelName: CRF_NLL,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend }) => {
-      const { emissions, tags, mask, transitions, start, end } = inputs as Record<string, TensorInfo>;
-      return run(new CrfNllProgram(emissions.shape[0]), [emissions, tags, mask, transitions, start, end], backend as WebGPUBackend);
-    },
+  registerProgramKernel(CRF_NLL, ({ emissions, tags, mask, transitions, start, end }) => [
+    new CrfNllProgram(emissions.shape[0]),
+    [emissions, tags, mask, transitions, start, end],
+  ]);
+  registerProgramKernel(CRF_NLL_GRAD, ({ emissions, tags, mask, transitions, start, end, dy }) => {
+    const [B, T, K] = emissions.shape;
+    return [new CrfNllGradProgram(B, T, K), [emissions, tags, mask, transitions, start, end, dy]];
   });
-  tf.registerKernel({
-    kernelName: CRF_NLL_GRAD,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend }) => {
-      const { emissions, tags, mask, transitions, start, end, dy } = inputs as Record<string, TensorInfo>;
-      const [B, T, K] = emissions.shape;
-      return run(new CrfNllGradProgram(B, T, K), [emissions, tags, mask, transitions, start, end, dy], backend as WebGPUBackend);
-    },
-  });
-  tf.registerKernel({
-    kernelName: CRF_PARAM_GRAD,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const { K, part } = attrs as unknown as { K: number; part: CrfParamPart };
-      return run(new CrfParamGradProgram(K, part), [inputs.g as TensorInfo], backend as WebGPUBackend);
-    },
+  registerProgramKernel(CRF_PARAM_GRAD, ({ g }, attrs) => {
+    const { K, part } = attrs as unknown as { K: number; part: CrfParamPart };
+    return [new CrfParamGradProgram(K, part), [g]];
   });
 }

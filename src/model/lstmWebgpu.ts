@@ -10,9 +10,9 @@
  * units each where H passes the workgroup), the time loop inside the kernel with the state in
  * workgroup memory, as the CRF's kernels do (crfWebgpu.ts).
  */
-import type { WebGPUBackend, WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
-import type { TensorInfo } from '@tensorflow/tfjs-core';
+import type { WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
 import * as tf from './tf';
+import { FlatProgram, registerProgramKernel } from './webgpuProgram';
 
 export const LSTM_SEQ = 'StudioLstmSeq';
 export const LSTM_SEQ_GRAD = 'StudioLstmSeqGrad';
@@ -259,23 +259,16 @@ class LstmSeqGradProgram extends PerSentenceProgram {
  * of the previous step's output (P's h, one step earlier in the recurrence, 0 before its first)
  * times dz. One invocation per weight.
  */
-class LstmWhGradProgram implements WebGPUProgram {
+class LstmWhGradProgram extends FlatProgram {
   variableNames = ['P', 'Dz'];
-  outputShape: number[];
   shaderKey: string;
-  // Flat: the backend spreads a dispatch past its per-dimension limit over y and z, and the index follows.
-  dispatchLayout = { x: [0] };
-  dispatch: [number, number, number];
-  workgroupSize: [number, number, number] = [WG, 1, 1];
-  size = true;
 
   constructor(
     H: number,
     private reverse: boolean,
   ) {
-    this.outputShape = [H, 4 * H];
+    super([H, 4 * H]);
     this.shaderKey = `studio_lstm_wh_grad_${reverse}`;
-    this.dispatch = [Math.ceil((4 * H * H) / WG), 1, 1];
   }
 
   getUserCode(): string {
@@ -308,34 +301,15 @@ let registered = false;
 export function registerLstmWebgpuKernels(): void {
   if (registered) return;
   registered = true;
-  tf.registerKernel({
-    kernelName: LSTM_SEQ,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const { xw, m, wh, bias } = inputs as Record<string, TensorInfo>;
-      const batchMajor = !!bias;
-      const program = new LstmSeqProgram(xw.shape as [number, number, number], !!(attrs as { reverse?: boolean }).reverse, batchMajor);
-      return (backend as WebGPUBackend).runWebGPUProgram(program, batchMajor ? [xw, m, wh, bias] : [xw, m, wh], 'float32');
-    },
+  registerProgramKernel(LSTM_SEQ, ({ xw, m, wh, bias }, attrs) => {
+    const batchMajor = !!bias;
+    const program = new LstmSeqProgram(xw.shape as [number, number, number], !!attrs.reverse, batchMajor);
+    return [program, batchMajor ? [xw, m, wh, bias] : [xw, m, wh]];
   });
-  tf.registerKernel({
-    kernelName: LSTM_SEQ_GRAD,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const { dy, gates, c, p, m, wh } = inputs as Record<string, TensorInfo>;
-      const { reverse, cells } = attrs as { reverse?: boolean; cells?: boolean };
-      const [X, Y] = dy.shape;
-      const program = new LstmSeqGradProgram([X, Y, 4 * wh.shape[0]], !!reverse, !!cells, !!p);
-      return (backend as WebGPUBackend).runWebGPUProgram(program, p ? [dy, p, m, wh] : [dy, gates, c, m, wh], 'float32');
-    },
+  registerProgramKernel(LSTM_SEQ_GRAD, ({ dy, gates, c, p, m, wh }, attrs) => {
+    const [X, Y] = dy.shape;
+    const program = new LstmSeqGradProgram([X, Y, 4 * wh.shape[0]], !!attrs.reverse, !!attrs.cells, !!p);
+    return [program, p ? [dy, p, m, wh] : [dy, gates, c, m, wh]];
   });
-  tf.registerKernel({
-    kernelName: LSTM_WH_GRAD,
-    backendName: 'webgpu',
-    kernelFunc: ({ inputs, backend, attrs }) => {
-      const { p, dz } = inputs as Record<string, TensorInfo>;
-      const program = new LstmWhGradProgram(dz.shape[2] / 4, !!(attrs as { reverse?: boolean }).reverse);
-      return (backend as WebGPUBackend).runWebGPUProgram(program, [p, dz], 'float32');
-    },
-  });
+  registerProgramKernel(LSTM_WH_GRAD, ({ p, dz }, attrs) => [new LstmWhGradProgram(dz.shape[2] / 4, !!attrs.reverse), [p, dz]]);
 }
