@@ -234,7 +234,7 @@ export async function simulateReview(
   const seeds = o.seeds ?? exp.seeds;
   for (const s0 of exp.settings) {
     if (o.only && !o.only.includes(s0.name)) continue;
-    const left = seeds.filter((seed) => !done.has(`${s0.name}/${seed}/summary`));
+    const left = seeds.filter((seed) => !seedComplete(sim, s0.name, seed, done));
     if (!left.length) continue;
     log(`${s0.name}: loading`);
     const { data: d, setting, gold } = poolData(s0, sim);
@@ -315,7 +315,8 @@ async function simulateSeed(a: SeedArgs): Promise<void> {
   const base = await baseModel(c);
   const ranked = await crossFit(c, base.stageCfg, base.uncertainty);
   await fineTunes(c, base.stageCfg, base.weights, ranked);
-  c.write({ key: `${setting}/${seed}/summary`, setting, seed, arm: 'summary', fraction: 0, corrected: 0, wallSeconds: 0 });
+  if (!done.has(`${setting}/${seed}/summary`))
+    c.write({ key: `${setting}/${seed}/summary`, setting, seed, arm: 'summary', fraction: 0, corrected: 0, wallSeconds: 0 });
   store.clear();
 }
 
@@ -465,18 +466,30 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
       wallSeconds: Math.round((performance.now() - t1) / 1000),
     });
   };
-  await fineTune('control', 0, [], false);
-  for (const b of sim.budgets) {
-    const n = budgetCount(pool.length, b);
-    await fineTune('random', b, ranked.random.slice(0, n), false);
-    await fineTune('oracle', b, ranked.oracle.slice(0, n), false);
-    for (const sig of sim.train) await fineTune(sig, b, ranked[sig].slice(0, n), false);
-    if (sim.travel) {
-      await fineTune(`${sim.train[0]}+travel`, b, ranked[sim.train[0]].slice(0, n), true);
-      // The same travelling from random sentences: what travel is worth apart from the ranking.
-      await fineTune('random+travel', b, ranked.random.slice(0, n), true);
-    }
+  for (const p of plannedArms(sim))
+    await fineTune(p.arm, p.fraction, p.ranking ? ranked[p.ranking].slice(0, budgetCount(pool.length, p.fraction)) : [], p.travel);
+}
+
+/** Every fine-tune a seed records, in the order they run: its arm, budget, the ranking whose top sentences it corrects, and whether they travel. */
+function plannedArms(sim: SimulateOptions): { arm: string; fraction: number; ranking: string; travel: boolean }[] {
+  const out = [{ arm: 'control', fraction: 0, ranking: '', travel: false }];
+  for (const fraction of sim.budgets) {
+    out.push({ arm: 'random', fraction, ranking: 'random', travel: false }, { arm: 'oracle', fraction, ranking: 'oracle', travel: false });
+    for (const sig of sim.train) out.push({ arm: sig, fraction, ranking: sig, travel: false });
+    if (sim.travel)
+      out.push(
+        { arm: `${sim.train[0]}+travel`, fraction, ranking: sim.train[0], travel: true },
+        // The same travelling from random sentences: what travel is worth apart from the ranking.
+        { arm: 'random+travel', fraction, ranking: 'random', travel: true },
+      );
   }
+  return out;
+}
+
+/** Whether a seed has every record its config plans (an arm added to the simulator runs on seeds simulated before it). */
+function seedComplete(sim: SimulateOptions, setting: string, seed: number, done: ReadonlySet<string>): boolean {
+  const has = (arm: string, fraction: number) => done.has(`${setting}/${seed}/${arm}/${fraction}`);
+  return done.has(`${setting}/${seed}/summary`) && plannedArms(sim).every((p) => has(p.arm, p.fraction));
 }
 
 interface TravelSummary {
