@@ -1,7 +1,7 @@
 /**
  * The simulated annotator's curves as an SVG: per setting, the gain in test F1 over the base model
  * against the share of the pool corrected, for random sentences, the oracle, the queue's top
- * sentences, and the queue's with travelling corrections (mean ± std over the seeds recorded).
+ * sentences, and the queue's and random sentences' with travelling corrections (mean ± std over the seeds recorded).
  *
  *   npx tsx bench/plot-guided.ts [--in bench/results/guided-correction.json] [--out docs/guided-correction.svg]
  */
@@ -18,6 +18,7 @@ interface Budget {
   oracle: Arm;
   guided: Arm & { signal: string };
   travel?: Arm;
+  randomTravel?: Arm;
 }
 interface Setting {
   name: string;
@@ -34,10 +35,11 @@ const { settings } = JSON.parse(readFileSync(values.in!, 'utf8')) as { settings:
 const W = 420;
 const H = 300;
 const M = { l: 48, r: 12, t: 36, b: 44 };
-const LINES: { key: 'random' | 'oracle' | 'guided' | 'travel'; label: string; color: string; dash?: string }[] = [
+const LINES: { key: 'random' | 'oracle' | 'guided' | 'travel' | 'randomTravel'; label: string; color: string; dash?: string }[] = [
   { key: 'random', label: 'random sentences', color: '#7f7f7f' },
   { key: 'guided', label: "the queue's top (doubt)", color: '#1f77b4' },
   { key: 'travel', label: 'the queue\u2019s, corrections travelling', color: '#2ca02c' },
+  { key: 'randomTravel', label: 'random, corrections travelling', color: '#9467bd', dash: '2 2' },
   { key: 'oracle', label: 'oracle (most wrong)', color: '#d62728', dash: '4 3' },
 ];
 
@@ -85,12 +87,15 @@ function panel(s: Setting, x0: number): string {
   return out.join('\n');
 }
 
-const legend = LINES.map(
-  (l, k) =>
-    `<line x1="${M.l + k * 205}" x2="${M.l + k * 205 + 22}" y1="${H + 16}" y2="${H + 16}" stroke="${l.color}" stroke-width="2"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''}/><text x="${M.l + k * 205 + 28}" y="${H + 20}" font-size="11">${esc(l.label)}</text>`,
-).join('\n');
-const width = Math.max(W * settings.length, M.l + LINES.length * 205);
-const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${H + 32}" font-family="sans-serif">
+// The legend in rows of three under the panels.
+const PER_ROW = 3;
+const legend = LINES.map((l, k) => {
+  const x = M.l + (k % PER_ROW) * 260;
+  const y = H + 16 + Math.floor(k / PER_ROW) * 16;
+  return `<line x1="${x}" x2="${x + 22}" y1="${y}" y2="${y}" stroke="${l.color}" stroke-width="2"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''}/><text x="${x + 28}" y="${y + 4}" font-size="11">${esc(l.label)}</text>`;
+}).join('\n');
+const width = Math.max(W * settings.length, M.l + PER_ROW * 260);
+const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${H + 16 + Math.ceil(LINES.length / PER_ROW) * 16 + 8}" font-family="sans-serif">
 <rect width="100%" height="100%" fill="#fff"/>
 ${settings.map((s, k) => panel(s, k * W)).join('\n')}
 ${legend}
