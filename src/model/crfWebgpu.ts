@@ -7,9 +7,8 @@
  * kernel with the previous step's scores in workgroup memory, so a batch costs two dispatches
  * instead of the generic version's dozens of small ops per time step.
  */
-import type { WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
 import { CRF_BACKWARD, CRF_FORWARD, CRF_NLL, CRF_NLL_GRAD, CRF_PARAM_GRAD, MAX_KERNEL_TAGS } from './crf';
-import { FlatProgram, registerProgramKernel } from './webgpuProgram';
+import { FlatProgram, PerSentenceProgram, registerProgramKernel } from './webgpuProgram';
 
 const WG = MAX_KERNEL_TAGS;
 
@@ -95,17 +94,12 @@ function backwardStepSnippet(next: string, alphaPrev: string): string {
  * 0..T-1 the forward scores alpha (carried unchanged past the sequence end), row T holds log Z in
  * its first cell.
  */
-class CrfForwardProgram implements WebGPUProgram {
+class CrfForwardProgram extends PerSentenceProgram {
   variableNames = ['Em', 'Mask', 'Trans', 'Start', 'End'];
-  outputShape: number[];
   shaderKey = 'studio_crf_forward';
-  dispatchLayout = { x: [0] };
-  dispatch: [number, number, number];
-  workgroupSize: [number, number, number] = [WG, 1, 1];
 
   constructor(B: number, T: number, K: number) {
-    this.outputShape = [B, T + 1, K];
-    this.dispatch = [B, 1, 1];
+    super([B, T + 1, K], B, WG);
   }
 
   getUserCode(): string {
@@ -140,17 +134,12 @@ class CrfForwardProgram implements WebGPUProgram {
  * log Z. Output [B, T*K + K*K]: dy times the marginals P(y_t = k) (0 past the end), then dy times
  * the pairwise marginals summed over time, sum_t P(y_t = i, y_t+1 = j).
  */
-class CrfBackwardProgram implements WebGPUProgram {
+class CrfBackwardProgram extends PerSentenceProgram {
   variableNames = ['Em', 'Mask', 'Trans', 'End', 'Alpha', 'Dy'];
-  outputShape: number[];
   shaderKey = 'studio_crf_backward';
-  dispatchLayout = { x: [0] };
-  dispatch: [number, number, number];
-  workgroupSize: [number, number, number] = [WG, 1, 1];
 
   constructor(B: number, T: number, K: number) {
-    this.outputShape = [B, T * K + K * K];
-    this.dispatch = [B, 1, 1];
+    super([B, T * K + K * K], B, WG);
   }
 
   getUserCode(): string {
@@ -193,17 +182,12 @@ class CrfBackwardProgram implements WebGPUProgram {
  * the forward algorithm for tag j and sums tag j's share of the path score (its emission, start and
  * end terms and the transitions into it), and the first invocation adds up the workgroup.
  */
-class CrfNllProgram implements WebGPUProgram {
+class CrfNllProgram extends PerSentenceProgram {
   variableNames = ['Em', 'Tags', 'Mask', 'Trans', 'Start', 'End'];
-  outputShape: number[];
   shaderKey = 'studio_crf_nll';
-  dispatchLayout = { x: [0] };
-  dispatch: [number, number, number];
-  workgroupSize: [number, number, number] = [WG, 1, 1];
 
   constructor(B: number) {
-    this.outputShape = [B];
-    this.dispatch = [B, 1, 1];
+    super([B], B, WG);
   }
 
   getUserCode(): string {
@@ -240,17 +224,12 @@ class CrfNllProgram implements WebGPUProgram {
  * by step (each invocation reads and writes only its own tag's cells), so nothing is saved from
  * the forward program.
  */
-class CrfNllGradProgram implements WebGPUProgram {
+class CrfNllGradProgram extends PerSentenceProgram {
   variableNames = ['Em', 'Tags', 'Mask', 'Trans', 'Start', 'End', 'Dy'];
-  outputShape: number[];
   shaderKey = 'studio_crf_nll_grad';
-  dispatchLayout = { x: [0] };
-  dispatch: [number, number, number];
-  workgroupSize: [number, number, number] = [WG, 1, 1];
 
   constructor(B: number, T: number, K: number) {
-    this.outputShape = [B, T * K + K * K + 2 * K];
-    this.dispatch = [B, 1, 1];
+    super([B, T * K + K * K + 2 * K], B, WG);
   }
 
   getUserCode(): string {

@@ -10,9 +10,8 @@
  * units each where H passes the workgroup), the time loop inside the kernel with the state in
  * workgroup memory, as the CRF's kernels do (crfWebgpu.ts).
  */
-import type { WebGPUProgram } from '@tensorflow/tfjs-backend-webgpu';
 import * as tf from './tf';
-import { FlatProgram, registerProgramKernel } from './webgpuProgram';
+import { FlatProgram, PerSentenceProgram, registerProgramKernel } from './webgpuProgram';
 
 export const LSTM_SEQ = 'StudioLstmSeq';
 export const LSTM_SEQ_GRAD = 'StudioLstmSeqGrad';
@@ -42,18 +41,13 @@ const helpers = `
  * WG invocations per sentence (b = workgroupId.x). Both layouts index a step's row the same way
  * once `row` is written for the layout.
  */
-abstract class PerSentenceProgram implements WebGPUProgram {
-  abstract variableNames: string[];
-  dispatchLayout = { x: [0] };
-  dispatch: [number, number, number];
-  workgroupSize: [number, number, number] = [WG, 1, 1];
-
+abstract class LstmProgram extends PerSentenceProgram {
   constructor(
-    public outputShape: number[],
+    outputShape: number[],
     public shaderKey: string,
     protected readonly batchMajor: boolean,
   ) {
-    this.dispatch = [outputShape[batchMajor ? 0 : 1], 1, 1];
+    super(outputShape, outputShape[batchMajor ? 0 : 1], WG);
   }
 
   /** T and B from a [T, B, ·] or [B, T, ·] shape uniform, and the row of step t of sentence b. */
@@ -79,7 +73,7 @@ abstract class PerSentenceProgram implements WebGPUProgram {
  * 0 where the mask is (the same as the carried state wherever a gradient reaches it, the mask
  * being a prefix of each row).
  */
-class LstmSeqProgram extends PerSentenceProgram {
+class LstmSeqProgram extends LstmProgram {
   variableNames: string[];
 
   constructor(
@@ -163,7 +157,7 @@ class LstmSeqProgram extends PerSentenceProgram {
  * gate pre-activations (the recurrent weights' gradient is then LstmWhGradProgram, or one matrix
  * product in the time-major path).
  */
-class LstmSeqGradProgram extends PerSentenceProgram {
+class LstmSeqGradProgram extends LstmProgram {
   variableNames: string[];
 
   constructor(

@@ -40,3 +40,21 @@ export function registerProgramKernel(name: string, build: (inputs: Record<strin
     },
   });
 }
+
+/** One workgroup of `workgroup` invocations per sentence (workgroupId.x), the sentence's loop over time inside the kernel. */
+export abstract class PerSentenceProgram implements WebGPUProgram {
+  abstract variableNames: string[];
+  abstract shaderKey: string;
+  outputShape: number[];
+  dispatchLayout = { x: [0] };
+  dispatch: [number, number, number];
+  workgroupSize: [number, number, number];
+
+  constructor(outputShape: number[], sentences: number, workgroup: number) {
+    this.outputShape = outputShape;
+    this.dispatch = [sentences, 1, 1];
+    this.workgroupSize = [workgroup, 1, 1];
+  }
+
+  abstract getUserCode(): string;
+}
