@@ -557,6 +557,19 @@ test('bad training input stops before training with a clear error', async ({ pag
   await expect(page.getByLabel('Dictionary dropout')).toHaveValue('dev');
   await page.getByLabel('Dictionary features').uncheck();
   await expect(page.getByTestId('form-problems')).toHaveCount(0);
+  // Patience is checked like the rest; on WebGPU the page offers batches sized for the GPU, once.
+  await page.getByLabel('Patience').fill('0');
+  await expect(page.getByTestId('form-problems')).toHaveText('patience: must be more than 0');
+  await page.getByLabel('Patience').fill('5');
+  const gpuBatch = page.getByRole('button', { name: 'Batch for the GPU' });
+  await expect(gpuBatch).toHaveCount(0);
+  await page.getByLabel('Backend').selectOption('webgpu');
+  await gpuBatch.click();
+  await expect(page.getByLabel('Batch size')).toHaveValue('128');
+  await expect(page.getByLabel('Learning rate')).toHaveValue('0.008');
+  await expect(page.getByLabel('Epochs', { exact: true })).toHaveValue('14');
+  await expect(page.getByLabel('Patience')).toHaveValue('10');
+  await expect(gpuBatch).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeEnabled();
   await expect(page.getByText('No training run yet.')).toBeVisible();
 });
