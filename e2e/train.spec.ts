@@ -36,6 +36,7 @@ async function startRun(
     dictDropout?: string;
     typeShifts?: boolean;
     pretrain?: number;
+    starter?: boolean;
     options?: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void;
   },
 ) {
@@ -49,6 +50,7 @@ async function startRun(
   await page.getByLabel('Dictionary dropout').fill(opts.dictDropout ?? '0.5');
   if (opts.typeShifts !== undefined) await page.getByLabel('Type shifts', { exact: true }).setChecked(opts.typeShifts);
   if (opts.pretrain !== undefined) await page.getByLabel('Pre-training epochs').fill(String(opts.pretrain));
+  if (opts.starter !== undefined) await page.getByLabel('Starter model features').setChecked(opts.starter);
   await page.getByLabel('Hidden units').fill(String(opts.hidden ?? 16));
   await page.getByLabel('Epochs', { exact: true }).fill(String(opts.epochs));
   await page.getByLabel('Backend').selectOption(opts.backend);
@@ -253,6 +255,35 @@ test('an experiment from a config file runs its methods × seeds in turn; compar
   await page.setViewportSize({ width: 1280, height: 1100 });
   await page.evaluate(() => window.scrollTo(0, 0));
   await docScreenshot(page, 'compare-runs.png');
+});
+
+test("the starter model reads every document, and its spans are the model's features of their own groups", async ({ page, outside: _ }) => {
+  test.setTimeout(300_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  await startRun(page, { epochs: 1, backend: 'wasm', starter: true });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
+  const id = Number(await latestRun(page).first().textContent());
+  const { metrics } = (await runMetrics(page, id)) as unknown as { metrics: { starter: { sentences: number; spans: Record<string, number> } } };
+  // The demo is biomedical: the news tagger still finds some names of its four types there.
+  expect(Object.keys(metrics.starter.spans)).toEqual(['LOC', 'MISC', 'ORG', 'PER']);
+  expect(metrics.starter.sentences).toBeGreaterThan(300);
+  expect(Object.values(metrics.starter.spans).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  // The final model reads them: its feature groups end with the starter's four.
+  const groups = await page.evaluate(async (id) => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const rows = await new Promise<{ runId: number; kind: string; state: { lexicon?: string[] } }[]>((r) => {
+      const g = db.transaction('models').objectStore('models').getAll();
+      g.onsuccess = () => r(g.result);
+    });
+    return rows.find((m) => m.runId === id && m.kind === 'final')?.state.lexicon;
+  }, id);
+  expect(groups?.slice(-4)).toEqual(['starter model: LOC', 'starter model: MISC', 'starter model: ORG', 'starter model: PER']);
+  await latestRun(page).first().getByRole('link').click();
+  await expect(page.getByRole('heading', { level: 2 })).toContainText(`Run ${id}`);
+  await expect(page.getByTestId('run-status').locator('..')).toContainText('starter model in');
+  await expect(page.getByTestId('run-facts')).toContainText(`spans in ${metrics.starter.sentences.toLocaleString('en-US')} sentences`);
 });
 
 test('a cancelled run leaves every layer as it was and is marked cancelled after a reload', async ({ page, outside: _ }) => {

@@ -781,6 +781,10 @@ export async function prepareMethod({ exp, configFile, setting, data, m, glove, 
   } catch (e) {
     throw new Error(`${configFile}: ${(e as Error).message}`);
   }
+  if (planned[0]?.config.model.starter)
+    throw new Error(
+      `${configFile}: methods["${m.label}"].model.starter: the training page's switch; in an experiment give the setting a starter ({"model": "public/models/starter-conll03.json", "use": "features"}), which cli/starter.ts reads`,
+    );
   let sents = sentencesFor(data, tags, setting);
   // The method's module says what its model reads (the decoupled model: words only, and a [MASK]).
   const mod = getPipeline(m.pipeline.kind);

@@ -77,7 +77,16 @@ export const simulateSchema = z
     /** Also train with the first trained signal's corrections travelling to the same words elsewhere, and random sentences' likewise. */
     travel: z.boolean().default(true),
     finetune: z
-      .object({ epochs: z.number().int().positive(), patience: z.number().int().positive().optional(), lr: z.number().positive().optional() })
+      .object({
+        epochs: z.number().int().positive(),
+        patience: z.number().int().positive().optional(),
+        lr: z.number().positive().optional(),
+        /**
+         * The weak sentences' loss times this in the fine-tune (weighted WSL), so a few corrected
+         * sentences are not drowned by thousands of weak ones; unset: the base model's method.
+         */
+        gamma: z.number().gt(0).max(1).optional(),
+      })
       .strict(),
     /**
      * Settings whose pool is part of dev (a dictionary setting has no gold on its training text):
@@ -369,7 +378,9 @@ async function crossFit(c: SeedContext, stageCfg: RunConfig, uncertainty: number
   const t0 = performance.now();
   const fold = foldsOf(pool.length, sim.folds, seed);
   const scores = { doubt: new Array<number>(pool.length).fill(0), crossfit: new Array<number>(pool.length).fill(0), uncertainty };
-  for (let f = 0; f < sim.folds; f++) {
+  // The fold models cost two trainings a seed; a simulation that trains only on the base model's uncertainty skips them.
+  const folds = sim.train.some((s) => s !== 'uncertainty') ? sim.folds : 0;
+  for (let f = 0; f < folds; f++) {
     const held = new Set(poolAt.filter((_, i) => fold[i] === f));
     const idx = pool.map((_, i) => i).filter((i) => fold[i] === f);
     const xs = idx.map((i) => sents.train[poolAt[i]]);
@@ -396,9 +407,10 @@ async function crossFit(c: SeedContext, stageCfg: RunConfig, uncertainty: number
   const ranked = rankings(pool, scores, seed);
   const precisions: Record<string, Record<string, number>> = {};
   for (const [name, order] of Object.entries(ranked))
-    precisions[name] = Object.fromEntries(
-      sim.budgets.map((b) => [String(b), Math.round(10000 * precisionOf(pool, order.slice(0, budgetCount(pool.length, b)))) / 10000]),
-    );
+    if (folds || ['random', 'oracle', 'uncertainty'].includes(name))
+      precisions[name] = Object.fromEntries(
+        sim.budgets.map((b) => [String(b), Math.round(10000 * precisionOf(pool, order.slice(0, budgetCount(pool.length, b)))) / 10000]),
+      );
   if (!done.has(key('ranking', 0)))
     write({
       key: key('ranking', 0),
@@ -426,6 +438,7 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
       ...(sim.finetune.patience ? { patience: sim.finetune.patience } : {}),
       ...(sim.finetune.lr ? { lr: sim.finetune.lr } : {}),
     },
+    ...(sim.finetune.gamma !== undefined ? { method: { name: 'weighted-wsl', gamma: sim.finetune.gamma } } : {}),
   };
   const fineTune = async (arm: string, fraction: number, corrected: readonly number[], travel: boolean) => {
     const k = key(arm, fraction);

@@ -1,6 +1,6 @@
 /**
  * A starter model in an experiment (a setting's `starter`): a tagger trained once on another corpus
- * (`train --out`, e.g. bench/configs/starter-conll03.json on CoNLL-2003's gold), whose predictions
+ * (`train --out`, e.g. bench/configs/starter-conll03.json on CoNLL-2003's gold, or the studio's asset packed from it, public/models/starter-conll03.json), whose predictions
  * on the setting's text become dictionary features of their own groups, or a weak source that
  * fills the weak labels' O tokens. Issue 45's "starter model as a labeling source", measured.
  */
@@ -9,6 +9,10 @@ import { tagsToSpans } from '../core/tagScheme';
 import type { Span } from '../core/types';
 import type { LabeledSentence } from '../model/data';
 import { predict } from '../model/train';
+import { readFileSync } from 'node:fs';
+import { trimGlove } from '../model/embeddings';
+import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
+import { parseStarter, STARTER_FORMAT, starterPredictions, starterTypes } from '../model/starter';
 import { modelFromFile, readModelFile } from './train';
 
 type Words = { words: readonly string[] };
@@ -21,6 +25,19 @@ export async function starterSpans(modelPath: string, textKey: string, sentences
   const key = `${modelPath}|${textKey}`;
   const hit = cache.get(key);
   if (hit) return hit;
+  const raw = JSON.parse(readFileSync(modelPath, 'utf8')) as { format?: string };
+  if (raw.format === STARTER_FORMAT) {
+    // The studio's asset (public/models/): the same weights and vocabularies as the `train --out` file it was packed from.
+    const a = parseStarter(raw, modelPath);
+    const glove = trimGlove(
+      readGloveAsset(),
+      sentences.flatMap((s) => s.words),
+      a.model.spelling ? readSpellingModel() : undefined,
+    );
+    const out = { types: starterTypes(a), spans: await starterPredictions(a, glove, sentences) };
+    cache.set(key, out);
+    return out;
+  }
   const m = readModelFile(modelPath);
   const { tagger, feat } = modelFromFile(
     m,
@@ -35,8 +52,7 @@ export async function starterSpans(modelPath: string, textKey: string, sentences
   return out;
 }
 
-/** The feature groups of the starter's types, after the others. */
-export const starterGroups = (types: readonly string[]): string[] => types.map((t) => `starter model: ${t}`);
+export { starterGroups } from '../model/starter';
 
 /** Each sentence with the starter's spans as matches of its groups (from `base`). */
 export function withStarterFeatures<T extends Words & { lex?: readonly LexiconMatch[] }>(

@@ -94,6 +94,13 @@ export const modelSchema = z.object({
    */
   weakFeatures: z.boolean().default(true),
   /**
+   * The starter model's predictions (src/model/starter.ts: the studio's tagger trained on
+   * CoNLL-2003's gold, PER/LOC/ORG/MISC) as model input too, four feature groups of their own,
+   * dropped like dictionary matches in training. Off by default: it gained on tweets and web pages
+   * and cost on biomedical text (BENCHMARKS.md); a project's own dev says which.
+   */
+  starter: z.boolean().default(false),
+  /**
    * Epochs of encoder pre-training (0: off): the BiLSTM learns the project's unlabeled training
    * text as a bidirectional language model once (src/model/pretrain.ts), kept as a project asset,
    * and every stage of every method that would start from fresh weights starts from it.
@@ -226,6 +233,7 @@ export function modelName(cfg: Pick<RunConfig, 'model'>): string {
   const extras = [
     m.dictionary === true && 'dictionary',
     m.weakFeatures === true && 'weak labels in',
+    m.starter === true && 'starter model in',
     m.spelling === true && 'spelling vectors',
     (m.pretrain ?? 0) > 0 && `pre-trained encoder (${m.pretrain} epochs)`,
   ].filter(Boolean);

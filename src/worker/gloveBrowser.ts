@@ -1,4 +1,5 @@
 import type { GloveAsset } from '../model/embeddings';
+import { parseStarter, STARTER_PATH, type StarterAsset } from '../model/starter';
 import { dequantizeSpelling, type SpellingBuild } from '../model/spelling';
 
 /** The GloVe asset from the app's own origin (public/glove); the service worker caches it. */
@@ -24,4 +25,11 @@ export async function fetchGloveAsset(base: string): Promise<GloveAsset> {
     dims: (meta as { dims: number }).dims,
     spelling: dequantizeSpelling(new Int8Array(spellingRows), new Float32Array(spellingScales), spellingMeta as SpellingBuild),
   };
+}
+
+/** The starter model from the app's own origin (public/models; the service worker caches it once fetched). */
+export async function fetchStarterAsset(base: string): Promise<StarterAsset> {
+  const res = await fetch(`${base}${STARTER_PATH}`);
+  if (!res.ok) throw new Error(`the starter model: ${STARTER_PATH} answered HTTP ${res.status}`);
+  return parseStarter(await res.json());
 }

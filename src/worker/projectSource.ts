@@ -21,6 +21,7 @@ import { crfKernelActive } from '../model/crf';
 import { fusedKernels } from '../model/fusedKernels';
 import { bioTags, ioTags, toSentences, type LabeledSentence } from '../model/data';
 import { trimGlove, type Embeddings, type GloveAsset } from '../model/embeddings';
+import { type StarterAsset, starterGroups, starterPredictions, starterTypes } from '../model/starter';
 import { buildFeaturizer, type Featurizer } from '../model/features';
 import { encoderKey, encoderPretraining, type PretrainedEncoder, pretrainEncoder, textFingerprint } from '../model/pretrain';
 import type { Weights } from '../model/tagger';
@@ -49,6 +50,8 @@ export interface ProjectRunArgs {
   runId: number;
   metrics: TrainMetrics;
   fetchGlove: () => Promise<GloveAsset>;
+  /** The starter model (model.starter), fetched when a run reads it. */
+  fetchStarter: () => Promise<StarterAsset>;
   emit: (e: TrainEvent) => void;
   control: () => 'go' | 'stop' | 'cancel';
   /** Seconds trained over every attempt so far. */
@@ -74,7 +77,6 @@ export function projectSource(a: ProjectRunArgs): RunSource<TrainMetrics> {
     async load(cfg) {
       const { data, kept } = await loadProject(a, cfg);
       loaded = kept;
-      await chooseRunBackend(a, cfg, data.tags);
       return data;
     },
     encoder: (cfg, data) => projectEncoder(a, cfg, data.feat, [...data.train, ...loaded!.unassigned]),
@@ -184,6 +186,8 @@ async function loadProject(a: ProjectRunArgs, cfg: RunConfig): Promise<{ data: E
   // RoSTER's two-part head trains on IO tags (Appendix C); every other head on BIO.
   const tags = cfg.model.head === 'twopart' ? ioTags([...trainTypes].sort()) : bioTags([...trainTypes].sort());
   a.metrics.tags = tags;
+  // The backend first: the starter model predicts on it while the features are made.
+  await chooseRunBackend(a, cfg, tags);
   const parsed = docs.map(toParsedDoc);
   const sub = (ks: number[], anns: readonly (Annotation | undefined)[]) =>
     toSentences(
@@ -206,7 +210,14 @@ async function loadProject(a: ProjectRunArgs, cfg: RunConfig): Promise<{ data: E
     const hidden = complete ? goldTrain![k].tags.map((g, t) => (x.tags[t] === 0 ? g : 0)) : undefined;
     return { ...x, weak: weakLayer && !L.strongStarts[x.doc].has(x.offset), ...(hidden ? { hidden } : {}) };
   });
-  const withLex = await featureAttacher(a, cfg, L, [...trainTypes].sort(), stage);
+  stage('loading word vectors');
+  const emb = await projectEmbeddings(
+    a.db,
+    cfg.data.projectId,
+    docs.flatMap((d) => tokenTexts(d)),
+    a.fetchGlove,
+  );
+  const withLex = await featureAttacher(a, cfg, L, [...trainTypes].sort(), stage, { emb, parsed, tags });
   const train = withLex.attach(trainRaw);
   const dev = withLex.attach(sub(L.devIdx, L.goldAnns));
   // The self-training pool (pipeline.unlabeled of completion, BOND and RoSTER): the sentences of the
@@ -220,13 +231,6 @@ async function loadProject(a: ProjectRunArgs, cfg: RunConfig): Promise<{ data: E
         ? `self-training on ${unlabeled.length} sentences of the unassigned documents`
         : 'self-training: off, the project has no unassigned documents (documents of no split are its unlabeled text)',
     );
-  stage('loading word vectors');
-  const emb = await projectEmbeddings(
-    a.db,
-    cfg.data.projectId,
-    docs.flatMap((d) => tokenTexts(d)),
-    a.fetchGlove,
-  );
   const mod = getPipeline(cfg.pipeline.kind);
   const trainWords = train.map((s) => s.words);
   const feat = buildFeaturizer(emb, mod.featurizerWords ? mod.featurizerWords(trainWords) : trainWords, tags, { spelling: cfg.model.spelling });
@@ -239,11 +243,19 @@ async function loadProject(a: ProjectRunArgs, cfg: RunConfig): Promise<{ data: E
 }
 
 /**
- * The token features a project's model reads beyond words: its gazetteer matches (model.dictionary)
- * and the project's weak labels (model.weakFeatures: the training layer's when it is a weak layer,
- * else the aggregate weak layer's), attached to any of its sentences.
+ * The token features a project's model reads beyond words: its gazetteer matches (model.dictionary),
+ * the project's weak labels (model.weakFeatures: the training layer's when it is a weak layer,
+ * else the aggregate weak layer's) and the starter model's predictions (model.starter), attached
+ * to any of its sentences.
  */
-async function featureAttacher(a: ProjectRunArgs, cfg: RunConfig, L: Awaited<ReturnType<typeof readLayers>>, types: string[], stage: (s: string) => void) {
+async function featureAttacher(
+  a: ProjectRunArgs,
+  cfg: RunConfig,
+  L: Awaited<ReturnType<typeof readLayers>>,
+  types: string[],
+  stage: (s: string) => void,
+  text: { emb: Embeddings; parsed: ParsedDoc[]; tags: string[] },
+) {
   const projectId = (cfg.data as { projectId: number }).projectId;
   const tokenFeatures = getPipeline(cfg.pipeline.kind).tokenFeatures !== false;
   const lexicon = cfg.model.dictionary && tokenFeatures ? await projectLexicon(a.db, projectId, cfg.model.ruleFeatures) : null;
@@ -256,18 +268,43 @@ async function featureAttacher(a: ProjectRunArgs, cfg: RunConfig, L: Awaited<Ret
       `dictionary features from ${lexiconSize(lexicon).toLocaleString()} entries${lexicon.rules ? ` and ${lexicon.rules.length} rules` : ''} (${lexicon.types.join(', ')})`,
     );
   const weakBase = lexicon?.types.length ?? 0;
+  const starter = cfg.model.starter && tokenFeatures ? await projectStarter(a, text, stage) : null;
+  const starterBase = weakBase + (weakAnns ? weakTypes.length : 0);
   const attach = <T extends { words: readonly string[]; doc: number; offset: number }>(ss: T[]): T[] =>
-    match || weakAnns
+    match || weakAnns || starter
       ? ss.map((x) => ({
           ...x,
           lex: [
             ...(match ? match(x.words) : []),
             ...(weakAnns ? spanMatches(weakAnns[x.doc]?.spans ?? [], x.offset, x.words.length, weakTypes, weakBase) : []),
+            ...(starter ? spanMatches(starter.spans[x.doc], x.offset, x.words.length, starter.types, starterBase) : []),
           ],
         }))
       : ss;
-  const groups = lexicon || weakAnns ? [...(lexicon?.types ?? []), ...weakFeatureTypes(weakAnns ? weakTypes : [])] : [];
+  const groups =
+    lexicon || weakAnns || starter ? [...(lexicon?.types ?? []), ...weakFeatureTypes(weakAnns ? weakTypes : []), ...starterGroups(starter?.types ?? [])] : [];
   return { attach, groups };
+}
+
+/** The starter model's spans on every document of the project (in document positions), and its types. */
+async function projectStarter(a: ProjectRunArgs, text: { emb: Embeddings; parsed: ParsedDoc[]; tags: string[] }, stage: (s: string) => void) {
+  stage('the starter model: reading every document');
+  const asset = await a.fetchStarter();
+  const sentences = toSentences(
+    text.parsed,
+    text.parsed.map(() => undefined),
+    text.tags,
+  );
+  const found = await starterPredictions(asset, text.emb, sentences);
+  const spans: Span[][] = text.parsed.map(() => []);
+  sentences.forEach((s, k) => spans[s.doc].push(...found[k].map((x) => ({ ...x, start: x.start + s.offset, end: x.end + s.offset }))));
+  const types = starterTypes(asset);
+  const n = (t: string) => found.reduce((c, ss) => c + ss.filter((x) => x.label === t).length, 0);
+  a.metrics.starter = { sentences: sentences.length, spans: Object.fromEntries(types.map((t) => [t, n(t)])) };
+  stage(
+    `the starter model as features (${types.map((t) => `${t} ${n(t).toLocaleString()}`).join(', ')} spans in ${sentences.length.toLocaleString()} sentences)`,
+  );
+  return { types, spans };
 }
 
 async function projectWeakLabels(db: StudioDB, projectId: number, layer: LayerRow, layerAnns: Annotation[], docIds: number[]): Promise<Annotation[]> {

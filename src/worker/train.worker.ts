@@ -1,12 +1,12 @@
 import * as Comlink from 'comlink';
 import { db } from '../db/instance';
-import { fetchGloveAsset } from './gloveBrowser';
+import { fetchGloveAsset, fetchStarterAsset } from './gloveBrowser';
 import { runTraining, setControl, type TrainEvent } from './trainJob';
 
 const api = {
-  /** `base`: the app's base URL, where glove/ is served. */
+  /** `base`: the app's base URL, where glove/ and models/ are served. */
   train(runId: number, base: string, emit: (e: TrainEvent) => void) {
-    return runTraining(db, runId, () => fetchGloveAsset(base), emit);
+    return runTraining(db, runId, { fetchGlove: () => fetchGloveAsset(base), fetchStarter: () => fetchStarterAsset(base) }, emit);
   },
   control(c: 'stop' | 'cancel') {
     setControl(c);

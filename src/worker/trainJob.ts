@@ -13,6 +13,7 @@ import type { StageRecord, TrainSignals } from '../methods/pipelines';
 import type { MethodMetrics } from '../methods/stages';
 import type { LabeledSentence } from '../model/data';
 import type { GloveAsset } from '../model/embeddings';
+import type { StarterAsset } from '../model/starter';
 import type { EpochEvent, StepEvent } from '../model/train';
 import type { BackendChoice } from './backend';
 import { projectRunStore, projectSource } from './projectSource';
@@ -31,6 +32,8 @@ export interface TrainMetrics extends MethodMetrics {
   oShift?: number;
   /** train.typeShifts: the shift per entity type the final model decodes with, chosen on dev. */
   typeShifts?: Record<string, number>;
+  /** model.starter: the starter model's spans per type on the project's documents, which the model read as features. */
+  starter?: { sentences: number; spans: Record<string, number> };
   /** The pre-trained encoder the run's model started from (model.pretrain). */
   encoder?: { epochs: number; sentences: number; seconds: number; loss: number };
   backend: string;
@@ -131,7 +134,12 @@ export function setControl(c: 'go' | 'stop' | 'cancel'): void {
  * then stores the predictions as a layer and the model, in one transaction. A cancelled or
  * failed run changes no label layer.
  */
-export async function runTraining(db: StudioDB, runId: number, fetchGlove: () => Promise<GloveAsset>, emit: (e: TrainEvent) => void): Promise<TrainMetrics> {
+export async function runTraining(
+  db: StudioDB,
+  runId: number,
+  assets: { fetchGlove: () => Promise<GloveAsset>; fetchStarter: () => Promise<StarterAsset> },
+  emit: (e: TrainEvent) => void,
+): Promise<TrainMetrics> {
   control = 'go';
   const run = await db.runs.get(runId);
   if (!run) throw new Error(`run ${runId} does not exist`);
@@ -148,7 +156,7 @@ export async function runTraining(db: StudioDB, runId: number, fetchGlove: () =>
   const elapsed = () => (metrics.earlierSeconds ?? 0) + (performance.now() - t0) / 1000;
   try {
     const cfg = parseRunConfig(run.config);
-    const source = projectSource({ db, runId, cfg, metrics, fetchGlove, emit, control: () => control, elapsed });
+    const source = projectSource({ db, runId, cfg, metrics, ...assets, emit, control: () => control, elapsed });
     return await runEngine(cfg, source, projectRunStore(db, runId), progressHooks(db, runId, metrics, emit, elapsed));
   } catch (e) {
     const error = trainingFailure(e);

@@ -130,6 +130,11 @@ export function RunPage() {
         {m.oShift !== undefined ? ` · decodes with O shift ${m.oShift} (chosen on dev)` : ''}
         {m.typeShifts ? ` · type shifts ${describeTypeShifts(m.typeShifts)} (chosen on dev)` : ''}
         {m.dictionaryDropout !== undefined ? ` · dictionary dropout ${m.dictionaryDropout} (chosen on dev)` : ''}
+        {m.starter
+          ? ` · read the starter model's ${Object.entries(m.starter.spans)
+              .map(([t, n]) => `${n.toLocaleString()} ${t}`)
+              .join(', ')} spans in ${m.starter.sentences.toLocaleString()} sentences`
+          : ''}
         {m.encoder
           ? ` · started from the project's encoder (${m.encoder.epochs} epochs on ${m.encoder.sentences.toLocaleString()} sentences, ${Math.round(m.encoder.seconds)} s, loss ${m.encoder.loss.toFixed(2)})`
           : ''}

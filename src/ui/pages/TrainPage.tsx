@@ -194,6 +194,8 @@ function trainFormDefaults() {
     spelling: MODEL_DEFAULTS.spelling,
     // A project's weak labels cover every document, so they can be read as features (the schema's default, chosen on dev).
     weakFeatures: MODEL_DEFAULTS.weakFeatures,
+    // Off: the starter gained on tweets and web pages, cost on biomedical text (BENCHMARKS.md); the project's dev decides.
+    starter: MODEL_DEFAULTS.starter,
     // Off, chosen on dev (BENCHMARKS.md, thirty-first session): in the page's completion pipeline the encoder adds dev
     // −0.08 on conll03 distant 1k with the other training text to self-train on, +0.10 with none; it costs minutes.
     pretrain: String(MODEL_DEFAULTS.pretrain),
@@ -224,7 +226,7 @@ function useTrainForm(projectId: number) {
     onChange: set(k),
     invalid: problems.some((p) => p.startsWith(`${NUMBER_FIELDS[k]}:`)),
   });
-  const check = (k: 'dictionary' | 'weakFeatures' | 'spelling' | 'typeShifts') => ({
+  const check = (k: 'dictionary' | 'weakFeatures' | 'starter' | 'spelling' | 'typeShifts') => ({
     checked: form[k],
     onChange: (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.checked }),
   });
@@ -266,6 +268,7 @@ function useTrainForm(projectId: number) {
         spelling: form.spelling,
         pretrain: num(form, 'pretrain'),
         weakFeatures: form.weakFeatures,
+        starter: form.starter,
       },
       train: {
         epochs: num(form, 'epochs'),
@@ -514,6 +517,9 @@ function ModelFields({ f, disabled }: { f: TrainForm; disabled: boolean }) {
       )}
       <label title="The project's weak labels (their aggregate) as model input too, so the model starts from what they say and learns from context where to differ">
         <input type="checkbox" aria-label="Weak labels as features" {...check('weakFeatures')} /> weak labels as features
+      </label>
+      <label title="The starter model (the studio's tagger trained on CoNLL-2003 news: PER, LOC, ORG, MISC) reads every document, and its predictions are model input of their own: the model learns on your labels what each is worth. It helped on tweets and web pages and cost a point on biomedical text (BENCHMARKS.md): compare a run with and without it on dev">
+        <input type="checkbox" aria-label="Starter model features" {...check('starter')} /> starter model features
       </label>
       <label title="Words GloVe lacks get a vector spelled from their characters (n-grams trained to reproduce GloVe) instead of zeros">
         <input type="checkbox" aria-label="Spelling vectors" {...check('spelling')} /> spelling vectors
