@@ -34,6 +34,8 @@ describe('the review loop', () => {
     expect(a.config.loop).toEqual({ fromRunId: 1, corrections: 20 });
     expect(a.config.data).toMatchObject({ strongLayerId: 9, layerId: 2 });
     expect(a.config.pipeline).toEqual({ kind: 'single' });
+    // WSL's fine-tune weighs the weak sentences at 0.1 (the corrections count ten times as much); a loop run's own weighting is kept.
+    expect(a.config.method).toEqual({ name: 'weighted-wsl', gamma: 0.1 });
     // The dictionary dropout the run chose on dev; at most 5 epochs.
     expect(a.config.model.dictionaryDropout).toBe(0.3);
     expect(a.config.train.epochs).toBe(5);
@@ -43,6 +45,9 @@ describe('the review loop', () => {
     expect(nextLoopAction({ every: 20, corrections: 55, runs: later, layerId: 9, busy: false }).kind).toBe('idle');
     const b = nextLoopAction({ every: 20, corrections: 60, runs: later, layerId: 9, busy: false });
     expect(b.kind === 'start' && b.fromRunId).toBe(2);
+    const weighted = [run(1, 'done', { method: { name: 'weighted-wsl', gamma: 0.5 } })];
+    const c = nextLoopAction({ every: 20, corrections: 20, runs: weighted, layerId: 9, busy: false });
+    expect(c.kind === 'start' && c.config.method).toEqual({ name: 'weighted-wsl', gamma: 0.5 });
   });
 
   it('resumes a loop run a reload cut off, and waits while one trains', () => {
