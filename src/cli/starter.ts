@@ -1,8 +1,9 @@
 /**
  * A starter model in an experiment (a setting's `starter`): a tagger trained once on another corpus
- * (`train --out`, e.g. bench/configs/starter-conll03.json on CoNLL-2003's gold, or the studio's asset packed from it, public/models/starter-conll03.json), whose predictions
- * on the setting's text become dictionary features of their own groups, or a weak source that
- * fills the weak labels' O tokens. Issue 45's "starter model as a labeling source", measured.
+ * (`train --out`, e.g. bench/configs/starter-conll03.json on CoNLL-2003's gold, or the studio's
+ * asset packed from it, public/models/starter-conll03.json), whose predictions on the setting's
+ * text become dictionary features of their own groups, or a weak source that fills the weak
+ * labels' O tokens. Issue 45's "starter model as a labeling source", measured.
  */
 import { type LexiconMatch, withSpanMatches } from '../core/lexicon';
 import { tagsToSpans } from '../core/tagScheme';
