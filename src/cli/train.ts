@@ -194,6 +194,7 @@ function fileSource(cfg: RunConfig, out: string | undefined, log: (s: string) =>
       data = loadFileData(cfg);
       if (!data.train.some((s) => s.tags.some((t) => t !== 0))) throw new Error('the training data has no labeled entity');
       if (cfg.model.dictionary) log('dictionary features: off (a train config names no dictionary; experiment settings do)');
+      if (cfg.model.starter) log('starter model features: off (the training page reads them; in an experiment, a setting\'s "starter" does)');
       const words = [...data.train, ...data.dev, ...data.test].flatMap((s) => s.words);
       const feat = buildFeaturizer(
         trimGlove(readGloveAsset(), words, cfg.model.spelling ? readSpellingModel() : undefined),

@@ -269,6 +269,7 @@ async function featureAttacher(
     );
   const weakBase = lexicon?.types.length ?? 0;
   const starter = cfg.model.starter && tokenFeatures ? await projectStarter(a, text, stage) : null;
+  if (cfg.model.starter && !tokenFeatures) stage("the starter model: off, this method's model reads words only");
   const starterBase = weakBase + (weakAnns ? weakTypes.length : 0);
   const attach = <T extends { words: readonly string[]; doc: number; offset: number }>(ss: T[]): T[] =>
     match || weakAnns || starter
