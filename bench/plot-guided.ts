@@ -37,7 +37,7 @@ const H = 300;
 const M = { l: 48, r: 12, t: 36, b: 44 };
 const LINES: { key: 'random' | 'oracle' | 'guided' | 'travel' | 'randomTravel'; label: string; color: string; dash?: string }[] = [
   { key: 'random', label: 'random sentences', color: '#7f7f7f' },
-  { key: 'guided', label: "the queue's top (doubt)", color: '#1f77b4' },
+  { key: 'guided', label: `the queue's top (${settings[0]?.budgets[0]?.guided.signal ?? 'doubt'})`, color: '#1f77b4' },
   { key: 'travel', label: 'the queue\u2019s, corrections travelling', color: '#2ca02c' },
   { key: 'randomTravel', label: 'random, corrections travelling', color: '#9467bd', dash: '2 2' },
   { key: 'oracle', label: 'oracle (most wrong)', color: '#d62728', dash: '4 3' },

@@ -36,7 +36,8 @@ import {
   type PoolSentence,
 } from '../core/guidedCorrection';
 import type { experimentSchema, Setting } from '../core/experimentConfig';
-import { meanStd } from '../core/metrics';
+import { meanStd, scoreSpans } from '../core/metrics';
+import { tagsToSpans } from '../core/tagScheme';
 import type { Annotation, ParsedCorpus } from '../core/types';
 import { mulberry32 } from '../core/random';
 import { runEngine, type RunSource, scopedStore } from '../engine/run';
@@ -122,6 +123,8 @@ export interface SimRecord {
   travel?: ReturnType<typeof travelEffect>;
   /** Share of the corrected sentences that had a label error. */
   precision?: number;
+  /** The corrected sentences' F1 against their gold: the fine-tuned model's, and their weak labels' before the correction. */
+  fit?: { model: number; weak: number };
   /** Test and dev F1 (percent). */
   test?: number;
   dev?: number;
@@ -452,11 +455,18 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
       for (const [i, row] of travelled) train[poolAt[i]] = { ...train[poolAt[i]], tags: row };
     }
     // The fine-tune the studio's review loop runs: one stage from the base model's weights.
-    const { test, dev } = await runEngine(
+    // The corrected sentences with their gold: how well the fine-tuned model learned them (against how wrong their weak labels were).
+    const fixed = corrected.map((i) => ({ ...sents.train[poolAt[i]], tags: [...pool[i].gold] }));
+    const { test, dev, fit } = await runEngine(
       single(ftCfg),
       {
         ...engineSource(c, train, async (run) => {
-          const r = { test: pct((await evaluate(run.model.tagger!, feat, sents.test)).overall.f1), dev: run.dev };
+          const tagger = run.model.tagger!;
+          const r = {
+            test: pct((await evaluate(tagger, feat, sents.test)).overall.f1),
+            dev: run.dev,
+            fit: fixed.length ? pct((await evaluate(tagger, feat, fixed)).overall.f1) : undefined,
+          };
           run.model.dispose();
           return r;
         }),
@@ -474,6 +484,7 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
       corrected: corrected.length,
       ...(travelled ? { travelled: travelled.size, travel: travelEffect(pool, travelled) } : {}),
       precision: Math.round(10000 * precisionOf(pool, corrected)) / 10000,
+      ...(fit !== undefined ? { fit: { model: fit, weak: pct(weakF1(pool, corrected, tags)) } } : {}),
       test,
       ...(dev ? { dev: pct(dev.overall.f1) } : {}),
       wallSeconds: Math.round((performance.now() - t1) / 1000),
@@ -627,4 +638,13 @@ function engineSource<R>(c: SeedContext, train: LabeledSentence[], record: RunSo
       throw new Error(`simulate-review: ${how}: ${reason}`);
     },
   };
+}
+
+/** The weak labels' span F1 against gold on the pool sentences `idx`. */
+function weakF1(pool: readonly PoolSentence[], idx: readonly number[], tags: readonly string[]): number {
+  const spans = (ids: readonly number[]) => tagsToSpans(ids.map((t) => tags[t]));
+  return scoreSpans(
+    idx.map((i) => spans(pool[i].gold)),
+    idx.map((i) => spans(pool[i].weak)),
+  ).overall.f1;
 }
