@@ -86,6 +86,48 @@ describe('simulate-review', () => {
     expect(b.guided.signal).toBe('doubt');
   }, 300_000);
 
+  it('ranks by uncertainty alone without fold models, fine-tunes with the weak sentences weighed down, and records how well each fits its corrections', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-sim-'));
+    const config = {
+      name: 'sim-weighted',
+      model: { hidden: 8, charDim: 8, charFilters: 8 },
+      train: { epochs: 1, batchSize: 16 },
+      seeds: [1],
+      records: join(dir, 'records.jsonl'),
+      settings: [
+        {
+          kind: 'distant',
+          name: 'conll tiny',
+          train: {
+            text: '$data/conll03-distant/train_text.txt',
+            weak: '$data/conll03-distant/train_label_dist.txt',
+            gold: '$data/conll03-distant/train_label_true.txt',
+          },
+          dev: { text: '$data/conll03-distant/valid_text.txt', labels: '$data/conll03-distant/valid_label_true.txt' },
+          test: { text: '$data/conll03-distant/test_text.txt', labels: '$data/conll03-distant/test_label_true.txt' },
+          limitTrain: 60,
+          limitDev: 20,
+        },
+      ],
+      methods: [{ label: 'base', method: { name: 'wsl' }, model: { dictionary: false } }],
+      simulate: { budgets: [0.1], train: ['uncertainty'], travel: false, finetune: { epochs: 1, gamma: 0.1 }, out: join(dir, 'summary.json') },
+    };
+    writeFileSync(join(dir, 'sim.json'), JSON.stringify(config));
+    const logs: string[] = [];
+    await simulateReview(join(dir, 'sim.json'), { data: fixtures, log: (s) => logs.push(s) });
+    const records = readSimRecords(config.records);
+    expect(records.map((r) => r.arm)).toEqual(['base', 'ranking', 'control', 'random', 'oracle', 'uncertainty', 'summary']);
+    // No fold model trained, and the rankings it would have made are not reported as if they had been.
+    expect(logs.some((l) => l.includes('fold'))).toBe(false);
+    expect(Object.keys(records.find((r) => r.arm === 'ranking')!.precisions!).sort()).toEqual(['oracle', 'random', 'uncertainty']);
+    // The oracle's sentences were wrong before (their weak labels' F1 below 100) and the fine-tune's fit is scored on them.
+    const oracle = records.find((r) => r.arm === 'oracle')!;
+    expect(oracle.fit!.weak).toBeLessThan(100);
+    expect(oracle.fit!.model).toBeGreaterThanOrEqual(0);
+    expect(records.find((r) => r.arm === 'control')!.fit).toBeUndefined();
+    expect(logs).toContain('conll tiny/1/oracle/0.1: fine-tuning with weighted-wsl (weak sentences × 0.1)');
+  }, 300_000);
+
   it('summarizes gains over each seed’s own base model', () => {
     const r = (seed: number, arm: string, fraction: number, test: number) => ({
       key: `s/${seed}/${arm}/${fraction}`,

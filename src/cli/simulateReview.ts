@@ -432,7 +432,7 @@ async function crossFit(c: SeedContext, stageCfg: RunConfig, uncertainty: number
 
 /** Fine-tunes from the base model: no corrections (the control), then each arm at each budget, each recorded. */
 async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weights, ranked: Record<string, number[]>): Promise<void> {
-  const { sim, setting, seed, feat, sents, pool, poolAt, tags, done, store, key, write, onEpoch } = c;
+  const { sim, setting, seed, feat, sents, pool, poolAt, tags, done, store, key, write, onEpoch, log } = c;
   const ftCfg: RunConfig = {
     ...stageCfg,
     train: {
@@ -454,6 +454,7 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
       travelled = applyTravel(pool, travelRules(pool, corrected, tags), new Set(corrected), tags);
       for (const [i, row] of travelled) train[poolAt[i]] = { ...train[poolAt[i]], tags: row };
     }
+    log(`${k}: fine-tuning with ${ftCfg.method.name}${sim.finetune.gamma !== undefined ? ` (weak sentences × ${sim.finetune.gamma})` : ''}`);
     // The fine-tune the studio's review loop runs: one stage from the base model's weights.
     // The corrected sentences with their gold: how well the fine-tuned model learned them (against how wrong their weak labels were).
     const fixed = corrected.map((i) => ({ ...sents.train[poolAt[i]], tags: [...pool[i].gold] }));
