@@ -619,13 +619,15 @@ function writeSummary(recordsFile: string, out: string, sim: SimulateOptions, se
     log('|---|---|---|---|---|---|---|');
     for (const b of s.budgets)
       log(
-        `| ${b.fraction * 100} % | ${b.sentences} | ${sign(b.random.gain)} (${b.random.precision} %) | ${sign(b.oracle.gain)} | ${sign(b.guided.gain)} (${b.guided.precision} %) | ${b.travel ? `${sign(b.travel.gain)} (${b.travel.travelled})` : '–'} | ${b.randomTravel ? `${sign(b.randomTravel.gain)} (${b.randomTravel.travelled})` : '–'} |`,
+        `| ${b.fraction * 100} % | ${b.sentences} | ${sign(b.random.gain)} (${pctOrDash(b.random.precision)}) | ${sign(b.oracle.gain)} | ${sign(b.guided.gain)} (${pctOrDash(b.guided.precision)}) | ${b.travel ? `${sign(b.travel.gain)} (${b.travel.travelled})` : '–'} | ${b.randomTravel ? `${sign(b.randomTravel.gain)} (${b.randomTravel.travelled})` : '–'} |`,
       );
   }
   return { out, settings: settingsOut };
 }
 
 const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
+/** A precision in percent, or a note where no ranking record holds it (a budget added after the rankings were recorded). */
+const pctOrDash = (x: number) => (Number.isFinite(x) ? `${x} %` : 'precision not recorded');
 
 /** A one-stage run of the config's method (the fold models and the fine-tunes). */
 const single = (cfg: RunConfig): RunConfig => ({ ...cfg, pipeline: pipelineSchema.parse({ kind: 'single' }) });
