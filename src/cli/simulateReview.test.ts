@@ -6,6 +6,21 @@ import { readSimRecords, simulateReview, summarize } from './simulateReview';
 
 const fixtures = resolve('fixtures/data');
 
+/** The committed conll03 distant fixture as a simulation setting: its first `train` training and `dev` dev sentences. */
+const conllTiny = (train: number, dev: number) => ({
+  kind: 'distant',
+  name: 'conll tiny',
+  train: {
+    text: '$data/conll03-distant/train_text.txt',
+    weak: '$data/conll03-distant/train_label_dist.txt',
+    gold: '$data/conll03-distant/train_label_true.txt',
+  },
+  dev: { text: '$data/conll03-distant/valid_text.txt', labels: '$data/conll03-distant/valid_label_true.txt' },
+  test: { text: '$data/conll03-distant/test_text.txt', labels: '$data/conll03-distant/test_label_true.txt' },
+  limitTrain: train,
+  limitDev: dev,
+});
+
 describe('simulate-review', () => {
   it('records the base, the rankings and a fine-tune per arm and budget, then skips them on restart; pools from dev for a dictionary setting', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'studio-sim-'));
@@ -16,19 +31,7 @@ describe('simulate-review', () => {
       seeds: [1],
       records: join(dir, 'records.jsonl'),
       settings: [
-        {
-          kind: 'distant',
-          name: 'conll tiny',
-          train: {
-            text: '$data/conll03-distant/train_text.txt',
-            weak: '$data/conll03-distant/train_label_dist.txt',
-            gold: '$data/conll03-distant/train_label_true.txt',
-          },
-          dev: { text: '$data/conll03-distant/valid_text.txt', labels: '$data/conll03-distant/valid_label_true.txt' },
-          test: { text: '$data/conll03-distant/test_text.txt', labels: '$data/conll03-distant/test_label_true.txt' },
-          limitTrain: 80,
-          limitDev: 30,
-        },
+        conllTiny(80, 30),
         {
           kind: 'dictionary',
           name: 'bc5cdr tiny',
@@ -94,21 +97,7 @@ describe('simulate-review', () => {
       train: { epochs: 1, batchSize: 16 },
       seeds: [1],
       records: join(dir, 'records.jsonl'),
-      settings: [
-        {
-          kind: 'distant',
-          name: 'conll tiny',
-          train: {
-            text: '$data/conll03-distant/train_text.txt',
-            weak: '$data/conll03-distant/train_label_dist.txt',
-            gold: '$data/conll03-distant/train_label_true.txt',
-          },
-          dev: { text: '$data/conll03-distant/valid_text.txt', labels: '$data/conll03-distant/valid_label_true.txt' },
-          test: { text: '$data/conll03-distant/test_text.txt', labels: '$data/conll03-distant/test_label_true.txt' },
-          limitTrain: 60,
-          limitDev: 20,
-        },
-      ],
+      settings: [conllTiny(60, 20)],
       methods: [{ label: 'base', method: { name: 'wsl' }, model: { dictionary: false } }],
       simulate: { budgets: [0.1], train: ['uncertainty'], travel: false, finetune: { epochs: 1, gamma: 0.1 }, out: join(dir, 'summary.json') },
     };

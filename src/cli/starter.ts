@@ -10,11 +10,10 @@ import { tagsToSpans } from '../core/tagScheme';
 import type { Span } from '../core/types';
 import type { LabeledSentence } from '../model/data';
 import { predict } from '../model/train';
-import { readFileSync } from 'node:fs';
 import { trimGlove } from '../model/embeddings';
 import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
 import { parseStarter, STARTER_FORMAT, starterPredictions, starterTypes } from '../model/starter';
-import { modelFromFile, readModelFile } from './train';
+import { checkModelFile, modelFromFile, readModelJson } from './train';
 
 type Words = { words: readonly string[] };
 
@@ -26,8 +25,8 @@ export async function starterSpans(modelPath: string, textKey: string, sentences
   const key = `${modelPath}|${textKey}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const raw = JSON.parse(readFileSync(modelPath, 'utf8')) as { format?: string };
-  if (raw.format === STARTER_FORMAT) {
+  const raw = readModelJson(modelPath);
+  if ((raw as { format?: string }).format === STARTER_FORMAT) {
     // The studio's asset (public/models/): the same weights and vocabularies as the `train --out` file it was packed from.
     const a = parseStarter(raw, modelPath);
     const glove = trimGlove(
@@ -39,7 +38,7 @@ export async function starterSpans(modelPath: string, textKey: string, sentences
     cache.set(key, out);
     return out;
   }
-  const m = readModelFile(modelPath);
+  const m = checkModelFile(raw, modelPath);
   const { tagger, feat } = modelFromFile(
     m,
     sentences.flatMap((s) => s.words),
@@ -47,8 +46,7 @@ export async function starterSpans(modelPath: string, textKey: string, sentences
   const input: LabeledSentence[] = sentences.map((s) => ({ words: [...s.words], tags: s.words.map(() => 0), doc: 0, offset: 0 }));
   const { paths } = await predict(tagger, feat, input);
   tagger.dispose();
-  const types = [...new Set(m.tags.filter((t) => t !== 'O').map((t) => t.slice(2)))];
-  const out = { types, spans: paths.map((p) => tagsToSpans(p.map((t) => m.tags[t]))) };
+  const out = { types: starterTypes(m), spans: paths.map((p) => tagsToSpans(p.map((t) => m.tags[t]))) };
   cache.set(key, out);
   return out;
 }

@@ -93,13 +93,22 @@ async function modelFile(cfg: RunConfig, feat: Featurizer, tagger: Tagger, typeS
 
 /** A saved model's file, read and checked. */
 export function readModelFile(modelPath: string): ModelFile {
-  let m: ModelFile;
+  return checkModelFile(readModelJson(modelPath), modelPath);
+}
+
+/** A model file's JSON, whatever wrote it (`train --out`, or the studio's starter asset). */
+export function readModelJson(modelPath: string): unknown {
   try {
-    m = JSON.parse(readFileSync(modelPath, 'utf8')) as ModelFile;
+    return JSON.parse(readFileSync(modelPath, 'utf8'));
   } catch (e) {
     throw new Error(`${modelPath}: not a model file (${(e as Error).message})`);
   }
-  if (m.format !== 'ner-studio-model/1') throw new Error(`${modelPath}: not a model file written by "train --out" (format ${String(m.format)})`);
+}
+
+/** The JSON of a file `train --out` wrote, checked. */
+export function checkModelFile(raw: unknown, modelPath: string): ModelFile {
+  const m = raw as ModelFile;
+  if (m?.format !== 'ner-studio-model/1') throw new Error(`${modelPath}: not a model file written by "train --out" (format ${String(m?.format)})`);
   return m;
 }
 

@@ -58,9 +58,7 @@ function num(form: Record<keyof typeof NUMBER_FIELDS, string>, k: keyof typeof N
  * What is wrong with the form's model and training fields as typed (no layers needed): each
  * field's own message, checked by the run config's schema, so that a run never starts on a typo.
  */
-function formProblems(
-  form: Record<keyof typeof NUMBER_FIELDS, string> & { encoder: string; head: string; dictionary: boolean; spelling: boolean; weakFeatures: boolean },
-): string[] {
+function formProblems(form: Form): string[] {
   const problems: string[] = [];
   for (const k of Object.keys(NUMBER_FIELDS) as (keyof typeof NUMBER_FIELDS)[]) {
     if (k === 'dictDropout' && (!form.dictionary || form.dictDropout.trim() === 'dev')) continue;
@@ -71,8 +69,14 @@ function formProblems(
     }
   }
   if (problems.length) return problems;
-  const r = runConfigSchema.safeParse({
-    data: { kind: 'project', projectId: 0, layerId: 0, goldLayerId: 0 },
+  const r = runConfigSchema.safeParse({ data: { kind: 'project', projectId: 0, layerId: 0, goldLayerId: 0 }, ...formSettings(form) });
+  if (!r.success) for (const issue of r.error.issues) problems.push(`${FIELD_OF[issue.path.join('.')] ?? issue.path.join('.')}: ${issueSentence(issue)}`);
+  return problems;
+}
+
+/** The model and training settings as typed (numbers read by `num`, which throws on a typo): what a run is made from and what the form checks. */
+function formSettings(form: Form) {
+  return {
     model: {
       encoder: form.encoder,
       head: form.head,
@@ -83,11 +87,17 @@ function formProblems(
       spelling: form.spelling,
       pretrain: num(form, 'pretrain'),
       weakFeatures: form.weakFeatures,
+      starter: form.starter,
     },
-    train: { epochs: num(form, 'epochs'), patience: num(form, 'patience'), batchSize: num(form, 'batch'), lr: num(form, 'lr'), seed: num(form, 'seed') },
-  });
-  if (!r.success) for (const issue of r.error.issues) problems.push(`${FIELD_OF[issue.path.join('.')] ?? issue.path.join('.')}: ${issueSentence(issue)}`);
-  return problems;
+    train: {
+      epochs: num(form, 'epochs'),
+      patience: num(form, 'patience'),
+      batchSize: num(form, 'batch'),
+      lr: num(form, 'lr'),
+      seed: num(form, 'seed'),
+      typeShifts: form.typeShifts,
+    },
+  };
 }
 
 /**
@@ -258,26 +268,7 @@ function useTrainForm(projectId: number) {
     if (layerId === undefined || goldId === undefined) throw new Error('choose a training layer and a gold layer (the dev split is scored on it)');
     const c = parseRunConfig({
       data: { kind: 'project', projectId, layerId, goldLayerId: goldId, ...(exists(form.strong) ? { strongLayerId: Number(form.strong) } : {}) },
-      model: {
-        encoder: form.encoder,
-        hidden: num(form, 'hidden'),
-        head: form.head,
-        dropout: num(form, 'dropout'),
-        dictionary: form.dictionary,
-        dictionaryDropout: dictDropout(form),
-        spelling: form.spelling,
-        pretrain: num(form, 'pretrain'),
-        weakFeatures: form.weakFeatures,
-        starter: form.starter,
-      },
-      train: {
-        epochs: num(form, 'epochs'),
-        patience: num(form, 'patience'),
-        batchSize: num(form, 'batch'),
-        lr: num(form, 'lr'),
-        seed: num(form, 'seed'),
-        typeShifts: form.typeShifts,
-      },
+      ...formSettings(form),
       backend: form.backend,
     });
     return { data: c.data, model: c.model, train: c.train, backend: c.backend };
