@@ -1,7 +1,7 @@
 /**
  * CoNLL-2003 training sentences with their gold tags, as the throughput and profiling benchmarks
  * use them: sentences of 5 or more tokens (the headlines and "-DOCSTART-" lines are short), the
- * first `count`. Reads the data folder (NER_STUDIO_DATA, default ../shared/data).
+ * first `count` (of the dev split with split 'valid'). Reads the data folder (NER_STUDIO_DATA, default ../shared/data).
  */
 import { readFileSync } from 'node:fs';
 import { parseCorpusImport } from '../src/core/formats/importSpec';
@@ -10,13 +10,13 @@ import { dataFolder } from '../src/cli/dataFolder';
 
 const DATA = `${dataFolder()}/conll03-distant/`;
 
-export function conll03TrainSentences(count: number): { tags: string[]; sentences: LabeledSentence[] } {
+export function conll03TrainSentences(count: number, split: 'train' | 'valid' = 'train'): { tags: string[]; sentences: LabeledSentence[] } {
   const corpus = parseCorpusImport({
     format: 'lines',
-    split: 'train',
+    split: split === 'train' ? 'train' : 'dev',
     scheme: 'BIO',
-    files: [{ file: 'train_text.txt', text: readFileSync(`${DATA}train_text.txt`, 'utf8') }],
-    labels: [{ file: 'train_label_true.txt', text: readFileSync(`${DATA}train_label_true.txt`, 'utf8'), kind: 'gold', name: 'gold' }],
+    files: [{ file: `${split}_text.txt`, text: readFileSync(`${DATA}${split}_text.txt`, 'utf8') }],
+    labels: [{ file: `${split}_label_true.txt`, text: readFileSync(`${DATA}${split}_label_true.txt`, 'utf8'), kind: 'gold', name: 'gold' }],
   });
   const tags = bioTags(corpus.types);
   const sentences = toSentences(corpus.docs, corpus.layers[0].annotations, tags)

@@ -78,16 +78,26 @@ for (const name of backends.split(',')) {
     continue;
   }
   const counts = name === 'webgpu' ? countDispatches() : null;
-  for (const m of kit.models) {
-    try {
-      if (counts) Object.assign(counts, { programs: 0, submits: 0 });
-      // BATCH: sentences a batch (32 by default).
-      const r = await runThroughput({ ...kit, glove, ...m, ...(process.env.BATCH ? { batchSize: Number(process.env.BATCH) } : {}) });
-      // Per epoch: the run's programs over its epochs (the dev evaluations included).
-      const dispatch = counts ? { programsPerEpoch: Math.round(counts.programs / kit.epochs), submitsPerEpoch: Math.round(counts.submits / kit.epochs) } : {};
-      console.log(JSON.stringify({ where: `Node ${process.version}, ${used}`, flags: process.env.TFJS_FLAGS ?? '', ...r, ...dispatch }));
-    } catch (e) {
-      console.log(JSON.stringify({ where: used, encoder: m.encoder, error: (e as Error).message }));
+  // BATCH: sentences a batch (32 by default); LR, EPOCHS: the run's; SEEDS (e.g. 1,2,3): one run each,
+  // scored on the kit's dev sentences (gpu-node.ts --dev N) when it has them, else on 8 training ones.
+  const env = process.env;
+  const options = {
+    ...(env.BATCH ? { batchSize: Number(env.BATCH) } : {}),
+    ...(env.LR ? { lr: Number(env.LR) } : {}),
+    ...(env.EPOCHS ? { epochs: Number(env.EPOCHS) } : {}),
+  };
+  const seeds = env.SEEDS ? env.SEEDS.split(',').map(Number) : [undefined];
+  for (const m of kit.models)
+    for (const seed of seeds) {
+      try {
+        if (counts) Object.assign(counts, { programs: 0, submits: 0 });
+        const r = await runThroughput({ ...kit, glove, ...m, ...options, ...(seed === undefined ? {} : { seed }) });
+        // Per epoch: the run's programs over its epochs (the dev evaluations included).
+        const epochs = options.epochs ?? kit.epochs;
+        const dispatch = counts ? { programsPerEpoch: Math.round(counts.programs / epochs), submitsPerEpoch: Math.round(counts.submits / epochs) } : {};
+        console.log(JSON.stringify({ where: `Node ${process.version}, ${used}`, flags: process.env.TFJS_FLAGS ?? '', ...r, ...dispatch }));
+      } catch (e) {
+        console.log(JSON.stringify({ where: used, encoder: m.encoder, error: (e as Error).message }));
+      }
     }
-  }
 }

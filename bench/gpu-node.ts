@@ -6,7 +6,12 @@
  * and the same architecture in PyTorch on the GPU and the CPU (bench/torch_tagger.py), on the
  * same sentences: ratios in one run on one machine.
  *
- *   npx tsx bench/gpu-node.ts [--sentences 1000] [--epochs 2] [--local]
+ *   npx tsx bench/gpu-node.ts [--sentences 1000] [--epochs 2] [--baseline REV] [--local]
+ *
+ * --dev N adds N CoNLL-2003 dev sentences, for runs to convergence scored on dev (run.sh with
+ * CONVERGE=1: WebGPU against WASM, 3 seeds each, and the batch for the GPU).
+ * --baseline REV also bundles the loop as it was at commit REV (run-baseline.mjs, from a git
+ * worktree), so that run.sh times the old code's WebGPU training beside today's in one run.
  *
  * The kit (bench/out/gpu-kit, about 40 MB, under the device's 64 MiB) holds: this machine's Node
  * binary and Dawn's addon, xz-compressed; the bundled loop (gpu-node-entry.ts); the WASM files;
@@ -24,7 +29,13 @@ import { THROUGHPUT_MODELS, throughputInput, torchShapes } from './throughput-in
 const WEBGPU = 'webgpu@0.6.2';
 const VULKAN_DEBS = ['libvulkan1', 'libegl1', 'libglvnd0', 'libopengl0', 'libgl1', 'libglx0', 'libgles2'];
 const { values } = parseArgs({
-  options: { sentences: { type: 'string', default: '1000' }, epochs: { type: 'string', default: '2' }, local: { type: 'boolean' } },
+  options: {
+    sentences: { type: 'string', default: '1000' },
+    epochs: { type: 'string', default: '2' },
+    baseline: { type: 'string' },
+    dev: { type: 'string', default: '0' },
+    local: { type: 'boolean' },
+  },
 });
 const KIT = 'bench/out/gpu-kit';
 rmSync(KIT, { recursive: true, force: true });
@@ -33,7 +44,7 @@ mkdirSync(`${KIT}/debs`, { recursive: true });
 mkdirSync(`${KIT}/webgpu/dist/linux-x64`, { recursive: true });
 
 // The sentences and vectors, and their shapes for PyTorch (as bench/train-throughput.ts).
-const input = throughputInput(Number(values.sentences));
+const input = throughputInput(Number(values.sentences), Number(values.dev));
 const { sentences } = input;
 const epochs = Number(values.epochs);
 writeFileSync(
@@ -44,19 +55,32 @@ writeFileSync(`${KIT}/shapes.json`, JSON.stringify(torchShapes(input, epochs)));
 copyFileSync('bench/torch_tagger.py', `${KIT}/torch_tagger.py`);
 
 // The loop, bundled; Dawn's module is loaded from the kit at run time.
-await build({
-  entryPoints: ['bench/gpu-node-entry.ts'],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  outfile: `${KIT}/run.mjs`,
-  logLevel: 'error',
-  // The WASM backend's glue reads require and __dirname, which an ES module lacks.
-  banner: {
-    js: "import { createRequire } from 'node:module'; import { fileURLToPath } from 'node:url'; import { dirname } from 'node:path'; const require = createRequire(import.meta.url); const __dirname = dirname(fileURLToPath(import.meta.url));",
-  },
-});
+async function bundleLoop(root: string, outfile: string) {
+  await build({
+    entryPoints: [`${root}/bench/gpu-node-entry.ts`],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    nodePaths: [`${process.cwd()}/node_modules`],
+    logLevel: 'error',
+    // The WASM backend's glue reads require and __dirname, which an ES module lacks.
+    banner: {
+      js: "import { createRequire } from 'node:module'; import { fileURLToPath } from 'node:url'; import { dirname } from 'node:path'; const require = createRequire(import.meta.url); const __dirname = dirname(fileURLToPath(import.meta.url));",
+    },
+  });
+}
+await bundleLoop('.', `${KIT}/run.mjs`);
+if (values.baseline) {
+  const tree = 'bench/out/gpu-baseline-tree';
+  rmSync(tree, { recursive: true, force: true });
+  execFileSync('git', ['worktree', 'prune']);
+  execFileSync('git', ['worktree', 'add', '--detach', tree, values.baseline], { stdio: 'ignore' });
+  await bundleLoop(tree, `${KIT}/run-baseline.mjs`);
+  writeFileSync(`${KIT}/baseline.txt`, execFileSync('git', ['rev-parse', '--short', values.baseline], { encoding: 'utf8' }).trim());
+  execFileSync('git', ['worktree', 'remove', '--force', tree]);
+}
 for (const f of ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm'])
   copyFileSync(`node_modules/@tensorflow/tfjs-backend-wasm/dist/${f}`, `${KIT}/wasm/${f}`);
 
@@ -92,6 +116,8 @@ for f in node webgpu/dist/linux-x64/dawn.node; do [ -f "$K/$f" ] || xz -dk "$K/$
 chmod +x "$K/node"
 grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | tee "$OUT/cpu.txt"; nproc | tee -a "$OUT/cpu.txt"
 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" \${BACKENDS:-webgpu,wasm} 2>&1 | tee "$OUT/gpu-node.jsonl"
+# The loop as it was at the commit in baseline.txt (gpu-node.ts --baseline REV), on WebGPU at batch 32, beside today's.
+if [ -f "$K/run-baseline.mjs" ]; then "$K/node" "$K/run-baseline.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | sed "s/^{\\"where\\":\\"/{\\"where\\":\\"code of $(cat "$K/baseline.txt"), /" | tee -a "$OUT/gpu-node.jsonl"; fi
 # Batches of 128 sentences on both backends (BATCH128=0: not run): the GPU's cost is per program, so larger batches gain there.
 if [ "\${BATCH128:-1}" = 1 ]; then BATCH=128 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu,wasm 2>&1 | tee -a "$OUT/gpu-node.jsonl"; fi
 # Adam as TensorFlow.js's generic ops (UNFUSED=0: not run), against the fused kernels above (src/model/adamWebgpu.ts).
@@ -100,6 +126,15 @@ if [ "\${UNFUSED:-1}" = 1 ]; then TFJS_FLAGS='{"STUDIO_FUSED_ADAM":false}' "$K/n
 if [ "\${GENERIC:-1}" = 1 ]; then NO_LSTM_KERNEL=1 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/gpu-node.jsonl"; fi
 # WebGPU's queue submitted every 200 programs instead of 15 (SUBMIT200=1).
 if [ "\${SUBMIT200:-0}" = 1 ]; then TFJS_FLAGS='{"WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE":200}' "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/gpu-node.jsonl"; fi
+# Dev F1 on WebGPU against WASM (CONVERGE=1, a kit built with --dev N): 3 seeds each at batch 32 for 20
+# epochs, the WASM seeds in parallel on their own cores; and the training page's batch for the GPU.
+if [ "\${CONVERGE:-0}" = 1 ]; then
+  for s in 1 2 3; do MODELS=bilstm EPOCHS=20 SEEDS=$s "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" wasm > "$OUT/converge-wasm-$s.jsonl" 2>&1 & done
+  MODELS=bilstm EPOCHS=20 SEEDS=1,2,3 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/converge.jsonl"
+  MODELS=bilstm EPOCHS=40 BATCH=128 LR=0.008 SEEDS=1,2,3 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/converge.jsonl"
+  wait; cat "$OUT"/converge-wasm-*.jsonl | tee -a "$OUT/converge.jsonl"; rm -f "$OUT"/converge-wasm-*.jsonl
+  exit 0
+fi
 PY=\${PY:-python3}
 N=$(nproc)
 if [ -z "\${LOCAL:-}" ] && [ "\${TORCH:-1}" = 1 ]; then $PY "$K/torch_tagger.py" "$K/shapes.json" 1 cuda 2>&1 | sed 's/^{/{"where":"PyTorch, cuda",/' | tee -a "$OUT/gpu-node.jsonl"; fi

@@ -12,15 +12,19 @@ export const THROUGHPUT_MODELS = [
   { encoder: 'idcnn' as const, hidden: 300 },
 ];
 
-export function throughputInput(count: number) {
+/** The first `count` training sentences; with `devCount`, that many dev sentences too (gold tags, the training tags' order). */
+export function throughputInput(count: number, devCount = 0) {
   const train = conll03TrainSentences(count);
   const sentences = train.sentences.map(({ words, tags }) => ({ words, tags }));
+  const validation = devCount > 0 ? conll03TrainSentences(devCount, 'valid') : null;
+  const dev = validation?.sentences.map(({ words, tags }) => ({ words, tags: tags.map((t) => train.tags.indexOf(validation.tags[t])) }));
+  if (dev?.some((s) => s.tags.includes(-1))) throw new Error('conll03 dev has a tag that its training split lacks');
   const emb = trimGlove(
     readGloveAsset(),
-    sentences.flatMap((s) => s.words),
+    [...sentences, ...(dev ?? [])].flatMap((s) => s.words),
   );
   const words = [...emb.index.entries()].sort((a, b) => a[1] - b[1]).map(([w]) => w);
-  return { sentences, tags: train.tags, glove: { dims: emb.dims, words, vectors: emb.vectors } };
+  return { sentences, ...(dev ? { dev } : {}), tags: train.tags, glove: { dims: emb.dims, words, vectors: emb.vectors } };
 }
 
 /** What bench/torch_tagger.py needs to build the same batches: sentence and word lengths, sizes. */
