@@ -24,7 +24,7 @@ export function resolveConfigPath(path: string, configDir: string, data: string)
 }
 
 /** Names of the fields that hold file paths in run and experiment configs' data parts. */
-const PATH_KEYS = new Set(['text', 'labels', 'conll', 'weak', 'gold', 'corpus', 'gazetteers', 'untyped', 'rules', 'file', 'unlabeled', 'model']);
+const PATH_KEYS = new Set(['text', 'labels', 'conll', 'weak', 'gold', 'corpus', 'gazetteers', 'untyped', 'rules', 'file', 'unlabeled', 'model', 'asset']);
 
 /**
  * A config's data part (a run config's `data`, an experiment's `settings`) with every path

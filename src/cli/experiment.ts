@@ -39,12 +39,13 @@ import type { Annotation, ParsedCorpus, Span } from '../core/types';
 import { bioTags, ioTags, toSentences, type LabeledSentence } from '../model/data';
 import { trimGlove } from '../model/embeddings';
 import { buildFeaturizer, type Featurizer } from '../model/features';
+import { adaptEncoder, parseEncoderAsset } from '../model/englishEncoder';
 import { type EncoderLm, encoderKey, encoderPretraining, pretrainEncoder, textFingerprint, type PretrainedEncoder } from '../model/pretrain';
 import type { Weights } from '../model/tagger';
 import { type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
 import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
 import { evaluate, heldOutTypeShifts } from '../model/train';
-import { type FinishedRun, noEntityWarning, runEngine } from '../engine/run';
+import { type EncoderUse, type FinishedRun, noEntityWarning, runEngine } from '../engine/run';
 import { readCorpus, readGazetteer } from './readCorpus';
 import { roundScores } from './roundScores';
 import { fileRunStore, runStoreDir } from './runStore';
@@ -544,6 +545,16 @@ async function settingEncoder(
   return { weights: e.weights, lm: e.lm, epochs: e.losses.length, sentences: e.sentences, seconds: e.seconds };
 }
 
+/** A shipped encoder (a setting's `encoder.asset`, src/model/englishEncoder.ts) shaped for the run's model, its provenance logged. */
+function assetEncoder(path: string, cfg: RunConfig, feat: Featurizer, log: (s: string) => void): EncoderUse {
+  const asset = parseEncoderAsset(JSON.parse(readFileSync(path, 'utf8')), path);
+  const { weights, chars, inputRows } = adaptEncoder(asset, cfg.model, feat, cfg.train.seed);
+  log(
+    `encoder: starts from ${path} (${asset.provenance.trainedOn ?? 'no provenance'}); ${chars} of ${feat.chars.size} characters known, ${inputRows} input rows carried`,
+  );
+  return { weights, epochs: 0, sentences: 0, seconds: 0, from: `encoder from ${path} (pre-trained elsewhere)` };
+}
+
 /** The first `n` sentences of an unlabeled text file that are none of `seen` (by their words), as unlabeled sentences (tags O). */
 function selfTrainingPool(path: string, seen: readonly { words: readonly string[] }[], n: number): LabeledSentence[] {
   const known = new Set(seen.map((s) => s.words.join(' ')));
@@ -950,6 +961,9 @@ async function trainSettingRun(a: SettingRunArgs): Promise<RunRecord> {
         sharedSeconds = (performance.now() - t1) / 1000;
         return pre;
       },
+      ...('encoder' in setting && setting.encoder
+        ? { startEncoder: async (c: RunConfig) => assetEncoder(setting.encoder!.asset, c, feat, (message) => log(`${key}: ${message}`)) }
+        : {}),
       record: async (run) => {
         const r = await settingRecord(a, run, wall());
         return { record: r, warning: noEntityWarning(run, cfg, sents.train as LabeledSentence[], r.test.tp + r.test.fp) };
@@ -1007,7 +1021,9 @@ async function settingRecord(a: SettingRunArgs, run: FinishedRun, wallSeconds: n
   const stages = run.encoder
     ? [
         {
-          stage: `encoder pre-training (${run.encoder.epochs} epochs on ${run.encoder.sentences} sentences; once per setting, shared by its runs)`,
+          stage:
+            run.encoder.from ??
+            `encoder pre-training (${run.encoder.epochs} epochs on ${run.encoder.sentences} sentences; once per setting, shared by its runs)`,
           devF1: 0,
           epochs: run.encoder.epochs,
           seconds: run.encoder.seconds,

@@ -43,6 +43,12 @@ const common = {
     .object({ model: z.string(), use: z.enum(['features', 'source']).default('features'), map: z.record(z.string(), z.string()).default({}) })
     .strict()
     .optional(),
+  /**
+   * An encoder pre-trained elsewhere (src/model/englishEncoder.ts: the Brown corpus's, built by
+   * scripts/build-english-encoder.ts) that every run of the setting starts from, where its
+   * method's model has no pre-training of its own (model.pretrain 0).
+   */
+  encoder: z.object({ asset: z.string() }).strict().optional(),
 };
 
 export const settingSchema = z.discriminatedUnion('kind', [

@@ -99,4 +99,41 @@ describe('the run engine', () => {
     const sst = { ...wsl(1), pipeline: pipelineSchema.parse({ kind: 'sst' }) };
     await expect(runEngine(sst, init, undefined)).rejects.toThrow('pipeline "single"');
   }, 60_000);
+
+  it('a run starts from an encoder pre-trained elsewhere (startEncoder) where its model has no pre-training of its own', async () => {
+    // A trained model's weights without its head, as "the encoder from elsewhere".
+    let trained: Record<string, { shape: number[]; data: Float32Array }> = {};
+    const keep = source({
+      record: async (run) => {
+        trained = Object.fromEntries(Object.entries(await run.model.tagger!.getWeights()).filter(([k]) => !/^(out|crf)\//.test(k)));
+        run.model.dispose();
+        return { ended: run.ended, losses: [], devF1: '', predicted: 0 };
+      },
+    });
+    await runEngine(wsl(), keep, undefined);
+    const fresh = (await runEngine(wsl(1), source(), undefined)) as { losses: string[] };
+    let from = '';
+    let asked = 0;
+    const started = source({
+      startEncoder: async () => {
+        asked++;
+        return { weights: trained, epochs: 0, sentences: 0, seconds: 0, from: 'encoder from a test asset' };
+      },
+      record: async (run) => {
+        from = run.encoder?.from ?? '';
+        const losses = run.stages.flatMap((st) => (st.history ?? []).map((h) => h.loss.toFixed(6)));
+        run.model.dispose();
+        return { ended: run.ended, losses, devF1: '', predicted: 0 };
+      },
+    });
+    const warm = (await runEngine(wsl(1), started, undefined)) as { losses: string[] };
+    expect(asked).toBe(1);
+    expect(from).toBe('encoder from a test asset');
+    expect(Number(warm.losses[0])).toBeLessThan(Number(fresh.losses[0]));
+    // With model.pretrain the project's own encoder is asked for instead.
+    asked = 0;
+    const own = { ...wsl(1), model: { ...wsl(1).model, pretrain: 1 } };
+    await runEngine(own, { ...started, encoder: async () => ({ weights: trained, epochs: 1, sentences: 1, seconds: 0 }) }, undefined);
+    expect(asked).toBe(0);
+  }, 60_000);
 });

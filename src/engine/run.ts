@@ -41,6 +41,8 @@ export interface EngineData {
 /** A pre-trained encoder a run starts from, and what its pre-training cost (a stage of the run's record when it ran now). */
 export interface EncoderUse {
   weights: Weights;
+  /** Where an encoder pre-trained elsewhere came from (startEncoder); absent for the project's own. */
+  from?: string;
   lm?: EncoderLm;
   epochs: number;
   sentences: number;
@@ -77,6 +79,8 @@ export interface RunSource<R> {
   load(cfg: RunConfig): Promise<EngineData>;
   /** The pre-trained encoder (model.pretrain > 0): kept, or pre-trained now; null when the user stopped it. */
   encoder?(cfg: RunConfig, data: EngineData): Promise<EncoderUse | null>;
+  /** Without model.pretrain: an encoder pre-trained elsewhere that the run starts from (a shipped asset), if any. */
+  startEncoder?(cfg: RunConfig, data: EngineData): Promise<EncoderUse | undefined>;
   /** The weights the run starts from (the review loop's fine-tune). */
   init?(cfg: RunConfig, data: EngineData): Promise<Weights | undefined>;
   /** A failed attempt: true to train again from the store (it resumes), false to fail the run. */
@@ -98,7 +102,7 @@ export async function runEngine<R>(cfg: RunConfig, source: RunSource<R>, store: 
     const e = await source.encoder(cfg, data);
     if (!e) return source.ended('cancelled', 'cancelled during encoder pre-training', []);
     encoder = e;
-  }
+  } else encoder = await source.startEncoder?.(cfg, data);
   const init = await source.init?.(cfg, data);
   if (init && cfg.pipeline.kind !== 'single') throw new Error('a fine-tune from an earlier model trains one stage: pipeline "single"');
   for (;;) {
