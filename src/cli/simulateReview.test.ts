@@ -152,5 +152,11 @@ describe('simulate-review', () => {
     expect(s.budgets[0].random).toEqual({ gain: 0.5, std: 0, precision: 25 });
     expect(s.budgets[0].oracle.gain).toBe(3);
     expect(s.budgets[0].guided).toEqual({ signal: 'doubt', gain: 1.5, std: 0.71, precision: 75 });
+    // A budget added after the ranking records: its precision comes from the fine-tunes' own.
+    const later = [...records, { ...r(1, 'doubt', 0.05, 74), precision: 0.9 }, { ...r(2, 'doubt', 0.05, 75), precision: 0.8 }];
+    for (const arm of ['random', 'oracle']) later.push({ ...r(1, arm, 0.05, 71), precision: 0.5 }, { ...r(2, arm, 0.05, 73), precision: 0.5 });
+    const [t] = summarize(later, { budgets: [0.02, 0.05], train: ['doubt'], travel: false }, ['s']);
+    expect(t.budgets[1].guided.precision).toBe(85);
+    expect(t.budgets[0].guided.precision).toBe(75);
   });
 });

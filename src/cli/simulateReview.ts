@@ -557,7 +557,12 @@ export function summarize(records: readonly SimRecord[], sim: Pick<SimulateOptio
       const g = meanStd(xs.map((r) => r.test! - base.get(r.seed)!));
       return { n: xs.length, gain: round(g.mean), std: round(g.std), xs };
     };
-    const precisionOfArm = (arm: string, fraction: number) => round(100 * mean(ranking.map((r) => r.precisions?.[arm]?.[String(fraction)] ?? NaN)));
+    // From the ranking records; where they lack the budget (added after them), from the fine-tunes that corrected its top sentences.
+    const precisionOfArm = (arm: string, fraction: number) => {
+      const ranked = ranking.map((r) => r.precisions?.[arm]?.[String(fraction)]).filter((x): x is number => x !== undefined);
+      const trained = rs.filter((r) => r.arm === arm && r.fraction === fraction && r.precision !== undefined).map((r) => r.precision!);
+      return round(100 * mean(ranked.length ? ranked : trained.length ? trained : [NaN]));
+    };
     const control = gainOf('control', 0);
     const budgets: BudgetSummary[] = sim.budgets
       .map((b): BudgetSummary | null => {
