@@ -20,7 +20,12 @@ export const ENCODER_FORMAT = 'ner-studio-encoder/1';
 export interface EncoderAsset {
   format: typeof ENCODER_FORMAT;
   provenance: Record<string, string>;
-  /** The model shape it was trained with: a project's model must share it. */
+  /**
+   * The model shape it was trained with: a project's model must share the sizes. `spelling` says
+   * whether words GloVe lacks read spelled vectors then; a model that spells them (the training
+   * page's default) still starts from it, those words' inputs being new to it as a project's
+   * dictionary features are.
+   */
   model: Pick<ModelConfig, 'encoder' | 'hidden' | 'charDim' | 'charFilters' | 'spelling'>;
   /** The word input's width (GloVe, casing, absent-from-GloVe flag). */
   wordDims: number;
@@ -56,8 +61,6 @@ export function encoderMismatch(a: EncoderAsset, model: ModelConfig, feat: Featu
   const want = a.model;
   for (const k of ['encoder', 'hidden', 'charDim', 'charFilters'] as const)
     if (model[k] !== want[k]) return `the model's ${k} is ${String(model[k])}, the encoder's ${String(want[k])}`;
-  if ((feat.spelling === true) !== (want.spelling === true))
-    return `the model ${feat.spelling ? 'spells' : 'does not spell'} the vectors of words GloVe lacks, the encoder was trained the other way`;
   const dims = featureDims(feat);
   if (dims.word !== a.wordDims) return `the word vectors are ${dims.word} wide, the encoder's ${a.wordDims}`;
   return null;
