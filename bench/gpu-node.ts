@@ -9,7 +9,8 @@
  *   npx tsx bench/gpu-node.ts [--sentences 1000] [--epochs 2] [--baseline REV] [--local]
  *
  * --dev N adds N CoNLL-2003 dev sentences, for runs to convergence scored on dev (run.sh with
- * CONVERGE=1: WebGPU against WASM, 3 seeds each, and the batch for the GPU).
+ * CONVERGE=1: WebGPU against WASM, 3 seeds each, and the batch for the GPU; CONVERGE_MODEL=idcnn,
+ * CONVERGE_EPOCHS, GPU_BATCH=0 to change what).
  * --baseline REV also bundles the loop as it was at commit REV (run-baseline.mjs, from a git
  * worktree), so that run.sh times the old code's WebGPU training beside today's in one run.
  *
@@ -115,6 +116,17 @@ fi
 for f in node webgpu/dist/linux-x64/dawn.node; do [ -f "$K/$f" ] || xz -dk "$K/$f.xz" 2>/dev/null || python3 -c "import lzma,shutil,sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2],'wb'))" "$K/$f.xz" "$K/$f"; done
 chmod +x "$K/node"
 grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | tee "$OUT/cpu.txt"; nproc | tee -a "$OUT/cpu.txt"
+# Dev F1 on WebGPU against WASM (CONVERGE=1, a kit built with --dev N), then nothing else: 3 seeds each at
+# batch 32 for CONVERGE_EPOCHS (20) epochs of CONVERGE_MODEL (bilstm), the WASM seeds in parallel on their
+# own cores; and, with GPU_BATCH=1 (the default), the training page's batch for the GPU on WebGPU.
+if [ "\${CONVERGE:-0}" = 1 ]; then
+  CM=\${CONVERGE_MODEL:-bilstm}; CE=\${CONVERGE_EPOCHS:-20}
+  for s in 1 2 3; do MODELS=$CM EPOCHS=$CE SEEDS=$s "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" wasm > "$OUT/converge-wasm-$s.jsonl" 2>&1 & done
+  MODELS=$CM EPOCHS=$CE SEEDS=1,2,3 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/converge.jsonl"
+  if [ "\${GPU_BATCH:-1}" = 1 ]; then MODELS=$CM EPOCHS=$((2 * CE)) BATCH=128 LR=0.008 SEEDS=1,2,3 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/converge.jsonl"; fi
+  wait; cat "$OUT"/converge-wasm-*.jsonl | tee -a "$OUT/converge.jsonl"; rm -f "$OUT"/converge-wasm-*.jsonl
+  exit 0
+fi
 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" \${BACKENDS:-webgpu,wasm} 2>&1 | tee "$OUT/gpu-node.jsonl"
 # The loop as it was at the commit in baseline.txt (gpu-node.ts --baseline REV), on WebGPU at batch 32, beside today's.
 if [ -f "$K/run-baseline.mjs" ]; then "$K/node" "$K/run-baseline.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | sed "s/^{\\"where\\":\\"/{\\"where\\":\\"code of $(cat "$K/baseline.txt"), /" | tee -a "$OUT/gpu-node.jsonl"; fi
@@ -126,15 +138,6 @@ if [ "\${UNFUSED:-1}" = 1 ]; then TFJS_FLAGS='{"STUDIO_FUSED_ADAM":false}' "$K/n
 if [ "\${GENERIC:-1}" = 1 ]; then NO_LSTM_KERNEL=1 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/gpu-node.jsonl"; fi
 # WebGPU's queue submitted every 200 programs instead of 15 (SUBMIT200=1).
 if [ "\${SUBMIT200:-0}" = 1 ]; then TFJS_FLAGS='{"WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE":200}' "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/gpu-node.jsonl"; fi
-# Dev F1 on WebGPU against WASM (CONVERGE=1, a kit built with --dev N): 3 seeds each at batch 32 for 20
-# epochs, the WASM seeds in parallel on their own cores; and the training page's batch for the GPU.
-if [ "\${CONVERGE:-0}" = 1 ]; then
-  for s in 1 2 3; do MODELS=bilstm EPOCHS=20 SEEDS=$s "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" wasm > "$OUT/converge-wasm-$s.jsonl" 2>&1 & done
-  MODELS=bilstm EPOCHS=20 SEEDS=1,2,3 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/converge.jsonl"
-  MODELS=bilstm EPOCHS=40 BATCH=128 LR=0.008 SEEDS=1,2,3 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/converge.jsonl"
-  wait; cat "$OUT"/converge-wasm-*.jsonl | tee -a "$OUT/converge.jsonl"; rm -f "$OUT"/converge-wasm-*.jsonl
-  exit 0
-fi
 PY=\${PY:-python3}
 N=$(nproc)
 if [ -z "\${LOCAL:-}" ] && [ "\${TORCH:-1}" = 1 ]; then $PY "$K/torch_tagger.py" "$K/shapes.json" 1 cuda 2>&1 | sed 's/^{/{"where":"PyTorch, cuda",/' | tee -a "$OUT/gpu-node.jsonl"; fi
