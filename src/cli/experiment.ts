@@ -22,6 +22,7 @@ import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
 import { WeakLabeler } from '../core/weak/pipeline';
 import type { HmmParams } from '../core/weak/hmm';
 import {
+  entryReliability,
   lexiconFromSpans,
   lexiconMatcher,
   lexiconSize,
@@ -235,7 +236,8 @@ function ownLexicon(s: Setting, d: SettingData, withRules: boolean): Lexicon | n
   if (s.kind !== 'distant') return null;
   const n = Math.min(d.train.corpus.docs.length, s.limitTrain ?? Infinity);
   const sentences = d.train.corpus.docs.slice(0, n).map((doc, k) => ({ words: tokenTexts(doc), spans: d.train.anns[k].spans }));
-  return makeLexicon([{ mode: 'sensitive', entries: lexiconFromSpans(sentences) }]);
+  const entries = lexiconFromSpans(sentences);
+  return makeLexicon([{ mode: 'sensitive', entries: s.entryReliability ? entryReliability(entries, sentences) : entries }]);
 }
 
 type WithLex = { words: readonly string[]; doc: number; offset: number; lex?: readonly LexiconMatch[] };

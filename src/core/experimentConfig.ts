@@ -52,8 +52,18 @@ const common = {
 };
 
 export const settingSchema = z.discriminatedUnion('kind', [
-  /** Every training sentence with its distant (weak) labels. */
-  z.object({ kind: z.literal('distant'), train: z.object({ text: z.string(), weak: z.string(), gold: z.string().optional() }).strict(), ...common }).strict(),
+  /**
+   * Every training sentence with its distant (weak) labels. With entryReliability, each dictionary
+   * entry's matches read as its reliability on the training sentences (core/lexicon.ts) instead of 1.
+   */
+  z
+    .object({
+      kind: z.literal('distant'),
+      train: z.object({ text: z.string(), weak: z.string(), gold: z.string().optional() }).strict(),
+      entryReliability: z.boolean().optional(),
+      ...common,
+    })
+    .strict(),
   /** A seeded fraction of the training sentences with gold labels, the rest with weak ones (NEEDLE's setting). */
   z
     .object({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lexiconFromSpans, lexiconMatcher, makeLexicon, spanMatches, weakFeatureTypes } from './lexicon';
+import { entryReliability, lexiconFromSpans, lexiconMatcher, makeLexicon, spanMatches, weakFeatureTypes } from './lexicon';
 
 describe('dictionary features', () => {
   const entries = [
@@ -72,6 +72,30 @@ describe('dictionary features', () => {
       { words: ['France'], type: 'LOC' },
       { words: ['Paris', 'Hilton'], type: 'PER' },
       { words: ['Paris'], type: 'PER' },
+    ]);
+  });
+
+  it('weighs each distant entry by how often its words are labeled as its type where they occur, and its matches carry that value', () => {
+    const sentences = [
+      { words: ['May', 'said', 'in', 'May'], spans: [{ start: 0, end: 1, label: 'PER' }] },
+      { words: ['in', 'May', 'and', 'June'], spans: [] },
+      { words: ['May', 'Day'], spans: [{ start: 0, end: 2, label: 'MISC' }] },
+      { words: ['Paris'], spans: [{ start: 0, end: 1, label: 'LOC' }] },
+    ];
+    const weighed = entryReliability(lexiconFromSpans(sentences), sentences);
+    // "May" occurs 4 times (once inside "May Day"), labeled a person once.
+    expect(weighed).toEqual([
+      { words: ['May'], type: 'PER', reliability: 0.25 },
+      { words: ['May', 'Day'], type: 'MISC', reliability: 1 },
+      { words: ['Paris'], type: 'LOC', reliability: 1 },
+    ]);
+    const lex = makeLexicon([{ mode: 'sensitive', entries: weighed }]);
+    const match = lexiconMatcher(lex);
+    const [misc, loc, per] = [lex.types.indexOf('MISC'), lex.types.indexOf('LOC'), lex.types.indexOf('PER')];
+    expect(match(['May', 'Day', 'in', 'Paris'])).toEqual([
+      { start: 0, end: 1, type: per, value: 0.25 },
+      { start: 0, end: 2, type: misc },
+      { start: 3, end: 4, type: loc },
     ]);
   });
 

@@ -13,6 +13,11 @@ export interface LexiconEntry {
   words: readonly string[];
   /** null for an untyped phrase (an entity of unknown type). */
   type: string | null;
+  /**
+   * How far a match of it can be trusted, in [0, 1] (entryReliability): its matches' feature value
+   * in place of 1. Absent: 1.
+   */
+  reliability?: number;
 }
 
 /** One gazetteer's entries and the case mode it matches in. */
@@ -36,6 +41,8 @@ export interface LexiconMatch {
   start: number;
   end: number;
   type: number;
+  /** The feature's value (its entry's reliability); absent: 1. */
+  value?: number;
 }
 
 /** Features per token: for each type, "first token of a match" and "later token of a match". */
@@ -55,6 +62,8 @@ interface Node {
   next: Map<string, Node>;
   /** Type indices of the entries that end here. */
   ends: number[];
+  /** The reliability of the entry of each type in `ends` (the highest, where sources repeat one); absent: all 1. */
+  values?: number[];
 }
 
 /** A matcher for one lexicon: every (start, end, type) whose words form an entry of some source. */
@@ -72,7 +81,12 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
         node = child;
       }
       const type = typeIndex.get(e.type ?? UNKNOWN_TYPE)!;
-      if (!node.ends.includes(type)) node.ends.push(type);
+      const value = e.reliability ?? 1;
+      const at = node.ends.indexOf(type);
+      if (at < 0) {
+        node.ends.push(type);
+        if (value !== 1 || node.values) (node.values ??= node.ends.map(() => 1))[node.ends.length - 1] = value;
+      } else if (node.values) node.values[at] = Math.max(node.values[at], value);
     }
     return { root, mode: source.mode };
   });
@@ -104,11 +118,13 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
       for (let i = 0; i < forms.length; i++) {
         let node = root.next.get(forms[i]);
         for (let j = i + 1; node; j++) {
-          for (const type of node.ends) {
+          for (let k = 0; k < node.ends.length; k++) {
+            const type = node.ends[k];
             const key = `${i},${j},${type}`;
             if (seen.has(key)) continue;
             seen.add(key);
-            out.push({ start: i, end: j, type });
+            const value = node.values?.[k];
+            out.push(value === undefined || value === 1 ? { start: i, end: j, type } : { start: i, end: j, type, value });
           }
           if (j >= forms.length) break;
           node = node.next.get(forms[j]);
@@ -137,6 +153,55 @@ export function lexiconFromSpans(
     }
   }
   return [...seen.values()];
+}
+
+/**
+ * Each entry's reliability on labeled sentences (issue 45's weak-label precision): of the times its
+ * words occur in them (case-sensitively, anywhere, labeled or not), the share labeled as its type
+ * there. A distant dictionary's entry that its labels matched once in ten occurrences ("May", a
+ * person 1 time in 10) then reads as a weak feature, one matched wherever it occurs as a strong one.
+ */
+export function entryReliability(
+  entries: readonly LexiconEntry[],
+  sentences: readonly { words: readonly string[]; spans: readonly { start: number; end: number; label: string }[] }[],
+): LexiconEntry[] {
+  const root: Node = { next: new Map(), ends: [] };
+  const phrases: string[] = [];
+  const id = new Map<string, number>();
+  for (const e of entries) {
+    const key = e.words.join(' ');
+    if (id.has(key) || !e.words.length) continue;
+    id.set(key, phrases.length);
+    phrases.push(key);
+    let node = root;
+    for (const w of e.words) {
+      let child = node.next.get(w);
+      if (!child) node.next.set(w, (child = { next: new Map(), ends: [] }));
+      node = child;
+    }
+    node.ends.push(id.get(key)!);
+  }
+  const occurs = new Array<number>(phrases.length).fill(0);
+  const labeled = new Map<string, number>();
+  for (const s of sentences) {
+    for (let i = 0; i < s.words.length; i++) {
+      let node = root.next.get(s.words[i]);
+      for (let j = i + 1; node; j++) {
+        for (const k of node.ends) occurs[k]++;
+        if (j >= s.words.length) break;
+        node = node.next.get(s.words[j]);
+      }
+    }
+    for (const x of s.spans) {
+      const key = `${x.label}\t${s.words.slice(x.start, x.end).join(' ')}`;
+      labeled.set(key, (labeled.get(key) ?? 0) + 1);
+    }
+  }
+  return entries.map((e) => {
+    const n = occurs[id.get(e.words.join(' ')) ?? -1] ?? 0;
+    const hits = labeled.get(`${e.type ?? UNKNOWN_TYPE}\t${e.words.join(' ')}`) ?? 0;
+    return { ...e, reliability: n > 0 ? Math.min(1, hits / n) : 1 };
+  });
 }
 
 /**

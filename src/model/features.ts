@@ -176,14 +176,18 @@ export function makeBatch(f: Featurizer, sentences: readonly BatchSentence[], id
   };
 }
 
-/** Per token, for each type: 1 at the first token of a match of that type, 1 at its later tokens. */
+/** Per token, for each type: the match's value (1, or its entry's reliability) at the first token of a match of that type, and at its later tokens. */
 function lexiconFeatures(sentences: readonly BatchSentence[], T: number, types: number, drop?: LexiconDropout): Float32Array {
   const L = 2 * types;
   const out = new Float32Array(sentences.length * T * L);
   sentences.forEach((s, b) => {
     for (const m of s.lex ?? []) {
       if (drop && drop.rate > 0 && drop.rand() < drop.rate) continue;
-      for (let t = m.start; t < m.end; t++) out[(b * T + t) * L + 2 * m.type + (t === m.start ? 0 : 1)] = 1;
+      const v = m.value ?? 1;
+      for (let t = m.start; t < m.end; t++) {
+        const at = (b * T + t) * L + 2 * m.type + (t === m.start ? 0 : 1);
+        out[at] = Math.max(out[at], v);
+      }
     }
   });
   return out;

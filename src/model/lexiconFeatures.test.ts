@@ -23,6 +23,20 @@ describe('dictionary features in a batch', () => {
     expect(Array.from(b.lex!)).toEqual([0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
   });
 
+  it("carry a match's value (its entry's reliability) where it has one, the larger where matches of a type overlap", () => {
+    const weighed = [
+      {
+        words: ['a', 'b'],
+        lex: [
+          { start: 0, end: 2, type: 0, value: 0.25 },
+          { start: 1, end: 2, type: 0, value: 0.5 },
+        ],
+      },
+    ];
+    // [B=1, T=2, 2]: token 0 B of type 0 at 0.25; token 1 I of 0.25's match and B of 0.5's.
+    expect(Array.from(makeBatch(feat(['A']), weighed).lex!)).toEqual([0.25, 0, 0.5, 0.25]);
+  });
+
   it('are absent without a lexicon, whatever the sentences carry', () => {
     expect(makeBatch(feat(), sentences).lex).toBeNull();
     expect(featureDims(feat()).lex).toBe(0);
