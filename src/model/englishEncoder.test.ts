@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { modelSchema } from '../core/runConfig';
 import { bioTags } from './data';
-import { adaptEncoder, decodeFloat32, ENCODER_FORMAT, type EncoderAsset, encoderMismatch, parseEncoderAsset } from './englishEncoder';
+import { adaptEncoder, ENCODER_FORMAT, type EncoderAsset, encoderMismatch, parseEncoderAsset } from './englishEncoder';
 import { buildFeaturizer, featureDims } from './features';
+import { decodeFloat32, packWeights } from './packedWeights';
 import { pretrainEncoder } from './pretrain';
 import { Tagger } from './tagger';
 import * as tf from './tf';
@@ -26,18 +27,13 @@ async function asset(): Promise<EncoderAsset> {
     ['O'],
   );
   const e = (await pretrainEncoder(model, feat, english, { epochs: 1, vocab: 20, batchSize: 16, lr: 0.02, clip: 5, seed: 1 }))!;
-  const pack = (d: Float32Array) => Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString('base64');
   return {
     format: ENCODER_FORMAT,
     provenance: { trainedOn: 'a test' },
     model: { encoder: 'bilstm', hidden: 8, charDim: 4, charFilters: 4, spelling: false },
     wordDims: featureDims(feat).word,
     chars: [...feat.chars],
-    weights: Object.fromEntries(
-      Object.entries(e.weights)
-        .filter(([k]) => k !== 'oov/emb')
-        .map(([k, v]) => [k, { shape: v.shape, base64: pack(v.data) }]),
-    ),
+    weights: packWeights(Object.fromEntries(Object.entries(e.weights).filter(([k]) => k !== 'oov/emb'))),
   };
 }
 
@@ -99,6 +95,6 @@ describe('an encoder pre-trained on English text, adapted to a project', () => {
     expect(() => adaptEncoder(a, { ...model, encoder: 'idcnn' }, feat, 1)).toThrow(/does not fit this model: the model's encoder is idcnn/);
     expect(() => parseEncoderAsset({ format: 'ner-studio-starter/1' }, 'x.json')).toThrow('x.json: not an encoder asset');
     const broken = { ...a, weights: { ...a.weights, 'lstm/fw/wh': { shape: [9, 32], base64: a.weights['lstm/fw/wh'].base64 } } };
-    expect(() => parseEncoderAsset(broken, 'x.json')).toThrow('x.json: weight lstm/fw/wh does not hold shape [9, 32]');
+    expect(() => parseEncoderAsset(broken, 'x.json')).toThrow('x.json: weight lstm/fw/wh has 1024 bytes for shape [9, 32] (1152 expected)');
   });
 });

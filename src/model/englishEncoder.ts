@@ -11,7 +11,9 @@
  * CNN (the inputs are concatenated in that order, dictionary features last: Tagger.inputs); the
  * rest starts fresh, drawn as the model draws it.
  */
+import { mulberry32 } from '../core/random';
 import type { ModelConfig } from '../core/runConfig';
+import { checkPacked, decodeFloat32, type PackedWeights } from './packedWeights';
 import { type Featurizer, featureDims } from './features';
 import type { Weights } from './tagger';
 
@@ -32,15 +34,7 @@ export interface EncoderAsset {
   /** Its character table: [character, row] (rows 0 and 1: padding and unknown). */
   chars: [string, number][];
   /** Float32, little-endian, base64 per variable; no head, no trainable word vectors. */
-  weights: Record<string, { shape: number[]; base64: string }>;
-}
-
-/** Float32 values from little-endian base64 (the assets' packing). */
-export function decodeFloat32(base64: string): Float32Array {
-  const bin = atob(base64);
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  return new Float32Array(bytes.buffer);
+  weights: PackedWeights;
 }
 
 /** The asset as read, checked: a clear error names what is wrong. */
@@ -49,10 +43,7 @@ export function parseEncoderAsset(raw: unknown, where: string): EncoderAsset {
   if (!a || a.format !== ENCODER_FORMAT) throw new Error(`${where}: not an encoder asset (format ${String(a?.format)}, expected ${ENCODER_FORMAT})`);
   if (!a.model || !a.chars || !a.weights || typeof a.wordDims !== 'number')
     throw new Error(`${where}: an encoder asset needs model, wordDims, chars and weights`);
-  for (const [k, v] of Object.entries(a.weights)) {
-    const n = v.shape.reduce((x, y) => x * y, 1);
-    if (decodeFloat32(v.base64).length !== n) throw new Error(`${where}: weight ${k} does not hold shape [${v.shape.join(', ')}]`);
-  }
+  checkPacked(a.weights, where);
   return a as EncoderAsset;
 }
 
@@ -66,18 +57,10 @@ export function encoderMismatch(a: EncoderAsset, model: ModelConfig, feat: Featu
   return null;
 }
 
-/** A seeded uniform draw in [-r, r] (mulberry32): the fresh part of an adapted weight. */
+/** A seeded uniform draw in [-r, r]: the fresh part of an adapted weight. */
 function uniform(n: number, r: number, seed: number): Float32Array {
-  let s = seed >>> 0;
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    out[i] = (2 * (((t ^ (t >>> 14)) >>> 0) / 4294967296) - 1) * r;
-  }
-  return out;
+  const rand = mulberry32(seed);
+  return Float32Array.from({ length: n }, () => (2 * rand() - 1) * r);
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Embeddings } from './embeddings';
 import { type Featurizer, featureDims } from './features';
 import { Tagger, type Weights } from './tagger';
 import { predict } from './train';
+import { checkPacked, decodeFloat32, type PackedWeights } from './packedWeights';
 
 export const STARTER_FORMAT = 'ner-studio-starter/1';
 /** Where the studio serves it, relative to its base. */
@@ -28,26 +29,15 @@ export interface StarterAsset {
   oov: [string, number][];
   oShift: number;
   /** Float32, little-endian, base64 per variable. */
-  weights: Record<string, { shape: number[]; base64: string }>;
+  weights: PackedWeights;
 }
 
 /** The asset as fetched or read, checked: a clear error names what is wrong. */
 export function parseStarter(raw: unknown, where = STARTER_PATH): StarterAsset {
   const a = raw as Partial<StarterAsset> | null;
   if (!a || a.format !== STARTER_FORMAT) throw new Error(`${where}: not a starter model (format ${String(a?.format)}, expected ${STARTER_FORMAT})`);
-  for (const [k, v] of Object.entries(a.weights ?? {})) {
-    const n = v.shape.reduce((x, y) => x * y, 1);
-    const bytes = Math.floor((v.base64.length * 3) / 4) - (v.base64.endsWith('==') ? 2 : v.base64.endsWith('=') ? 1 : 0);
-    if (bytes !== 4 * n) throw new Error(`${where}: weight ${k} has ${bytes} bytes for shape [${v.shape.join(', ')}] (${4 * n} expected)`);
-  }
+  checkPacked(a.weights ?? {}, where);
   return a as StarterAsset;
-}
-
-function decode(base64: string): Float32Array {
-  const bin = atob(base64);
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  return new Float32Array(bytes.buffer);
 }
 
 /** The starter's entity types, in its tags' order. */
@@ -64,7 +54,7 @@ export async function starterPredictions(a: StarterAsset, glove: Embeddings, sen
   const feat: Featurizer = { glove, chars: new Map(a.chars), oov: new Map(a.oov), tags: a.tags, ...(a.model.spelling ? { spelling: true } : {}) };
   const tagger = new Tagger(a.model, featureDims(feat), 1);
   try {
-    const weights: Weights = Object.fromEntries(Object.entries(a.weights).map(([k, v]) => [k, { shape: v.shape, data: decode(v.base64) }]));
+    const weights: Weights = Object.fromEntries(Object.entries(a.weights).map(([k, v]) => [k, { shape: v.shape, data: decodeFloat32(v.base64) }]));
     tagger.setWeights(weights);
     tagger.oShift = a.oShift;
     const { paths } = await predict(
