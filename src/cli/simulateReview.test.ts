@@ -22,7 +22,7 @@ const conllTiny = (train: number, dev: number) => ({
 });
 
 /** Writes a tiny simulation config (the tiny model, one epoch, seed 1) into a fresh folder, runs it, and returns its records and log. */
-async function runTinySimulation(name: string, settings: unknown[], simulate: Record<string, unknown>) {
+async function runTinySimulation(name: string, settings: unknown[], simulate: Record<string, unknown>, model: Record<string, unknown> = { dictionary: false }) {
   const dir = mkdtempSync(join(tmpdir(), 'studio-sim-'));
   const config = {
     name,
@@ -31,7 +31,7 @@ async function runTinySimulation(name: string, settings: unknown[], simulate: Re
     seeds: [1],
     records: join(dir, 'records.jsonl'),
     settings,
-    methods: [{ label: 'base', method: { name: 'wsl' }, model: { dictionary: false } }],
+    methods: [{ label: 'base', method: { name: 'wsl' }, model }],
     simulate: { ...simulate, out: join(dir, 'summary.json') },
   };
   writeFileSync(join(dir, 'sim.json'), JSON.stringify(config));
@@ -109,6 +109,39 @@ describe('simulate-review', () => {
     expect(oracle.fit!.model).toBeGreaterThanOrEqual(0);
     expect(records.find((r) => r.arm === 'control')!.fit).toBeUndefined();
     expect(logs).toContain('conll tiny/1/oracle/0.1: fine-tuning with weighted-wsl (weak sentences × 0.1)');
+  }, 300_000);
+
+  it('lets corrections travel into the dictionary: every sentence is matched again, and the summary reports both arms', async () => {
+    const { config, logs, records } = await runTinySimulation(
+      'sim-gazetteer',
+      [{ ...conllTiny(60, 20), name: 'conll dict' }],
+      {
+        budgets: [0.1],
+        train: ['uncertainty'],
+        travel: false,
+        gazetteer: true,
+        finetune: { epochs: 1, gamma: 0.1 },
+      },
+      { dictionary: true },
+    );
+    expect(records.map((r) => r.arm)).toEqual([
+      'base',
+      'ranking',
+      'control',
+      'random',
+      'oracle',
+      'uncertainty',
+      'uncertainty+gazetteer',
+      'random+gazetteer',
+      'summary',
+    ]);
+    const oracleLike = records.find((r) => r.arm === 'uncertainty+gazetteer')!;
+    expect(oracleLike.gazetteer!.added + oracleLike.gazetteer!.stopped).toBeGreaterThan(0);
+    expect(oracleLike.travelled).toBeGreaterThanOrEqual(oracleLike.travel!.sentences);
+    expect(logs.some((l) => l.includes('dictionary features from'))).toBe(true);
+    const summary = JSON.parse(readFileSync(config.simulate.out, 'utf8'));
+    expect(Object.keys(summary.settings[0].budgets[0])).toEqual(expect.arrayContaining(['gazetteer', 'randomGazetteer']));
+    expect(logs.some((l) => l.includes('guided, into the dictionary too'))).toBe(true);
   }, 300_000);
 
   it('summarizes gains over each seed’s own base model', () => {

@@ -5,7 +5,10 @@
  * wrong), lets the gold labels correct the top k % of each ranking, fine-tunes the base model
  * with the corrected sentences as strong labels, and records the test F1. A correction may also
  * travel (the editor's "apply to all occurrences" and "stop list"): the same words elsewhere in
- * the pool are relabeled as the corrected sentence says.
+ * the pool are relabeled as the corrected sentence says. With `gazetteer` they also reach the
+ * dictionary ("add to gazetteer", "add to the stop list"): every training sentence's weak labels
+ * and every sentence's dictionary features, dev and test included, as the studio's next run reads
+ * its gazetteers.
  *
  * The signals read models that did not train on the sentence they rank where that matters:
  * `doubt` and `crossfit` come from K fold models, each trained on the other folds; the base
@@ -23,6 +26,7 @@ import {
   applyTravel,
   budgetCount,
   combineRanks,
+  correctedLexicon,
   disagreement,
   doubt,
   foldsOf,
@@ -39,6 +43,7 @@ import type { experimentSchema, Setting } from '../core/experimentConfig';
 import { meanStd, scoreSpans } from '../core/metrics';
 import { tagsToSpans } from '../core/tagScheme';
 import type { Annotation, ParsedCorpus } from '../core/types';
+import { lexiconMatcher, type Lexicon } from '../core/lexicon';
 import { mulberry32 } from '../core/random';
 import { runEngine, type RunSource, scopedStore } from '../engine/run';
 import { pipelineSchema } from '../methods/pipelines';
@@ -77,6 +82,12 @@ export const simulateSchema = z
     train: z.array(z.enum(SIGNALS)).min(1).default(['doubt']),
     /** Also train with the first trained signal's corrections travelling to the same words elsewhere, and random sentences' likewise. */
     travel: z.boolean().default(true),
+    /**
+     * Also train with the first trained signal's corrections, and random sentences', travelling
+     * into the dictionary as well: typed phrases added to it, wrong ones stop-listed, so the
+     * dictionary features change everywhere and the weak labels of every training sentence.
+     */
+    gazetteer: z.boolean().default(false),
     finetune: z
       .object({
         epochs: z.number().int().positive(),
@@ -120,7 +131,10 @@ export interface SimRecord {
   corrected: number;
   /** Further sentences the corrections changed by travelling. */
   travelled?: number;
+  /** How the travelled changes went against gold, on the pool's sentences (the others have none). */
   travel?: ReturnType<typeof travelEffect>;
+  /** Arms travelling into the dictionary: phrases added, stop-listed, and left out for a type it has no features for. */
+  gazetteer?: { added: number; stopped: number; skipped: number };
   /** Share of the corrected sentences that had a label error. */
   precision?: number;
   /** The corrected sentences' F1 against their gold: the fine-tuned model's, and their weak labels' before the correction. */
@@ -250,6 +264,7 @@ export async function simulateReview(
     if (!left.length) continue;
     log(`${s0.name}: loading`);
     const { data: d, setting, gold } = poolData(s0, sim);
+    const lexicons = new Map<string, Lexicon | null>();
     const { planned, sents, feat, tags } = await prepareMethod({
       exp,
       configFile,
@@ -258,10 +273,13 @@ export async function simulateReview(
       m,
       glove,
       spelling,
-      lexicons: new Map(),
+      lexicons,
       weakLabelCache: new Map(),
       log,
     });
+    const lexicon = [...lexicons.values()][0] ?? null;
+    if (sim.gazetteer && !lexicon)
+      throw new Error(`${configFile}: simulate.gazetteer: setting "${s0.name}" gives its model no dictionary features to travel into`);
     const goldSents = toSentences(d.train.corpus.docs, gold, tags).slice(0, sents.train.length);
     const poolAt = sents.train.map((x, k) => (gold[x.doc] ? k : -1)).filter((k) => k >= 0);
     const pool: PoolSentence[] = poolAt.map((k) => ({ words: sents.train[k].words, weak: sents.train[k].tags, gold: goldSents[k].tags }));
@@ -271,7 +289,7 @@ export async function simulateReview(
     for (const seed of left) {
       const cfg = planned.find((p) => p.seed === seed)?.config;
       if (!cfg) throw new Error(`${configFile}: seed ${seed} is not among the experiment's seeds`);
-      await simulateSeed({ exp, sim, setting: s0.name, seed, cfg, m, feat, sents, pool, poolAt, tags, done, log });
+      await simulateSeed({ exp, sim, setting: s0.name, seed, cfg, m, feat, sents, lexicon, pool, poolAt, tags, done, log });
     }
   }
   return summary();
@@ -286,6 +304,8 @@ interface SeedArgs {
   m: z.infer<typeof experimentSchema>['methods'][number];
   feat: Awaited<ReturnType<typeof prepareMethod>>['feat'];
   sents: { train: LabeledSentence[]; dev: LabeledSentence[]; test: LabeledSentence[] };
+  /** The dictionary the sentences' features were matched with (null: none). */
+  lexicon: Lexicon | null;
   pool: PoolSentence[];
   poolAt: number[];
   tags: string[];
@@ -360,7 +380,9 @@ async function baseModel(c: SeedContext): Promise<{ weights: Weights; stageCfg: 
   const { weights, test: baseTest, dev: baseDev, marg } = base;
   const dropout = base.dictionaryDropout ?? cfg.model.dictionaryDropout;
   const stageCfg: RunConfig = { ...cfg, model: { ...cfg.model, dictionaryDropout: typeof dropout === 'number' ? dropout : 0.5 } };
-  if (!done.has(key('base', 0)))
+  // A seed resumed (or given new arms) trains its base model again for the weights: the same run, so the same figure.
+  if (done.has(key('base', 0))) log(`${setting}/${seed} base trained again for its weights: test F1 ${baseTest}, dev ${baseDev ?? '–'}`);
+  else
     write({
       key: key('base', 0),
       setting,
@@ -443,28 +465,46 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
     },
     ...(sim.finetune.gamma !== undefined ? { method: { name: 'weighted-wsl', gamma: sim.finetune.gamma } } : {}),
   };
-  const fineTune = async (arm: string, fraction: number, corrected: readonly number[], travel: boolean) => {
+  const fineTune = async (arm: string, fraction: number, corrected: readonly number[], travel: Travel) => {
     const k = key(arm, fraction);
     if (done.has(k)) return;
     const t1 = performance.now();
-    const train = sents.train.slice();
+    let train = sents.train.slice();
     for (const i of corrected) train[poolAt[i]] = { ...train[poolAt[i]], tags: [...pool[i].gold], weak: false };
     let travelled: Map<number, number[]> | undefined;
-    if (travel) {
+    let moved = 0;
+    let now = sents;
+    let gazetteer: SimRecord['gazetteer'];
+    if (travel === 'labels') {
       travelled = applyTravel(pool, travelRules(pool, corrected, tags), new Set(corrected), tags);
       for (const [i, row] of travelled) train[poolAt[i]] = { ...train[poolAt[i]], tags: row };
+      moved = travelled.size;
+    } else if (travel === 'gazetteer') {
+      const rules = travelRules(pool, corrected, tags);
+      // The weak labels of every training sentence, not only the pool's, as re-labeling does.
+      const everyRow = train.map((x) => ({ words: x.words, weak: x.tags, gold: x.tags }));
+      const rows = applyTravel(everyRow, rules, new Set(corrected.map((i) => poolAt[i])), tags);
+      for (const [t, row] of rows) train[t] = { ...train[t], tags: row };
+      const poolIndex = new Map(poolAt.map((t, i) => [t, i]));
+      travelled = new Map([...rows].filter(([t]) => poolIndex.has(t)).map(([t, row]) => [poolIndex.get(t)!, row]));
+      moved = rows.size;
+      const g = correctedLexicon(c.lexicon!, rules);
+      gazetteer = { added: g.added, stopped: g.stopped, skipped: g.skipped };
+      const relex = rematcher(c.lexicon!, g.lexicon);
+      train = train.map(relex);
+      now = { train, dev: sents.dev.map(relex), test: sents.test.map(relex) };
     }
     log(`${k}: fine-tuning with ${ftCfg.method.name}${sim.finetune.gamma !== undefined ? ` (weak sentences × ${sim.finetune.gamma})` : ''}`);
     // The fine-tune the studio's review loop runs: one stage from the base model's weights.
     // The corrected sentences with their gold: how well the fine-tuned model learned them (against how wrong their weak labels were).
-    const fixed = corrected.map((i) => ({ ...sents.train[poolAt[i]], tags: [...pool[i].gold] }));
+    const fixed = corrected.map((i) => ({ ...train[poolAt[i]], tags: [...pool[i].gold] }));
     const { test, dev, fit } = await runEngine(
       single(ftCfg),
       {
-        ...engineSource(c, train, async (run) => {
+        ...engineSource({ ...c, sents: now }, train, async (run) => {
           const tagger = run.model.tagger!;
           const r = {
-            test: pct((await evaluate(tagger, feat, sents.test)).overall.f1),
+            test: pct((await evaluate(tagger, feat, now.test)).overall.f1),
             dev: run.dev,
             fit: fixed.length ? pct((await evaluate(tagger, feat, fixed)).overall.f1) : undefined,
           };
@@ -483,7 +523,8 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
       arm,
       fraction,
       corrected: corrected.length,
-      ...(travelled ? { travelled: travelled.size, travel: travelEffect(pool, travelled) } : {}),
+      ...(travelled ? { travelled: moved, travel: travelEffect(pool, travelled) } : {}),
+      ...(gazetteer ? { gazetteer } : {}),
       precision: Math.round(10000 * precisionOf(pool, corrected)) / 10000,
       ...(fit !== undefined ? { fit: { model: fit, weak: pct(weakF1(pool, corrected, tags)) } } : {}),
       test,
@@ -495,20 +536,33 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
     await fineTune(p.arm, p.fraction, p.ranking ? ranked[p.ranking].slice(0, budgetCount(pool.length, p.fraction)) : [], p.travel);
 }
 
-/** Every fine-tune a seed records, in the order they run: its arm, budget, the ranking whose top sentences it corrects, and whether they travel. */
-function plannedArms(sim: SimulateOptions): { arm: string; fraction: number; ranking: string; travel: boolean }[] {
-  const out = [{ arm: 'control', fraction: 0, ranking: '', travel: false }];
+/** How far a fine-tune's corrections go: nowhere else, to the same words in the pool, or into the dictionary too. */
+type Travel = 'none' | 'labels' | 'gazetteer';
+
+/** Every fine-tune a seed records, in the order they run: its arm, budget, the ranking whose top sentences it corrects, and how they travel. */
+function plannedArms(sim: SimulateOptions): { arm: string; fraction: number; ranking: string; travel: Travel }[] {
+  const out: { arm: string; fraction: number; ranking: string; travel: Travel }[] = [{ arm: 'control', fraction: 0, ranking: '', travel: 'none' }];
   for (const fraction of sim.budgets) {
-    out.push({ arm: 'random', fraction, ranking: 'random', travel: false }, { arm: 'oracle', fraction, ranking: 'oracle', travel: false });
-    for (const sig of sim.train) out.push({ arm: sig, fraction, ranking: sig, travel: false });
-    if (sim.travel)
-      out.push(
-        { arm: `${sim.train[0]}+travel`, fraction, ranking: sim.train[0], travel: true },
-        // The same travelling from random sentences: what travel is worth apart from the ranking.
-        { arm: 'random+travel', fraction, ranking: 'random', travel: true },
-      );
+    out.push({ arm: 'random', fraction, ranking: 'random', travel: 'none' }, { arm: 'oracle', fraction, ranking: 'oracle', travel: 'none' });
+    for (const sig of sim.train) out.push({ arm: sig, fraction, ranking: sig, travel: 'none' });
+    // Each travelling arm beside the same travelling from random sentences: what travel is worth apart from the ranking.
+    for (const travel of ['labels', 'gazetteer'] as const)
+      if (travel === 'labels' ? sim.travel : sim.gazetteer)
+        out.push(
+          { arm: `${sim.train[0]}+${TRAVEL_ARM[travel]}`, fraction, ranking: sim.train[0], travel },
+          { arm: `random+${TRAVEL_ARM[travel]}`, fraction, ranking: 'random', travel },
+        );
   }
   return out;
+}
+
+const TRAVEL_ARM = { labels: 'travel', gazetteer: 'gazetteer' } as const;
+
+/** Sentences' dictionary features matched again with `after` (the features of later groups, weak labels' and the starter's, kept). */
+function rematcher(before: Lexicon, after: Lexicon) {
+  const match = lexiconMatcher(after);
+  const base = before.types.length;
+  return <T extends LabeledSentence>(x: T): T => ({ ...x, lex: [...match(x.words), ...(x.lex ?? []).filter((m) => m.type >= base)] });
 }
 
 /** Whether a seed has every record its config plans (an arm added to the simulator runs on seeds simulated before it). */
@@ -534,6 +588,9 @@ interface BudgetSummary {
   travel?: TravelSummary;
   /** Random sentences' corrections travelling the same way. */
   randomTravel?: TravelSummary;
+  /** The guided and random corrections travelling into the dictionary too. */
+  gazetteer?: TravelSummary;
+  randomGazetteer?: TravelSummary;
   /** Each ranking's precision (mean over seeds), trained on or not. */
   precisions: Record<string, number>;
 }
@@ -583,6 +640,8 @@ export function summarize(records: readonly SimRecord[], sim: Pick<SimulateOptio
         };
         const travel = travelOf(`${sim.train[0]}+travel`);
         const randomTravel = travelOf('random+travel');
+        const gazetteer = travelOf(`${sim.train[0]}+gazetteer`);
+        const randomGazetteer = travelOf('random+gazetteer');
         if (!random.n || !oracle.n || !guided.n) return null;
         return {
           fraction: b,
@@ -592,6 +651,8 @@ export function summarize(records: readonly SimRecord[], sim: Pick<SimulateOptio
           guided: { signal: sim.train[0], gain: guided.gain, std: guided.std, precision: precisionOfArm(sim.train[0], b) },
           ...(travel ? { travel } : {}),
           ...(randomTravel ? { randomTravel } : {}),
+          ...(gazetteer ? { gazetteer } : {}),
+          ...(randomGazetteer ? { randomGazetteer } : {}),
           precisions: Object.fromEntries(['random', 'oracle', ...SIGNALS].map((s) => [s, precisionOfArm(s, b)])),
         };
       })
@@ -620,11 +681,15 @@ function writeSummary(recordsFile: string, out: string, sim: SimulateOptions, se
     log(
       `\n${s.name} (seeds ${s.seeds.join(', ')}): base ${s.base.mean} ± ${s.base.std}; fine-tuned with no corrections ${s.control ? `${sign(s.control.gain)} ± ${s.control.std}` : '–'}; pool ${s.poolSize} sentences, ${s.poolErrors} with an error`,
     );
-    log('| budget | sentences | random | oracle | guided (precision) | guided, travelling (sentences travelled to) | random, travelling |');
-    log('|---|---|---|---|---|---|---|');
+    const gaz = s.budgets.some((b) => b.gazetteer || b.randomGazetteer);
+    const travelCell = (t?: TravelSummary) => (t ? `${sign(t.gain)} ± ${t.std} (${t.travelled})` : '–');
+    log(
+      `| budget | sentences | random | oracle | guided (precision) | guided, travelling (sentences travelled to) | random, travelling |${gaz ? ' guided, into the dictionary too | random, into the dictionary too |' : ''}`,
+    );
+    log(`|---|---|---|---|---|---|---|${gaz ? '---|---|' : ''}`);
     for (const b of s.budgets)
       log(
-        `| ${b.fraction * 100} % | ${b.sentences} | ${sign(b.random.gain)} (${pctOrDash(b.random.precision)}) | ${sign(b.oracle.gain)} | ${sign(b.guided.gain)} (${pctOrDash(b.guided.precision)}) | ${b.travel ? `${sign(b.travel.gain)} (${b.travel.travelled})` : '–'} | ${b.randomTravel ? `${sign(b.randomTravel.gain)} (${b.randomTravel.travelled})` : '–'} |`,
+        `| ${b.fraction * 100} % | ${b.sentences} | ${sign(b.random.gain)} ± ${b.random.std} (${pctOrDash(b.random.precision)}) | ${sign(b.oracle.gain)} ± ${b.oracle.std} | ${sign(b.guided.gain)} ± ${b.guided.std} (${pctOrDash(b.guided.precision)}) | ${travelCell(b.travel)} | ${travelCell(b.randomTravel)} |${gaz ? ` ${travelCell(b.gazetteer)} | ${travelCell(b.randomGazetteer)} |` : ''}`,
       );
   }
   return { out, settings: settingsOut };

@@ -3,6 +3,7 @@ import {
   applyTravel,
   budgetCount,
   combineRanks,
+  correctedLexicon,
   doubt,
   foldsOf,
   precisionOf,
@@ -16,6 +17,7 @@ import {
   uncertaintySum,
   type PoolSentence,
 } from './guidedCorrection';
+import { lexiconMatcher, makeLexicon } from './lexicon';
 
 const names = ['O', 'B-PER', 'I-PER', 'B-LOC', 'I-LOC'];
 const ids = (s: string) => s.split(' ').map((t) => names.indexOf(t === 'O' ? 'O' : t));
@@ -111,5 +113,17 @@ describe('corrections that travel', () => {
     const pool = [sent('The Who played', 'B-PER I-PER O', 'O O O'), sent('The Who sang Who', 'B-PER I-PER O B-PER', 'O O O B-PER')];
     const changed = applyTravel(pool, travelRules(pool, [0], names), new Set([0]), names);
     expect(changed.get(1)).toEqual(ids('O O O B-PER'));
+  });
+
+  it('carries the corrections into the dictionary: a missed phrase is matched, a wrong one no longer, the feature groups unchanged', () => {
+    const pool = [sent('The Who met Ann Lee in Oslo', 'B-PER I-PER O O O O O', 'O O O B-PER I-PER O B-LOC')];
+    const rules = travelRules(pool, [0], names);
+    const lex = makeLexicon([{ mode: 'insensitive', entries: [{ words: ['The', 'Who'], type: 'PER' }] }]);
+    const { lexicon, added, stopped, skipped } = correctedLexicon(lex, rules);
+    // LOC is no feature group of this dictionary: Oslo is left out rather than given a new one.
+    expect({ added, stopped, skipped }).toEqual({ added: 1, stopped: 1, skipped: 1 });
+    expect(lexicon.types).toEqual(['PER']);
+    expect(lexiconMatcher(lexicon)('Then The Who and Ann Lee'.split(' '))).toEqual([{ start: 4, end: 6, type: 0 }]);
+    expect(lexiconMatcher(lex)('Then The Who and Ann Lee'.split(' '))).toEqual([{ start: 1, end: 3, type: 0 }]);
   });
 });

@@ -114,6 +114,30 @@ describe('dictionary features', () => {
       { start: 4, end: 6, type: 1 },
     ]);
   });
+
+  it('matches nothing of a stop-listed phrase, from a source or a rule, and still matches its parts and the phrases around it', () => {
+    const lex = makeLexicon(
+      [
+        {
+          mode: 'insensitive',
+          entries: [
+            { words: ['New', 'York'], type: 'LOC' },
+            { words: ['York'], type: 'PER' },
+            { words: ['aspirin'], type: 'Chemical' },
+          ],
+        },
+      ],
+      [{ kind: 'tokens', name: 'itis', label: 'Disease', pattern: [{ LOWER: { REGEX: 'itis$' } }] }],
+      ['New York', 'hepatitis'],
+    );
+    // The stop list reads the sentence's own words: "new York" is no stop-listed phrase.
+    expect(lexiconMatcher(lex)(['New', 'York', 'and', 'new', 'York', 'with', 'hepatitis', 'or', 'aspirin'])).toEqual([
+      { start: 1, end: 2, type: 3 },
+      { start: 3, end: 5, type: 2 },
+      { start: 4, end: 5, type: 3 },
+      { start: 8, end: 9, type: 0 },
+    ]);
+  });
 });
 
 describe('weak labels as features', () => {

@@ -34,6 +34,11 @@ export interface Lexicon {
   types: string[];
   sources: readonly LexiconSource[];
   rules?: readonly Rule[];
+  /**
+   * Phrases that are no entity (the project's stop lists): no source's or rule's match of exactly
+   * these words, as the weak labeler leaves them out of the aggregation (withoutStopped).
+   */
+  stop?: readonly string[];
 }
 
 /** One match in a sentence: tokens [start, end) and the index of its type in `Lexicon.types`. */
@@ -49,11 +54,11 @@ export interface LexiconMatch {
 export const lexiconDims = (types: readonly string[]): number => 2 * types.length;
 
 /** The lexicon of gazetteers' typed and untyped entries (and rules), its types sorted with the unknown type last. */
-export function makeLexicon(sources: readonly LexiconSource[], rules: readonly Rule[] = []): Lexicon {
+export function makeLexicon(sources: readonly LexiconSource[], rules: readonly Rule[] = [], stop: readonly string[] = []): Lexicon {
   const all = sources.flatMap((s) => s.entries);
   const typed = [...new Set([...all.map((e) => e.type).filter((t): t is string => t !== null), ...rules.map((r) => r.label)])].sort();
   const types = all.some((e) => e.type === null) ? [...typed, UNKNOWN_TYPE] : typed;
-  return { types, sources, ...(rules.length ? { rules } : {}) };
+  return { types, sources, ...(rules.length ? { rules } : {}), ...(stop.length ? { stop } : {}) };
 }
 
 export const lexiconSize = (lex: Lexicon): number => lex.sources.reduce((a, s) => a + s.entries.length, 0);
@@ -93,6 +98,7 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
   // Rules run on the sentence as a document of its own (tokens joined by spaces); their budget
   // covers a whole corpus's sentences, not one labeling run's documents.
   const rules = (lex.rules ?? []).map((r) => ({ label: compileRule(r, 600_000), type: typeIndex.get(r.label)! }));
+  const stop = lex.stop?.length ? new Set(lex.stop) : null;
   return (words) => {
     const seen = new Set<string>();
     const out: LexiconMatch[] = [];
@@ -131,7 +137,8 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
         }
       }
     }
-    return out.sort((a, b) => a.start - b.start || a.end - b.end || a.type - b.type);
+    const kept = stop ? out.filter((m) => !stop.has(words.slice(m.start, m.end).join(' '))) : out;
+    return kept.sort((a, b) => a.start - b.start || a.end - b.end || a.type - b.type);
   };
 }
 

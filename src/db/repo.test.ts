@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
+import { lexiconMatcher } from '../core/lexicon';
 import { parseConll } from '../core/formats/conll';
 import { parseGazetteerTsv } from '../core/formats/gazetteer';
 import type { ParsedCorpus } from '../core/types';
@@ -171,8 +172,11 @@ describe('the review tools in the store', () => {
     await addToStopList(db, pid, 'The Who');
     await addToCorrectionsGazetteer(db, pid, 'aspirin', 'Chemical');
     await expect(addToStopList(db, pid, 'The Who')).rejects.toThrow(/already listed/);
+    await addToCorrectionsGazetteer(db, pid, 'The Who', 'Chemical');
     const lex = await projectLexicon(db, pid, false);
     expect(lex?.types).toEqual(['Chemical']);
+    // Another gazetteer's entry of a stop-listed phrase gives no feature either.
+    expect(lexiconMatcher(lex!)(['The', 'Who', 'took', 'aspirin'])).toEqual([{ start: 3, end: 4, type: 0 }]);
   });
 
   it('adds a public list once, typed as one of the project types, as a dictionary-feature group of its own; features-only lists are no weak source', async () => {

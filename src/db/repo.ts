@@ -115,8 +115,12 @@ export async function importCorpus(db: StudioDB, projectId: number, corpus: Pars
  * as the dictionary a model reads (src/core/lexicon.ts); null when it has neither.
  */
 export async function projectLexicon(db: StudioDB, projectId: number, withRules = true): Promise<Lexicon | null> {
-  // A stop list says what is not an entity: no dictionary feature.
-  const gazetteers = (await db.gazetteers.where('projectId').equals(projectId).sortBy('priority')).filter((g) => !g.stop);
+  // A stop list says what is not an entity: no dictionary feature of its own, and no other
+  // gazetteer's or rule's match of its phrases either (as in the weak labels).
+  const all = await db.gazetteers.where('projectId').equals(projectId).sortBy('priority');
+  const gazetteers = all.filter((g) => !g.stop);
+  const stopIds = all.filter((g) => g.stop).map((g) => g.id!);
+  const stop = stopIds.length ? (await db.gazetteerEntries.where('gazetteerId').anyOf(stopIds).toArray()).map((e) => e.phrase) : [];
   const sources = await Promise.all(
     gazetteers.map(async (g) => ({
       mode: g.mode,
@@ -130,7 +134,7 @@ export async function projectLexicon(db: StudioDB, projectId: number, withRules 
   const withEntries = sources.filter((s) => s.entries.length);
   // The enabled rules, in their order: their matches count as matches of their label.
   const rules = withRules ? (await db.rules.where('projectId').equals(projectId).sortBy('priority')).filter((r) => r.enabled).map((r) => r.rule) : [];
-  return withEntries.length || rules.length ? makeLexicon(withEntries, rules) : null;
+  return withEntries.length || rules.length ? makeLexicon(withEntries, rules, stop) : null;
 }
 
 export async function importGazetteer(db: StudioDB, projectId: number, name: string, mode: CaseMode, parsed: ParsedGazetteer): Promise<number> {
