@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSimRecords, simulateReview, summarize } from './simulateReview';
+import { loadExperimentConfig, loadSetting } from './experiment';
+import { poolData, readSimRecords, simulateReview, simulateSchema, summarize } from './simulateReview';
 
 const fixtures = resolve('fixtures/data');
 
@@ -143,6 +144,34 @@ describe('simulate-review', () => {
     expect(Object.keys(summary.settings[0].budgets[0])).toEqual(expect.arrayContaining(['gazetteer', 'randomGazetteer']));
     expect(logs.some((l) => l.includes('guided, into the dictionary too'))).toBe(true);
   }, 300_000);
+
+  it('draws a pool from dev at random, or as its last sentences so that no document straddles the pool and the dev that selects', () => {
+    const bc = {
+      kind: 'dictionary',
+      name: 'bc',
+      corpus: '$data/bc5cdr/train_raw.txt',
+      gazetteers: ['$data/bc5cdr/dict_core.txt'],
+      untyped: [],
+      aggregate: 'priority',
+      dev: { conll: '$data/bc5cdr/dev.conll' },
+      test: { conll: '$data/bc5cdr/test.conll' },
+    };
+    const { exp } = loadExperimentConfig(
+      't.json',
+      { name: 't', settings: [bc], methods: [{ label: 'w', method: { name: 'wsl' } }], records: 'r.jsonl' },
+      fixtures,
+    );
+    const pools = (contiguous: boolean) => simulateSchema.shape.pools.parse({ bc: { fromDev: 50, limitTrain: 10, contiguous } });
+    const dev = loadSetting(exp.settings[0]).dev.docs;
+    const random = poolData(exp.settings[0], { pools: pools(false) });
+    const last = poolData(exp.settings[0], { pools: pools(true) });
+    // The contiguous pool is dev's last 50 sentences in order, after the 10 training ones; the rest of dev selects, in order.
+    expect(last.data.train.corpus.docs.slice(10)).toEqual(dev.slice(-50));
+    expect(last.data.dev.docs).toEqual(dev.slice(0, -50));
+    expect(last.gold.slice(10).every((g) => g !== undefined)).toBe(true);
+    expect(random.data.train.corpus.docs.slice(10)).not.toEqual(dev.slice(-50));
+    expect(random.data.dev.docs).toHaveLength(dev.length - 50);
+  });
 
   it('summarizes gains over each seed’s own base model', () => {
     const r = (seed: number, arm: string, fraction: number, test: number) => ({

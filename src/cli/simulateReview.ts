@@ -109,7 +109,19 @@ export const simulateSchema = z
     pools: z
       .record(
         z.string(),
-        z.object({ fromDev: z.number().int().positive(), limitTrain: z.number().int().positive().optional(), splitSeed: z.number().int().default(1) }).strict(),
+        z
+          .object({
+            fromDev: z.number().int().positive(),
+            limitTrain: z.number().int().positive().optional(),
+            splitSeed: z.number().int().default(1),
+            /**
+             * The pool is dev's last `fromDev` sentences instead of a random draw, so that it shares
+             * no document with the sentences that select models where the file keeps a document's
+             * sentences together and marks no boundary (bc5cdr's dev.conll, abstract after abstract).
+             */
+            contiguous: z.boolean().default(false),
+          })
+          .strict(),
       )
       .default({}),
     /** The summary JSON (`--report` writes it). */
@@ -161,7 +173,7 @@ interface PoolData {
   gold: (Annotation | undefined)[];
 }
 
-function poolData(setting: Setting, opts: SimulateOptions): PoolData {
+export function poolData(setting: Setting, opts: Pick<SimulateOptions, 'pools'>): PoolData {
   const pool = opts.pools[setting.name];
   if (!pool) {
     if (setting.kind !== 'distant' || !setting.train.gold)
@@ -185,7 +197,9 @@ function poolData(setting: Setting, opts: SimulateOptions): PoolData {
   const n = data.dev.docs.length;
   if (pool.fromDev >= n) throw new Error(`setting "${setting.name}": a pool of ${pool.fromDev} dev documents leaves none of the ${n} to select models on`);
   const rand = mulberry32(pool.splitSeed);
-  const order = Array.from({ length: n }, (_, k) => [rand(), k] as const).sort((a, b) => a[0] - b[0]);
+  const order = pool.contiguous
+    ? Array.from({ length: n }, (_, k) => [0, n - 1 - k] as const)
+    : Array.from({ length: n }, (_, k) => [rand(), k] as const).sort((a, b) => a[0] - b[0]);
   const inPool = new Set(order.slice(0, pool.fromDev).map(([, k]) => k));
   const poolIdx = [...inPool].sort((a, b) => a - b);
   const restIdx = data.dev.docs.map((_, k) => k).filter((k) => !inPool.has(k));
