@@ -22,6 +22,18 @@ const conllTiny = (train: number, dev: number) => ({
   limitDev: dev,
 });
 
+/** The committed bc5cdr fixture as a dictionary setting (dict_core, priority aggregation). */
+const bc5cdrTiny = (name: string) => ({
+  kind: 'dictionary',
+  name,
+  corpus: '$data/bc5cdr/train_raw.txt',
+  gazetteers: ['$data/bc5cdr/dict_core.txt'],
+  untyped: [],
+  aggregate: 'priority',
+  dev: { conll: '$data/bc5cdr/dev.conll' },
+  test: { conll: '$data/bc5cdr/test.conll' },
+});
+
 /** Writes a tiny simulation config (the tiny model, one epoch, seed 1) into a fresh folder, runs it, and returns its records and log. */
 async function runTinySimulation(name: string, settings: unknown[], simulate: Record<string, unknown>, model: Record<string, unknown> = { dictionary: false }) {
   const dir = mkdtempSync(join(tmpdir(), 'studio-sim-'));
@@ -43,24 +55,12 @@ async function runTinySimulation(name: string, settings: unknown[], simulate: Re
 
 describe('simulate-review', () => {
   it('records the base, the rankings and a fine-tune per arm and budget, then skips them on restart; pools from dev for a dictionary setting', async () => {
-    const { dir, config, logs, records } = await runTinySimulation(
-      'sim-test',
-      [
-        conllTiny(80, 30),
-        {
-          kind: 'dictionary',
-          name: 'bc5cdr tiny',
-          corpus: '$data/bc5cdr/train_raw.txt',
-          gazetteers: ['$data/bc5cdr/dict_core.txt'],
-          untyped: [],
-          aggregate: 'priority',
-          dev: { conll: '$data/bc5cdr/dev.conll' },
-          test: { conll: '$data/bc5cdr/test.conll' },
-          limitDev: 30,
-        },
-      ],
-      { budgets: [0.1], folds: 2, finetune: { epochs: 1 }, pools: { 'bc5cdr tiny': { fromDev: 40, limitTrain: 40 } } },
-    );
+    const { dir, config, logs, records } = await runTinySimulation('sim-test', [conllTiny(80, 30), { ...bc5cdrTiny('bc5cdr tiny'), limitDev: 30 }], {
+      budgets: [0.1],
+      folds: 2,
+      finetune: { epochs: 1 },
+      pools: { 'bc5cdr tiny': { fromDev: 40, limitTrain: 40 } },
+    });
     for (const setting of ['conll tiny', 'bc5cdr tiny'])
       expect(records.filter((r) => r.setting === setting).map((r) => r.arm)).toEqual([
         'base',
@@ -146,16 +146,7 @@ describe('simulate-review', () => {
   }, 300_000);
 
   it('draws a pool from dev at random, or as its last sentences so that no document straddles the pool and the dev that selects', () => {
-    const bc = {
-      kind: 'dictionary',
-      name: 'bc',
-      corpus: '$data/bc5cdr/train_raw.txt',
-      gazetteers: ['$data/bc5cdr/dict_core.txt'],
-      untyped: [],
-      aggregate: 'priority',
-      dev: { conll: '$data/bc5cdr/dev.conll' },
-      test: { conll: '$data/bc5cdr/test.conll' },
-    };
+    const bc = bc5cdrTiny('bc');
     const { exp } = loadExperimentConfig(
       't.json',
       { name: 't', settings: [bc], methods: [{ label: 'w', method: { name: 'wsl' } }], records: 'r.jsonl' },
