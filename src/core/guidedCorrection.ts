@@ -6,7 +6,7 @@
  * ("add to gazetteer"). Sentences are tag-id rows over one tag set (BIO); nothing here trains or
  * reads files.
  */
-import type { Lexicon } from './lexicon';
+import { alignedLexicon, type Lexicon } from './lexicon';
 import { mulberry32 } from './random';
 
 /** A sentence the annotator may correct: its words, its weak tags and the gold tags the annotator knows. */
@@ -222,18 +222,18 @@ export function travelEffect(pool: readonly PoolSentence[], changed: ReadonlyMap
  * The dictionary after a set of corrections' rules (travelRules), as the editor's "add to
  * gazetteer" and "add to the stop list" leave it for the next run's dictionary features: the typed
  * phrases a case-sensitive source of their own (the corrections gazetteer), the STOP phrases on the
- * stop list. Its types stay the lexicon's, so a model trained on the old features reads the new
- * ones: a phrase of a type the lexicon has no feature group for is left out, and counted.
+ * stop list; read through the lexicon's own types, as the studio's review loop reads it through
+ * its model's groups (alignedLexicon): a phrase of a type it has no group for is left out, and counted.
  */
 export function correctedLexicon(lex: Lexicon, rules: ReadonlyMap<string, string>): { lexicon: Lexicon; added: number; stopped: number; skipped: number } {
-  const known = new Set(lex.types);
-  const typed = [...rules].filter(([, a]) => a !== STOP);
-  const entries = typed.filter(([, a]) => known.has(a)).map(([p, a]) => ({ words: p.split(' '), type: a }));
+  const entries = [...rules].filter(([, a]) => a !== STOP).map(([p, a]) => ({ words: p.split(' '), type: a }));
   const stop = [...rules].filter(([, a]) => a === STOP).map(([p]) => p);
-  const lexicon: Lexicon = {
+  const grown: Lexicon = {
     ...lex,
     sources: entries.length ? [...lex.sources, { mode: 'sensitive', entries }] : lex.sources,
     ...(stop.length ? { stop: [...(lex.stop ?? []), ...stop] } : {}),
   };
-  return { lexicon, added: entries.length, stopped: stop.length, skipped: typed.length - entries.length };
+  const known = new Set(lex.types);
+  const skipped = entries.filter((e) => !known.has(e.type)).length;
+  return { lexicon: alignedLexicon(grown, lex.types).lexicon, added: entries.length - skipped, stopped: stop.length, skipped };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entryReliability, lexiconFromSpans, lexiconMatcher, makeLexicon, spanMatches, weakFeatureTypes } from './lexicon';
+import { alignedLexicon, entryReliability, lexiconFromSpans, lexiconMatcher, makeLexicon, spanMatches, weakFeatureTypes } from './lexicon';
 
 describe('dictionary features', () => {
   const entries = [
@@ -136,6 +136,31 @@ describe('dictionary features', () => {
       { start: 3, end: 5, type: 2 },
       { start: 4, end: 5, type: 3 },
       { start: 8, end: 9, type: 0 },
+    ]);
+  });
+});
+
+describe('a lexicon aligned to a trained model', () => {
+  it("reads matches into the model's groups, leaves out a type it has none for, and keeps a lost type's group silent", () => {
+    const lex = makeLexicon(
+      [
+        {
+          mode: 'sensitive',
+          entries: [
+            { words: ['Oslo'], type: 'LOC' },
+            { words: ['Acme'], type: 'ORG' },
+          ],
+        },
+      ],
+      [{ kind: 'tokens', name: 'itis', label: 'Disease', pattern: [{ LOWER: { REGEX: 'itis$' } }] }],
+    );
+    expect(lex.types).toEqual(['Disease', 'LOC', 'ORG']);
+    const { lexicon, left } = alignedLexicon(lex, ['PER', 'LOC', 'Disease']);
+    expect(left).toEqual(['ORG']);
+    expect(lexicon.types).toEqual(['PER', 'LOC', 'Disease']);
+    expect(lexiconMatcher(lexicon)(['Acme', 'in', 'Oslo', 'with', 'hepatitis'])).toEqual([
+      { start: 2, end: 3, type: 1 },
+      { start: 4, end: 5, type: 2 },
     ]);
   });
 });

@@ -63,6 +63,17 @@ export function makeLexicon(sources: readonly LexiconSource[], rules: readonly R
 
 export const lexiconSize = (lex: Lexicon): number => lex.sources.reduce((a, s) => a + s.entries.length, 0);
 
+/**
+ * A lexicon read through a trained model's dictionary groups (`types`, in the model's order), as a
+ * review-loop fine-tune must: matches of a type the model has no group for are left out (`left`),
+ * and a group whose type the lexicon lost stays silent, so a gazetteer that gained or lost a type
+ * since the model trained (the editor's "add to gazetteer") still fits the model's input.
+ */
+export function alignedLexicon(lex: Lexicon, types: readonly string[]): { lexicon: Lexicon; left: string[] } {
+  const keep = new Set(types);
+  return { lexicon: { ...lex, types: [...types] }, left: lex.types.filter((t) => !keep.has(t)) };
+}
+
 interface Node {
   next: Map<string, Node>;
   /** Type indices of the entries that end here. */
@@ -85,7 +96,9 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
         if (!child) node.next.set(key, (child = { next: new Map(), ends: [] }));
         node = child;
       }
-      const type = typeIndex.get(e.type ?? UNKNOWN_TYPE)!;
+      const type = typeIndex.get(e.type ?? UNKNOWN_TYPE);
+      // A lexicon aligned to a trained model's groups (alignedLexicon) has no index for some types.
+      if (type === undefined) continue;
       const value = e.reliability ?? 1;
       const at = node.ends.indexOf(type);
       if (at < 0) {
@@ -97,7 +110,7 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
   });
   // Rules run on the sentence as a document of its own (tokens joined by spaces); their budget
   // covers a whole corpus's sentences, not one labeling run's documents.
-  const rules = (lex.rules ?? []).map((r) => ({ label: compileRule(r, 600_000), type: typeIndex.get(r.label)! }));
+  const rules = (lex.rules ?? []).filter((r) => typeIndex.has(r.label)).map((r) => ({ label: compileRule(r, 600_000), type: typeIndex.get(r.label)! }));
   const stop = lex.stop?.length ? new Set(lex.stop) : null;
   return (words) => {
     const seen = new Set<string>();

@@ -17,7 +17,9 @@ interface AdapterLike {
 
 /** Probes WebGPU: a real adapter, a software one, or none. */
 export async function probeGpu(): Promise<{ adapter: boolean; software: boolean; label: string }> {
-  const gpu = (navigator as unknown as { gpu?: { requestAdapter: (o?: object) => Promise<AdapterLike | null> } }).gpu;
+  // Node before 21 has no navigator at all (the worker's code under unit tests).
+  const nav = typeof navigator === 'undefined' ? undefined : navigator;
+  const gpu = (nav as unknown as { gpu?: { requestAdapter: (o?: object) => Promise<AdapterLike | null> } } | undefined)?.gpu;
   if (!gpu) return { adapter: false, software: false, label: 'this browser has no WebGPU' };
   const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' }).catch(() => null);
   if (!adapter) return { adapter: false, software: false, label: 'no WebGPU adapter' };

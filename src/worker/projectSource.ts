@@ -4,7 +4,7 @@
  * finished run's predictions, signals and model go back in one transaction.
  */
 import { mergeCorrections } from '../core/annotate';
-import { lexiconMatcher, lexiconSize, spanMatches, weakFeatureTypes } from '../core/lexicon';
+import { alignedLexicon, lexiconMatcher, lexiconSize, makeLexicon, spanMatches, weakFeatureTypes } from '../core/lexicon';
 import { scoreSpans } from '../core/metrics';
 import type { EditorAnnotation } from '../core/progress';
 import { type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
@@ -258,18 +258,28 @@ async function featureAttacher(
 ) {
   const projectId = (cfg.data as { projectId: number }).projectId;
   const tokenFeatures = getPipeline(cfg.pipeline.kind).tokenFeatures !== false;
-  const lexicon = cfg.model.dictionary && tokenFeatures ? await projectLexicon(a.db, projectId, cfg.model.ruleFeatures) : null;
-  const match = lexicon ? lexiconMatcher(lexicon) : null;
+  const dictionary = cfg.model.dictionary && tokenFeatures;
+  let lexicon = dictionary ? await projectLexicon(a.db, projectId, cfg.model.ruleFeatures) : null;
   const weakTypes = cfg.model.weakFeatures && tokenFeatures ? types : [];
   const weakAnns = weakTypes.length ? await projectWeakLabels(a.db, projectId, L.layer, L.layerAnns, L.docIds) : null;
   if (weakAnns) stage(`the weak labels as features (${weakTypes.join(', ')})`);
+  const starter = cfg.model.starter && tokenFeatures ? await projectStarter(a, text, stage) : null;
+  if (cfg.model.starter && !tokenFeatures) stage("the starter model: off, this method's model reads words only");
+  if (dictionary && cfg.loop) {
+    // A review-loop fine-tune reads the dictionary through its model's groups: the gazetteers may
+    // have gained or lost a type since ("add to gazetteer"), and the model's input stays as it was.
+    const groups = (await loopModel(a.db, cfg.loop.fromRunId)).lexicon ?? [];
+    const others = (weakAnns ? weakTypes.length : 0) + (starter ? starter.types.length : 0);
+    const aligned = alignedLexicon(lexicon ?? makeLexicon([]), groups.slice(0, Math.max(0, groups.length - others)));
+    if (aligned.left.length) stage(`dictionary features of ${aligned.left.join(', ')} left out: the model being fine-tuned has none (a fresh run reads them)`);
+    lexicon = aligned.lexicon.types.length ? aligned.lexicon : null;
+  }
+  const match = lexicon ? lexiconMatcher(lexicon) : null;
   if (lexicon)
     stage(
       `dictionary features from ${lexiconSize(lexicon).toLocaleString()} entries${lexicon.rules ? ` and ${lexicon.rules.length} rules` : ''} (${lexicon.types.join(', ')})`,
     );
   const weakBase = lexicon?.types.length ?? 0;
-  const starter = cfg.model.starter && tokenFeatures ? await projectStarter(a, text, stage) : null;
-  if (cfg.model.starter && !tokenFeatures) stage("the starter model: off, this method's model reads words only");
   const starterBase = weakBase + (weakAnns ? weakTypes.length : 0);
   const attach = <T extends { words: readonly string[]; doc: number; offset: number }>(ss: T[]): T[] =>
     match || weakAnns || starter
@@ -398,18 +408,25 @@ async function projectEncoder(a: ProjectRunArgs, cfg: RunConfig, feat: Featurize
  */
 async function loopStart(db: StudioDB, cfg: RunConfig, tags: readonly string[], feat: Featurizer): Promise<Weights> {
   const from = cfg.loop!.fromRunId;
+  const model = await loopModel(db, from);
+  if (model.tags.join(' ') !== tags.join(' '))
+    throw new Error(`run ${from} tags ${model.tags.join(' ')}, this run ${tags.join(' ')}: the label set changed, so train a fresh model`);
+  const [had, has] = [model.lexicon ?? [], feat.lexicon ?? []];
+  if (had.join('\n') !== has.join('\n'))
+    throw new Error(`run ${from} read the feature groups ${had.join(', ') || 'none'}, this run ${has.join(', ') || 'none'}: train a fresh model`);
+  return model.weights;
+}
+
+/** The final model of the run a review-loop fine-tune starts from. */
+async function loopModel(db: StudioDB, from: number): Promise<{ tags: string[]; weights: Weights; lexicon?: string[] }> {
   const row = await db.models
     .where('runId')
     .equals(from)
     .filter((m) => m.kind === 'final')
     .first();
-  const model = row?.state as { tags: string[]; weights: Weights; lexicon?: unknown[] } | undefined;
+  const model = row?.state as { tags: string[]; weights: Weights; lexicon?: string[] } | undefined;
   if (!model?.weights) throw new Error(`run ${from} has no final model to fine-tune from (it did not finish, or it was deleted)`);
-  if (model.tags.join(' ') !== tags.join(' '))
-    throw new Error(`run ${from} tags ${model.tags.join(' ')}, this run ${tags.join(' ')}: the label set changed, so train a fresh model`);
-  if ((model.lexicon?.length ?? 0) !== (feat.lexicon?.length ?? 0))
-    throw new Error(`run ${from} read ${model.lexicon?.length ?? 0} dictionary feature groups, this run ${feat.lexicon?.length ?? 0}: train a fresh model`);
-  return model.weights;
+  return model;
 }
 
 /** A weak training layer scored against gold on dev and test (the run page shows it beside the model's scores); nothing for a gold or corrected layer. */
