@@ -1,9 +1,11 @@
 /**
  * The simulated annotator's curves as an SVG: per setting, the gain in test F1 over the base model
  * against the share of the pool corrected, for random sentences, the oracle, the queue's top
- * sentences, and the queue's and random sentences' with travelling corrections (mean ± std over the seeds recorded).
+ * sentences, and the queue's and random sentences' with travelling corrections, in the pool and
+ * into the dictionary, where the summary has them (mean ± std over the seeds recorded). Several
+ * `--in` summaries draw their settings side by side.
  *
- *   npx tsx bench/plot-guided.ts [--in bench/results/guided-correction.json] [--out docs/guided-correction.svg]
+ *   npx tsx bench/plot-guided.ts [--in bench/results/guided-correction.json ...] [--out docs/guided-correction.svg]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -19,6 +21,8 @@ interface Budget {
   guided: Arm & { signal: string };
   travel?: Arm;
   randomTravel?: Arm;
+  gazetteer?: Arm;
+  randomGazetteer?: Arm;
 }
 interface Setting {
   name: string;
@@ -28,20 +32,28 @@ interface Setting {
 }
 
 const { values } = parseArgs({
-  options: { in: { type: 'string', default: 'bench/results/guided-correction.json' }, out: { type: 'string', default: 'docs/guided-correction.svg' } },
+  options: {
+    in: { type: 'string', multiple: true, default: ['bench/results/guided-correction.json'] },
+    out: { type: 'string', default: 'docs/guided-correction.svg' },
+  },
 });
-const { settings } = JSON.parse(readFileSync(values.in!, 'utf8')) as { settings: Setting[] };
+const settings = values.in!.flatMap((f) => (JSON.parse(readFileSync(f, 'utf8')) as { settings: Setting[] }).settings);
 
 const W = 420;
 const H = 300;
 const M = { l: 48, r: 12, t: 36, b: 44 };
-const LINES: { key: 'random' | 'oracle' | 'guided' | 'travel' | 'randomTravel'; label: string; color: string; dash?: string }[] = [
+type Line = { key: 'random' | 'oracle' | 'guided' | 'travel' | 'randomTravel' | 'gazetteer' | 'randomGazetteer'; label: string; color: string; dash?: string };
+const ALL_LINES: Line[] = [
   { key: 'random', label: 'random sentences', color: '#7f7f7f' },
   { key: 'guided', label: `the queue's top (${settings[0]?.budgets[0]?.guided.signal ?? 'doubt'})`, color: '#1f77b4' },
   { key: 'travel', label: 'the queue\u2019s, corrections travelling', color: '#2ca02c' },
   { key: 'randomTravel', label: 'random, corrections travelling', color: '#9467bd', dash: '2 2' },
+  { key: 'gazetteer', label: 'the queue\u2019s, into the dictionary too', color: '#ff7f0e' },
+  { key: 'randomGazetteer', label: 'random, into the dictionary too', color: '#8c564b', dash: '2 2' },
   { key: 'oracle', label: 'oracle (most wrong)', color: '#d62728', dash: '4 3' },
 ];
+// Only the lines some summary has.
+const LINES = ALL_LINES.filter((l) => settings.some((s) => s.budgets.some((b) => b[l.key])));
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
