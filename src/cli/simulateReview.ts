@@ -197,10 +197,13 @@ export function poolData(setting: Setting, opts: Pick<SimulateOptions, 'pools'>)
   const n = data.dev.docs.length;
   if (pool.fromDev >= n) throw new Error(`setting "${setting.name}": a pool of ${pool.fromDev} dev documents leaves none of the ${n} to select models on`);
   const rand = mulberry32(pool.splitSeed);
-  const order = pool.contiguous
-    ? Array.from({ length: n }, (_, k) => [0, n - 1 - k] as const)
-    : Array.from({ length: n }, (_, k) => [rand(), k] as const).sort((a, b) => a[0] - b[0]);
-  const inPool = new Set(order.slice(0, pool.fromDev).map(([, k]) => k));
+  const drawn = pool.contiguous
+    ? Array.from({ length: pool.fromDev }, (_, k) => n - pool.fromDev + k)
+    : Array.from({ length: n }, (_, k) => [rand(), k] as const)
+        .sort((a, b) => a[0] - b[0])
+        .slice(0, pool.fromDev)
+        .map(([, k]) => k);
+  const inPool = new Set(drawn);
   const poolIdx = [...inPool].sort((a, b) => a - b);
   const restIdx = data.dev.docs.map((_, k) => k).filter((k) => !inPool.has(k));
   const sub = (c: ParsedCorpus, ks: number[]): ParsedCorpus => ({
