@@ -61,7 +61,11 @@ export function makeLexicon(sources: readonly LexiconSource[], rules: readonly R
   return { types, sources, ...(rules.length ? { rules } : {}), ...(stop.length ? { stop } : {}) };
 }
 
-export const lexiconSize = (lex: Lexicon): number => lex.sources.reduce((a, s) => a + s.entries.length, 0);
+/** The entries the lexicon's features read (an aligned lexicon's left-out types not counted). */
+export function lexiconSize(lex: Lexicon): number {
+  const types = new Set(lex.types);
+  return lex.sources.reduce((a, s) => a + s.entries.filter((e) => types.has(e.type ?? UNKNOWN_TYPE)).length, 0);
+}
 
 /**
  * A lexicon read through a trained model's dictionary groups (`types`, in the model's order), as a
