@@ -80,7 +80,7 @@ export function projectSource(a: ProjectRunArgs): RunSource<TrainMetrics> {
       return data;
     },
     encoder: (cfg, data) => projectEncoder(a, cfg, data.feat, [...data.train, ...loaded!.unassigned]),
-    init: (cfg, data) => (cfg.loop ? loopStart(a.db, cfg, data.tags, data.feat) : Promise.resolve(undefined)),
+    init: (cfg, data) => (cfg.loop ? loopStart(a, cfg, data.tags, data.feat) : Promise.resolve(undefined)),
     async recover(e) {
       if (a.metrics.backend !== 'webgpu' || !(await deviceLost())) return false;
       // The GPU device was lost: the run goes on from its store on the next backend.
@@ -268,7 +268,7 @@ async function featureAttacher(
   if (dictionary && cfg.loop) {
     // A review-loop fine-tune reads the dictionary through its model's groups: the gazetteers may
     // have gained or lost a type since ("add to gazetteer"), and the model's input stays as it was.
-    const groups = (await loopModel(a.db, cfg.loop.fromRunId)).lexicon ?? [];
+    const groups = (await loopModel(a, cfg.loop.fromRunId)).lexicon ?? [];
     const others = (weakAnns ? weakTypes.length : 0) + (starter ? starter.types.length : 0);
     const aligned = alignedLexicon(lexicon ?? makeLexicon([]), groups.slice(0, Math.max(0, groups.length - others)));
     if (aligned.left.length) stage(`dictionary features of ${aligned.left.join(', ')} left out: the model being fine-tuned has none (a fresh run reads them)`);
@@ -406,9 +406,9 @@ async function projectEncoder(a: ProjectRunArgs, cfg: RunConfig, feat: Featurize
  * must have the same tags and feature groups as this run (a changed label set or dictionary needs
  * a fresh run; the message says so).
  */
-async function loopStart(db: StudioDB, cfg: RunConfig, tags: readonly string[], feat: Featurizer): Promise<Weights> {
+async function loopStart(a: ProjectRunArgs, cfg: RunConfig, tags: readonly string[], feat: Featurizer): Promise<Weights> {
   const from = cfg.loop!.fromRunId;
-  const model = await loopModel(db, from);
+  const model = await loopModel(a, from);
   if (model.tags.join(' ') !== tags.join(' '))
     throw new Error(`run ${from} tags ${model.tags.join(' ')}, this run ${tags.join(' ')}: the label set changed, so train a fresh model`);
   const [had, has] = [model.lexicon ?? [], feat.lexicon ?? []];
@@ -417,14 +417,24 @@ async function loopStart(db: StudioDB, cfg: RunConfig, tags: readonly string[], 
   return model.weights;
 }
 
+type LoopModel = { tags: string[]; weights: Weights; lexicon?: string[] };
+/** Each run's read of its starting model: the features and the weights read the same row once. */
+const loopModels = new WeakMap<ProjectRunArgs, Promise<LoopModel>>();
+
 /** The final model of the run a review-loop fine-tune starts from. */
-async function loopModel(db: StudioDB, from: number): Promise<{ tags: string[]; weights: Weights; lexicon?: string[] }> {
+function loopModel(a: ProjectRunArgs, from: number): Promise<LoopModel> {
+  let model = loopModels.get(a);
+  if (!model) loopModels.set(a, (model = readLoopModel(a.db, from)));
+  return model;
+}
+
+async function readLoopModel(db: StudioDB, from: number): Promise<LoopModel> {
   const row = await db.models
     .where('runId')
     .equals(from)
     .filter((m) => m.kind === 'final')
     .first();
-  const model = row?.state as { tags: string[]; weights: Weights; lexicon?: string[] } | undefined;
+  const model = row?.state as LoopModel | undefined;
   if (!model?.weights) throw new Error(`run ${from} has no final model to fine-tune from (it did not finish, or it was deleted)`);
   return model;
 }
