@@ -26,12 +26,12 @@ export interface GloveAsset {
 }
 
 /**
- * The rows of the words (lower-cased) that occur in `needed`, dequantized; with a spelling model,
+ * The rows of the words (in their lookup form) that occur in `needed`, dequantized; with a spelling model,
  * the words GloVe lacks follow as spelled rows (`spelledFrom` on).
  */
 export function trimGlove(asset: GloveAsset, needed: Iterable<string>, spelling?: SpellingModel): Embeddings {
   const want = new Set<string>();
-  for (const w of needed) want.add(w.toLowerCase());
+  for (const w of needed) want.add(lookupForm(w));
   const index = new Map<string, number>();
   const rows: number[] = [];
   let k = 0;
@@ -68,7 +68,14 @@ export function gloveRow(e: Embeddings, form: string, spelled: boolean): number 
   return row !== undefined && (spelled || e.spelledFrom === undefined || row < e.spelledFrom) ? row : undefined;
 }
 
-/** GloVe's lookup form of a token: lower case, and digits as in the 6B vocabulary. */
+/**
+ * GloVe's lookup form of a token: lower case, and a hashtag read as its word ("#London" as
+ * "london"): GloVe's 6B vocabulary has no hashtags, and tweets tag names that way. The token's
+ * characters and casing still reach the model as they are.
+ */
 export function lookupForm(w: string): string {
-  return w.toLowerCase();
+  const lower = w.toLowerCase();
+  return lower.length > 1 && lower[0] === '#' && HASHTAG_WORD.test(lower[1]) ? lower.slice(1) : lower;
 }
+
+const HASHTAG_WORD = /\p{L}/u;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gloveRow, trimGlove, type GloveAsset } from './embeddings';
+import { gloveRow, lookupForm, trimGlove, type GloveAsset } from './embeddings';
 import { buildFeaturizer, CASING, makeBatch } from './features';
 import { cosine, dequantizeSpelling, ngramRows, quantizeSpelling, spellVector, trainSpelling } from './spelling';
 
@@ -74,5 +74,22 @@ describe('spelling vectors for words GloVe lacks', () => {
     }
     // Without a spelling model nothing changes.
     expect(trimGlove(asset, ['bupivacaine']).spelledFrom).toBeUndefined();
+  });
+
+  it("a hashtag reads its word's GloVe row; its characters stay the hashtag's", () => {
+    expect(lookupForm('#Lidocaine')).toBe('lidocaine');
+    expect(lookupForm('#évian')).toBe('évian');
+    for (const w of ['#', '#1', '##x', '@lidocaine', 'Lido#caine']) expect(lookupForm(w)).toBe(w.toLowerCase());
+    const asset = fakeAsset();
+    const emb = trimGlove(asset, ['#Lidocaine', 'tetracaine']);
+    expect([...emb.index.keys()].sort()).toEqual(['lidocaine', 'tetracaine']);
+    const feat = buildFeaturizer(emb, [['#Lidocaine', 'lidocaine']], ['O', 'B-X', 'I-X']);
+    expect(feat.oov.size).toBe(0);
+    expect([...feat.chars.keys()]).toContain('#');
+    const b = makeBatch(feat, [{ words: ['#Lidocaine', 'lidocaine'] }]);
+    const W = 8 + CASING.length + 1;
+    expect([...b.words.subarray(0, 8)]).toEqual([...b.words.subarray(W, W + 8)]);
+    expect(b.words[W - 1]).toBe(0); // found in GloVe
+    expect(b.oovPos).toEqual([]);
   });
 });

@@ -20,7 +20,7 @@ import type { TrainSignals } from '../methods/pipelines';
 import { crfKernelActive } from '../model/crf';
 import { fusedKernels } from '../model/fusedKernels';
 import { bioTags, ioTags, toSentences, type LabeledSentence } from '../model/data';
-import { trimGlove, type Embeddings, type GloveAsset } from '../model/embeddings';
+import { lookupForm, trimGlove, type Embeddings, type GloveAsset } from '../model/embeddings';
 import { type StarterAsset, starterGroups, starterPredictions, starterTypes } from '../model/starter';
 import { buildFeaturizer, type Featurizer } from '../model/features';
 import { encoderKey, encoderPretraining, type PretrainedEncoder, pretrainEncoder, textFingerprint } from '../model/pretrain';
@@ -342,7 +342,7 @@ function weakSpansOf(weakAnns: Annotation[] | null, s: LabeledSentence): Span[] 
 
 async function projectEmbeddings(db: StudioDB, projectId: number, words: Iterable<string>, fetchGlove: () => Promise<GloveAsset>): Promise<Embeddings> {
   const need = new Set<string>();
-  for (const w of words) need.add(w.toLowerCase());
+  for (const w of words) need.add(lookupForm(w));
   const row = await db.embeddings.get(projectId);
   // A row from before spelled vectors (v6) has none for its absent words: built again once.
   if (row && (row.spelledFrom !== undefined || !row.absent.length)) {
