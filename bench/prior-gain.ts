@@ -5,7 +5,10 @@
  * leave-one-corpus-out decision: keep the prior for a corpus when the other corpora's mean dev
  * gain is positive (each corpus's settings averaged first).
  *
- *   npx tsx bench/prior-gain.ts bench/results/starter-model.jsonl [bench/results/corpora.jsonl]
+ *   npx tsx bench/prior-gain.ts bench/results/starter-model.jsonl [bench/results/corpora.jsonl ...]
+ *
+ * Records made before a change of the base runs (twitter's before the hashtag lookup) compare with
+ * the base runs of their day: name that file first (bench/results/withdrawn/).
  */
 import { readFileSync } from 'node:fs';
 
@@ -21,10 +24,11 @@ const read = (f: string): Rec[] =>
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Rec);
-const [withFile, baseFile = 'bench/results/corpora.jsonl'] = process.argv.slice(2);
-if (!withFile) throw new Error('usage: npx tsx bench/prior-gain.ts RECORDS.jsonl [BASE.jsonl]');
+const [withFile, ...baseFiles] = process.argv.slice(2);
+if (!withFile) throw new Error('usage: npx tsx bench/prior-gain.ts RECORDS.jsonl [BASE.jsonl ...]');
 const withPrior = read(withFile);
-const base = read(baseFile);
+// Several base files: the first that holds a setting, method and seed gives its base run.
+const base = (baseFiles.length ? baseFiles : ['bench/results/corpora.jsonl']).flatMap(read);
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const std = (xs: number[]) => (xs.length > 1 ? Math.sqrt(xs.reduce((a, b) => a + (b - mean(xs)) ** 2, 0) / (xs.length - 1)) : 0);
 const ms = (xs: number[]) => `${mean(xs).toFixed(2)} ± ${std(xs).toFixed(2)}`;
