@@ -49,7 +49,7 @@ import { evaluate, heldOutTypeShifts } from '../model/train';
 import { type EncoderUse, type FinishedRun, noEntityWarning, runEngine } from '../engine/run';
 import { readCorpus, readGazetteer } from './readCorpus';
 import { roundScores } from './roundScores';
-import { fileRunStore, runStoreDir } from './runStore';
+import { claimRunStore, fileRunStore, runStoreDir } from './runStore';
 import { fillWithStarter, starterGroups, starterSpans, withStarterFeatures } from './starter';
 import { useWasmBackend } from './train';
 import { readRulesFile, weakLabelCorpus } from './weakLabel';
@@ -937,9 +937,19 @@ interface SettingRunArgs {
  * decoding ablations that cost no training.
  */
 async function trainSettingRun(a: SettingRunArgs): Promise<RunRecord> {
+  const { key, cfg, m, setting } = a;
+  const dir = runStoreDir(join(CHECKPOINTS, a.exp.name), key);
+  const claim = claimRunStore(dir);
+  try {
+    return await trainClaimedRun(a, fileRunStore(dir, { config: cfg, pipeline: m.pipeline, scheme: m.scheme, setting }));
+  } finally {
+    claim.release();
+  }
+}
+
+async function trainClaimedRun(a: SettingRunArgs, store: ReturnType<typeof fileRunStore>): Promise<RunRecord> {
   const { key, cfg, m, setting, log } = a;
   const { sents, feat, unlabeled, tags } = a.prepared;
-  const store = fileRunStore(runStoreDir(join(CHECKPOINTS, a.exp.name), key), { config: cfg, pipeline: m.pipeline, scheme: m.scheme, setting });
   const t0 = performance.now();
   // The wall time of the run's earlier attempts, kept beside its checkpoints at each epoch.
   const earlier = ((await store.load('wall seconds')) as number | undefined) ?? 0;

@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileRunStore, runStoreDir } from './runStore';
+import { claimRunStore, fileRunStore, runStoreDir } from './runStore';
 
 describe('file run store', () => {
   it('keeps typed arrays across processes, forgets a store written for another config, and clears', async () => {
@@ -24,5 +25,21 @@ describe('file run store', () => {
     await s.save('k', 1);
     s.clear();
     expect(readdirSync(root)).toEqual([]);
+  });
+
+  it('one process per run: a live claim stops a second with the other process named; a dead one is taken over', () => {
+    const root = mkdtempSync(join(tmpdir(), 'runclaim-'));
+    const dir = runStoreDir(root, 'twitter/WSL/2');
+    const claim = claimRunStore(dir);
+    expect(readdirSync(root)).toEqual([`${dir.slice(root.length + 1)}.lock`]);
+    // The parent of this test process is alive: its claim holds.
+    writeFileSync(`${dir}.lock`, String(process.ppid));
+    expect(() => claimRunStore(dir)).toThrow(`already running in process ${process.ppid}`);
+    // A process that has exited leaves a stale claim.
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+    writeFileSync(`${dir}.lock`, gone);
+    claimRunStore(dir).release();
+    expect(existsSync(`${dir}.lock`)).toBe(false);
+    claim.release();
   });
 });

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { RunStore } from '../model/train';
 
@@ -15,6 +15,38 @@ const digest = (s: string, n: number) => createHash('sha1').update(s).digest('he
 /** The directory of a run's store under `root`: its key made a file name, and a hash against clashes. */
 export function runStoreDir(root: string, key: string): string {
   return join(root, `${key.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80)}-${digest(key, 8)}`);
+}
+
+/**
+ * Claims a run's store for this process until `release` (a `<dir>.lock` file holding its pid):
+ * two experiment processes given the same run would otherwise clear and write one directory at
+ * once. A lock whose process is gone (a killed sitting) is taken over.
+ */
+export function claimRunStore(dir: string): { release(): void } {
+  const lock = `${dir}.lock`;
+  mkdirSync(dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return { release: () => rmSync(lock, { force: true }) };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const pid = Number(existsSync(lock) ? readFileSync(lock, 'utf8') : 0);
+      if (pid !== process.pid && alive(pid))
+        throw new Error(`${dir}: this run is already running in process ${pid}; one process per run (stop it, or wait for its record)`);
+      rmSync(lock, { force: true });
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export function fileRunStore(dir: string, config: unknown): RunStore & { clear(): void } {
