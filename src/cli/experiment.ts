@@ -611,16 +611,30 @@ async function runJobs(configFile: string, keys: readonly string[], jobs: number
             data,
             ...share.flatMap((k) => ['--key', k]),
           ];
-          const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+          const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
           createInterface({ input: child.stderr! }).on('line', (line) => log(`[job ${j + 1}] ${line}`));
+          // The job's last line is its JSON result: where it failed, its error says why.
+          let last = '';
+          createInterface({ input: child.stdout! }).on('line', (line) => {
+            if (line.startsWith('{')) last = line;
+          });
           child.on('close', (code) => {
-            if (code !== 0) failed.push(`job ${j + 1} exited with code ${code}`);
+            if (code !== 0) failed.push(`job ${j + 1} exited with code ${code}${jobError(last)}`);
             resolve();
           });
         }),
     ),
   );
   return failed;
+}
+
+function jobError(line: string): string {
+  try {
+    const error = (JSON.parse(line) as { error?: unknown }).error;
+    return typeof error === 'string' ? `: ${error}` : '';
+  } catch {
+    return '';
+  }
 }
 
 /** `K/N`: the K-th of N shares of an experiment's runs, by their place in runKeys. */
