@@ -7,7 +7,7 @@
 import '../methods';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +49,7 @@ import { evaluate, heldOutTypeShifts } from '../model/train';
 import { type EncoderUse, type FinishedRun, noEntityWarning, runEngine } from '../engine/run';
 import { readCorpus, readGazetteer } from './readCorpus';
 import { roundScores } from './roundScores';
-import { claimRunStore, fileRunStore, runStoreDir } from './runStore';
+import { claimRunStore, fileRunStore, runStoreDir, tryLock } from './runStore';
 import { fillWithStarter, starterGroups, starterSpans, withStarterFeatures } from './starter';
 import { useWasmBackend } from './train';
 import { readRulesFile, weakLabelCorpus } from './weakLabel';
@@ -512,22 +512,17 @@ async function settingEncoder(
   const file = join(ENCODERS, `${createHash('sha1').update(key).digest('hex').slice(0, 20)}.bin`);
   mkdirSync(ENCODERS, { recursive: true });
   // Parallel jobs of one setting share one pre-training: the first takes the lock, the others wait for its file.
-  const lock = `${file}.lock`;
-  let mine = false;
+  let mine: { release(): void } | undefined;
   while (!existsSync(file) && !mine) {
-    try {
-      writeFileSync(lock, String(process.pid), { flag: 'wx' });
-      mine = true;
-    } catch {
-      if (Date.now() - statSync(lock).mtimeMs > 3 * 3600_000) rmSync(lock, { force: true });
-      else {
-        log('encoder: another job is pre-training it; waiting');
-        await new Promise((r) => setTimeout(r, 15_000));
-      }
+    const lock = tryLock(`${file}.lock`);
+    if ('release' in lock) mine = lock;
+    else {
+      log(`encoder: job ${lock.heldBy} is pre-training it; waiting`);
+      await new Promise((r) => setTimeout(r, 15_000));
     }
   }
   if (existsSync(file)) {
-    if (mine) rmSync(lock, { force: true });
+    mine?.release();
     const e = deserialize(readFileSync(file)) as PretrainedEncoder;
     if (e.key === key) {
       log(`encoder: pre-trained earlier (${e.losses.length} epochs on ${e.sentences} sentences, ${Math.round(e.seconds)} s), from ${file}`);
@@ -543,7 +538,7 @@ async function settingEncoder(
   if (!e) throw new Error('encoder pre-training stopped');
   writeFileSync(`${file}.${process.pid}.tmp`, serialize(e));
   renameSync(`${file}.${process.pid}.tmp`, file);
-  rmSync(lock, { force: true });
+  mine?.release();
   return { weights: e.weights, lm: e.lm, epochs: e.losses.length, sentences: e.sentences, seconds: e.seconds };
 }
 

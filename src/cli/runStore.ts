@@ -18,23 +18,20 @@ export function runStoreDir(root: string, key: string): string {
 }
 
 /**
- * Claims a run's store for this process until `release` (a `<dir>.lock` file holding its pid):
- * two experiment processes given the same run would otherwise clear and write one directory at
- * once. A lock whose process is gone (a killed sitting) is taken over.
+ * Takes `path` as a lock file holding this process's pid, or names the live process that holds
+ * it. A lock whose process is gone (a killed sitting) is taken over.
  */
-export function claimRunStore(dir: string): { release(): void } {
-  const lock = `${dir}.lock`;
-  mkdirSync(dirname(lock), { recursive: true });
+export function tryLock(path: string): { release(): void } | { heldBy: number } {
+  mkdirSync(dirname(path), { recursive: true });
   for (;;) {
     try {
-      writeFileSync(lock, String(process.pid), { flag: 'wx' });
-      return { release: () => rmSync(lock, { force: true }) };
+      writeFileSync(path, String(process.pid), { flag: 'wx' });
+      return { release: () => rmSync(path, { force: true }) };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const pid = Number(existsSync(lock) ? readFileSync(lock, 'utf8') : 0);
-      if (pid !== process.pid && alive(pid))
-        throw new Error(`${dir}: this run is already running in process ${pid}; one process per run (stop it, or wait for its record)`);
-      rmSync(lock, { force: true });
+      const pid = Number(existsSync(path) ? readFileSync(path, 'utf8') : 0);
+      if (pid !== process.pid && alive(pid)) return { heldBy: pid };
+      rmSync(path, { force: true });
     }
   }
 }
@@ -47,6 +44,16 @@ function alive(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * Claims a run's store for this process until `release` (a `<dir>.lock` file): two experiment
+ * processes given the same run would otherwise clear and write one directory at once.
+ */
+export function claimRunStore(dir: string): { release(): void } {
+  const lock = tryLock(`${dir}.lock`);
+  if ('heldBy' in lock) throw new Error(`${dir}: this run is already running in process ${lock.heldBy}; one process per run (stop it, or wait for its record)`);
+  return lock;
 }
 
 export function fileRunStore(dir: string, config: unknown): RunStore & { clear(): void } {
