@@ -56,9 +56,9 @@ writeFileSync(`${KIT}/shapes.json`, JSON.stringify(torchShapes(input, epochs)));
 copyFileSync('bench/torch_tagger.py', `${KIT}/torch_tagger.py`);
 
 // The loop, bundled; Dawn's module is loaded from the kit at run time.
-async function bundleLoop(root: string, outfile: string) {
+async function bundleLoop(root: string, outfile: string, entry = 'bench/gpu-node-entry.ts') {
   await build({
-    entryPoints: [`${root}/bench/gpu-node-entry.ts`],
+    entryPoints: [`${root}/${entry}`],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -66,6 +66,9 @@ async function bundleLoop(root: string, outfile: string) {
     outfile,
     nodePaths: [`${process.cwd()}/node_modules`],
     logLevel: 'error',
+    // Minified to fit the device's 64 MiB with the repository; the names kept, since the profiler names programs by their class.
+    minify: true,
+    keepNames: true,
     // The WASM backend's glue reads require and __dirname, which an ES module lacks.
     banner: {
       js: "import { createRequire } from 'node:module'; import { fileURLToPath } from 'node:url'; import { dirname } from 'node:path'; const require = createRequire(import.meta.url); const __dirname = dirname(fileURLToPath(import.meta.url));",
@@ -73,6 +76,7 @@ async function bundleLoop(root: string, outfile: string) {
   });
 }
 await bundleLoop('.', `${KIT}/run.mjs`);
+await bundleLoop('.', `${KIT}/kernel-times.mjs`, 'bench/gpu-kernel-times-entry.ts');
 if (values.baseline) {
   const tree = 'bench/out/gpu-baseline-tree';
   rmSync(tree, { recursive: true, force: true });
@@ -130,6 +134,9 @@ fi
 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" \${BACKENDS:-webgpu,wasm} 2>&1 | tee "$OUT/gpu-node.jsonl"
 # The loop as it was at the commit in baseline.txt (gpu-node.ts --baseline REV), on WebGPU at batch 32, beside today's.
 if [ -f "$K/run-baseline.mjs" ]; then "$K/node" "$K/run-baseline.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | sed "s/^{\\"where\\":\\"/{\\"where\\":\\"code of $(cat "$K/baseline.txt"), /" | tee -a "$OUT/gpu-node.jsonl"; fi
+# Each GPU program's own time in a training step, beside the step's wall time, and the LSTM recurrence
+# kernels alone at 8 to 2,048 sentences (bench/gpu-kernel-times-entry.ts; KERNEL_TIMES=0: not run).
+if [ "\${KERNEL_TIMES:-1}" = 1 ]; then "$K/node" "$K/kernel-times.mjs" "$K/input.json" "$K/webgpu/index.js" 2>&1 | tee "$OUT/kernel-times.jsonl"; fi
 # Batches of 128 sentences on both backends (BATCH128=0: not run): the GPU's cost is per program, so larger batches gain there.
 if [ "\${BATCH128:-1}" = 1 ]; then BATCH=128 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu,wasm 2>&1 | tee -a "$OUT/gpu-node.jsonl"; fi
 # Adam as TensorFlow.js's generic ops (UNFUSED=0: not run), against the fused kernels above (src/model/adamWebgpu.ts).
