@@ -145,6 +145,9 @@ if [ "\${UNFUSED:-1}" = 1 ]; then TFJS_FLAGS='{"STUDIO_FUSED_ADAM":false}' "$K/n
 if [ "\${GENERIC:-1}" = 1 ]; then NO_LSTM_KERNEL=1 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/gpu-node.jsonl"; fi
 # WebGPU's queue submitted every 200 programs instead of 15 (SUBMIT200=1).
 if [ "\${SUBMIT200:-0}" = 1 ]; then TFJS_FLAGS='{"WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE":200}' "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/gpu-node.jsonl"; fi
+# A CPU profile of the BiLSTM-CRF's WebGPU training, 6 epochs (CPUPROF=1): where the host's time goes
+# (bench/cpu-profile-summary.ts reads it), beside the GPU's own time above.
+if [ "\${CPUPROF:-0}" = 1 ]; then MODELS=bilstm EPOCHS=6 "$K/node" --cpu-prof --cpu-prof-dir="$OUT/prof" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | tee -a "$OUT/gpu-node.jsonl"; fi
 PY=\${PY:-python3}
 N=$(nproc)
 if [ -z "\${LOCAL:-}" ] && [ "\${TORCH:-1}" = 1 ]; then $PY "$K/torch_tagger.py" "$K/shapes.json" 1 cuda 2>&1 | sed 's/^{/{"where":"PyTorch, cuda",/' | tee -a "$OUT/gpu-node.jsonl"; fi

@@ -9,7 +9,7 @@
  * one-hot row of zeros does in the generic version.
  */
 import { CHAR_CNN_KERNELS } from './encoders';
-import { FlatProgram, registerProgramKernel } from './webgpuProgram';
+import { FlatProgram, ReductionProgram, registerProgramKernel } from './webgpuProgram';
 
 /** Character p of token n's embedding, component dd (0 outside the word or the table). */
 const embedSnippet = `
@@ -108,51 +108,36 @@ class CharCnnPreGradProgram extends FlatProgram {
 }
 
 /** dW [3D, F]: Σ over tokens and characters of the pre-activation gradient times the input there. */
-class CharCnnWeightGradProgram extends FlatProgram {
+class CharCnnWeightGradProgram extends ReductionProgram {
   variableNames = ['DPre', 'Chars', 'Emb'];
   shaderKey = 'studio_char_cnn_w_grad';
 
   getUserCode(): string {
     return `
       ${embedSnippet}
-      fn main(index : i32) {
-        if (index < uniforms.size) {
-          let N = uniforms.charsShape.x;
+      ${this.reduction(
+        'N * L',
+        `let N = uniforms.charsShape.x;
           let L = uniforms.charsShape.y;
           let D = uniforms.embShape.y;
           let F = uniforms.dPreShape.z;
-          let r = index / F;
-          let f = index - r * F;
+          let r = o / F;
+          let f = o - r * F;
           let k = r / D;
-          let dd = r - k * D;
-          var s = 0.0;
-          for (var n = 0; n < N; n++) {
-            for (var l = 0; l < L; l++) { s = s + DPre[(n * L + l) * F + f] * embed(n, l + k - 1, dd); }
-          }
-          setOutputAtIndex(index, s);
-        }
-      }
+          let dd = r - k * D;`,
+        'DPre[i * F + f] * embed(i / L, i % L + k - 1, dd)',
+      )}
     `;
   }
 }
 
 /** d bias [F]: the pre-activation gradient summed over tokens and characters. */
-class CharCnnBiasGradProgram extends FlatProgram {
+class CharCnnBiasGradProgram extends ReductionProgram {
   variableNames = ['DPre'];
   shaderKey = 'studio_char_cnn_b_grad';
 
   getUserCode(): string {
-    return `
-      fn main(index : i32) {
-        if (index < uniforms.size) {
-          let F = uniforms.dPreShape.z;
-          let cells = uniforms.dPreShape.x * uniforms.dPreShape.y;
-          var s = 0.0;
-          for (var i = 0; i < cells; i++) { s = s + DPre[i * F + index]; }
-          setOutputAtIndex(index, s);
-        }
-      }
-    `;
+    return this.reduction('cells', 'let F = uniforms.dPreShape.z; let cells = uniforms.dPreShape.x * uniforms.dPreShape.y;', 'DPre[i * F + o]');
   }
 }
 
@@ -186,26 +171,19 @@ class CharCnnInputGradProgram extends FlatProgram {
 }
 
 /** d Emb [V, D]: each character's embedding gradient added into its id's row. */
-class CharCnnEmbGradProgram extends FlatProgram {
+class CharCnnEmbGradProgram extends ReductionProgram {
   variableNames = ['DX', 'Chars'];
   shaderKey = 'studio_char_cnn_emb_grad';
 
   getUserCode(): string {
-    return `
-      fn main(index : i32) {
-        if (index < uniforms.size) {
-          let D = uniforms.dXShape.z;
-          let cells = uniforms.charsShape.x * uniforms.charsShape.y;
-          let v = index / D;
-          let dd = index - v * D;
-          var s = 0.0;
-          for (var i = 0; i < cells; i++) {
-            if (i32(Chars[i]) == v) { s = s + DX[i * D + dd]; }
-          }
-          setOutputAtIndex(index, s);
-        }
-      }
-    `;
+    return this.reduction(
+      'cells',
+      `let D = uniforms.dXShape.z;
+        let cells = uniforms.charsShape.x * uniforms.charsShape.y;
+        let v = o / D;
+        let dd = o - v * D;`,
+      'select(0.0, DX[i * D + dd], i32(Chars[i]) == v)',
+    );
   }
 }
 
