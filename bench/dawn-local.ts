@@ -33,11 +33,7 @@ export async function startLocalWebgpu(): Promise<void> {
   };
   Object.assign(globalThis, globals);
   Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true });
-  await import('@tensorflow/tfjs-backend-webgpu');
-  (await import('../src/model/crfWebgpu')).registerCrfWebgpuKernels();
-  (await import('../src/model/lstmWebgpu')).registerLstmWebgpuKernels();
-  (await import('../src/model/charCnnWebgpu')).registerCharCnnWebgpuKernels();
-  (await import('../src/model/convWebgpu')).registerConvWebgpuKernels();
+  await (await import('../src/model/webgpuStudio')).registerStudioWebgpu();
   if (!(await tf.setBackend('webgpu'))) throw new Error('the WebGPU backend did not start (is chromium installed?)');
   await tf.ready();
 }

@@ -24,12 +24,8 @@ Object.defineProperty(globalThis, 'navigator', {
   value: { gpu: create(['enable-dawn-features=allow_unsafe_apis', 'disable-dawn-features=timestamp_quantization']) },
   configurable: true,
 });
-await import('@tensorflow/tfjs-backend-webgpu');
-(await import('../src/model/crfWebgpu')).registerCrfWebgpuKernels();
+await (await import('../src/model/webgpuStudio')).registerStudioWebgpu({ queueUploads: process.env.NO_QUEUE_UPLOADS !== '1' });
 const lstm = await import('../src/model/lstmWebgpu');
-lstm.registerLstmWebgpuKernels();
-(await import('../src/model/charCnnWebgpu')).registerCharCnnWebgpuKernels();
-(await import('../src/model/convWebgpu')).registerConvWebgpuKernels();
 if (!(await tf.setBackend('webgpu'))) throw new Error('webgpu did not start');
 await tf.ready();
 const backend = tf.backend() as unknown as { supportTimestampQuery: boolean; runWebGPUProgram: (...a: unknown[]) => unknown };

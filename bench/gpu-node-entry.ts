@@ -50,12 +50,8 @@ async function start(name: string): Promise<string> {
     const { create, globals } = (await import(webgpuModule)) as { create: (flags: string[]) => unknown; globals: object };
     Object.assign(globalThis, globals);
     Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true });
-    await import('@tensorflow/tfjs-backend-webgpu');
-    (await import('../src/model/crfWebgpu')).registerCrfWebgpuKernels();
-    // NO_LSTM_KERNEL=1: the generic ops' recurrence, to compare.
-    if (!process.env.NO_LSTM_KERNEL) (await import('../src/model/lstmWebgpu')).registerLstmWebgpuKernels();
-    (await import('../src/model/charCnnWebgpu')).registerCharCnnWebgpuKernels();
-    (await import('../src/model/convWebgpu')).registerConvWebgpuKernels();
+    // NO_LSTM_KERNEL=1: the generic ops' recurrence; NO_QUEUE_UPLOADS=1: TensorFlow.js's staging-buffer uploads; to compare.
+    await (await import('../src/model/webgpuStudio')).registerStudioWebgpu({ lstm: !process.env.NO_LSTM_KERNEL, queueUploads: !process.env.NO_QUEUE_UPLOADS });
   } else if (name === 'wasm') {
     const wasm = await import('@tensorflow/tfjs-backend-wasm');
     wasm.setWasmPaths(`${wasmDir}/`);
@@ -65,7 +61,7 @@ async function start(name: string): Promise<string> {
   await tf.ready();
   if (name !== 'webgpu') return name;
   const info = (tf.backend() as unknown as { adapterInfo?: { vendor?: string; architecture?: string } }).adapterInfo;
-  const lstm = process.env.NO_LSTM_KERNEL ? 'the LSTM as generic ops' : 'the LSTM as WGSL kernels';
+  const lstm = `${process.env.NO_LSTM_KERNEL ? 'the LSTM as generic ops' : 'the LSTM as WGSL kernels'}${process.env.NO_QUEUE_UPLOADS ? ", TensorFlow.js's staging uploads" : ''}`;
   return `webgpu (Dawn${info ? `, ${[info.vendor, info.architecture].filter(Boolean).join(' ')}` : ''}; ${lstm})`;
 }
 

@@ -131,6 +131,16 @@ if [ "\${CONVERGE:-0}" = 1 ]; then
   wait; cat "$OUT"/converge-wasm-*.jsonl | tee -a "$OUT/converge.jsonl"; rm -f "$OUT"/converge-wasm-*.jsonl
   exit 0
 fi
+# ALTERNATE=N (a kit built with --baseline): the BiLSTM-CRF on WebGPU at batch 32 for 3 epochs, today's code, the
+# baseline's and today's with TensorFlow.js's staging uploads (NO_QUEUE_UPLOADS), alternated N rounds; then on
+# with the rest. One epoch on a GPU is under a second, and the first process of a call ran slower than the rest.
+if [ "\${ALTERNATE:-0}" -gt 0 ]; then
+  for r in $(seq "$ALTERNATE"); do
+    MODELS=bilstm EPOCHS=3 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | sed "s/^{/{"round":$r,/" | tee -a "$OUT/alternate.jsonl"
+    MODELS=bilstm EPOCHS=3 "$K/node" "$K/run-baseline.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | sed "s/^{"where":"/{"round":$r,"where":"code of $(cat "$K/baseline.txt"), /" | tee -a "$OUT/alternate.jsonl"
+    NO_QUEUE_UPLOADS=1 MODELS=bilstm EPOCHS=3 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | sed "s/^{/{"round":$r,/" | tee -a "$OUT/alternate.jsonl"
+  done
+fi
 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" \${BACKENDS:-webgpu,wasm} 2>&1 | tee "$OUT/gpu-node.jsonl"
 # The loop as it was at the commit in baseline.txt (gpu-node.ts --baseline REV), on WebGPU at batch 32, beside today's.
 if [ -f "$K/run-baseline.mjs" ]; then "$K/node" "$K/run-baseline.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | sed "s/^{\\"where\\":\\"/{\\"where\\":\\"code of $(cat "$K/baseline.txt"), /" | tee -a "$OUT/gpu-node.jsonl"; fi

@@ -66,11 +66,7 @@ export async function runThroughput(input: ThroughputInput) {
 /** Backend set-up inside the browser page (WASM files served under /bench-wasm/). */
 export async function useBrowserBackend(name: string): Promise<string> {
   if (name === 'webgpu') {
-    await import('@tensorflow/tfjs-backend-webgpu');
-    (await import('../src/model/crfWebgpu')).registerCrfWebgpuKernels();
-    (await import('../src/model/lstmWebgpu')).registerLstmWebgpuKernels();
-    (await import('../src/model/charCnnWebgpu')).registerCharCnnWebgpuKernels();
-    (await import('../src/model/convWebgpu')).registerConvWebgpuKernels();
+    await (await import('../src/model/webgpuStudio')).registerStudioWebgpu();
   }
   // 'wasm' is the single-threaded SIMD build; 'wasm-threads' the threaded one (needs cross-origin isolation).
   if (name === 'wasm' || name === 'wasm-threads') {

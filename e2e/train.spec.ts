@@ -630,6 +630,7 @@ test('WebGPU runs in headless Chromium on SwiftShader and gets the WASM loss', a
     'LSTM',
     'character CNN',
     'Adam',
+    'queue uploads',
   ]);
   expect((a.metrics as unknown as { kernels: string[] }).kernels).toEqual([]);
   const [wasm, gpu] = [a.metrics as unknown as { stepLosses: number[] }, b.metrics as unknown as { stepLosses: number[] }];

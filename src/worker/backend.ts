@@ -35,11 +35,7 @@ export async function probeGpu(): Promise<{ adapter: boolean; software: boolean;
 async function tryBackend(name: BackendName): Promise<boolean> {
   try {
     if (name === 'webgpu') {
-      await import('@tensorflow/tfjs-backend-webgpu');
-      (await import('../model/crfWebgpu')).registerCrfWebgpuKernels();
-      (await import('../model/lstmWebgpu')).registerLstmWebgpuKernels();
-      (await import('../model/charCnnWebgpu')).registerCharCnnWebgpuKernels();
-      (await import('../model/convWebgpu')).registerConvWebgpuKernels();
+      await (await import('../model/webgpuStudio')).registerStudioWebgpu();
     }
     if (name === 'wasm') {
       const wasm = await import('@tensorflow/tfjs-backend-wasm');
