@@ -136,9 +136,9 @@ fi
 # with the rest. One epoch on a GPU is under a second, and the first process of a call ran slower than the rest.
 if [ "\${ALTERNATE:-0}" -gt 0 ]; then
   for r in $(seq "$ALTERNATE"); do
-    MODELS=bilstm EPOCHS=3 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | sed "s/^{/{"round":$r,/" | tee -a "$OUT/alternate.jsonl"
-    MODELS=bilstm EPOCHS=3 "$K/node" "$K/run-baseline.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | sed "s/^{"where":"/{"round":$r,"where":"code of $(cat "$K/baseline.txt"), /" | tee -a "$OUT/alternate.jsonl"
-    NO_QUEUE_UPLOADS=1 MODELS=bilstm EPOCHS=3 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | sed "s/^{/{"round":$r,/" | tee -a "$OUT/alternate.jsonl"
+    MODELS=bilstm EPOCHS=3 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | sed "s/^{/{\\"round\\":$r,/" | tee -a "$OUT/alternate.jsonl"
+    MODELS=bilstm EPOCHS=3 "$K/node" "$K/run-baseline.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | sed "s/^{\\"where\\":\\"/{\\"round\\":$r,\\"where\\":\\"code of $(cat "$K/baseline.txt"), /" | tee -a "$OUT/alternate.jsonl"
+    NO_QUEUE_UPLOADS=1 MODELS=bilstm EPOCHS=3 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" webgpu 2>&1 | sed "s/^{/{\\"round\\":$r,/" | tee -a "$OUT/alternate.jsonl"
   done
 fi
 "$K/node" "$K/run.mjs" "$K/input.json" "$K/webgpu/index.js" "$K/wasm" \${BACKENDS:-webgpu,wasm} 2>&1 | tee "$OUT/gpu-node.jsonl"

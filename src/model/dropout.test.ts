@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { aleaFill, seededDropout } from './dropout';
+import { aleaFill, dropoutMultiplier, seededDropout } from './dropout';
 import * as tf from './tf';
 
 beforeAll(async () => {
@@ -24,6 +24,26 @@ describe('seeded dropout', () => {
     const x = tf.randomNormal([4, 9, 13], 0, 1, 'float32', 5);
     for (const rate of [0.5, 0.25, 0.1, 1 / 3, 0.05])
       for (const seed of [3, 7919 + 13 * 2 + 1, 98765]) sameBits(seededDropout(x, rate, seed).dataSync(), tf.dropout(x, rate, undefined, seed).dataSync());
+  });
+
+  it('keeps a cell exactly when float32 floor(u + keep) is 1, at the rounding boundary too', () => {
+    // u + keep just below, at and above 1 − 2⁻²⁵ (where float32 rounding reaches 1), for many keeps.
+    for (let j = 0; j < 2000; j++) {
+      const keep = Math.fround(0.05 + (0.9 * j) / 2000);
+      const u0 = Math.fround(1 - keep);
+      for (const u of [u0, Math.fround(u0 - 2 ** -24), Math.fround(u0 - 2 ** -25), Math.fround(u0 + 2 ** -25), Math.fround(u0 - 2 ** -26)]) {
+        if (!(u >= 0 && u < 1)) continue;
+        const kept = Math.floor(Math.fround(u + keep)) === 1;
+        expect(u + keep < 1 - 2 ** -25, `u ${u}, keep ${keep}`).toBe(!kept);
+      }
+    }
+    // And over a long run of Alea's own draws, against tf.dropout's formula.
+    const u = aleaFill(42, new Float32Array(200_000));
+    const m = dropoutMultiplier(42, u.length, 0.7);
+    const k = Math.fround(0.7);
+    u.forEach((v, i) => {
+      if (m[i] !== Math.fround(Math.floor(Math.fround(v + k)) / k)) expect(`${i}: ${m[i]}`).toBe(`${i}: ${v}`);
+    });
   });
 
   it('passes the gradient through the kept cells only, scaled', () => {

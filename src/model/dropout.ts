@@ -30,27 +30,60 @@ function mash(): (data: string) => number {
   };
 }
 
-/** Fills `out` with seedrandom.alea(seed)'s first values (in [0, 1)), as float32, the way tf.randomUniform(shape, 0, 1, 'float32', seed) does. */
-export function aleaFill(seed: number | string, out: Float32Array): Float32Array {
+/** Alea's state after seeding with `seed` as seedrandom.alea does (the seed's decimal string, for a number). */
+function aleaSeed(seed: number | string): [number, number, number] {
   const text = String(seed);
   const m = mash();
   let s0 = m(' ');
   let s1 = m(' ');
   let s2 = m(' ');
-  let c = 1;
   s0 -= m(text);
   if (s0 < 0) s0 += 1;
   s1 -= m(text);
   if (s1 < 0) s1 += 1;
   s2 -= m(text);
   if (s2 < 0) s2 += 1;
+  return [s0, s1, s2];
+}
+
+/**
+ * Fills `out` with seedrandom.alea(seed)'s first values (in [0, 1)), as float32, the way
+ * tf.randomUniform(shape, 0, 1, 'float32', seed) does. Alea's carry is t | 0 there; t is in
+ * [0, 2091640), so Math.floor(t) is the same number, and V8 keeps it a double (twice as fast).
+ */
+export function aleaFill(seed: number | string, out: Float32Array): Float32Array {
+  let [s0, s1, s2] = aleaSeed(seed);
+  let c = 1;
   for (let i = 0; i < out.length; i++) {
     const t = 2091639 * s0 + c * 2.3283064365386963e-10;
     s0 = s1;
     s1 = s2;
-    c = t | 0;
+    c = Math.floor(t);
     s2 = t - c;
     out[i] = s2;
+  }
+  return out;
+}
+
+/**
+ * tf.dropout's multiplier for `size` cells: floor(u + keep) / keep in float32, u from Alea as
+ * above, in the same loop. u and keep are float32, so u + keep is exact in a double, and its
+ * float32 rounding is below 1 exactly when it is below 1 − 2⁻²⁵ (ties round to the even 1).
+ */
+export function dropoutMultiplier(seed: number | string, size: number, keep: number): Float32Array {
+  const out = new Float32Array(size);
+  const k = Math.fround(keep);
+  const scale = Math.fround(1 / k);
+  const below = 1 - 2 ** -25;
+  let [s0, s1, s2] = aleaSeed(seed);
+  let c = 1;
+  for (let i = 0; i < size; i++) {
+    const t = 2091639 * s0 + c * 2.3283064365386963e-10;
+    s0 = s1;
+    s1 = s2;
+    c = Math.floor(t);
+    s2 = t - c;
+    out[i] = Math.fround(s2) + k < below ? 0 : scale;
   }
   return out;
 }
@@ -59,10 +92,6 @@ export function aleaFill(seed: number | string, out: Float32Array): Float32Array
 export function seededDropout<T extends tf.Tensor>(x: T, rate: number, seed: number): T {
   if (!(rate >= 0 && rate < 1)) throw new Error(`dropout rate must be in [0, 1), got ${rate}`);
   if (rate === 0) return x.clone();
-  // tf.dropout's arithmetic in float32: floor(u + keep) is 0 or 1, then divided by keep.
-  const keep = Math.fround(1 - rate);
-  const scale = Math.fround(1 / keep);
-  const mask = aleaFill(seed, new Float32Array(x.size));
-  for (let i = 0; i < mask.length; i++) mask[i] = Math.floor(Math.fround(mask[i] + keep)) === 0 ? 0 : scale;
-  return tf.tidy(() => tf.mul(x, tf.tensor(mask, x.shape, 'float32'))) as T;
+  const multiplier = dropoutMultiplier(seed, x.size, 1 - rate);
+  return tf.tidy(() => tf.mul(x, tf.tensor(multiplier, x.shape, 'float32'))) as T;
 }
