@@ -314,6 +314,8 @@ export function idcnn(
   dropout: number,
   training: boolean,
   seed: number,
+  /** Iteration it's dropout draws its mask from dropoutSeed + it: the caller's per-step seed, so that each step drops other cells. */
+  dropoutSeed = seed + 100,
 ): tf.Tensor3D {
   const D = x.shape[2];
   const m3 = tf.expandDims(mask, 2);
@@ -330,7 +332,7 @@ export function idcnn(
       const b = param(params, `idcnn/l${l}/b`, () => tf.zeros([F]));
       h = conv(h, w, b, d);
     });
-    outs.push(training && dropout > 0 ? seededDropout(h, dropout, seed + 100 + it) : h);
+    outs.push(training && dropout > 0 ? seededDropout(h, dropout, dropoutSeed + it) : h);
   }
   return outs[outs.length - 1];
 }

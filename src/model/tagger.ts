@@ -187,7 +187,9 @@ export class Tagger {
     const h =
       cfg.encoder === 'bilstm'
         ? bilstm(params, x, b.mask, cfg.hidden, seed + 11)
-        : programSource('ID-CNN', () => idcnn(params, x, b.mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11));
+        : programSource('ID-CNN', () =>
+            idcnn(params, x, b.mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11, seed * 7919 + step * 13 + 3),
+          );
     return training && cfg.dropout > 0 ? programSource('output layer', () => seededDropout(h, cfg.dropout, seed * 7919 + step * 13 + 2)) : h;
   }
 
