@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as tf from '../src/model/tf';
+import { type DawnModule, installDawn } from './dawn-globals';
 
 const PACK = 'bench/out/gpu-pack';
 
@@ -27,12 +28,7 @@ export async function startLocalWebgpu(): Promise<void> {
       process.exit(0);
     }
   }
-  const { create, globals } = createRequire(import.meta.url)(`${process.cwd()}/${PACK}/package/index.js`) as {
-    create: (flags: string[]) => unknown;
-    globals: object;
-  };
-  Object.assign(globalThis, globals);
-  Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true });
+  installDawn(createRequire(import.meta.url)(`${process.cwd()}/${PACK}/package/index.js`) as DawnModule);
   await (await import('../src/model/webgpuStudio')).registerStudioWebgpu();
   if (!(await tf.setBackend('webgpu'))) throw new Error('the WebGPU backend did not start (is chromium installed?)');
   await tf.ready();

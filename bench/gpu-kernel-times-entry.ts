@@ -11,6 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as tf from '../src/model/tf';
+import { type DawnModule, installDawn } from './dawn-globals';
 import { runThroughput, type ThroughputInput } from './train-throughput-core';
 
 const [inputPath, webgpuModule] = process.argv.slice(2);
@@ -18,13 +19,8 @@ const kit = JSON.parse(readFileSync(inputPath, 'utf8')) as Omit<ThroughputInput,
 const glove = { ...kit.glove, vectors: Float32Array.from(kit.glove.vectors) };
 
 // Timestamp queries are an unsafe API in Dawn's defaults, and quantized (to 100 µs) unless told not to.
-const { create, globals } = (await import(webgpuModule)) as { create: (flags: string[]) => unknown; globals: object };
-Object.assign(globalThis, globals);
-Object.defineProperty(globalThis, 'navigator', {
-  value: { gpu: create(['enable-dawn-features=allow_unsafe_apis', 'disable-dawn-features=timestamp_quantization']) },
-  configurable: true,
-});
-await (await import('../src/model/webgpuStudio')).registerStudioWebgpu({ queueUploads: process.env.NO_QUEUE_UPLOADS !== '1' });
+installDawn((await import(webgpuModule)) as DawnModule, ['enable-dawn-features=allow_unsafe_apis', 'disable-dawn-features=timestamp_quantization']);
+await (await import('../src/model/webgpuStudio')).registerStudioWebgpu({ queueUploads: !process.env.NO_QUEUE_UPLOADS });
 const lstm = await import('../src/model/lstmWebgpu');
 if (!(await tf.setBackend('webgpu'))) throw new Error('webgpu did not start');
 await tf.ready();

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { registerWasmKernels } from '../src/model/wasmKernels';
 import * as tf from '../src/model/tf';
+import { type DawnModule, installDawn } from './dawn-globals';
 import { runThroughput, type ThroughputInput } from './train-throughput-core';
 
 interface KitInput extends Omit<ThroughputInput, 'encoder' | 'hidden' | 'glove'> {
@@ -47,9 +48,7 @@ function countDispatches(): { programs: number; submits: number } {
 async function start(name: string): Promise<string> {
   if (name === 'webgpu') {
     // The backend registers itself at import where navigator.gpu exists: Dawn's first.
-    const { create, globals } = (await import(webgpuModule)) as { create: (flags: string[]) => unknown; globals: object };
-    Object.assign(globalThis, globals);
-    Object.defineProperty(globalThis, 'navigator', { value: { gpu: create([]) }, configurable: true });
+    installDawn((await import(webgpuModule)) as DawnModule);
     // NO_LSTM_KERNEL=1: the generic ops' recurrence; NO_QUEUE_UPLOADS=1: TensorFlow.js's staging-buffer uploads; to compare.
     await (await import('../src/model/webgpuStudio')).registerStudioWebgpu({ lstm: !process.env.NO_LSTM_KERNEL, queueUploads: !process.env.NO_QUEUE_UPLOADS });
   } else if (name === 'wasm') {

@@ -1,7 +1,6 @@
 import { getKernel } from '@tensorflow/tfjs-core';
 import { LSTM_SEQ, LSTM_SEQ_GRAD, LSTM_WH_GRAD, lstmKernelActive } from './lstmWebgpu';
 import { dense, matMulTransposed, maxOver, opPer, shiftConv } from './ops';
-import { seededDropout } from './dropout';
 import * as tf from './tf';
 import { MADE_ONCE_VARIABLES, programSource } from './programSource';
 
@@ -332,7 +331,7 @@ export function idcnn(
       const b = param(params, `idcnn/l${l}/b`, () => tf.zeros([F]));
       h = conv(h, w, b, d);
     });
-    outs.push(training && dropout > 0 ? seededDropout(h, dropout, dropoutSeed + it) : h);
+    outs.push(training && dropout > 0 ? (tf.dropout(h, dropout, undefined, dropoutSeed + it) as tf.Tensor3D) : h);
   }
   return outs[outs.length - 1];
 }

@@ -6,7 +6,6 @@ import type { BatchArrays } from './features';
 import { MAX_CHARS } from './features';
 import { dense, matMulFast } from './ops';
 import { decodeSpans, spanLogits, spanLogitsAt } from './spanHead';
-import { seededDropout } from './dropout';
 import * as tf from './tf';
 import { MADE_ONCE_VARIABLES, programSource } from './programSource';
 
@@ -190,7 +189,9 @@ export class Tagger {
         : programSource('ID-CNN', () =>
             idcnn(params, x, b.mask, cfg.hidden, cfg.idcnnIterations, cfg.dropout, training, seed + 11, seed * 7919 + step * 13 + 3),
           );
-    return training && cfg.dropout > 0 ? programSource('output layer', () => seededDropout(h, cfg.dropout, seed * 7919 + step * 13 + 2)) : h;
+    return training && cfg.dropout > 0
+      ? programSource('output layer', () => tf.dropout(h, cfg.dropout, undefined, seed * 7919 + step * 13 + 2) as tf.Tensor3D)
+      : h;
   }
 
   /** One direction of the BiLSTM's states [B, T, hidden] from per-token inputs, at inference. */
@@ -216,7 +217,7 @@ export class Tagger {
     if (cfg.encoder !== 'bilstm') throw new Error('inserted-token states need the BiLSTM encoder');
     const tx = tf.reshape(this.inputs(token, training, step + 7_777), [1, -1]) as tf.Tensor2D;
     const h = bilstmInsertedStates(this.params, x, b.mask, cfg.hidden, this.seed + 11, tx, regions);
-    return training && cfg.dropout > 0 ? seededDropout(h, cfg.dropout, this.seed * 7919 + step * 13 + 2) : h;
+    return training && cfg.dropout > 0 ? (tf.dropout(h, cfg.dropout, undefined, this.seed * 7919 + step * 13 + 2) as tf.Tensor2D) : h;
   }
 
   /** Per-token inputs [B, T, D]: word vector, casing, trainable out-of-GloVe vector, character CNN, dictionary matches. */
@@ -239,7 +240,8 @@ export class Tagger {
     }
     const chars = tf.reshape(charCnn(params, b.chars, dims.chars, cfg.charDim, cfg.charFilters, seed + 5), [B, T, cfg.charFilters]);
     const x = tf.concat(b.lex ? [words, chars, b.lex] : [words, chars], 2) as tf.Tensor3D;
-    const drop = (t: tf.Tensor3D, k: number) => (training && cfg.dropout > 0 ? seededDropout(t, cfg.dropout, seed * 7919 + step * 13 + k) : t);
+    const drop = (t: tf.Tensor3D, k: number) =>
+      training && cfg.dropout > 0 ? (tf.dropout(t, cfg.dropout, undefined, seed * 7919 + step * 13 + k) as tf.Tensor3D) : t;
     return drop(x, 1);
   }
 

@@ -21,6 +21,9 @@ interface UploadingBackend {
   uploadToGPU(id: object): void;
 }
 
+/** The types uploaded through the queue (4 bytes an element, as TensorFlow.js stores them on the GPU). */
+const QUEUED = new Set(['float32', 'int32', 'bool']);
+
 /** Replaces the backend class's staging-buffer upload with a queue write (once). */
 function installQueueUploads(proto: UploadingBackend): void {
   const original = proto.uploadToGPU;
@@ -29,7 +32,7 @@ function installQueueUploads(proto: UploadingBackend): void {
     const data = this.tensorMap.get(dataId);
     const { dtype, values } = data;
     // Already there, an output to be written, or a type the studio does not upload: as before.
-    if (data.resource != null || values == null || values.length === 0 || !['float32', 'int32', 'bool'].includes(dtype)) return original.call(this, dataId);
+    if (data.resource != null || values == null || values.length === 0 || !QUEUED.has(dtype)) return original.call(this, dataId);
     const typed =
       dtype === 'float32'
         ? values instanceof Float32Array
