@@ -185,6 +185,14 @@ test('an experiment from a config file runs its methods × seeds in turn; compar
   await page.getByRole('link', { name: 'Train', exact: true }).click();
   await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
   await page.getByLabel('Backend').selectOption('wasm');
+  // One click loads the leave-one-corpus-out rule's candidates, as the suite measured them.
+  await page.getByRole('button', { name: "The default rule's candidates" }).click();
+  await expect(page.getByTestId('experiment-file')).toHaveText('bench/configs/corpora.json: corpora');
+  const methods = page.getByRole('group', { name: 'Experiment: what to run' }).getByRole('checkbox');
+  await expect(methods).toHaveCount(5);
+  for (const box of await methods.all()) await expect(box).toBeChecked();
+  await page.getByLabel('Experiment seeds').fill('1');
+  await expect(page.getByRole('button', { name: 'Run experiment (5 runs)' })).toBeEnabled();
   // An experiment config as the CLI reads it; its file settings are replaced by the project's layers.
   const config = {
     name: 'tiny',
@@ -210,6 +218,14 @@ test('an experiment from a config file runs its methods × seeds in turn; compar
   await expect(page.getByTestId('runs-table').locator('tbody tr td:nth-child(2)')).toHaveText(['done', 'done'], { timeout: 480_000 });
   await expect(page.getByTestId('runs-table').locator('tbody tr td:nth-child(3)')).toHaveText(['WSL, 5 epochs', 'WSL, 5 epochs']);
   const ids = (await page.getByTestId('runs-table').locator('tbody tr td:nth-child(1)').allTextContents()).map(Number).sort((a, b) => a - b);
+  // One method: on each seed its run is the best on dev, chosen among 1 of 1.
+  await expect(page.getByTestId('best-on-dev').locator('tbody tr')).toHaveCount(2);
+  for (const [k, id] of ids.entries()) {
+    const row = page.getByTestId('best-on-dev').locator('tbody tr').nth(k);
+    await expect(row).toHaveAttribute('data-run', String(id));
+    await expect(row.locator('td').first()).toHaveText(String(k + 1));
+    await expect(row.locator('td').last()).toHaveText('1 of 1 methods');
+  }
   // Started again, the experiment has nothing left to run.
   await page.getByRole('button', { name: 'Run experiment (2 runs)' }).click();
   await expect(page.getByTestId('experiment-result')).toHaveText(

@@ -11,8 +11,10 @@ import { runGroupKey, type RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
 import { addRuns } from '../../db/runs';
 import type { RunRow } from '../../db/schema';
+import { bestOnDevBySeed, RULE_CANDIDATES, RULE_CANDIDATES_FILE } from '../../core/ruleCandidates';
+import type { SpanScores } from '../../core/metrics';
 import { METHOD_CATALOG } from '../../methods/catalog';
-import { readText, useProjectId } from '../hooks';
+import { pct, readText, useProjectId } from '../hooks';
 
 const catalogMethods: ExperimentMethod[] = METHOD_CATALOG.map((e) => ({
   label: e.title,
@@ -48,6 +50,14 @@ export function ExperimentPanel(props: {
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [seeds, setSeeds] = useState('1, 2, 3');
   const [message, setMessage] = useState<string | null>(null);
+
+  /** The leave-one-corpus-out rule's candidates (core/ruleCandidates.ts), as if their config were loaded. */
+  const loadCandidates = () => {
+    props.onError(null);
+    setMessage(null);
+    setFile({ ...RULE_CANDIDATES, file: RULE_CANDIDATES_FILE });
+    setChosen(new Set(RULE_CANDIDATES.methods.map((m) => m.label)));
+  };
 
   const load = async (f: File) => {
     props.onError(null);
@@ -125,6 +135,13 @@ export function ExperimentPanel(props: {
             }}
           />
         </label>
+        <button
+          type="button"
+          onClick={loadCandidates}
+          title="The rows the leave-one-corpus-out rule chooses among, as measured (bench/configs/corpora.json): on every corpus of the suite the rule chose to train them and keep the one best on the corpus's own dev (BENCHMARKS.md)"
+        >
+          The default rule&apos;s candidates
+        </button>
         {file && (
           <>
             <span data-testid="experiment-file">
@@ -150,6 +167,7 @@ export function ExperimentPanel(props: {
           {message}
         </p>
       )}
+      <BestOnDev runs={props.runs} labels={methods.filter((m) => !isScoredOnly(m.method.name)).map((m) => m.label)} />
     </section>
   );
 }
@@ -175,5 +193,48 @@ function MethodChoices({
         </label>
       ))}
     </fieldset>
+  );
+}
+
+/** Per seed, the experiment's run best on dev: the model the leave-one-corpus-out rule keeps. */
+function BestOnDev({ runs, labels }: { runs: readonly RunRow[]; labels: readonly string[] }) {
+  const choices = bestOnDevBySeed(
+    runs.map((r) => {
+      const cfg = r.config as RunConfig;
+      const m = (r.metrics ?? {}) as { dev?: SpanScores; test?: SpanScores };
+      return { id: r.id!, status: r.status, label: cfg.label, seed: cfg.train?.seed, dev: m.dev?.overall.f1, test: m.test?.overall.f1 };
+    }),
+    labels,
+  );
+  if (!choices.length) return null;
+  return (
+    <table data-testid="best-on-dev">
+      <caption>Best on dev, per seed (the model to keep: the rule&apos;s choice)</caption>
+      <thead>
+        <tr>
+          <th>seed</th>
+          <th>run</th>
+          <th>method</th>
+          <th className="num">dev F1</th>
+          <th className="num">test F1</th>
+          <th>chosen among</th>
+        </tr>
+      </thead>
+      <tbody>
+        {choices.map((c) => (
+          <tr key={c.seed} data-run={c.best.id}>
+            <td className="num">{c.seed}</td>
+            <td className="num">{c.best.id}</td>
+            <td>{c.best.label}</td>
+            <td className="num">{pct(c.best.dev)}</td>
+            <td className="num">{pct(c.best.test)}</td>
+            <td>
+              {c.done} of {labels.length} methods
+              {c.missing.length ? <span className="muted"> (not run yet: {c.missing.join('; ')})</span> : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -1,0 +1,70 @@
+/**
+ * The leave-one-corpus-out rule's candidates, for the training page. On every corpus of the suite
+ * the rule (core/loco.ts) chose "the best candidate on the corpus's own dev, per seed": a user with
+ * a dev set trains the candidates and keeps the one best on dev. The candidates are the trained
+ * rows of the suite's config, bench/configs/corpora.json, read here as they were measured (their
+ * model and training options included), so that the page runs exactly the rows the figures in
+ * BENCHMARKS.md come from.
+ */
+import corpora from '../../bench/configs/corpora.json';
+import { type ExperimentMethods, isScoredOnly, parseExperimentMethods } from './experimentConfig';
+
+export const RULE_CANDIDATES_FILE = 'bench/configs/corpora.json';
+
+/** The suite's trained rows (the rows that train nothing are dropped: the Weak labels page scores those). */
+export const RULE_CANDIDATES: ExperimentMethods = (() => {
+  const exp = parseExperimentMethods(JSON.stringify(corpora), RULE_CANDIDATES_FILE);
+  return { ...exp, methods: exp.methods.filter((m) => !isScoredOnly(m.method.name)) };
+})();
+
+/** What the page knows of a run to choose among an experiment's runs. */
+export interface DevChoiceRun {
+  id: number;
+  status: string;
+  label?: string;
+  seed?: number;
+  dev?: number;
+  test?: number;
+}
+
+export interface SeedChoice {
+  seed: number;
+  /** The finished run with the best dev F1 among the labels' runs of this seed (the newest of a label counts). */
+  best: { id: number; label: string; dev: number; test?: number };
+  /** Labels with a finished run of this seed. */
+  done: number;
+  /** Labels with no finished run of this seed yet: the choice may still change. */
+  missing: string[];
+}
+
+/**
+ * Per seed, the run best on dev among `labels` (ties to the earlier label, as the rule's), from the
+ * runs that finished with a dev score. Seeds with no such run are left out; a seed whose labels
+ * are not all done says which are missing.
+ */
+export function bestOnDevBySeed(runs: readonly DevChoiceRun[], labels: readonly string[]): SeedChoice[] {
+  const bySeed = new Map<number, Map<string, DevChoiceRun>>();
+  for (const r of runs) {
+    if (r.status !== 'done' || r.seed === undefined || r.dev === undefined || !r.label || !labels.includes(r.label)) continue;
+    const row = bySeed.get(r.seed) ?? new Map<string, DevChoiceRun>();
+    const prev = row.get(r.label);
+    if (!prev || r.id > prev.id) row.set(r.label, r);
+    bySeed.set(r.seed, row);
+  }
+  const out: SeedChoice[] = [];
+  for (const [seed, row] of [...bySeed].sort((a, b) => a[0] - b[0])) {
+    let best: DevChoiceRun | undefined;
+    for (const label of labels) {
+      const r = row.get(label);
+      if (r && (!best || r.dev! > best.dev!)) best = r;
+    }
+    if (!best) continue;
+    out.push({
+      seed,
+      best: { id: best.id, label: best.label!, dev: best.dev!, ...(best.test !== undefined ? { test: best.test } : {}) },
+      done: row.size,
+      missing: labels.filter((l) => !row.has(l)),
+    });
+  }
+  return out;
+}
