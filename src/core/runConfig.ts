@@ -63,6 +63,13 @@ export const modelSchema = z.object({
   spanHidden: z.number().int().positive().default(150),
   dropout: z.number().min(0).max(0.9).default(0.5),
   /**
+   * Word dropout (Lample et al. 2016's unknown-word replacement): in training, each token reads as
+   * a word the model does not know with this probability (no GloVe vector, the absent flag, the
+   * shared unknown-word vector), its casing and characters kept, so that the model learns to tag
+   * words by their spelling and context, as it must for names it never saw. 0: off.
+   */
+  wordDropout: z.number().min(0).max(0.5).default(0),
+  /**
    * Dictionary features: where the project has gazetteers (a distant setting: the strings its
    * labels matched in training), the model reads each token's matches as input (src/core/lexicon.ts).
    */

@@ -123,7 +123,19 @@ export interface LexiconDropout {
   rand: () => number;
 }
 
-export function makeBatch(f: Featurizer, sentences: readonly BatchSentence[], ids?: readonly number[], lexDrop?: LexiconDropout): BatchArrays {
+/** Training-time word dropout (model.wordDropout): each token reads as an unknown word with probability `rate`. */
+export interface WordDropout {
+  rate: number;
+  rand: () => number;
+}
+
+export function makeBatch(
+  f: Featurizer,
+  sentences: readonly BatchSentence[],
+  ids?: readonly number[],
+  lexDrop?: LexiconDropout,
+  wordDrop?: WordDropout,
+): BatchArrays {
   const B = sentences.length;
   const T = Math.max(...sentences.map((s) => s.words.length));
   const D = f.glove.dims;
@@ -140,11 +152,14 @@ export function makeBatch(f: Featurizer, sentences: readonly BatchSentence[], id
       mask[p] = 1;
       if (s.tags) tags[p] = s.tags[t];
       const form = lookupForm(w);
-      const row = gloveRow(f.glove, form, f.spelling === true);
+      // A dropped word reads as one the model does not know: no vector, the absent flag, the
+      // shared unknown-word row (0); its casing and characters stay.
+      const dropped = wordDrop !== undefined && wordDrop.rate > 0 && wordDrop.rand() < wordDrop.rate;
+      const row = dropped ? undefined : gloveRow(f.glove, form, f.spelling === true);
       if (row !== undefined) words.set(f.glove.vectors.subarray(row * D, row * D + D), p * W);
       if (row === undefined || (f.glove.spelledFrom !== undefined && row >= f.glove.spelledFrom)) {
         words[p * W + W - 1] = 1;
-        const id = f.oov.get(form) ?? 0;
+        const id = dropped ? 0 : (f.oov.get(form) ?? 0);
         oovPos.push(p);
         oovIds.push(id);
       }

@@ -500,15 +500,18 @@ async function stepInputs(
   indices: number[],
   t: RunConfig['train'],
   dictionaryDropout: number | null,
+  wordDropout: number,
   epoch: number,
   step: number,
 ) {
   const lexDrop = feat.lexicon && dictionaryDropout ? { rate: dictionaryDropout, rand: mulberry32(t.seed * 4_099 + step * 65_537 + 29) } : undefined;
+  const wordDrop = wordDropout > 0 ? { rate: wordDropout, rand: mulberry32(t.seed * 6_067 + step * 48_611 + 37) } : undefined;
   const batch = makeBatch(
     feat,
     indices.map((k) => train[k]),
     indices,
     lexDrop,
+    wordDrop,
   );
   const rand = mulberry32(t.seed * 7_919 + step * 104_729 + 17);
   const prepared = method.prepare ? await method.prepare({ tagger, batch, config: methodConfig, epoch, epochs: t.epochs, step, rand }) : undefined;
@@ -578,7 +581,7 @@ export async function trainTagger(
           return { loss: 0, steps: step - first, stopped: control === 'cancel' ? 'cancelled' : 'stopped' };
         }
         const s0 = performance.now();
-        const { batch, rand, prepared } = await stepInputs(method, methodConfig, tagger, feat, data.train, batches[bi], t, dictionaryDropout, epoch, step);
+        const { batch, rand, prepared } = await stepInputs(method, methodConfig, tagger, feat, data.train, batches[bi], t, dictionaryDropout, cfg.model.wordDropout, epoch, step);
         if (prepared?.stats) for (const [k, v] of Object.entries(prepared.stats)) (epochStats[k] ??= []).push(v);
         const at = step;
         const loss = await trainStepDeferred(optimizer, vars, t.clip, () => {
