@@ -582,6 +582,9 @@ test('bad training input stops before training with a clear error', async ({ pag
   await expect(page.getByTestId('form-problems')).toContainText('dropout: must be at most 0.9');
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
   await page.getByLabel('Dropout', { exact: true }).fill('0.5');
+  await page.getByLabel('Word dropout').fill('0.7');
+  await expect(page.getByTestId('form-problems')).toHaveText('word dropout: must be at most 0.5');
+  await page.getByLabel('Word dropout').fill('0.1');
   await page.getByLabel('Epochs', { exact: true }).fill('abc');
   await expect(page.getByTestId('form-problems')).toHaveText('epochs: "abc" is not a number');
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();

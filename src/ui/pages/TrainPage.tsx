@@ -37,6 +37,7 @@ const TRAIN_DEFAULTS = trainSchema.parse({});
 const NUMBER_FIELDS = {
   hidden: 'units',
   dropout: 'dropout',
+  wordDropout: 'word dropout',
   dictDropout: 'dictionary dropout',
   pretrain: 'pre-training epochs',
   epochs: 'epochs',
@@ -82,6 +83,7 @@ function formSettings(form: Form) {
       head: form.head,
       hidden: num(form, 'hidden'),
       dropout: num(form, 'dropout'),
+      wordDropout: num(form, 'wordDropout'),
       dictionary: form.dictionary,
       dictionaryDropout: dictDropout(form),
       spelling: form.spelling,
@@ -110,6 +112,7 @@ const dictDropout = (form: Record<keyof typeof NUMBER_FIELDS, string> & { dictio
 const FIELD_OF: Record<string, string> = {
   'model.hidden': 'units',
   'model.dropout': 'dropout',
+  'model.wordDropout': 'word dropout',
   'model.dictionaryDropout': 'dictionary dropout',
   'model.pretrain': 'pre-training epochs',
   'train.epochs': 'epochs',
@@ -198,6 +201,7 @@ function trainFormDefaults() {
     hidden: String(MODEL_DEFAULTS.hidden),
     head: MODEL_DEFAULTS.head as string,
     dropout: String(MODEL_DEFAULTS.dropout),
+    wordDropout: String(MODEL_DEFAULTS.wordDropout),
     dictionary: MODEL_DEFAULTS.dictionary,
     // "dev" (the schema's) trains the first stage at 0, 0.5 and 0.75 and keeps the best (BENCHMARKS.md).
     dictDropout: String(MODEL_DEFAULTS.dictionaryDropout),
@@ -495,6 +499,9 @@ function ModelFields({ f, disabled }: { f: TrainForm; disabled: boolean }) {
       </select>
       <label>
         dropout <NumberInput aria-label="Dropout" {...numField('dropout')} />
+      </label>
+      <label title="In training, each token reads as a word the model does not know with this probability (its spelling and casing kept), so that it learns to tag names it never saw by their spelling and context (0: off; BENCHMARKS.md)">
+        word dropout <NumberInput aria-label="Word dropout" {...numField('wordDropout')} />
       </label>
       <label title="The project's gazetteer matches as model input, so the model uses the dictionaries at prediction time">
         <input type="checkbox" aria-label="Dictionary features" {...check('dictionary')} /> dictionary features
