@@ -16,7 +16,10 @@ const at = args.indexOf('--data');
 const data = dataFolder(at >= 0 ? args[at + 1] : undefined);
 const out = new URL('./out/ceiling/', import.meta.url).pathname;
 
-const lines = (path: string) => readFileSync(path, 'utf8').split('\n').filter((l) => l.trim());
+const lines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
 
 function write(dir: string, name: string, rows: readonly string[]) {
   mkdirSync(join(out, dir), { recursive: true });
@@ -51,9 +54,25 @@ function write(dir: string, name: string, rows: readonly string[]) {
   if (cur.words.length) sentences.push(cur);
   const train = sentences.slice(0, 5000);
   const dev = sentences.slice(5000);
-  write('bc5cdr', 'train_text.txt', train.map((s) => s.words.join(' ')));
-  write('bc5cdr', 'train_label.txt', train.map((s) => s.tags.join(' ')));
-  write('bc5cdr', 'dev_text.txt', dev.map((s) => s.words.join(' ')));
-  write('bc5cdr', 'dev_label.txt', dev.map((s) => s.tags.join(' ')));
+  write(
+    'bc5cdr',
+    'train_text.txt',
+    train.map((s) => s.words.join(' ')),
+  );
+  write(
+    'bc5cdr',
+    'train_label.txt',
+    train.map((s) => s.tags.join(' ')),
+  );
+  write(
+    'bc5cdr',
+    'dev_text.txt',
+    dev.map((s) => s.words.join(' ')),
+  );
+  write(
+    'bc5cdr',
+    'dev_label.txt',
+    dev.map((s) => s.tags.join(' ')),
+  );
 }
 console.log(JSON.stringify({ ok: true, out }));

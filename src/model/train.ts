@@ -581,7 +581,19 @@ export async function trainTagger(
           return { loss: 0, steps: step - first, stopped: control === 'cancel' ? 'cancelled' : 'stopped' };
         }
         const s0 = performance.now();
-        const { batch, rand, prepared } = await stepInputs(method, methodConfig, tagger, feat, data.train, batches[bi], t, dictionaryDropout, cfg.model.wordDropout, epoch, step);
+        const { batch, rand, prepared } = await stepInputs(
+          method,
+          methodConfig,
+          tagger,
+          feat,
+          data.train,
+          batches[bi],
+          t,
+          dictionaryDropout,
+          cfg.model.wordDropout,
+          epoch,
+          step,
+        );
         if (prepared?.stats) for (const [k, v] of Object.entries(prepared.stats)) (epochStats[k] ??= []).push(v);
         const at = step;
         const loss = await trainStepDeferred(optimizer, vars, t.clip, () => {

@@ -4,7 +4,14 @@ import { CASING, casing, makeBatch, type Featurizer } from './features';
 
 /** Two GloVe words (2 dims) and one trainable out-of-GloVe word. */
 const feat: Featurizer = {
-  glove: { dims: 2, index: new Map([['the', 0], ['paris', 1]]), vectors: Float32Array.from([1, 2, 3, 4]) },
+  glove: {
+    dims: 2,
+    index: new Map([
+      ['the', 0],
+      ['paris', 1],
+    ]),
+    vectors: Float32Array.from([1, 2, 3, 4]),
+  },
   chars: new Map([...'theParisxyz'].map((c, k) => [c, k + 2])),
   oov: new Map([['xyz', 1]]),
   tags: ['O', 'B-A', 'I-A'],
