@@ -21,21 +21,19 @@ const lines = (path: string) =>
     .split('\n')
     .filter((l) => l.trim());
 
-function write(dir: string, name: string, rows: readonly string[]) {
+/** One corpus's split: its first `cut` sentences (text and BIO tags) train, the rest select. */
+function writeSplit(dir: string, text: readonly string[], labels: readonly string[], cut: number) {
+  if (text.length !== labels.length) throw new Error(`${dir} dev: text and labels differ in length`);
   mkdirSync(join(out, dir), { recursive: true });
-  writeFileSync(join(out, dir, name), `${rows.join('\n')}\n`);
+  const put = (name: string, rows: readonly string[]) => writeFileSync(join(out, dir, name), `${rows.join('\n')}\n`);
+  put('train_text.txt', text.slice(0, cut));
+  put('train_label.txt', labels.slice(0, cut));
+  put('dev_text.txt', text.slice(cut));
+  put('dev_label.txt', labels.slice(cut));
 }
 
 /** twitter: 999 dev tweets; the first 700 train, the last 299 select. */
-{
-  const text = lines(join(data, 'twitter-distant/valid_text.txt'));
-  const labels = lines(join(data, 'twitter-distant/valid_label_true.txt'));
-  if (text.length !== labels.length) throw new Error('twitter dev: text and labels differ in length');
-  write('twitter', 'train_text.txt', text.slice(0, 700));
-  write('twitter', 'train_label.txt', labels.slice(0, 700));
-  write('twitter', 'dev_text.txt', text.slice(700));
-  write('twitter', 'dev_label.txt', labels.slice(700));
-}
+writeSplit('twitter', lines(join(data, 'twitter-distant/valid_text.txt')), lines(join(data, 'twitter-distant/valid_label_true.txt')), 700);
 
 /** bc5cdr: dev.conll's 6,653 sentences (abstracts kept together); the first 5,000 train, the rest select. */
 {
@@ -52,27 +50,11 @@ function write(dir: string, name: string, rows: readonly string[]) {
     cur.tags.push(t);
   }
   if (cur.words.length) sentences.push(cur);
-  const train = sentences.slice(0, 5000);
-  const dev = sentences.slice(5000);
-  write(
+  writeSplit(
     'bc5cdr',
-    'train_text.txt',
-    train.map((s) => s.words.join(' ')),
-  );
-  write(
-    'bc5cdr',
-    'train_label.txt',
-    train.map((s) => s.tags.join(' ')),
-  );
-  write(
-    'bc5cdr',
-    'dev_text.txt',
-    dev.map((s) => s.words.join(' ')),
-  );
-  write(
-    'bc5cdr',
-    'dev_label.txt',
-    dev.map((s) => s.tags.join(' ')),
+    sentences.map((s) => s.words.join(' ')),
+    sentences.map((s) => s.tags.join(' ')),
+    5000,
   );
 }
 console.log(JSON.stringify({ ok: true, out }));
