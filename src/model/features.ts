@@ -123,11 +123,8 @@ export interface LexiconDropout {
   rand: () => number;
 }
 
-/** Training-time word dropout (model.wordDropout): each token reads as an unknown word with probability `rate`. */
-export interface WordDropout {
-  rate: number;
-  rand: () => number;
-}
+/** Training-time word dropout (model.wordDropout): each token reads as an unknown word with probability `rate`; drawn as the dictionary's. */
+export type WordDropout = LexiconDropout;
 
 export function makeBatch(
   f: Featurizer,
