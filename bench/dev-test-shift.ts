@@ -1,0 +1,73 @@
+/**
+ * Does a corpus's dev set choose for its test set? Per type, the share of gold mentions in dev and
+ * in test, and, over the recorded runs of a setting, how often a row that beats another on dev
+ * (same seed) beats it on test too. Written for twitter, whose dev and test disagree (WNUT-16's
+ * test tweets come from another period than its dev's).
+ *
+ *   npx tsx bench/dev-test-shift.ts [--data ../shared/data] [--corpus twitter-distant] [--setting twitter] [--records bench/results/corpora.jsonl]
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string', default: '../shared/data' },
+    corpus: { type: 'string', default: 'twitter-distant' },
+    setting: { type: 'string', default: 'twitter' },
+    records: { type: 'string', default: 'bench/results/corpora.jsonl' },
+  },
+});
+const counts = (file: string) => {
+  const lines = readFileSync(join(values.data!, values.corpus!, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
+  const byType = new Map<string, number>();
+  for (const tag of lines.flatMap((l) => l.trim().split(/\s+/))) if (tag.startsWith('B-')) byType.set(tag.slice(2), (byType.get(tag.slice(2)) ?? 0) + 1);
+  return { sentences: lines.length, byType, mentions: [...byType.values()].reduce((a, b) => a + b, 0) };
+};
+const dev = counts('valid_label_true.txt');
+const test = counts('test_label_true.txt');
+const pct = (n: number, d: number) => `${((100 * n) / d).toFixed(1)} %`;
+console.log(
+  `${values.corpus}: dev ${dev.mentions} mentions in ${dev.sentences} sentences (${(dev.mentions / dev.sentences).toFixed(2)} a sentence), test ${test.mentions} in ${test.sentences} (${(test.mentions / test.sentences).toFixed(2)})\n`,
+);
+console.log('| type | share of dev mentions | share of test mentions |');
+console.log('| --- | --- | --- |');
+for (const t of [...test.byType.keys()].sort((a, b) => test.byType.get(b)! - test.byType.get(a)!))
+  console.log(`| ${t} | ${pct(dev.byType.get(t) ?? 0, dev.mentions)} | ${pct(test.byType.get(t)!, test.mentions)} |`);
+
+interface Rec {
+  setting: string;
+  label: string;
+  seed: number;
+  dev?: { f1: number };
+  test: { f1: number };
+}
+const recs = readFileSync(values.records!, 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as Rec)
+  .filter((r) => r.setting === values.setting && r.seed > 0 && r.dev);
+let agree = 0;
+let pairs = 0;
+const devGains: number[] = [];
+const testGains: number[] = [];
+for (const a of recs)
+  for (const b of recs) {
+    if (a.seed !== b.seed || a.label >= b.label) continue;
+    pairs++;
+    const dd = a.dev!.f1 - b.dev!.f1;
+    const dt = a.test.f1 - b.test.f1;
+    if (Math.sign(dd) === Math.sign(dt)) agree++;
+    devGains.push(dd);
+    testGains.push(dt);
+  }
+const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+const md = mean(devGains);
+const mt = mean(testGains);
+const cov = mean(devGains.map((d, i) => (d - md) * (testGains[i] - mt)));
+const sd = (xs: number[], m: number) => Math.sqrt(mean(xs.map((x) => (x - m) ** 2)));
+console.log(
+  `\n${values.setting}: ${recs.length} trained runs; of ${pairs} pairs of rows on the same seed, dev and test order them the same way in ${agree} (${pct(agree, pairs)}); correlation of the dev and test differences ${(cov / (sd(devGains, md) * sd(testGains, mt))).toFixed(2)}`,
+);
