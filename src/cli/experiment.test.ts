@@ -3,7 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conllHead } from '../testing/conllHead';
-import { costTable, type Experiment, parseShard, type RunRecord, readRecords, resultsTable, runExperiment, runKeyParts, runKeys } from './experiment';
+import {
+  costTable,
+  type Experiment,
+  locoReport,
+  parseShard,
+  type RunRecord,
+  readLocoPriors,
+  readRecords,
+  resultsTable,
+  runExperiment,
+  runKeyParts,
+  runKeys,
+} from './experiment';
+import { experimentSchema } from '../core/experimentConfig';
 
 /** Completion as these tests were written for: one round, no type shifts, no self-training (the schema's defaults are the training page's). */
 const ONE_ROUND = { rounds: 1, typeShifts: false, unlabeled: 0, unlabeledRounds: 1, keepBest: false };
@@ -30,6 +43,63 @@ describe('experiment verb', () => {
       '| shifted, decoded with the O shift alone (no type shifts) | 79.00 ± 1.41 (2) |  |',
       '| plain | 75.00 (1 seed) |  |',
     ]);
+  });
+
+  it("--loco reads a prior's config: its settings are the suite's with the prior's name, and the rule keeps it per row", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-loco-'));
+    const setting = (name: string) => ({
+      kind: 'distant',
+      name,
+      train: { text: 't', weak: 'w' },
+      dev: { text: 'd', labels: 'dl' },
+      test: { text: 'x', labels: 'xl' },
+    });
+    const methods = [
+      { label: 'WSL', method: { name: 'wsl' } },
+      { label: 'x', method: { name: 'wsl' }, model: { hidden: 8 } },
+    ];
+    const score = (f1: number) => ({ p: f1, r: f1, f1, tp: 0, fp: 0, fn: 0, perType: {} });
+    const line = (setting: string, label: string, seed: number, dev: number, test: number) =>
+      JSON.stringify({
+        key: `${setting}/${label}/${seed}`,
+        setting,
+        label,
+        seed,
+        split: 'test',
+        dev: score(dev),
+        test: score(test),
+        stages: [],
+        wallSeconds: 1,
+        tokensPerSecond: 1,
+        finishedAt: '2026-11-28',
+      });
+    const names = ['a 1k', 'a 1k + more', 'b', 'c'];
+    const suite = {
+      name: 'suite',
+      settings: names.map((n, i) => ({ ...setting(n), ...(i < 2 ? { dataset: 'a' } : {}) })),
+      methods,
+      loco: { reference: 'WSL', priors: ['prior.json'] },
+      records: 'suite.jsonl',
+    };
+    // "a 1k + more" is a setting of the suite, not "a 1k" with a prior "more": the longest name wins.
+    const prior = { name: 'p', settings: names.map((n) => setting(`${n} + p 0.1`)), methods: [methods[1]], records: 'prior.jsonl' };
+    writeFileSync(join(dir, 'suite.json'), JSON.stringify(suite));
+    writeFileSync(join(dir, 'prior.json'), JSON.stringify(prior));
+    writeFileSync(join(dir, 'suite.jsonl'), names.flatMap((n) => [line(n, 'WSL', 1, 50, 50), line(n, 'x', 1, 52, 52)]).join('\n'));
+    // x with p: dev +1 on a's settings and b, -3 on c.
+    writeFileSync(join(dir, 'prior.jsonl'), names.map((n) => line(`${n} + p 0.1`, 'x', 1, n === 'c' ? 49 : 53, 60)).join('\n'));
+    const exp = experimentSchema.parse({ ...suite, records: join(dir, 'suite.jsonl') });
+    const priors = readLocoPriors(exp, join(dir, 'suite.json'));
+    expect(priors.map((p) => p.name)).toEqual(['p 0.1']);
+    expect(priors[0].records.map((r) => r.setting)).toEqual(names);
+    const { corpora, table } = locoReport(exp, readRecords(exp.records), priors);
+    // c: kept by a (+1) and b (+1), so its x reads 60; a: b +1, c -3, not kept; b: a +1, c -3, not kept.
+    expect(Object.fromEntries(corpora.map((c) => [c.name, c.priors?.[0].rows]))).toEqual({ 'a 1k': [], 'a 1k + more': [], b: [], c: ['x'] });
+    expect(corpora.find((c) => c.name === 'c')!.loco?.mean).toBe(60);
+    expect(corpora.find((c) => c.name === 'b')!.loco?.mean).toBe(52);
+    expect(table).toContain('; with p 0.1 for x');
+    writeFileSync(join(dir, 'prior.json'), JSON.stringify({ ...prior, settings: [setting('d + p')] }));
+    expect(() => readLocoPriors(exp, join(dir, 'suite.json'))).toThrow(/prior\.json: settings\.d \+ p: not "<a setting of .*suite\.json> \+ <the prior>"/);
   });
 
   it('every committed experiment config validates', async () => {

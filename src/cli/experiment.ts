@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import { dataFolder, missingFilesError, readConfigJson, resolveConfigPath, resolveDataPaths } from './dataFolder';
 import type { z } from 'zod';
-import { LOCO_RULE, leaveOneCorpusOut, type LocoSetting } from '../core/loco';
+import { LOCO_RULE, leaveOneCorpusOut, type LocoPrior, type LocoSetting } from '../core/loco';
 import { publicGazetteerPath, publicGroup, publicPhrases } from '../core/publicGazetteers';
 import { experimentSchema, isScoredOnly, planExperiment, type splitSchema, type Experiment, type PlannedRun, type Setting } from '../core/experimentConfig';
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
@@ -360,7 +360,7 @@ function scoreDictionaryMatch(s: Setting, d: SettingData, lexicon: Lexicon | nul
  * WSL's test F1, the rule's choice from the other corpora's dev figures and its test F1, and the
  * row best on the setting's own dev. Written to `out` as JSON when given.
  */
-export function locoReport(exp: Experiment, records: RunRecord[]): { corpora: LocoSetting[]; table: string } {
+export function locoReport(exp: Experiment, records: RunRecord[], priors?: LocoPrior[]): { corpora: LocoSetting[]; table: string } {
   if (!exp.loco) throw new Error(`${exp.name}: --loco needs the config's "loco": { "reference": "<the plain WSL row's label>" }`);
   const trained = exp.methods.filter((m) => !isScoredOnly(m.method.name)).map((m) => m.label);
   const candidates = exp.loco.candidates ?? trained.filter((l) => l !== exp.loco!.reference);
@@ -372,6 +372,7 @@ export function locoReport(exp: Experiment, records: RunRecord[]): { corpora: Lo
     reference: exp.loco.reference,
     weakRows: exp.methods.filter((m) => isScoredOnly(m.method.name)).map((m) => m.label),
     records,
+    ...(priors ? { priors } : {}),
   });
   const f = (x: number | null | undefined) => (x === null || x === undefined ? '–' : x.toFixed(2));
   const table = [
@@ -379,10 +380,43 @@ export function locoReport(exp: Experiment, records: RunRecord[]): { corpora: Lo
     '| --- | --- | --- | --- | --- | --- | --- |',
     ...corpora.map(
       (c) =>
-        `| ${c.name} | ${f(c.weak)}${c.weakOnTrain !== null ? ` (${f(c.weakOnTrain)} on train)` : ''} | ${f(c.wsl)} | ${c.loco?.choice ?? '–'} | ${c.loco ? `${f(c.loco.mean)} ± ${f(c.loco.std)} (${c.loco.seeds.length})` : '–'} | ${f(c.target)} | ${c.best ? `${f(c.best.mean)} (${c.best.label})` : '–'} |`,
+        `| ${c.name} | ${f(c.weak)}${c.weakOnTrain !== null ? ` (${f(c.weakOnTrain)} on train)` : ''} | ${f(c.wsl)} | ${c.loco?.choice ?? '–'}${keptText(c)} | ${c.loco ? `${f(c.loco.mean)} ± ${f(c.loco.std)} (${c.loco.seeds.length})` : (c.notMeasured ?? '–')} | ${f(c.target)} | ${c.best ? `${f(c.best.mean)} (${c.best.label})` : '–'} |`,
     ),
   ].join('\n');
   return { corpora, table };
+}
+
+/** The priors a setting's rows read, for the leave-one-corpus-out table. */
+const keptText = (c: LocoSetting) =>
+  (c.priors ?? [])
+    .filter((p) => p.rows.length)
+    .map((p) => `; with ${p.name} for ${p.rows.join(', ')}`)
+    .join('');
+
+/**
+ * The priors a config's `loco.priors` names, their records read with each setting's name as this
+ * config's ("<setting> + <prior>" is "<setting>" with the prior "<prior>").
+ */
+export function readLocoPriors(exp: Experiment, configFile: string, dataOption?: string): LocoPrior[] {
+  const names = exp.settings.map((s) => s.name).sort((a, b) => b.length - a.length);
+  return (exp.loco?.priors ?? []).map((file) => {
+    const path = resolve(dirname(resolve(configFile)), file);
+    const prior = loadExperimentConfig(path, readConfigJson(path), dataOption).exp;
+    const byName = new Map<string, { base: string; name: string }>();
+    for (const s of prior.settings) {
+      const base = names.find((n) => s.name.startsWith(`${n} + `));
+      if (!base) throw new Error(`${path}: settings.${s.name}: not "<a setting of ${configFile}> + <the prior>"`);
+      byName.set(s.name, { base, name: s.name.slice(base.length + 3) });
+    }
+    const priorNames = [...new Set([...byName.values()].map((v) => v.name))];
+    if (priorNames.length !== 1)
+      throw new Error(`${path}: its settings name ${priorNames.length} priors (${priorNames.join(', ')}); a prior's config names one`);
+    const records = readRecords(prior.records).flatMap((r) => {
+      const m = byName.get(r.setting);
+      return m ? [{ ...r, setting: m.base }] : [];
+    });
+    return { name: priorNames[0], records };
+  });
 }
 
 /** Markdown table: methods by settings, test F1 mean ± std (n seeds); a cell scored on another split says which. */
@@ -696,7 +730,7 @@ export async function runExperiment(
   if (unknownKey) throw new Error(`${configFile}: --key "${unknownKey}": no such run; keys are setting/method label/seed, e.g. "${runKeys(exp)[0]}"`);
   const log = opts.log ?? ((s: string) => void process.stderr.write(`${s}\n`));
   if (opts.loco) {
-    const { corpora, table } = locoReport(exp, readRecords(exp.records));
+    const { corpora, table } = locoReport(exp, readRecords(exp.records), exp.loco?.priors ? readLocoPriors(exp, configFile, opts.data) : undefined);
     log(table);
     if (opts.out)
       writeFileSync(

@@ -183,10 +183,12 @@ export const experimentSchema = z
     seeds: z.array(z.number().int()).min(1).default([1, 2, 3]),
     /**
      * Leave-one-corpus-out (`experiment --loco`, core/loco.ts): the row every gain is measured
-     * against, and the rows the rule chooses among (every trained row when absent).
+     * against, the rows the rule chooses among (every trained row when absent), and priors: experiment
+     * configs (relative to this one) whose settings are this one's, renamed "<setting> + <prior>", and
+     * whose methods are rows of this one run again with the prior; the rule keeps each for the rows it helps.
      */
     loco: z
-      .object({ reference: z.string(), candidates: z.array(z.string()).min(1).optional() })
+      .object({ reference: z.string(), candidates: z.array(z.string()).min(1).optional(), priors: z.array(z.string()).min(1).optional() })
       .strict()
       .optional(),
     /** Where finished runs are recorded (JSONL), relative to the config file's folder. */

@@ -62,4 +62,42 @@ describe('leave-one-corpus-out', () => {
     const out = leaveOneCorpusOut(input(records.filter((r) => r.setting === 'a1')));
     expect(out[0].loco).toBeNull();
   });
+
+  describe('priors that travel', () => {
+    // x run again with a prior p: dev +2 on a, +1 on b, and on c `cDev` (its test 70).
+    const prior = (cDev: number) => ({
+      name: 'p',
+      records: ['a1', 'a2', 'b', 'c'].flatMap((s) =>
+        [1, 2].map((seed) => (s.startsWith('a') ? rec(s, 'x', seed, 62, 61) : s === 'b' ? rec(s, 'x', seed, 50, 48) : rec(s, 'x', seed, cDev, 70))),
+      ),
+    });
+
+    it("keeps a prior for a row where the other corpora's dev gains, and reads that row with it before choosing", () => {
+      const out = leaveOneCorpusOut({ ...input(records), priors: [prior(55)] });
+      const c = out.find((o) => o.name === 'c')!;
+      // Kept for c by a (+2) and b (+1); on c's dev x with p (55) now beats y (53), and its test is read.
+      expect(c.priors).toEqual([{ name: 'p', rows: ['x'], why: expect.stringContaining('a +2.00, b +1.00; mean +1.50, kept') }]);
+      expect(c.loco).toMatchObject({ choice: DEV_SELECT, mean: 70 });
+      expect(leaveOneCorpusOut(input(records)).find((o) => o.name === 'c')!.loco).toMatchObject({ mean: 54 });
+    });
+
+    it('drops it where the other corpora lose with it, and never reads the left-out corpus to decide', () => {
+      const out = leaveOneCorpusOut({ ...input(records), priors: [prior(40)] });
+      const plain = leaveOneCorpusOut(input(records));
+      // For a: b +1, c -9: not kept, and a's figures are the plain ones.
+      const a1 = out.find((o) => o.name === 'a1')!;
+      expect(a1.priors).toEqual([{ name: 'p', rows: [], why: expect.stringContaining('mean -4.00') }]);
+      expect(a1.loco).toEqual(plain.find((o) => o.name === 'a1')!.loco);
+      // c's own dev (40 or 55) does not move c's decision.
+      expect(out.find((o) => o.name === 'c')!.priors![0].rows).toEqual(['x']);
+    });
+
+    it('has no choice where a kept prior has not run with its row on every seed, and says so', () => {
+      const p = prior(55);
+      const out = leaveOneCorpusOut({ ...input(records), priors: [{ ...p, records: p.records.filter((r) => !(r.setting === 'c' && r.seed === 2)) }] });
+      const c = out.find((o) => o.name === 'c')!;
+      expect(c.loco).toBeNull();
+      expect(c.notMeasured).toBe('x has not run with p on every seed');
+    });
+  });
 });

@@ -8,11 +8,16 @@
  * candidate on the corpus's own dev", which a user with a dev set can always do), choose the one
  * whose dev F1 gains most over the reference row (plain WSL), averaged per corpus, then over the
  * corpora; ties go to the earlier row. Only dev figures enter the choice; test is read once, after.
+ *
+ * Priors that travel (word dropout, a starter model, ...) are decided first, by the same kind of
+ * rule: a prior is kept for a row when the other corpora's mean dev gain of that row with it, run
+ * for run against the same seed without it, is positive (each corpus's settings averaged first).
+ * The rows it is kept for are then read with it, on every setting where it ran, before the choice.
  */
 import { meanStd } from './metrics';
 
 export const LOCO_RULE =
-  'For each left-out corpus: among the candidate rows and "the best candidate on the corpus\u2019s own dev", the one whose mean dev F1 gains most over the reference row, averaged per corpus over its settings, then over the other corpora; ties to the earlier row. Only dev figures of the other corpora choose; the left-out corpus\u2019s test is read after.';
+  'For each left-out corpus: among the candidate rows and "the best candidate on the corpus\u2019s own dev", the one whose mean dev F1 gains most over the reference row, averaged per corpus over its settings, then over the other corpora; ties to the earlier row. Only dev figures of the other corpora choose; the left-out corpus\u2019s test is read after. Before the choice, a prior (loco.priors) is kept for a row where the other corpora\u2019s mean dev gain of that row with it, run for run against the same seed without it, is positive, and that row is read with it.';
 
 /** What the rule reads of a recorded run. */
 export interface LocoRecord {
@@ -34,6 +39,15 @@ export interface LocoInput {
   /** Rows scored once on test without training: the weak labels, the dictionary match. */
   weakRows: readonly string[];
   records: readonly LocoRecord[];
+  /** Priors measured run for run against the candidates (their records named by the settings they ran on). */
+  priors?: readonly LocoPrior[];
+}
+
+/** A prior's runs: the candidates' rows run again with it, on (some of) the input's settings. */
+export interface LocoPrior {
+  /** What it is, for the report ("word dropout 0.1"). */
+  name: string;
+  records: readonly LocoRecord[];
 }
 
 /** The meta-candidate: per seed, the candidate with the best dev F1 on the setting itself. */
@@ -48,6 +62,10 @@ export interface LocoSetting {
   weakOnTrain: number | null;
   wsl: number | null;
   loco: { choice: string; mean: number; std: number; seeds: number[]; dev: number; why: string } | null;
+  /** The priors the rule kept for this corpus, each with the rows it reads it for (absent: no priors given). */
+  priors?: { name: string; rows: string[]; why: string }[];
+  /** Why `loco` is null though the rows ran: a kept prior has not run with a row on every seed here. */
+  notMeasured?: string;
   /** The row with the best mean dev F1 on this setting (a choice made on its own dev), and its test mean. */
   best: { label: string; mean: number; dev: number } | null;
   /** max(weak, wsl) + 3, the issue's bar. */
@@ -123,16 +141,77 @@ export function locoChoice(input: LocoInput, leftOut: string, table = cells(inpu
   );
 }
 
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
+
+/**
+ * For a left-out corpus, the rows each prior is kept for: the other corpora's mean dev gain of the
+ * row with the prior, against the same setting and seed without it, is positive.
+ */
+export function keptPriors(input: LocoInput, leftOut: string): { prior: LocoPrior; rows: string[]; why: string }[] {
+  const others = [...new Set(input.settings.filter((s) => s.corpus !== leftOut).map((s) => s.corpus))];
+  const base = new Map(input.records.filter((r) => r.dev && r.seed > 0).map((r) => [`${r.setting}\t${r.label}\t${r.seed}`, r.dev!.f1]));
+  return (input.priors ?? []).flatMap((prior) => {
+    const rows: string[] = [];
+    const parts: string[] = [];
+    for (const label of input.candidates) {
+      const perCorpus: string[] = [];
+      const gains: number[] = [];
+      for (const corpus of others) {
+        const perSetting = input.settings
+          .filter((s) => s.corpus === corpus)
+          .flatMap((s) => {
+            const d = prior.records
+              .filter((r) => r.setting === s.name && r.label === label && r.seed > 0 && r.dev)
+              .flatMap((r) => {
+                const b = base.get(`${s.name}\t${label}\t${r.seed}`);
+                return b === undefined ? [] : [r.dev!.f1 - b];
+              });
+            return d.length ? [mean(d)] : [];
+          });
+        if (!perSetting.length) continue;
+        gains.push(mean(perSetting));
+        perCorpus.push(`${corpus} ${signed(mean(perSetting))}`);
+      }
+      if (!gains.length) continue;
+      const g = mean(gains);
+      if (g > 0) rows.push(label);
+      parts.push(`${label}: ${perCorpus.join(', ')}; mean ${signed(g)}${g > 0 ? ', kept' : ''}`);
+    }
+    return parts.length ? [{ prior, rows, why: `dev gain with ${prior.name}: ${parts.join(' | ')}` }] : [];
+  });
+}
+
+/** The records with each kept prior's runs in place of its rows' runs, where it ran. */
+function withPriors(records: readonly LocoRecord[], kept: readonly { prior: LocoPrior; rows: string[] }[]): LocoRecord[] {
+  const swap = new Map<string, LocoRecord>();
+  for (const { prior, rows } of kept)
+    for (const r of prior.records) if (rows.includes(r.label) && r.seed > 0) swap.set(`${r.setting}\t${r.label}\t${r.seed}`, r);
+  return records.map((r) => swap.get(`${r.setting}\t${r.label}\t${r.seed}`) ?? r);
+}
+
 export function leaveOneCorpusOut(input: LocoInput): LocoSetting[] {
-  const table = cells(input);
+  const plain = cells(input);
   return input.settings.map((s) => {
+    const kept = input.priors ? keptPriors(input, s.corpus) : [];
+    // A kept prior must have run with its rows here on every seed they ran, or the choice mixes runs with and without it.
+    const gaps = kept.flatMap(({ prior, rows }) =>
+      rows
+        .filter((label) =>
+          input.records
+            .filter((r) => r.setting === s.name && r.label === label && r.seed > 0)
+            .some((r) => !prior.records.some((p) => p.setting === s.name && p.label === label && p.seed === r.seed)),
+        )
+        .map((label) => `${label} has not run with ${prior.name} on every seed`),
+    );
+    const table = kept.some((k) => k.rows.length) ? cells({ ...input, records: withPriors(input.records, kept) }) : plain;
     const row = table.get(s.name)!;
     const weakRecs = input.records.filter((r) => r.setting === s.name && input.weakRows.includes(r.label));
     const onTest = weakRecs.filter((r) => (r.split ?? 'test') === 'test').map((r) => r.test.f1);
     const onTrain = weakRecs.filter((r) => r.split === 'train').map((r) => r.test.f1);
     const weak = onTest.length ? Math.max(...onTest) : null;
     const wslCell = row.get(input.reference);
-    const pick = locoChoice(input, s.corpus, table);
+    const pick = gaps.length ? null : locoChoice(input, s.corpus, table);
     const chosen = pick ? row.get(pick.choice) : undefined;
     const tests = chosen ? chosen.seeds.map((k) => chosen.byseed.get(k)!.test) : [];
     const bestLabel = [...row.keys()].filter((k) => k !== DEV_SELECT).reduce<string | null>((a, k) => (!a || row.get(k)!.dev > row.get(a)!.dev ? k : a), null);
@@ -157,6 +236,8 @@ export function leaveOneCorpusOut(input: LocoInput): LocoSetting[] {
           : null,
       best: bestLabel ? { label: bestLabel, mean: round(row.get(bestLabel)!.test), dev: round(row.get(bestLabel)!.dev) } : null,
       target: bar.length ? round(Math.max(...bar) + 3) : null,
+      ...(input.priors ? { priors: kept.map(({ prior, rows, why }) => ({ name: prior.name, rows, why })) } : {}),
+      ...(gaps.length ? { notMeasured: gaps.join('; ') } : {}),
     };
   });
 }

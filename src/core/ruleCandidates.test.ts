@@ -7,7 +7,11 @@ describe('the rule’s candidates', () => {
   it('are the suite config’s trained rows, with its model and training options', () => {
     const raw = JSON.parse(readFileSync(new URL('../../bench/configs/corpora.json', import.meta.url), 'utf8'));
     const trained = raw.methods.filter((m: { method: { name: string } }) => !isScoredOnly(m.method.name)).map((m: { label: string }) => m.label);
-    expect(RULE_CANDIDATES.methods.map((m) => m.label)).toEqual(trained);
+    // The rows the rule keeps word dropout for (bench/configs/word-dropout.json's methods) say so.
+    const kept = JSON.parse(readFileSync(new URL('../../bench/configs/word-dropout.json', import.meta.url), 'utf8'));
+    const withPrior = new Set(kept.methods.map((m: { label: string }) => m.label));
+    expect(withPrior.size).toBe(2);
+    expect(RULE_CANDIDATES.methods.map((m) => m.label)).toEqual(trained.map((l: string) => (withPrior.has(l) ? `${l} + word dropout 0.1` : l)));
     expect(trained).toContain('WSL without dictionary features');
     expect(RULE_CANDIDATES.model).toEqual(raw.model);
     expect(RULE_CANDIDATES.train).toEqual(raw.train);
@@ -27,6 +31,11 @@ describe('the rule’s candidates', () => {
     const page = runs.find((r) => r.config.pipeline.kind === 'completion' && r.config.model.dictionary)!;
     expect(page.config.model.dictionaryDropout).toBe('dev');
     expect(page.config.model.weakFeatures).toBe(true);
+    // Word dropout where the rule keeps it, and off (the suite's pinned 0, not the schema's 0.1) on the other rows.
+    expect(page.config.model.wordDropout).toBe(0.1);
+    expect(byLabel.get('WSL with the priors (dictionary features, O shift on dev) + word dropout 0.1')!.model.wordDropout).toBe(0.1);
+    expect(byLabel.get('WSL without dictionary features')!.model.wordDropout).toBe(0);
+    expect([...byLabel.values()].filter((c) => c.model.wordDropout === 0.1)).toHaveLength(2);
   });
 });
 

@@ -4,17 +4,43 @@
  * a dev set trains the candidates and keeps the one best on dev. The candidates are the trained
  * rows of the suite's config, bench/configs/corpora.json, read here as they were measured (their
  * model and training options included), so that the page runs exactly the rows the figures in
- * BENCHMARKS.md come from.
+ * BENCHMARKS.md come from; and a prior travels to the rows that the rule keeps it for
+ * (bench/prior-gain.ts: the mean dev gain over the suite's corpora is positive): word dropout
+ * (bench/configs/word-dropout.json) for WSL with the priors and for the page's default.
  */
 import corpora from '../../bench/configs/corpora.json';
+import wordDropout from '../../bench/configs/word-dropout.json';
 import { type ExperimentMethods, isScoredOnly, parseExperimentMethods } from './experimentConfig';
 
-export const RULE_CANDIDATES_FILE = 'bench/configs/corpora.json';
+export const RULE_CANDIDATES_FILE = 'bench/configs/corpora.json, with word-dropout.json';
 
-/** The suite's trained rows (the rows that train nothing are dropped: the Weak labels page scores those). */
+/** The priors kept, each a config whose methods ran with its experiment-level model options. */
+const KEPT_PRIORS = [{ file: 'bench/configs/word-dropout.json', config: wordDropout, suffix: ' + word dropout' }];
+
+/**
+ * The suite's trained rows (the rows that train nothing are dropped: the Weak labels page scores
+ * those), each row a kept prior's config ran with the options that config differs in from the suite's
+ * model, and its label saying so.
+ */
 export const RULE_CANDIDATES: ExperimentMethods = (() => {
-  const exp = parseExperimentMethods(JSON.stringify(corpora), RULE_CANDIDATES_FILE);
-  return { ...exp, methods: exp.methods.filter((m) => !isScoredOnly(m.method.name)) };
+  const exp = parseExperimentMethods(JSON.stringify(corpora), 'bench/configs/corpora.json');
+  const priors = KEPT_PRIORS.map((p) => {
+    const prior = parseExperimentMethods(JSON.stringify(p.config), p.file);
+    const differs = Object.fromEntries(
+      Object.entries(prior.model ?? {}).filter(([k, v]) => (exp.model as Record<string, unknown> | undefined)?.[k] !== v),
+    );
+    const value = Object.values(differs).join(', ');
+    return { labels: new Set(prior.methods.map((m) => m.label)), model: differs, suffix: `${p.suffix} ${value}` };
+  });
+  const methods = exp.methods
+    .filter((m) => !isScoredOnly(m.method.name))
+    .map((m) =>
+      priors.reduce(
+        (row, p) => (p.labels.has(m.label) ? { ...row, label: row.label + p.suffix, model: { ...row.model, ...p.model } } : row),
+        m,
+      ),
+    );
+  return { ...exp, methods };
 })();
 
 /** What the page knows of a run to choose among an experiment's runs. */

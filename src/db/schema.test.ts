@@ -3,9 +3,35 @@ import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { docRows, eachRow, layerRows } from './layerStore';
 import { deleteProject, layerAnnotations, projectStats, saveWeakLabels } from './repo';
-import { SCHEMA_V1, SCHEMA_V5, SCHEMA_V6, StudioDB } from './schema';
+import { SCHEMA_V1, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, StudioDB } from './schema';
 
 describe('schema migrations', () => {
+  it('v7 -> v8: training runs stored before word dropout was on by default keep it off; newer runs and weak runs are left as they are', async () => {
+    const name = `migrate-${Math.random()}`;
+    const v7 = new Dexie(name);
+    v7.version(7).stores(SCHEMA_V7);
+    await v7.open();
+    const model = { encoder: 'bilstm', hidden: 100, dropout: 0.5 };
+    await v7.table('runs').bulkAdd([
+      { projectId: 1, kind: 'train', status: 'done', config: { name: 'old', model, train: { seed: 1 } }, createdAt: 1 },
+      { projectId: 1, kind: 'train', status: 'running', config: { name: 'no model' }, createdAt: 2 },
+      { projectId: 1, kind: 'train', status: 'done', config: { name: 'set', model: { ...model, wordDropout: 0.2 } }, createdAt: 3 },
+      { projectId: 1, kind: 'weak', status: 'done', config: { aggregate: 'hmm' }, createdAt: 4 },
+    ]);
+    v7.close();
+    const db = new StudioDB(name);
+    await db.open();
+    expect(db.verno).toBe(8);
+    const runs = await db.runs.orderBy('id').toArray();
+    expect(runs.map((r) => r.config)).toEqual([
+      { name: 'old', model: { ...model, wordDropout: 0 }, train: { seed: 1 } },
+      { name: 'no model', model: { wordDropout: 0 } },
+      { name: 'set', model: { ...model, wordDropout: 0.2 } },
+      { aggregate: 'hmm' },
+    ]);
+    db.close();
+  });
+
   it('v1 -> v6 turns offset arrays into Uint32Array and counts tokens, keeping every record', async () => {
     const name = `migrate-${Math.random()}`;
     const v1 = new Dexie(name);
@@ -21,7 +47,7 @@ describe('schema migrations', () => {
 
     const db = new StudioDB(name);
     await db.open();
-    expect(db.verno).toBe(7);
+    expect(db.verno).toBe(8);
     expect(await db.signals.count()).toBe(0);
     const docs = await db.documents.orderBy('id').toArray();
     expect(docs.map((d) => d.offsets)).toEqual([Uint32Array.from([0, 1, 2, 3]), Uint32Array.from([0, 1])]);
@@ -44,7 +70,7 @@ describe('schema migrations', () => {
     v5.close();
     const db = new StudioDB(name);
     await db.open();
-    expect(db.verno).toBe(7);
+    expect(db.verno).toBe(8);
     expect(await db.encoders.count()).toBe(0);
     const row = await db.embeddings.get(1);
     expect(row).toMatchObject({ words: ['cat'], absent: ['zzq'], dims: 2 });
@@ -77,7 +103,7 @@ describe('schema migrations', () => {
 
     const db = new StudioDB(name);
     await db.open();
-    expect(db.verno).toBe(7);
+    expect(db.verno).toBe(8);
     expect(await layerAnnotations(db, weak, docIds)).toEqual([
       { layerId: weak, docId: docIds[0], spans: [{ start: 1, end: 2, label: 'X' }], oMode: 'complete', confidence: [1, 0.9] },
       { layerId: weak, docId: docIds[1], spans: [], oMode: 'complete' },

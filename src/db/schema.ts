@@ -223,5 +223,20 @@ export class StudioDB extends Dexie {
     // v7: weak layers packed, 256 documents a row (layerStore.ts). Layers written before keep their
     // rows and read as they are, so nothing is migrated.
     this.version(7).stores(SCHEMA_V7);
+    // v8: word dropout's default became 0.1 (runConfig.ts). A training run stored before read 0 (or
+    // had no such option), so it keeps 0: resumed, fine-tuned or re-run, it trains as it was started.
+    this.version(8)
+      .stores(SCHEMA_V7)
+      .upgrade((tx) =>
+        tx
+          .table('runs')
+          .toCollection()
+          .modify((run: RunRow) => {
+            if (run.kind === 'weak' || !run.config || typeof run.config !== 'object' || Array.isArray(run.config)) return;
+            const cfg = run.config as { model?: Record<string, unknown> };
+            if (cfg.model && 'wordDropout' in cfg.model) return;
+            cfg.model = { ...cfg.model, wordDropout: 0 };
+          }),
+      );
   }
 }

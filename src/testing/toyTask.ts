@@ -49,7 +49,8 @@ export const ioFeat = buildFeaturizer(
 export const config = (method: object, model: object = {}, epochs = 3) =>
   parseRunConfig({
     data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
-    model: { hidden: 8, charDim: 4, charFilters: 4, dropout: 0.2, ...model },
+    // Word dropout off (the schema's default is 0.1): the reference losses and thresholds predate it; wordDropout.test.ts tests it.
+    model: { hidden: 8, charDim: 4, charFilters: 4, dropout: 0.2, wordDropout: 0, ...model },
     method,
     train: { epochs, batchSize: 8, lr: 0.01, patience: 10, seed: 3 },
   });
