@@ -26,20 +26,16 @@ export const RULE_CANDIDATES: ExperimentMethods = (() => {
   const exp = parseExperimentMethods(JSON.stringify(corpora), 'bench/configs/corpora.json');
   const priors = KEPT_PRIORS.map((p) => {
     const prior = parseExperimentMethods(JSON.stringify(p.config), p.file);
-    const differs = Object.fromEntries(
-      Object.entries(prior.model ?? {}).filter(([k, v]) => (exp.model as Record<string, unknown> | undefined)?.[k] !== v),
-    );
+    const differs = Object.fromEntries(Object.entries(prior.model ?? {}).filter(([k, v]) => (exp.model as Record<string, unknown> | undefined)?.[k] !== v));
     const value = Object.values(differs).join(', ');
     return { labels: new Set(prior.methods.map((m) => m.label)), model: differs, suffix: `${p.suffix} ${value}` };
   });
   const methods = exp.methods
     .filter((m) => !isScoredOnly(m.method.name))
-    .map((m) =>
-      priors.reduce(
-        (row, p) => (p.labels.has(m.label) ? { ...row, label: row.label + p.suffix, model: { ...row.model, ...p.model } } : row),
-        m,
-      ),
-    );
+    .map((m) => {
+      const kept = priors.filter((p) => p.labels.has(m.label));
+      return kept.length ? { ...m, label: m.label + kept.map((p) => p.suffix).join(''), model: Object.assign({ ...m.model }, ...kept.map((p) => p.model)) } : m;
+    });
   return { ...exp, methods };
 })();
 
