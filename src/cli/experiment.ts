@@ -722,7 +722,7 @@ export async function runExperiment(
   } = {},
 ): Promise<Record<string, unknown>> {
   const { exp, data, missing } = loadExperimentConfig(configFile, readConfigJson(configFile), opts.data);
-  if (missing.length && !opts.report) throw missingFilesError(configFile, missing, data);
+  if (missing.length && !opts.report && !opts.loco) throw missingFilesError(configFile, missing, data);
   const unknown = (opts.methods ?? []).filter((l) => !exp.methods.some((m) => m.label === l));
   if (unknown.length)
     throw new Error(`${configFile}: --method "${unknown[0]}": no method of that label; the labels: ${exp.methods.map((m) => `"${m.label}"`).join(', ')}`);
