@@ -500,7 +500,7 @@ function ModelFields({ f, disabled }: { f: TrainForm; disabled: boolean }) {
       <label>
         dropout <NumberInput aria-label="Dropout" {...numField('dropout')} />
       </label>
-      <label title="In training, each token reads as a word the model does not know with this probability (its spelling and casing kept), so that it learns to tag names it never saw by their spelling and context (0: off; BENCHMARKS.md)">
+      <label title="In training, each token reads as a word the model does not know with this probability (its spelling and casing kept), so that it learns to tag names it never saw by their spelling and context. 0.1 by default: over the suite's corpora it gained on dev, most on biomedical text (+2 F1), level on tweets; 0: off (BENCHMARKS.md)">
         word dropout <NumberInput aria-label="Word dropout" {...numField('wordDropout')} />
       </label>
       <label title="The project's gazetteer matches as model input, so the model uses the dictionaries at prediction time">
