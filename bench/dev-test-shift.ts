@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseRunRecords } from '../src/core/runRecord';
 
 const { values } = parseArgs({
   options: {
@@ -37,18 +38,7 @@ console.log('| --- | --- | --- |');
 for (const t of [...test.byType.keys()].sort((a, b) => test.byType.get(b)! - test.byType.get(a)!))
   console.log(`| ${t} | ${pct(dev.byType.get(t) ?? 0, dev.mentions)} | ${pct(test.byType.get(t)!, test.mentions)} |`);
 
-interface Rec {
-  setting: string;
-  label: string;
-  seed: number;
-  dev?: { f1: number };
-  test: { f1: number };
-}
-const recs = readFileSync(values.records!, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as Rec)
-  .filter((r) => r.setting === values.setting && r.seed > 0 && r.dev);
+const recs = parseRunRecords(values.records!, readFileSync(values.records!, 'utf8')).filter((r) => r.setting === values.setting && r.seed > 0 && r.dev);
 let agree = 0;
 let pairs = 0;
 const devGains: number[] = [];
