@@ -22,6 +22,8 @@ export interface ThroughputInput {
   dev?: { words: string[]; tags: number[] }[];
   lr?: number;
   seed?: number;
+  /** Word dropout (0 unless given: the recorded figures and the PyTorch reference have none; the studio's default is 0.1). */
+  wordDropout?: number;
 }
 
 /** Tokens per second of the last epoch (the first pays for compilation and warm-up). */
@@ -36,7 +38,7 @@ export async function runThroughput(input: ThroughputInput) {
   );
   const cfg = parseRunConfig({
     data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
-    model: { encoder: input.encoder, hidden: input.hidden, head: 'crf', dropout: 0.5 },
+    model: { encoder: input.encoder, hidden: input.hidden, head: 'crf', dropout: 0.5, wordDropout: input.wordDropout ?? 0 },
     train: { epochs: input.epochs, batchSize: input.batchSize ?? 32, lr: input.lr ?? 0.002, patience: 100, seed: input.seed ?? 1 },
   });
   const r = await trainTagger(getMethod(cfg.method.name), cfg, feat, { train: sentences, dev: dev ?? sentences.slice(0, 8) });

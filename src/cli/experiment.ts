@@ -394,28 +394,46 @@ const keptText = (c: LocoSetting) =>
     .join('');
 
 /**
- * The priors a config's `loco.priors` names, their records read with each setting's name as this
- * config's ("<setting> + <prior>" is "<setting>" with the prior "<prior>").
+ * A base setting and a prior's name from a setting named "<setting> + <prior>": the longest of
+ * `names` it starts with ("bc5cdr core + train names + word dropout 0.1" is "bc5cdr core + train
+ * names" with "word dropout 0.1", not "bc5cdr core" with "train names + ..."); null if none.
  */
+export function splitPriorSetting(setting: string, names: readonly string[]): { base: string; prior: string } | null {
+  const base = [...names].sort((a, b) => b.length - a.length).find((n) => setting.startsWith(`${n} + `));
+  return base ? { base, prior: setting.slice(base.length + 3) } : null;
+}
+
+/** Records of runs with priors, grouped by prior, each record's setting read as its base setting's. */
+export function priorsOfRecords(records: readonly RunRecord[], names: readonly string[]): LocoPrior[] {
+  const byPrior = new Map<string, RunRecord[]>();
+  for (const r of records) {
+    const m = splitPriorSetting(r.setting, names);
+    if (m) byPrior.set(m.prior, [...(byPrior.get(m.prior) ?? []), { ...r, setting: m.base }]);
+  }
+  return [...byPrior].map(([name, rs]) => ({ name, records: rs }));
+}
+
+/** The priors a config's `loco.priors` names: each an experiment config whose settings are "<a setting of this one> + <the prior>". */
 export function readLocoPriors(exp: Experiment, configFile: string, dataOption?: string): LocoPrior[] {
-  const names = exp.settings.map((s) => s.name).sort((a, b) => b.length - a.length);
+  const names = exp.settings.map((s) => s.name);
   return (exp.loco?.priors ?? []).map((file) => {
     const path = resolve(dirname(resolve(configFile)), file);
     const prior = loadExperimentConfig(path, readConfigJson(path), dataOption).exp;
-    const byName = new Map<string, { base: string; name: string }>();
+    const priorNames = new Set<string>();
     for (const s of prior.settings) {
-      const base = names.find((n) => s.name.startsWith(`${n} + `));
-      if (!base) throw new Error(`${path}: settings.${s.name}: not "<a setting of ${configFile}> + <the prior>"`);
-      byName.set(s.name, { base, name: s.name.slice(base.length + 3) });
+      const m = splitPriorSetting(s.name, names);
+      if (!m) throw new Error(`${path}: settings.${s.name}: not "<a setting of ${configFile}> + <the prior>"`);
+      priorNames.add(m.prior);
     }
-    const priorNames = [...new Set([...byName.values()].map((v) => v.name))];
-    if (priorNames.length !== 1)
-      throw new Error(`${path}: its settings name ${priorNames.length} priors (${priorNames.join(', ')}); a prior's config names one`);
-    const records = readRecords(prior.records).flatMap((r) => {
-      const m = byName.get(r.setting);
-      return m ? [{ ...r, setting: m.base }] : [];
-    });
-    return { name: priorNames[0], records };
+    if (priorNames.size !== 1)
+      throw new Error(`${path}: its settings name ${priorNames.size} priors (${[...priorNames].join(', ')}); a prior's config names one`);
+    const own = new Set(prior.settings.map((s) => s.name));
+    return (
+      priorsOfRecords(
+        readRecords(prior.records).filter((r) => own.has(r.setting)),
+        names,
+      )[0] ?? { name: [...priorNames][0], records: [] }
+    );
   });
 }
 
