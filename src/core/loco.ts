@@ -110,73 +110,65 @@ function cells(input: LocoInput): Map<string, Map<string, Cell>> {
   return out;
 }
 
-/** The rule's choice for a left-out corpus, from the other corpora's dev figures only. */
-export function locoChoice(input: LocoInput, leftOut: string, table = cells(input)): { choice: string; why: string } | null {
-  const others = [...new Set(input.settings.filter((s) => s.corpus !== leftOut).map((s) => s.corpus))];
-  const options = [...input.candidates, DEV_SELECT];
-  let best: { choice: string; gain: number; parts: string[] } | null = null;
-  for (const c of options) {
-    const perCorpus: number[] = [];
-    const parts: string[] = [];
-    for (const corpus of others) {
-      const gains = input.settings
-        .filter((s) => s.corpus === corpus)
-        .flatMap((s) => {
-          const row = table.get(s.name)!;
-          const [a, ref] = [row.get(c), row.get(input.reference)];
-          return a && ref ? [a.dev - ref.dev] : [];
-        });
-      if (!gains.length) continue;
-      const g = gains.reduce((x, y) => x + y, 0) / gains.length;
-      perCorpus.push(g);
-      parts.push(`${corpus} ${g >= 0 ? '+' : ''}${g.toFixed(2)}`);
-    }
-    // A candidate must have run on every other corpus to be chosen.
-    if (perCorpus.length < others.length || !others.length) continue;
-    const gain = perCorpus.reduce((x, y) => x + y, 0) / perCorpus.length;
-    if (!best || gain > best.gain + 1e-9) best = { choice: c, gain, parts };
-  }
-  return (
-    best && { choice: best.choice, why: `dev gain over ${input.reference}: ${best.parts.join(', ')}; mean ${best.gain >= 0 ? '+' : ''}${best.gain.toFixed(2)}` }
-  );
-}
-
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
+
+/**
+ * A gain averaged the rule's way: over each other corpus's settings where `gainOf` has one, then over
+ * those corpora; with how many corpora it read of how many, their gains written out, and the mean.
+ */
+function otherCorporaGain(input: LocoInput, leftOut: string, gainOf: (setting: string) => number | null) {
+  const others = [...new Set(input.settings.filter((s) => s.corpus !== leftOut).map((s) => s.corpus))];
+  const perCorpus: number[] = [];
+  const parts: string[] = [];
+  for (const corpus of others) {
+    const gains = input.settings.filter((s) => s.corpus === corpus).flatMap((s) => gainOf(s.name) ?? []);
+    if (!gains.length) continue;
+    perCorpus.push(mean(gains));
+    parts.push(`${corpus} ${signed(mean(gains))}`);
+  }
+  return { others: others.length, read: perCorpus.length, parts, gain: perCorpus.length ? mean(perCorpus) : Number.NaN };
+}
+
+/** The rule's choice for a left-out corpus, from the other corpora's dev figures only. */
+export function locoChoice(input: LocoInput, leftOut: string, table = cells(input)): { choice: string; why: string } | null {
+  let best: { choice: string; gain: number; parts: string[] } | null = null;
+  for (const c of [...input.candidates, DEV_SELECT]) {
+    const g = otherCorporaGain(input, leftOut, (setting) => {
+      const row = table.get(setting)!;
+      const [a, ref] = [row.get(c), row.get(input.reference)];
+      return a && ref ? a.dev - ref.dev : null;
+    });
+    // A candidate must have run on every other corpus to be chosen.
+    if (g.read < g.others || !g.others) continue;
+    if (!best || g.gain > best.gain + 1e-9) best = { choice: c, gain: g.gain, parts: g.parts };
+  }
+  return best && { choice: best.choice, why: `dev gain over ${input.reference}: ${best.parts.join(', ')}; mean ${signed(best.gain)}` };
+}
 
 /**
  * For a left-out corpus, the rows each prior is kept for: the other corpora's mean dev gain of the
  * row with the prior, against the same setting and seed without it, is positive.
  */
 export function keptPriors(input: LocoInput, leftOut: string): { prior: LocoPrior; rows: string[]; why: string }[] {
-  const others = [...new Set(input.settings.filter((s) => s.corpus !== leftOut).map((s) => s.corpus))];
   const base = new Map(input.records.filter((r) => r.dev && r.seed > 0).map((r) => [`${r.setting}\t${r.label}\t${r.seed}`, r.dev!.f1]));
   return (input.priors ?? []).flatMap((prior) => {
     const rows: string[] = [];
     const parts: string[] = [];
     for (const label of input.candidates) {
-      const perCorpus: string[] = [];
-      const gains: number[] = [];
-      for (const corpus of others) {
-        const perSetting = input.settings
-          .filter((s) => s.corpus === corpus)
-          .flatMap((s) => {
-            const d = prior.records
-              .filter((r) => r.setting === s.name && r.label === label && r.seed > 0 && r.dev)
-              .flatMap((r) => {
-                const b = base.get(`${s.name}\t${label}\t${r.seed}`);
-                return b === undefined ? [] : [r.dev!.f1 - b];
-              });
-            return d.length ? [mean(d)] : [];
+      // Per setting, the mean over seeds of the run with the prior less the same seed's run without it.
+      const g = otherCorporaGain(input, leftOut, (setting) => {
+        const d = prior.records
+          .filter((r) => r.setting === setting && r.label === label && r.seed > 0 && r.dev)
+          .flatMap((r) => {
+            const b = base.get(`${setting}\t${label}\t${r.seed}`);
+            return b === undefined ? [] : [r.dev!.f1 - b];
           });
-        if (!perSetting.length) continue;
-        gains.push(mean(perSetting));
-        perCorpus.push(`${corpus} ${signed(mean(perSetting))}`);
-      }
-      if (!gains.length) continue;
-      const g = mean(gains);
-      if (g > 0) rows.push(label);
-      parts.push(`${label}: ${perCorpus.join(', ')}; mean ${signed(g)}${g > 0 ? ', kept' : ''}`);
+        return d.length ? mean(d) : null;
+      });
+      if (!g.read) continue;
+      if (g.gain > 0) rows.push(label);
+      parts.push(`${label}: ${g.parts.join(', ')}; mean ${signed(g.gain)}${g.gain > 0 ? ', kept' : ''}`);
     }
     return parts.length ? [{ prior, rows, why: `dev gain with ${prior.name}: ${parts.join(' | ')}` }] : [];
   });
