@@ -98,6 +98,17 @@ describe('experiment verb', () => {
     expect(corpora.find((c) => c.name === 'c')!.loco?.mean).toBe(60);
     expect(corpora.find((c) => c.name === 'b')!.loco?.mean).toBe(52);
     expect(table).toContain('; with p 0.1 for x');
+    // A second prior whose settings are "<setting> + p 0.1 + q" stacks on p 0.1.
+    const stacked = { name: 'q', settings: names.map((n) => setting(`${n} + p 0.1 + q`)), methods: [methods[1]], records: 'q.jsonl' };
+    writeFileSync(join(dir, 'q.json'), JSON.stringify(stacked));
+    writeFileSync(join(dir, 'q.jsonl'), names.map((n) => line(`${n} + p 0.1 + q`, 'x', 1, n === 'c' ? 50 : 54, 61)).join('\n'));
+    const both = readLocoPriors({ ...exp, loco: { ...exp.loco!, priors: ['prior.json', 'q.json'] } }, join(dir, 'suite.json'));
+    expect(both.map((p) => [p.name, p.over])).toEqual([
+      ['p 0.1', undefined],
+      ['p 0.1 + q', 'p 0.1'],
+    ]);
+    // c: q over p gains +1 on a and b, and p is kept there: x reads q's 61.
+    expect(locoReport(exp, readRecords(exp.records), both).corpora.find((c) => c.name === 'c')!.loco?.mean).toBe(61);
     writeFileSync(join(dir, 'prior.json'), JSON.stringify({ ...prior, settings: [setting('d + p')] }));
     expect(() => readLocoPriors(exp, join(dir, 'suite.json'))).toThrow(/prior\.json: settings\.d \+ p: not "<a setting of .*suite\.json> \+ <the prior>"/);
   });

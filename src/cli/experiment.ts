@@ -416,7 +416,8 @@ export function priorsOfRecords(records: readonly RunRecord[], names: readonly s
 /** The priors a config's `loco.priors` names: each an experiment config whose settings are "<a setting of this one> + <the prior>". */
 export function readLocoPriors(exp: Experiment, configFile: string, dataOption?: string): LocoPrior[] {
   const names = exp.settings.map((s) => s.name);
-  return (exp.loco?.priors ?? []).map((file) => {
+  const priors: LocoPrior[] = [];
+  for (const file of exp.loco?.priors ?? []) {
     const path = resolve(dirname(resolve(configFile)), file);
     const prior = loadExperimentConfig(path, readConfigJson(path), dataOption).exp;
     const priorNames = new Set<string>();
@@ -428,13 +429,16 @@ export function readLocoPriors(exp: Experiment, configFile: string, dataOption?:
     if (priorNames.size !== 1)
       throw new Error(`${path}: its settings name ${priorNames.size} priors (${[...priorNames].join(', ')}); a prior's config names one`);
     const own = new Set(prior.settings.map((s) => s.name));
-    return (
-      priorsOfRecords(
-        readRecords(prior.records).filter((r) => own.has(r.setting)),
-        names,
-      )[0] ?? { name: [...priorNames][0], records: [] }
-    );
-  });
+    const name = [...priorNames][0];
+    // A prior named "<an earlier prior> + <more>" stacks on that one.
+    const over = [...priors].sort((a, b) => b.name.length - a.name.length).find((p) => name.startsWith(`${p.name} + `))?.name;
+    const read = priorsOfRecords(
+      readRecords(prior.records).filter((r) => own.has(r.setting)),
+      names,
+    )[0] ?? { name, records: [] };
+    priors.push(over ? { ...read, over } : read);
+  }
+  return priors;
 }
 
 /** Markdown table: methods by settings, test F1 mean ± std (n seeds); a cell scored on another split says which. */

@@ -92,6 +92,35 @@ describe('leave-one-corpus-out', () => {
       expect(out.find((o) => o.name === 'c')!.priors![0].rows).toEqual(['x']);
     });
 
+    it('reads a stacked prior against the prior it stacks on, keeps it only where that one is kept, and reads the row with both', () => {
+      // q on top of p: dev +1 over p on a, -0.5 on b, +3 on c (its test 75).
+      const q = {
+        name: 'p + q',
+        over: 'p',
+        records: prior(55).records.map((r) => ({
+          ...r,
+          dev: { f1: r.dev!.f1 + (r.setting.startsWith('a') ? 1 : r.setting === 'b' ? -0.5 : 3) },
+          test: { f1: r.setting === 'c' ? 75 : r.test.f1 },
+        })),
+      };
+      const out = leaveOneCorpusOut({ ...input(records), priors: [prior(55), q] });
+      const c = out.find((o) => o.name === 'c')!;
+      // For c: over p, a +1 and b -0.5: +0.25, kept; x is read with p + q.
+      expect(c.priors![1]).toEqual({
+        name: 'p + q',
+        rows: ['x'],
+        why: expect.stringContaining('dev gain with p + q over p: x: a +1.00, b -0.50; mean +0.25, kept'),
+      });
+      expect(c.loco).toMatchObject({ mean: 75 });
+      // Where p itself is dropped (p's c dev 40: for a, b +1 and c -9), q cannot be kept, whatever it gains over p.
+      const lost = leaveOneCorpusOut({
+        ...input(records),
+        priors: [prior(40), { ...q, records: q.records.map((r) => ({ ...r, dev: { f1: r.dev!.f1 + 20 } })) }],
+      });
+      expect(lost.find((o) => o.name === 'a1')!.priors![1]).toMatchObject({ rows: [], why: expect.stringContaining('not kept: p is not') });
+      expect(() => leaveOneCorpusOut({ ...input(records), priors: [q] })).toThrow(/not an earlier prior/);
+    });
+
     it('has no choice where a kept prior has not run with its row on every seed, and says so', () => {
       const p = prior(55);
       const out = leaveOneCorpusOut({ ...input(records), priors: [{ ...p, records: p.records.filter((r) => !(r.setting === 'c' && r.seed === 2)) }] });

@@ -17,7 +17,7 @@
 import { meanStd } from './metrics';
 
 export const LOCO_RULE =
-  'For each left-out corpus: among the candidate rows and "the best candidate on the corpus\u2019s own dev", the one whose mean dev F1 gains most over the reference row, averaged per corpus over its settings, then over the other corpora; ties to the earlier row. Only dev figures of the other corpora choose; the left-out corpus\u2019s test is read after. Before the choice, a prior (loco.priors) is kept for a row where the other corpora\u2019s mean dev gain of that row with it, run for run against the same seed without it, is positive, and that row is read with it.';
+  'For each left-out corpus: among the candidate rows and "the best candidate on the corpus\u2019s own dev", the one whose mean dev F1 gains most over the reference row, averaged per corpus over its settings, then over the other corpora; ties to the earlier row. Only dev figures of the other corpora choose; the left-out corpus\u2019s test is read after. Before the choice, a prior (loco.priors) is kept for a row where the other corpora\u2019s mean dev gain of that row with it, run for run against the same seed without it, is positive, and that row is read with it; a prior run on top of an earlier one is read against that one\u2019s runs and kept only where it is kept.';
 
 /** What the rule reads of a recorded run. */
 export interface LocoRecord {
@@ -48,6 +48,12 @@ export interface LocoPrior {
   /** What it is, for the report ("word dropout 0.1"). */
   name: string;
   records: readonly LocoRecord[];
+  /**
+   * An earlier prior of the list that this one's runs stack on ("word dropout 0.1" under "word
+   * dropout 0.1 + weight average 0.99"): its gain is read against that prior's runs, and it is kept
+   * only for rows that prior is kept for.
+   */
+  over?: string;
 }
 
 /** The meta-candidate: per seed, the candidate with the best dev F1 on the setting itself. */
@@ -148,11 +154,19 @@ export function locoChoice(input: LocoInput, leftOut: string, table = cells(inpu
 
 /**
  * For a left-out corpus, the rows each prior is kept for: the other corpora's mean dev gain of the
- * row with the prior, against the same setting and seed without it, is positive.
+ * row with the prior, against the same setting and seed without it (or with the prior it stacks
+ * on, which must be kept for the row), is positive.
  */
 export function keptPriors(input: LocoInput, leftOut: string): { prior: LocoPrior; rows: string[]; why: string }[] {
-  const base = new Map(input.records.filter((r) => r.dev && r.seed > 0).map((r) => [`${r.setting}\t${r.label}\t${r.seed}`, r.dev!.f1]));
-  return (input.priors ?? []).flatMap((prior) => {
+  const devs = (records: readonly LocoRecord[]) =>
+    new Map(records.filter((r) => r.dev && r.seed > 0).map((r) => [`${r.setting}\t${r.label}\t${r.seed}`, r.dev!.f1]));
+  const plain = devs(input.records);
+  const kept: { prior: LocoPrior; rows: string[]; why: string }[] = [];
+  for (const prior of input.priors ?? []) {
+    const under = prior.over === undefined ? null : (input.priors ?? []).find((p) => p.name === prior.over);
+    if (under === undefined) throw new Error(`prior ${prior.name}: it stacks on ${prior.over}, which is not an earlier prior of the list`);
+    const underRows = under ? (kept.find((k) => k.prior === under)?.rows ?? []) : null;
+    const base = under ? devs(under.records) : plain;
     const rows: string[] = [];
     const parts: string[] = [];
     for (const label of input.candidates) {
@@ -167,11 +181,15 @@ export function keptPriors(input: LocoInput, leftOut: string): { prior: LocoPrio
         return d.length ? mean(d) : null;
       });
       if (!g.read) continue;
-      if (g.gain > 0) rows.push(label);
-      parts.push(`${label}: ${g.parts.join(', ')}; mean ${signed(g.gain)}${g.gain > 0 ? ', kept' : ''}`);
+      const keep = g.gain > 0 && (!underRows || underRows.includes(label));
+      if (keep) rows.push(label);
+      const why = keep ? ', kept' : g.gain > 0 ? `, not kept: ${prior.over} is not` : '';
+      parts.push(`${label}: ${g.parts.join(', ')}; mean ${signed(g.gain)}${why}`);
     }
-    return parts.length ? [{ prior, rows, why: `dev gain with ${prior.name}: ${parts.join(' | ')}` }] : [];
-  });
+    const against = under ? ` over ${under.name}` : '';
+    if (parts.length) kept.push({ prior, rows, why: `dev gain with ${prior.name}${against}: ${parts.join(' | ')}` });
+  }
+  return kept;
 }
 
 /** The records with each kept prior's runs in place of its rows' runs, where it ran. */

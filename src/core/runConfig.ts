@@ -143,6 +143,12 @@ export const trainSchema = z.object({
    * the teacher alone: the completion pipeline's typeShifts).
    */
   typeShifts: z.boolean().default(false),
+  /**
+   * Weight averaging (src/model/average.ts): the decay of an exponential moving average of the
+   * weights that dev scores and the final model read; 0 trains without one. 0.99 averages about
+   * the last 100 steps.
+   */
+  average: z.number().min(0).max(0.9999).default(0),
   seed: z.number().int().default(1),
 });
 

@@ -7,6 +7,7 @@
  * which a run resumes to the result an uninterrupted one gives. What differs is the model's: its
  * variables, its batches and loss (an epoch of `trainStep`s), and how dev scores it.
  */
+import type { AverageState, WeightAverage } from './average';
 import { FusedAdam, fusedAdamActive } from './adamWebgpu';
 import { applyClipped, orderedGrads } from './ops';
 import { programSourceAsync } from './programSource';
@@ -98,6 +99,8 @@ export interface LoopState<H> extends OptimizerState {
   bestWeights: Weights;
   stale: number;
   history: H[];
+  /** The weight average's shadows (LoopOptions.average), when the loop keeps one. */
+  average?: AverageState;
 }
 
 export interface LoopOptions<H> {
@@ -121,6 +124,11 @@ export interface LoopOptions<H> {
   onEpoch?(record: H, best: boolean): Promise<void> | void;
   /** After each epoch: the state to keep, from which `resume` goes on. */
   checkpoint?(state: LoopState<H>): Promise<void> | void;
+  /**
+   * A weight average the epochs update after each step (src/model/average.ts): each epoch is
+   * scored with its weights, the best epoch keeps them, and training goes on from the trained ones.
+   */
+  average?: WeightAverage;
 }
 
 export interface LoopResult<H> {
@@ -150,6 +158,7 @@ export async function trainLoop<H>(o: LoopOptions<H>): Promise<LoopResult<H>> {
       await restoreOptimizer(optimizer, o.vars, { optimizer: r.optimizer, adamBetas: r.adamBetas });
       optimizer.forgetAcc();
     }
+    if (r.average) o.average?.restore(r.average);
   }
   let stopped: LoopResult<H>['stopped'] = 'done';
   for (let epoch = (r?.epoch ?? 0) + 1; epoch <= o.epochs; epoch++) {
@@ -163,6 +172,9 @@ export async function trainLoop<H>(o: LoopOptions<H>): Promise<LoopResult<H>> {
       stopped = e.stopped;
       break;
     }
+    // Scored, kept as the best and handed to onEpoch with the averaged weights; trained on from the live ones.
+    const live = o.average ? await o.getWeights() : null;
+    if (o.average) o.setWeights(await o.average.weights());
     const { record, score } = await o.record(epoch, e.loss);
     const improved = score !== undefined && score > best;
     if (improved) {
@@ -177,14 +189,16 @@ export async function trainLoop<H>(o: LoopOptions<H>): Promise<LoopResult<H>> {
       await o.checkpoint({
         epoch,
         step,
-        weights: await o.getWeights(),
+        weights: live ?? (await o.getWeights()),
         ...(await optimizerState(optimizer)),
         best,
         bestEpoch,
         bestWeights: bestWeights ?? (await o.getWeights()),
         stale,
         history: [...history],
+        ...(o.average ? { average: await o.average.state() } : {}),
       });
+    if (live) o.setWeights(live);
     if (o.patience !== undefined && stale >= o.patience) {
       stopped = 'early';
       break;
@@ -192,5 +206,6 @@ export async function trainLoop<H>(o: LoopOptions<H>): Promise<LoopResult<H>> {
   }
   optimizer.dispose();
   if (stopped !== 'cancelled' && bestWeights && o.patience !== undefined) o.setWeights(bestWeights);
+  else if (stopped !== 'cancelled' && o.average) o.setWeights(await o.average.weights());
   return { stopped, best, bestEpoch, bestWeights, history, step };
 }

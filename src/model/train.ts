@@ -9,6 +9,7 @@ import type { LabeledSentence } from './data';
 import type { Featurizer } from './features';
 import { featureDims, makeBatch } from './features';
 import { crfMarginals } from './crf';
+import { WeightAverage } from './average';
 import { LossReader, type LoopState, trainLoop, trainStepDeferred } from './loop';
 import { batchTensors, type Decoding, Tagger, type Weights } from './tagger';
 import * as tf from './tf';
@@ -552,7 +553,9 @@ export async function trainTagger(
   let epochStart = 0;
   let epochStats: Record<string, number[]> = {};
   let dev: SpanScores | null = null;
+  const average = t.average > 0 ? new WeightAverage(t.average, tagger.params) : undefined;
   const loop = await trainLoop<EpochEvent>({
+    ...(average ? { average } : {}),
     epochs: t.epochs,
     lr: t.lr,
     patience: t.patience,
@@ -606,6 +609,7 @@ export async function trainTagger(
         const tokens = batch.lengths.reduce((a, b) => a + b, 0);
         tokensSeen += tokens;
         epochTokens += tokens;
+        average?.update();
         await reader.push(loss, { n: batches[bi].length, bi });
         trainMs += performance.now() - s0;
         step++;
@@ -639,6 +643,7 @@ export async function trainTagger(
     },
     ...(hooks.onCheckpoint ? { checkpoint: (state: LoopState<EpochEvent>) => hooks.onCheckpoint!({ ...state, bestDev }) } : {}),
   });
+  average?.dispose();
   const { bestEpoch, history } = loop;
   const stopped: TrainResult['stopped'] = loop.stopped;
   const seconds = (performance.now() - t0) / 1000;
