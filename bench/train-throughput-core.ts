@@ -24,6 +24,8 @@ export interface ThroughputInput {
   seed?: number;
   /** Word dropout (0 unless given: the recorded figures and the PyTorch reference have none; the studio's default is 0.1). */
   wordDropout?: number;
+  /** Weight averaging's decay (train.average; 0 unless given, as the records were made). */
+  average?: number;
 }
 
 /** Tokens per second of the last epoch (the first pays for compilation and warm-up). */
@@ -39,7 +41,7 @@ export async function runThroughput(input: ThroughputInput) {
   const cfg = parseRunConfig({
     data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
     model: { encoder: input.encoder, hidden: input.hidden, head: 'crf', dropout: 0.5, wordDropout: input.wordDropout ?? 0 },
-    train: { epochs: input.epochs, batchSize: input.batchSize ?? 32, lr: input.lr ?? 0.002, patience: 100, seed: input.seed ?? 1 },
+    train: { epochs: input.epochs, batchSize: input.batchSize ?? 32, lr: input.lr ?? 0.002, patience: 100, seed: input.seed ?? 1, average: input.average ?? 0 },
   });
   const r = await trainTagger(getMethod(cfg.method.name), cfg, feat, { train: sentences, dev: dev ?? sentences.slice(0, 8) });
   r.tagger.dispose();

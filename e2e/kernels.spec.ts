@@ -8,7 +8,7 @@ type Check = {
   runLstmCheck(): Promise<
     Array<{ kernelUsed: boolean; genericUsedKernel: boolean; kernelVsGeneric: Record<string, number>; kernelVsCpu: Record<string, number> }>
   >;
-  runTrainDrift(steps: number): Promise<{ cpu: number[]; webgpu: number[]; gaps: number[] }>;
+  runTrainDrift(steps: number): Promise<{ cpu: number[]; webgpu: number[]; gaps: number[]; averageGap: number }>;
   runLstmFusedCheck(): Promise<Array<{ kernelUsed: boolean; kernelVsGeneric: Record<string, number>; kernelVsCpu: Record<string, number> }>>;
   runConvCheck(): Promise<
     Array<{ kernelUsed: boolean; genericUsedKernel: boolean; kernelVsGeneric: Record<string, number>; kernelVsCpu: Record<string, number> }>
@@ -21,6 +21,7 @@ type Check = {
   }>;
   runAdamCheck(steps: number): Promise<{
     vars: Record<string, number>;
+    shadows: Record<string, number>;
     moments: Record<string, number>;
     names: { fused: string[]; generic: string[] };
     acc: { fused: number[]; generic: number[] };
@@ -132,6 +133,8 @@ test('training on WebGPU follows the CPU backend step by step', async ({ page, o
   console.log(JSON.stringify(r));
   expect(r.webgpu).toHaveLength(12);
   r.gaps.forEach((g, i) => expect(g, `step ${i + 1}`).toBeLessThan(1e-3));
+  // The model left at the weight average (stepped in the fused Adam's kernel on WebGPU) is the CPU's.
+  expect(r.averageGap).toBeLessThan(1e-4);
 });
 
 // Adam with clipping by global norm as two fused WGSL kernels (adamWebgpu.ts) against
@@ -145,6 +148,10 @@ test("the fused Adam on WebGPU equals TensorFlow.js's Adam and the CPU backend",
   expect(r.moved, 'the steps moved the variables (Adam moves about lr = 0.01 a step)').toBeGreaterThan(0.005);
   expect(r.vars.fusedVsGeneric).toBeLessThan(1e-5);
   expect(r.vars.fusedVsCpu).toBeLessThan(1e-5);
+  // The weight average's shadows, updated in the same kernel (7 of the 8 variables have one).
+  expect(r.shadows.count).toBe(7);
+  expect(r.shadows.fusedVsGeneric).toBeLessThan(1e-5);
+  expect(r.shadows.fusedVsCpu).toBeLessThan(1e-5);
   expect(r.moments.fusedVsGeneric).toBeLessThan(1e-5);
   expect(r.names.fused).toEqual(r.names.generic);
   for (const k of [0, 1]) expect(Math.abs(r.acc.fused[k] - r.acc.generic[k])).toBeLessThan(1e-7);

@@ -585,6 +585,9 @@ test('bad training input stops before training with a clear error', async ({ pag
   await page.getByLabel('Word dropout').fill('0.7');
   await expect(page.getByTestId('form-problems')).toHaveText('word dropout: must be at most 0.5');
   await page.getByLabel('Word dropout').fill('0.1');
+  await page.getByLabel('Weight averaging').fill('1');
+  await expect(page.getByTestId('form-problems')).toHaveText('weight averaging: must be at most 0.9999');
+  await page.getByLabel('Weight averaging').fill('0');
   await page.getByLabel('Epochs', { exact: true }).fill('abc');
   await expect(page.getByTestId('form-problems')).toHaveText('epochs: "abc" is not a number');
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();

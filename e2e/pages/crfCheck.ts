@@ -441,9 +441,11 @@ export async function runTrainDrift(steps: number) {
   const cfg = parseRunConfig({
     data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
     model: { hidden: 8, charDim: 4, charFilters: 4, dropout: 0.5 },
-    train: { epochs: 1, batchSize: 8, lr: 0.002, patience: 10, seed: 3 },
+    // With a weight average (average.ts), which the final model reads: on WebGPU it steps in the fused Adam's kernel.
+    train: { epochs: 1, batchSize: 8, lr: 0.002, patience: 10, seed: 3, average: 0.9 },
   });
   const losses: Record<string, number[]> = {};
+  const finals: Record<string, Float32Array[]> = {};
   for (const b of ['cpu', 'webgpu']) {
     await tf.setBackend(b);
     losses[b] = [];
@@ -454,9 +456,11 @@ export async function runTrainDrift(steps: number) {
       { train: sentences, dev: sentences.slice(0, 8) },
       { onStep: (e) => void losses[b].push(e.loss) },
     );
+    finals[b] = Object.values(await res.tagger.getWeights()).map((w) => w.data);
     res.tagger.dispose();
   }
-  return { cpu: losses.cpu, webgpu: losses.webgpu, gaps: losses.cpu.map((v, i) => Math.abs(losses.webgpu[i] - v) / v) };
+  const averageGap = Math.max(...finals.cpu.map((x, k) => Math.max(...x.map((v, i) => Math.abs(v - finals.webgpu[k][i])))));
+  return { cpu: losses.cpu, webgpu: losses.webgpu, gaps: losses.cpu.map((v, i) => Math.abs(losses.webgpu[i] - v) / v), averageGap };
 }
 
 /**
@@ -467,6 +471,7 @@ export async function runTrainDrift(steps: number) {
  */
 export async function runAdamCheck(steps: number) {
   const { FusedAdam } = await import('../../src/model/adamWebgpu');
+  const { WeightAverage } = await import('../../src/model/average');
   const { applyClipped } = await import('../../src/model/ops');
   const shapes: number[][] = [[3], [17, 5], [300, 41], [1], [64, 64, 3], [7], [2, 2], [129]];
   const rand = mulberry32(5);
@@ -478,20 +483,27 @@ export async function runAdamCheck(steps: number) {
     await tf.setBackend(backend);
     const vars = shapes.map((s, k) => tf.variable(tf.tensor(init[k], s), true, `adamcheck/${backend}/${fused}/${k}`));
     const opt = new FusedAdam(0.01);
+    // A weight average's shadows (average.ts) on all but one variable, updated in the fused kernel or as average.ts does it.
+    const shadows = vars.map((v, k) => (k === 3 ? null : tf.variable(tf.mul(v, 0.5), false)));
     for (let t = 0; t < steps; t++) {
       const g = Object.fromEntries(vars.map((v, k) => [v.name, tf.tensor(grads[t][k], shapes[k])]));
-      if (fused) await opt.applyClipped(vars, g, 5);
-      else applyClipped(opt, vars, g, 5);
+      const decay = WeightAverage.decayAt(0.9, t + 1);
+      if (fused) await opt.applyClipped(vars, g, 5, { shadows, decay });
+      else {
+        applyClipped(opt, vars, g, 5);
+        tf.tidy(() => shadows.forEach((a, k) => a?.assign(tf.add(tf.mul(a, decay), tf.mul(vars[k], 1 - decay)))));
+      }
       tf.dispose(Object.values(g));
     }
     const weights = await opt.getWeights();
     const out = {
+      shadows: await Promise.all(shadows.flatMap((a) => (a ? [a.data().then((d) => Array.from(d))] : []))),
       vars: await Promise.all(vars.map(async (v) => Array.from(await v.data()))),
       moments: await Promise.all(weights.slice(1).map(async (w) => ({ name: w.name, data: Array.from(await w.tensor.data()) }))),
       acc: [(await (opt as unknown as { accBeta1: tf.Variable }).accBeta1.data())[0], (await (opt as unknown as { accBeta2: tf.Variable }).accBeta2.data())[0]],
     };
     opt.dispose();
-    tf.dispose(vars);
+    tf.dispose([...vars, ...shadows.filter((a) => a !== null)]);
     return out;
   }
   const gap = (a: number[][], b: number[][]) => Math.max(...a.map((x, k) => Math.max(...x.map((v, i) => Math.abs(v - b[k][i])))));
@@ -501,6 +513,7 @@ export async function runAdamCheck(steps: number) {
   await tf.setBackend('webgpu');
   return {
     vars: { fusedVsGeneric: gap(fused.vars, generic.vars), fusedVsCpu: gap(fused.vars, cpu.vars) },
+    shadows: { fusedVsGeneric: gap(fused.shadows, generic.shadows), fusedVsCpu: gap(fused.shadows, cpu.shadows), count: fused.shadows.length },
     moments: {
       fusedVsGeneric: gap(
         fused.moments.map((m) => m.data),

@@ -66,14 +66,19 @@ fn main(@builtin(workgroup_id) wg : vec3<u32>, @builtin(local_invocation_index) 
   if (li == 0u) { norms[u.base + j] = acc[0]; }
 }`;
 
-const updateCode = `
+/**
+ * The update, and with `average` the weight average's step too (src/model/average.ts): the
+ * shadow moves to the updated weight by the uniforms' (1 − decay), in the same dispatch.
+ */
+const updateCode = (average: boolean) => `
 @group(0) @binding(0) var<storage, read_write> p : array<f32>;
 @group(0) @binding(1) var<storage, read_write> m : array<f32>;
 @group(0) @binding(2) var<storage, read_write> v : array<f32>;
 @group(0) @binding(3) var<storage, read> g : array<f32>;
 @group(0) @binding(4) var<storage, read> norms : array<f32>;
-struct U { count : u32, lr : f32, beta1 : f32, beta2 : f32, eps : f32, oneMinusAccBeta1 : f32, oneMinusAccBeta2 : f32, clip : f32 };
+struct U { count : u32, lr : f32, beta1 : f32, beta2 : f32, eps : f32, oneMinusAccBeta1 : f32, oneMinusAccBeta2 : f32, clip : f32, decay : f32, oneMinusDecay : f32, pad0 : f32, pad1 : f32 };
 @group(0) @binding(5) var<uniform> u : U;
+${average ? '@group(0) @binding(6) var<storage, read_write> a : array<f32>;' : ''}
 @compute @workgroup_size(${WG})
 fn main(@builtin(global_invocation_id) id : vec3<u32>, @builtin(num_workgroups) nw : vec3<u32>) {
   let i = id.y * nw.x * ${WG}u + id.x;
@@ -87,7 +92,10 @@ fn main(@builtin(global_invocation_id) id : vec3<u32>, @builtin(num_workgroups) 
   let v1 = v[i] * u.beta2 + (gi * gi) * (1.0 - u.beta2);
   m[i] = m1;
   v[i] = v1;
-  p[i] = ((m1 / u.oneMinusAccBeta1) / (sqrt(v1 / u.oneMinusAccBeta2) + u.eps)) * -u.lr + p[i];
+  let p1 = ((m1 / u.oneMinusAccBeta1) / (sqrt(v1 / u.oneMinusAccBeta2) + u.eps)) * -u.lr + p[i];
+  p[i] = p1;
+  // average.ts's update: shadow · d + weight · (1 − d).
+  ${average ? 'a[i] = a[i] * u.decay + p1 * u.oneMinusDecay;' : ''}
 }`;
 
 /** The backend's internals the kernels dispatch through (tfjs-backend-webgpu 4.22's backend_webgpu.js). */
@@ -103,13 +111,13 @@ type Backend = {
   commandQueueOwnedIds: WeakSet<object>;
 };
 
-const pipelines = new WeakMap<GPUDevice, { sumsq: GPUComputePipeline; update: GPUComputePipeline }>();
+const pipelines = new WeakMap<GPUDevice, { sumsq: GPUComputePipeline; update: GPUComputePipeline; updateAveraged: GPUComputePipeline }>();
 function pipelinesFor(device: GPUDevice) {
   let p = pipelines.get(device);
   if (!p) {
     const make = (code: string) =>
       device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code }), entryPoint: 'main' } });
-    p = { sumsq: make(sumsqCode), update: make(updateCode) };
+    p = { sumsq: make(sumsqCode), update: make(updateCode(false)), updateAveraged: make(updateCode(true)) };
     pipelines.set(device, p);
   }
   return p;
@@ -144,8 +152,16 @@ export class FusedAdam extends tf.AdamOptimizer {
     return this as unknown as AdamInternals;
   }
 
-  /** One step on `vars` with their gradients (by name, every variable present), clipped to global norm `clip`. */
-  async applyClipped(vars: readonly tf.Variable[], grads: tf.NamedTensorMap, clip: number): Promise<void> {
+  /**
+   * One step on `vars` with their gradients (by name, every variable present), clipped to global
+   * norm `clip`; with `average`, each variable's shadow (where it has one) takes its step too.
+   */
+  async applyClipped(
+    vars: readonly tf.Variable[],
+    grads: tf.NamedTensorMap,
+    clip: number,
+    average?: { shadows: readonly (tf.Variable | null)[]; decay: number },
+  ): Promise<void> {
     const s = this.s;
     if (!this.acc) this.acc = [(await s.accBeta1.data())[0], (await s.accBeta2.data())[0]];
     const backend = tf.backend() as unknown as Backend;
@@ -169,13 +185,15 @@ export class FusedAdam extends tf.AdamOptimizer {
       };
     }
     const { norms, uniforms } = this.buffers;
-    const { sumsq, update } = pipelinesFor(device);
+    const { sumsq, update, updateAveraged } = pipelinesFor(device);
     const oneMinus = [Math.fround(1 - this.acc[0]), Math.fround(1 - this.acc[1])];
     const groups = Math.ceil(vars.length / GROUP);
     const u = new ArrayBuffer(256 * (groups + 1));
     const head = new DataView(u);
     head.setUint32(0, vars.length, true);
-    [s.learningRate, s.beta1, s.beta2, s.epsilon, oneMinus[0], oneMinus[1], clip].forEach((x, k) => head.setFloat32(4 + 4 * k, x, true));
+    // The decay and 1 − decay as TensorFlow.js's scalars hold them (average.ts's generic update).
+    const decay = average?.decay ?? 0;
+    [s.learningRate, s.beta1, s.beta2, s.epsilon, oneMinus[0], oneMinus[1], clip, decay, 1 - decay].forEach((x, k) => head.setFloat32(4 + 4 * k, x, true));
     for (let gi = 0; gi < groups; gi++) {
       head.setUint32(256 * (gi + 1), gi * GROUP, true);
       head.setUint32(256 * (gi + 1) + 4, Math.min(GROUP, vars.length - gi * GROUP), true);
@@ -198,10 +216,13 @@ export class FusedAdam extends tf.AdamOptimizer {
       v.assign(copy);
       copy.dispose();
     };
+    const shadows = vars.map((_, i) => average?.shadows[i] ?? null);
     for (let i = 0; i < vars.length; i++) {
       own(vars[i]);
       own(s.accumulatedFirstMoment[i].variable);
       own(s.accumulatedSecondMoment[i].variable);
+      const a = shadows[i];
+      if (a) own(a);
     }
 
     // Every binding first: a tensor still on the CPU is uploaded by a copy on the backend's
@@ -218,19 +239,22 @@ export class FusedAdam extends tf.AdamOptimizer {
         ],
       });
     });
-    const updateGroups = vars.map((v, i) =>
-      device.createBindGroup({
-        layout: update.getBindGroupLayout(0),
+    const pipelineOf = (i: number) => (shadows[i] ? updateAveraged : update);
+    const updateGroups = vars.map((v, i) => {
+      const a = shadows[i];
+      return device.createBindGroup({
+        layout: pipelineOf(i).getBindGroupLayout(0),
         entries: [
           binding(v, true),
           binding(s.accumulatedFirstMoment[i].variable, true),
           binding(s.accumulatedSecondMoment[i].variable, true),
           binding(grads[v.name], false),
           { buffer: norms },
-          { buffer: uniformBuffer, offset: 0, size: 32 },
+          { buffer: uniformBuffer, offset: 0, size: 48 },
+          ...(a ? [binding(a, true)] : []),
         ].map((resource, k) => ({ binding: k, resource })),
-      }),
-    );
+      });
+    });
     backend.ensureCommandEncoderReady();
     backend.endComputePassEncoder();
     const pass = backend.commandEncoder.beginComputePass();
@@ -240,7 +264,7 @@ export class FusedAdam extends tf.AdamOptimizer {
       pass.dispatchWorkgroups(Math.min(GROUP, vars.length - gi * GROUP));
     });
     vars.forEach((v, i) => {
-      pass.setPipeline(update);
+      pass.setPipeline(pipelineOf(i));
       pass.setBindGroup(0, updateGroups[i]);
       const wgs = Math.ceil(v.size / WG);
       pass.dispatchWorkgroups(Math.min(wgs, maxX), Math.ceil(wgs / maxX));

@@ -36,15 +36,42 @@ export class WeightAverage {
 
   /** After a step: every shadow ← d · shadow + (1 − d) · weight. */
   update(): void {
-    const d = WeightAverage.decayAt(this.decay, this.updates);
+    const d = this.nextDecay();
+    tf.tidy(() => {
+      for (const [k, v] of this.params) {
+        const s = this.shadow.get(k);
+        if (s && sameShape(s.shape, v.shape)) s.assign(tf.add(tf.mul(s, d), tf.mul(v, 1 - d)));
+      }
+    });
+    this.commit();
+  }
+
+  /** The decay the next update applies. */
+  nextDecay(): number {
+    return WeightAverage.decayAt(this.decay, this.updates);
+  }
+
+  /**
+   * For an optimizer that updates the shadows in its own kernel (adamWebgpu.ts): each variable's
+   * shadow, null where it has none yet; after its step, `commit`.
+   */
+  shadowsFor(vars: readonly tf.Variable[]): (tf.Variable | null)[] {
+    const byVar = new Map([...this.params].map(([k, v]) => [v, k]));
+    return vars.map((v) => {
+      const s = this.shadow.get(byVar.get(v) ?? '');
+      return s && sameShape(s.shape, v.shape) ? s : null;
+    });
+  }
+
+  /** Ends an update: variables seen for the first time start their shadow at their weight. */
+  commit(): void {
     this.updates++;
     tf.tidy(() => {
       for (const [k, v] of this.params) {
         const s = this.shadow.get(k);
-        if (!s || !sameShape(s.shape, v.shape)) {
-          s?.dispose();
-          this.shadow.set(k, tf.variable(v.clone(), false));
-        } else s.assign(tf.add(tf.mul(s, d), tf.mul(v, 1 - d)));
+        if (s && sameShape(s.shape, v.shape)) continue;
+        s?.dispose();
+        this.shadow.set(k, tf.variable(v.clone(), false));
       }
     });
   }

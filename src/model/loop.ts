@@ -10,7 +10,7 @@
 import type { AverageState, WeightAverage } from './average';
 import { FusedAdam, fusedAdamActive } from './adamWebgpu';
 import { applyClipped, orderedGrads } from './ops';
-import { programSourceAsync } from './programSource';
+import { programSource, programSourceAsync } from './programSource';
 import type { Weights } from './tagger';
 import * as tf from './tf';
 
@@ -53,13 +53,25 @@ export async function trainStep(optimizer: tf.Optimizer, vars: tf.Variable[], cl
  * One step whose loss stays on the device: the caller reads it later (LossReader), so that a step
  * does not wait for the GPU to finish before the next is dispatched.
  */
-export async function trainStepDeferred(optimizer: tf.Optimizer, vars: tf.Variable[], clip: number, loss: () => tf.Scalar): Promise<tf.Scalar> {
+export async function trainStepDeferred(
+  optimizer: tf.Optimizer,
+  vars: tf.Variable[],
+  clip: number,
+  loss: () => tf.Scalar,
+  /** A weight average to update after the step: in the fused optimizer's own kernel on WebGPU. */
+  average?: WeightAverage,
+): Promise<tf.Scalar> {
   const { value, grads } = tf.variableGrads(() => tf.tidy(loss), vars);
   if (optimizer instanceof FusedAdam && fusedAdamActive()) {
     const ordered = orderedGrads(vars, grads);
-    await programSourceAsync('optimizer', () => optimizer.applyClipped(vars, ordered, clip));
+    const averaging = average ? { shadows: average.shadowsFor(vars), decay: average.nextDecay() } : undefined;
+    await programSourceAsync('optimizer', () => optimizer.applyClipped(vars, ordered, clip, averaging));
+    average?.commit();
     tf.dispose(Object.values(ordered).filter((g) => !Object.values(grads).includes(g)));
-  } else applyClipped(optimizer, vars, grads, clip);
+  } else {
+    applyClipped(optimizer, vars, grads, clip);
+    if (average) programSource('weight averaging', () => average.update());
+  }
   tf.dispose(Object.values(grads));
   return value;
 }

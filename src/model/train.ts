@@ -599,17 +599,24 @@ export async function trainTagger(
         );
         if (prepared?.stats) for (const [k, v] of Object.entries(prepared.stats)) (epochStats[k] ??= []).push(v);
         const at = step;
-        const loss = await trainStepDeferred(optimizer, vars, t.clip, () => {
-          const tensors = batchTensors(batch, tagger.dims);
-          const emissions = method.emissions ? method.emissions({ tagger, tensors, step: at, prepared: prepared?.data }) : tagger.emissions(tensors, true, at);
-          return programSource('CRF and loss', () =>
-            method.loss({ tagger, batch, tensors, emissions, config: methodConfig, epoch, step: at, rand, prepared: prepared?.data }),
-          );
-        });
+        const loss = await trainStepDeferred(
+          optimizer,
+          vars,
+          t.clip,
+          () => {
+            const tensors = batchTensors(batch, tagger.dims);
+            const emissions = method.emissions
+              ? method.emissions({ tagger, tensors, step: at, prepared: prepared?.data })
+              : tagger.emissions(tensors, true, at);
+            return programSource('CRF and loss', () =>
+              method.loss({ tagger, batch, tensors, emissions, config: methodConfig, epoch, step: at, rand, prepared: prepared?.data }),
+            );
+          },
+          average,
+        );
         const tokens = batch.lengths.reduce((a, b) => a + b, 0);
         tokensSeen += tokens;
         epochTokens += tokens;
-        average?.update();
         await reader.push(loss, { n: batches[bi].length, bi });
         trainMs += performance.now() - s0;
         step++;

@@ -42,6 +42,7 @@ const NUMBER_FIELDS = {
   pretrain: 'pre-training epochs',
   epochs: 'epochs',
   patience: 'patience',
+  average: 'weight averaging',
   batch: 'batch',
   lr: 'lr',
   seed: 'seed',
@@ -94,6 +95,7 @@ function formSettings(form: Form) {
     train: {
       epochs: num(form, 'epochs'),
       patience: num(form, 'patience'),
+      average: num(form, 'average'),
       batchSize: num(form, 'batch'),
       lr: num(form, 'lr'),
       seed: num(form, 'seed'),
@@ -117,6 +119,7 @@ const FIELD_OF: Record<string, string> = {
   'model.pretrain': 'pre-training epochs',
   'train.epochs': 'epochs',
   'train.patience': 'patience',
+  'train.average': 'weight averaging',
   'train.batchSize': 'batch',
   'train.lr': 'lr',
   'train.seed': 'seed',
@@ -216,6 +219,7 @@ function trainFormDefaults() {
     typeShifts: TRAIN_DEFAULTS.typeShifts,
     epochs: String(TRAIN_DEFAULTS.epochs),
     patience: String(TRAIN_DEFAULTS.patience),
+    average: String(TRAIN_DEFAULTS.average),
     batch: String(TRAIN_DEFAULTS.batchSize),
     lr: String(TRAIN_DEFAULTS.lr),
     seed: String(TRAIN_DEFAULTS.seed),
@@ -533,6 +537,9 @@ function ModelFields({ f, disabled }: { f: TrainForm; disabled: boolean }) {
       </label>
       <label title="Stop after this many epochs without a better dev F1">
         patience <NumberInput aria-label="Patience" {...numField('patience')} />
+      </label>
+      <label title="The decay of a moving average of the weights, which dev scores, early stopping and the final model read (0.99: about the last 100 steps; 0: off). An average forgets less of what a noisy batch has just undone (BENCHMARKS.md, weight averaging)">
+        weight averaging <NumberInput aria-label="Weight averaging" {...numField('average')} />
       </label>
       <label>
         batch <NumberInput aria-label="Batch size" {...numField('batch')} />
