@@ -122,7 +122,11 @@ export interface LoopOptions<H> {
   vars: tf.Variable[];
   getWeights(): Promise<Weights>;
   setWeights(w: Weights): void;
-  /** Early stopping: after this many epochs without a better dev score. Without `evaluate` every epoch runs. */
+  /**
+   * Early stopping: after this many epochs without a better dev score, counted from the first
+   * epoch that scores above 0 (a model that tags nothing yet on dev is not overfitting: on a small
+   * corpus the first epochs can all score 0). Without a score every epoch runs.
+   */
   patience?: number;
   /** Go on from a checkpoint (its model fields are the caller's to restore). */
   resume?: Partial<LoopState<H>>;
@@ -194,7 +198,7 @@ export async function trainLoop<H>(o: LoopOptions<H>): Promise<LoopResult<H>> {
       bestEpoch = epoch;
       bestWeights = await o.getWeights();
       stale = 0;
-    } else if (score !== undefined) stale++;
+    } else if (score !== undefined && best > 0) stale++;
     history.push(record);
     await o.onEpoch?.(record, improved);
     if (o.checkpoint)
