@@ -11,7 +11,13 @@ describe('the rule’s candidates', () => {
     const kept = JSON.parse(readFileSync(new URL('../../bench/configs/word-dropout.json', import.meta.url), 'utf8'));
     const withPrior = new Set(kept.methods.map((m: { label: string }) => m.label));
     expect(withPrior.size).toBe(2);
-    expect(RULE_CANDIDATES.methods.map((m) => m.label)).toEqual(trained.map((l: string) => (withPrior.has(l) ? `${l} + word dropout 0.1` : l)));
+    // Weight averaging, run on top of word dropout, for the rows of weight-average.json.
+    const stacked = JSON.parse(readFileSync(new URL('../../bench/configs/weight-average.json', import.meta.url), 'utf8'));
+    const withBoth = new Set(stacked.methods.map((m: { label: string }) => m.label));
+    expect([...withBoth]).toEqual(['WSL with the priors (dictionary features, O shift on dev)']);
+    expect(RULE_CANDIDATES.methods.map((m) => m.label)).toEqual(
+      trained.map((l: string) => (withBoth.has(l) ? `${l} + word dropout 0.1 + weight average 0.99` : withPrior.has(l) ? `${l} + word dropout 0.1` : l)),
+    );
     expect(trained).toContain('WSL without dictionary features');
     expect(RULE_CANDIDATES.model).toEqual(raw.model);
     expect(RULE_CANDIDATES.train).toEqual(raw.train);
@@ -33,7 +39,10 @@ describe('the rule’s candidates', () => {
     expect(page.config.model.weakFeatures).toBe(true);
     // Word dropout where the rule keeps it, and off (the suite's pinned 0, not the schema's 0.1) on the other rows.
     expect(page.config.model.wordDropout).toBe(0.1);
-    expect(byLabel.get('WSL with the priors (dictionary features, O shift on dev) + word dropout 0.1')!.model.wordDropout).toBe(0.1);
+    const wslPriors = byLabel.get('WSL with the priors (dictionary features, O shift on dev) + word dropout 0.1 + weight average 0.99')!;
+    expect(wslPriors.model.wordDropout).toBe(0.1);
+    expect(wslPriors.train.average).toBe(0.99);
+    expect(page.config.train.average).toBe(0);
     expect(byLabel.get('WSL without dictionary features')!.model.wordDropout).toBe(0);
     expect([...byLabel.values()].filter((c) => c.model.wordDropout === 0.1)).toHaveLength(2);
   });

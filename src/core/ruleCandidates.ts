@@ -6,35 +6,58 @@
  * model and training options included), so that the page runs exactly the rows the figures in
  * BENCHMARKS.md come from; and a prior travels to the rows that the rule keeps it for
  * (bench/prior-gain.ts: the mean dev gain over the suite's corpora is positive): word dropout
- * (bench/configs/word-dropout.json) for WSL with the priors and for the page's default.
+ * (bench/configs/word-dropout.json) for WSL with the priors and for the page's default, and weight
+ * averaging on top of it (bench/configs/weight-average.json) for WSL with the priors.
  */
 import corpora from '../../bench/configs/corpora.json';
+import weightAverage from '../../bench/configs/weight-average.json';
 import wordDropout from '../../bench/configs/word-dropout.json';
 import { type ExperimentMethods, isScoredOnly, parseExperimentMethods } from './experimentConfig';
 
-export const RULE_CANDIDATES_FILE = 'bench/configs/corpora.json, with word-dropout.json';
+export const RULE_CANDIDATES_FILE = 'bench/configs/corpora.json, with word-dropout.json and weight-average.json';
 
-/** The priors kept, each a config whose methods ran with its experiment-level model options. */
-const KEPT_PRIORS = [{ file: 'bench/configs/word-dropout.json', config: wordDropout, suffix: ' + word dropout' }];
+/**
+ * The priors kept, each a config whose methods ran with its experiment-level model and training
+ * options; one run on top of another (`over`) differs from that one's options only in its own.
+ */
+const KEPT_PRIORS: { file: string; config: unknown; suffix: string; over?: string }[] = [
+  { file: 'bench/configs/word-dropout.json', config: wordDropout, suffix: ' + word dropout' },
+  { file: 'bench/configs/weight-average.json', config: weightAverage, suffix: ' + weight average', over: 'bench/configs/word-dropout.json' },
+];
+
+/** The options `a` sets otherwise than `b`. */
+function differs(a: object | undefined, b: object | undefined): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(a ?? {}).filter(([k, v]) => (b as Record<string, unknown> | undefined)?.[k] !== v));
+}
 
 /**
  * The suite's trained rows (the rows that train nothing are dropped: the Weak labels page scores
  * those), each row a kept prior's config ran with the options that config differs in from the suite's
- * model, and its label saying so.
+ * (or from the prior it stacks on), and its label saying so.
  */
 export const RULE_CANDIDATES: ExperimentMethods = (() => {
   const exp = parseExperimentMethods(JSON.stringify(corpora), 'bench/configs/corpora.json');
+  const parsed = new Map(KEPT_PRIORS.map((p) => [p.file, parseExperimentMethods(JSON.stringify(p.config), p.file)]));
   const priors = KEPT_PRIORS.map((p) => {
-    const prior = parseExperimentMethods(JSON.stringify(p.config), p.file);
-    const differs = Object.fromEntries(Object.entries(prior.model ?? {}).filter(([k, v]) => (exp.model as Record<string, unknown> | undefined)?.[k] !== v));
-    const value = Object.values(differs).join(', ');
-    return { labels: new Set(prior.methods.map((m) => m.label)), model: differs, suffix: `${p.suffix} ${value}` };
+    const prior = parsed.get(p.file)!;
+    const under = p.over ? parsed.get(p.over)! : exp;
+    const model = differs(prior.model, under.model);
+    const train = differs(prior.train, under.train);
+    const value = [...Object.values(model), ...Object.values(train)].join(', ');
+    return { labels: new Set(prior.methods.map((m) => m.label)), model, train, suffix: `${p.suffix} ${value}` };
   });
   const methods = exp.methods
     .filter((m) => !isScoredOnly(m.method.name))
     .map((m) => {
       const kept = priors.filter((p) => p.labels.has(m.label));
-      return kept.length ? { ...m, label: m.label + kept.map((p) => p.suffix).join(''), model: Object.assign({ ...m.model }, ...kept.map((p) => p.model)) } : m;
+      return kept.length
+        ? {
+            ...m,
+            label: m.label + kept.map((p) => p.suffix).join(''),
+            model: Object.assign({ ...m.model }, ...kept.map((p) => p.model)),
+            train: Object.assign({ ...m.train }, ...kept.map((p) => p.train)),
+          }
+        : m;
     });
   return { ...exp, methods };
 })();
