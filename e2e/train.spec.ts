@@ -37,6 +37,7 @@ async function startRun(
     typeShifts?: boolean;
     pretrain?: number;
     starter?: boolean;
+    average?: number;
     options?: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void;
   },
 ) {
@@ -50,6 +51,7 @@ async function startRun(
   await page.getByLabel('Dictionary dropout').fill(opts.dictDropout ?? '0.5');
   if (opts.typeShifts !== undefined) await page.getByLabel('Type shifts', { exact: true }).setChecked(opts.typeShifts);
   if (opts.pretrain !== undefined) await page.getByLabel('Pre-training epochs').fill(String(opts.pretrain));
+  if (opts.average !== undefined) await page.getByLabel('Weight averaging').fill(String(opts.average));
   if (opts.starter !== undefined) await page.getByLabel('Starter model features').setChecked(opts.starter);
   await page.getByLabel('Hidden units').fill(String(opts.hidden ?? 16));
   await page.getByLabel('Epochs', { exact: true }).fill(String(opts.epochs));
@@ -80,7 +82,8 @@ test('trains on the weak layer in a worker, stores predictions as a layer and th
   test.setTimeout(300_000);
   await openDemo(page);
   await makeWeakLabels(page);
-  await startRun(page, { epochs: 2, backend: 'wasm' });
+  // With weight averaging: dev scores and the stored model read the averaged weights, and the run's page says so.
+  await startRun(page, { epochs: 2, backend: 'wasm', average: 0.9 });
   // The preview server is cross-origin isolated, so the WASM backend runs its threaded build.
   await expect(page.getByTestId('backend-reason')).toContainText(/WASM with SIMD and [2-9] threads/);
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
@@ -91,6 +94,7 @@ test('trains on the weak layer in a worker, stores predictions as a layer and th
   // The run's own page: how it went, its scores per type, its curves and where its predictions are.
   await latestRun(page).first().getByRole('link').click();
   await expect(page.getByTestId('run-status')).toHaveText('done');
+  await expect(page.getByTestId('run-page')).toContainText('weight averaging 0.9 (dev scores and the model read the averaged weights)');
   await expect(page.getByTestId('run-facts')).toContainText('2 epochs');
   await expect(page.getByTestId('run-test-scores').locator('tbody tr').first().locator('td').nth(3)).toHaveText((100 * metrics.test.overall.f1).toFixed(1));
   await expect(page.getByTestId('run-dev-chart')).toBeVisible();

@@ -110,7 +110,8 @@ export function RunPage() {
       <p>
         <span data-testid="run-status">{run.status}</span>
         {run.error ? `: ${run.error}` : ''} · {modelName(cfg)} · {cfg.train?.epochs} epochs at most, batch {cfg.train?.batchSize}, lr {cfg.train?.lr}, seed{' '}
-        {cfg.train?.seed} · backend {m.backend || '–'}
+        {cfg.train?.seed}
+        {cfg.train?.average ? ` · weight averaging ${cfg.train.average} (dev scores and the model read the averaged weights)` : ''} · backend {m.backend || '–'}
       </p>
       {m.pruned && (
         <p className="muted" data-testid="run-pruned">
@@ -142,7 +143,7 @@ export function RunPage() {
       {history.length > 0 && (
         <div className="row">
           <LineChart
-            title="Dev F1 by epoch"
+            title={cfg.train?.average ? 'Dev F1 by epoch (averaged weights)' : 'Dev F1 by epoch'}
             x={x}
             series={[{ label: 'dev F1', values: history.map((h) => 100 * h.devF1), color: '#1e6b32' }]}
             xLabel="epoch"
