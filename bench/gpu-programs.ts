@@ -5,7 +5,7 @@
  * A program's CPU cost in the backend and Dawn is what limits WebGPU training (BENCHMARKS.md), so
  * the count is the figure to drive down.
  *
- *   npx tsx bench/gpu-programs.ts [--sentences 96] [--out bench/results/gpu-programs.json]
+ *   npx tsx bench/gpu-programs.ts [--sentences 96] [--out bench/results/gpu-programs.json] [--average 0.99]
  *
  * It trains one epoch of the first N CoNLL-2003 sentences (batch 32; the dev pass on 8) with the
  * studio's loop and counts every runWebGPUProgram call, plus the fused optimizer's own dispatches
@@ -15,6 +15,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { MADE_ONCE_SHADOWS } from '../src/model/average';
 import { attributeBackward, currentProgramSource, MADE_ONCE_VARIABLES } from '../src/model/programSource';
 import * as tf from '../src/model/tf';
 import { startLocalWebgpu } from './dawn-local';
@@ -31,6 +32,8 @@ const { values } = parseArgs({
     kernels: { type: 'boolean' },
     /** Count one encoder only (bilstm or idcnn): a quick look while writing a kernel, not a record. */
     only: { type: 'string' },
+    /** Train with weight averaging at this decay (train.average): on the fused Adam it adds no program a step. */
+    average: { type: 'string' },
   },
 });
 const SENTENCES = Number(values.sentences);
@@ -70,10 +73,10 @@ async function count(fused: boolean): Promise<Record<string, unknown>> {
   for (const m of THROUGHPUT_MODELS.filter((x) => !values.only || x.encoder === values.only)) {
     bySource.clear();
     byKernel.clear();
-    const r = await runThroughput({ ...input, ...m, epochs: 1 });
+    const r = await runThroughput({ ...input, ...m, epochs: 1, ...(values.average ? { average: Number(values.average) } : {}) });
     const steps = Math.ceil(SENTENCES / BATCH);
     const dev = bySource.get('dev pass') ?? 0;
-    const onceKeys = [MADE_ONCE, MADE_ONCE_VARIABLES];
+    const onceKeys = [MADE_ONCE, MADE_ONCE_VARIABLES, MADE_ONCE_SHADOWS];
     const perStep = Object.fromEntries(
       [...bySource]
         .filter(([k]) => k !== 'dev pass' && !onceKeys.includes(k))

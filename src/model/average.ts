@@ -4,8 +4,12 @@
  * (1 − decay) of the way to the trained one, and dev scores and the final model read the shadows.
  * An average over the last few hundred steps forgets less of what a noisy batch has just undone.
  */
+import { programSource } from './programSource';
 import type { Weights } from './tagger';
 import * as tf from './tf';
+
+/** Where the shadows are made (once, at a variable's first update): not a cost of every step (bench/gpu-programs.ts). */
+export const MADE_ONCE_SHADOWS = "the weight average's shadows, made once";
 
 /** What a checkpoint keeps of an average, to go on from. */
 export interface AverageState {
@@ -66,14 +70,17 @@ export class WeightAverage {
   /** Ends an update: variables seen for the first time start their shadow at their weight. */
   commit(): void {
     this.updates++;
-    tf.tidy(() => {
-      for (const [k, v] of this.params) {
-        const s = this.shadow.get(k);
-        if (s && sameShape(s.shape, v.shape)) continue;
-        s?.dispose();
-        this.shadow.set(k, tf.variable(v.clone(), false));
-      }
-    });
+    programSource(MADE_ONCE_SHADOWS, () =>
+      tf.tidy(() => {
+        for (const [k, v] of this.params) {
+          const s = this.shadow.get(k);
+          if (s && sameShape(s.shape, v.shape)) continue;
+          s?.dispose();
+          // A buffer of its own: a clone shares the weight's, which the fused update would copy apart at its first step.
+          this.shadow.set(k, tf.variable(tf.add(v, 0), false));
+        }
+      }),
+    );
   }
 
   /** The averaged weights; a weight never averaged yet reads as itself. */

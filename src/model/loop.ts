@@ -189,8 +189,9 @@ export async function trainLoop<H>(o: LoopOptions<H>): Promise<LoopResult<H>> {
       break;
     }
     // Scored, kept as the best and handed to onEpoch with the averaged weights; trained on from the live ones.
-    const live = o.average ? await o.getWeights() : null;
-    if (o.average) o.setWeights(await o.average.weights());
+    // (Counted with the dev pass: once an epoch, to score dev.)
+    const live = o.average ? await programSourceAsync('dev pass', () => o.getWeights()) : null;
+    if (o.average) await programSourceAsync('dev pass', async () => o.setWeights(await o.average!.weights()));
     const { record, score } = await o.record(epoch, e.loss);
     const improved = score !== undefined && score > best;
     if (improved) {
@@ -214,7 +215,7 @@ export async function trainLoop<H>(o: LoopOptions<H>): Promise<LoopResult<H>> {
         history: [...history],
         ...(o.average ? { average: await o.average.state() } : {}),
       });
-    if (live) o.setWeights(live);
+    if (live) programSource('dev pass', () => o.setWeights(live));
     if (o.patience !== undefined && stale >= o.patience) {
       stopped = 'early';
       break;
