@@ -431,7 +431,10 @@ export function readLocoPriors(exp: Experiment, configFile: string, dataOption?:
     const own = new Set(prior.settings.map((s) => s.name));
     const name = [...priorNames][0];
     // A prior named "<an earlier prior> + <more>" stacks on that one.
-    const over = [...priors].sort((a, b) => b.name.length - a.name.length).find((p) => name.startsWith(`${p.name} + `))?.name;
+    const over = splitPriorSetting(
+      name,
+      priors.map((p) => p.name),
+    )?.base;
     const read = priorsOfRecords(
       readRecords(prior.records).filter((r) => own.has(r.setting)),
       names,

@@ -162,8 +162,8 @@ export function keptPriors(input: LocoInput, leftOut: string): { prior: LocoPrio
     new Map(records.filter((r) => r.dev && r.seed > 0).map((r) => [`${r.setting}\t${r.label}\t${r.seed}`, r.dev!.f1]));
   const plain = devs(input.records);
   const kept: { prior: LocoPrior; rows: string[]; why: string }[] = [];
-  for (const prior of input.priors ?? []) {
-    const under = prior.over === undefined ? null : (input.priors ?? []).find((p) => p.name === prior.over);
+  for (const [i, prior] of (input.priors ?? []).entries()) {
+    const under = prior.over === undefined ? null : input.priors!.slice(0, i).find((p) => p.name === prior.over);
     if (under === undefined) throw new Error(`prior ${prior.name}: it stacks on ${prior.over}, which is not an earlier prior of the list`);
     const underRows = under ? (kept.find((k) => k.prior === under)?.rows ?? []) : null;
     const base = under ? devs(under.records) : plain;

@@ -1,6 +1,7 @@
 /**
  * The leave-one-corpus-out rule's candidates, for the training page. On every corpus of the suite
- * the rule (core/loco.ts) chose "the best candidate on the corpus's own dev, per seed": a user with
+ * but webpage (where it takes the page's default alone) the rule (core/loco.ts) chose "the best
+ * candidate on the corpus's own dev, per seed": a user with
  * a dev set trains the candidates and keeps the one best on dev. The candidates are the trained
  * rows of the suite's config, bench/configs/corpora.json, read here as they were measured (their
  * model and training options included), so that the page runs exactly the rows the figures in

@@ -94,8 +94,9 @@ export class WeightAverage {
     return Object.fromEntries(entries);
   }
 
-  async state(): Promise<AverageState> {
-    return { weights: await this.weights(), updates: this.updates };
+  /** Updates so far (a checkpoint keeps it with the weights). */
+  get count(): number {
+    return this.updates;
   }
 
   /** Goes on from a checkpoint's average. */

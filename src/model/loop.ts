@@ -189,15 +189,16 @@ export async function trainLoop<H>(o: LoopOptions<H>): Promise<LoopResult<H>> {
       break;
     }
     // Scored, kept as the best and handed to onEpoch with the averaged weights; trained on from the live ones.
-    // (Counted with the dev pass: once an epoch, to score dev.)
+    // Read once an epoch (counted with the dev pass): scored, kept as the best and checkpointed from here.
     const live = o.average ? await programSourceAsync('dev pass', () => o.getWeights()) : null;
-    if (o.average) await programSourceAsync('dev pass', async () => o.setWeights(await o.average!.weights()));
+    const averaged = o.average ? await o.average.weights() : null;
+    if (averaged) programSource('dev pass', () => o.setWeights(averaged));
     const { record, score } = await o.record(epoch, e.loss);
     const improved = score !== undefined && score > best;
     if (improved) {
       best = score;
       bestEpoch = epoch;
-      bestWeights = await o.getWeights();
+      bestWeights = averaged ?? (await o.getWeights());
       stale = 0;
     } else if (score !== undefined && best > 0) stale++;
     history.push(record);
@@ -213,7 +214,7 @@ export async function trainLoop<H>(o: LoopOptions<H>): Promise<LoopResult<H>> {
         bestWeights: bestWeights ?? (await o.getWeights()),
         stale,
         history: [...history],
-        ...(o.average ? { average: await o.average.state() } : {}),
+        ...(o.average && averaged ? { average: { weights: averaged, updates: o.average.count } } : {}),
       });
     if (live) programSource('dev pass', () => o.setWeights(live));
     if (o.patience !== undefined && stale >= o.patience) {

@@ -649,8 +649,8 @@ export async function trainTagger(
       await hooks.afterEpoch?.(tagger, ev);
     },
     ...(hooks.onCheckpoint ? { checkpoint: (state: LoopState<EpochEvent>) => hooks.onCheckpoint!({ ...state, bestDev }) } : {}),
-  });
-  average?.dispose();
+    // The shadows go with the loop, whether it ends or throws.
+  }).finally(() => average?.dispose());
   const { bestEpoch, history } = loop;
   const stopped: TrainResult['stopped'] = loop.stopped;
   const seconds = (performance.now() - t0) / 1000;
