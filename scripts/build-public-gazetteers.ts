@@ -75,5 +75,23 @@ write(
   names,
 );
 
+// Brands and companies (Simple Icons' brand names and their "also known as" names, CC0): the
+// companies, products and services people write about (Netflix, Huawei, HSBC, Walmart). Names of
+// one character ("X", "V") go: matched case-sensitively they still match letters of other uses.
+const icons = JSON.parse(readFileSync(new URL('../node_modules/simple-icons/data/simple-icons.json', import.meta.url), 'utf8')) as {
+  title: string;
+  aliases?: { aka?: string[] };
+}[];
+write(
+  'brands',
+  {
+    title: 'Brands and companies',
+    role: 'organization',
+    source: `simple-icons ${version('simple-icons')} (CC0 1.0), its brand names`,
+    note: 'Names of companies, products and online services; some are common words ("Target", "Swift"), so as dictionary features the model learns what a match is worth.',
+  },
+  icons.flatMap((i) => [i.title, ...(i.aliases?.aka ?? [])]).filter((n) => [...n.trim()].length > 1),
+);
+
 writeFileSync(new URL('index.json', OUT), `${JSON.stringify({ lists }, null, 2)}\n`);
 for (const l of lists) console.log(`${l.id}: ${l.entries} entries`);

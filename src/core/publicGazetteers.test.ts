@@ -9,7 +9,7 @@ describe('the public gazetteer library', () => {
     const { lists } = JSON.parse(file('gazetteers/index.json')) as { lists: PublicGazetteerInfo[] };
     expect(lists.map((l) => l.id)).toEqual([...PUBLIC_GAZETTEERS]);
     for (const l of lists) {
-      expect(l.source, l.id).toMatch(/\((MIT|CC BY[^)]*)\)/);
+      expect(l.source, l.id).toMatch(/\((MIT|CC0 1\.0|CC BY[^)]*)\)/);
       const phrases = publicPhrases(file(publicGazetteerPath(l.id)));
       expect(phrases.length, l.id).toBe(l.entries);
       expect(new Set(phrases.map((p) => p.join(' '))).size, l.id).toBe(l.entries);

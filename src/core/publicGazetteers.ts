@@ -6,7 +6,7 @@
  * dictionary-feature group of its own, so that a model learns what a match of it is worth apart
  * from the project's own dictionaries.
  */
-export const PUBLIC_GAZETTEERS = ['cities', 'countries', 'person-name-parts'] as const;
+export const PUBLIC_GAZETTEERS = ['cities', 'countries', 'person-name-parts', 'brands'] as const;
 export type PublicGazetteerId = (typeof PUBLIC_GAZETTEERS)[number];
 
 /** What index.json says of a list. */

@@ -1,6 +1,6 @@
 /**
  * The public gazetteer library on the Gazetteers page: each list (cities, countries, parts of
- * people's names; built from npm packages, served from the app's own origin) added with one click,
+ * people's names, brands and companies; built from npm packages, served from the app's own origin) added with one click,
  * mapped onto one of the project's types, as a weak source or for its dictionary features only.
  */
 import { useEffect, useState } from 'react';
