@@ -208,6 +208,7 @@ function trainFormDefaults() {
     dictionary: MODEL_DEFAULTS.dictionary,
     // "dev" (the schema's) trains the first stage at 0, 0.5 and 0.75 and keeps the best (BENCHMARKS.md).
     dictDropout: String(MODEL_DEFAULTS.dictionaryDropout),
+    // On: a stated exception to the leave-one-corpus-out rule (runConfig.ts and BENCHMARKS.md say why).
     spelling: MODEL_DEFAULTS.spelling,
     // A project's weak labels cover every document, so they can be read as features (the schema's default, chosen on dev).
     weakFeatures: MODEL_DEFAULTS.weakFeatures,
@@ -523,7 +524,7 @@ function ModelFields({ f, disabled }: { f: TrainForm; disabled: boolean }) {
       <label title="The starter model (the studio's tagger trained on CoNLL-2003 news: PER, LOC, ORG, MISC) reads every document, and its predictions are model input of their own: the model learns on your labels what each is worth. It helped on tweets and web pages and cost a point on biomedical text (BENCHMARKS.md): compare a run with and without it on dev">
         <input type="checkbox" aria-label="Starter model features" {...check('starter')} /> starter model features
       </label>
-      <label title="Words GloVe lacks get a vector spelled from their characters (n-grams trained to reproduce GloVe) instead of zeros">
+      <label title="Words GloVe lacks get a vector spelled from their characters (n-grams trained to reproduce GloVe) instead of the unknown-word vector. On by default: it gains where names are words GloVe lacks (biomedical text, the demo) and loses a little on news; over the suite's four corpora its dev gain is slightly negative (BENCHMARKS.md, spelling vectors): compare a run with and without it on dev">
         <input type="checkbox" aria-label="Spelling vectors" {...check('spelling')} /> spelling vectors
       </label>
       <label title="Epochs of pre-training the encoder as a language model on the text of the train split and of the unassigned documents (0: off); done once and kept for the project's later runs">
