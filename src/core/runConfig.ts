@@ -94,7 +94,7 @@ export const modelSchema = z.object({
    * trained to reproduce GloVe, src/model/spelling.ts) in place of zeros. On by default, an
    * exception to the leave-one-corpus-out rule (BENCHMARKS.md, spelling vectors): in the page's
    * pipeline over word dropout it gains dev on bc5cdr (+0.81) and twitter, loses on conll03 (−0.19)
-   * and webpage's 99 dev sentences (−2.36), a mean of −0.30 over the four corpora; off, the demo's
+   * and webpage's 99 dev sentences (−2.36), a mean of −0.29 over the four corpora; off, the demo's
    * page-default run falls below its weak labels on test (71.30 against 74.30; 78.43 on).
    */
   spelling: z.boolean().default(true),
