@@ -87,11 +87,15 @@ describe('experiment verb', () => {
     writeFileSync(join(dir, 'prior.json'), JSON.stringify(prior));
     writeFileSync(join(dir, 'suite.jsonl'), names.flatMap((n) => [line(n, 'WSL', 1, 50, 50), line(n, 'x', 1, 52, 52)]).join('\n'));
     // x with p: dev +1 on a's settings and b, -3 on c.
-    writeFileSync(join(dir, 'prior.jsonl'), names.map((n) => line(`${n} + p 0.1`, 'x', 1, n === 'c' ? 49 : 53, 60)).join('\n'));
+    // A one-off run of a row the prior's config does not run (WSL on c) is not its evidence.
+    writeFileSync(
+      join(dir, 'prior.jsonl'),
+      [...names.map((n) => line(`${n} + p 0.1`, 'x', 1, n === 'c' ? 49 : 53, 60)), line('c + p 0.1', 'WSL', 1, 90, 90)].join('\n'),
+    );
     const exp = experimentSchema.parse({ ...suite, records: join(dir, 'suite.jsonl') });
     const priors = readLocoPriors(exp, join(dir, 'suite.json'));
     expect(priors.map((p) => p.name)).toEqual(['p 0.1']);
-    expect(priors[0].records.map((r) => r.setting)).toEqual(names);
+    expect(priors[0].records.map((r) => `${r.setting}/${r.label}`)).toEqual(names.map((n) => `${n}/x`));
     const { corpora, table } = locoReport(exp, readRecords(exp.records), priors);
     // c: kept by a (+1) and b (+1), so its x reads 60; a: b +1, c -3, not kept; b: a +1, c -3, not kept.
     expect(Object.fromEntries(corpora.map((c) => [c.name, c.priors?.[0].rows]))).toEqual({ 'a 1k': [], 'a 1k + more': [], b: [], c: ['x'] });

@@ -429,6 +429,8 @@ export function readLocoPriors(exp: Experiment, configFile: string, dataOption?:
     if (priorNames.size !== 1)
       throw new Error(`${path}: its settings name ${priorNames.size} priors (${[...priorNames].join(', ')}); a prior's config names one`);
     const own = new Set(prior.settings.map((s) => s.name));
+    // A prior is measured for the rows its config runs; a record of another row (a one-off) is not its evidence.
+    const rows = new Set(prior.methods.map((m) => m.label));
     const name = [...priorNames][0];
     // A prior named "<an earlier prior> + <more>" stacks on that one.
     const over = splitPriorSetting(
@@ -436,7 +438,7 @@ export function readLocoPriors(exp: Experiment, configFile: string, dataOption?:
       priors.map((p) => p.name),
     )?.base;
     const read = priorsOfRecords(
-      readRecords(prior.records).filter((r) => own.has(r.setting)),
+      readRecords(prior.records).filter((r) => own.has(r.setting) && rows.has(r.label)),
       names,
     )[0] ?? { name, records: [] };
     priors.push(over ? { ...read, over } : read);

@@ -121,6 +121,30 @@ describe('leave-one-corpus-out', () => {
       expect(() => leaveOneCorpusOut({ ...input(records), priors: [q] })).toThrow(/not an earlier prior/);
     });
 
+    it('reads the one of two priors on the same footing that gains more, since no run has both', () => {
+      // Over p: q gains +1 on every setting (c's test 75), r +2 (c's test 80); for c both gain, r more.
+      const p = prior(55);
+      const over = (name: string, by: number, cTest: number) => ({
+        name,
+        over: 'p',
+        records: p.records.map((r) => ({ ...r, dev: { f1: r.dev!.f1 + by }, test: { f1: r.setting === 'c' ? cTest : r.test.f1 } })),
+      });
+      const c = leaveOneCorpusOut({ ...input(records), priors: [p, over('p + q', 1, 75), over('p + r', 2, 80)] }).find((o) => o.name === 'c')!;
+      expect(c.priors!.map((k) => [k.name, k.rows])).toEqual([
+        ['p', ['x']],
+        ['p + q', []],
+        ['p + r', ['x']],
+      ]);
+      expect(c.priors![1].why).toContain('mean +1.00, not kept: p + r gains more (no run has both)');
+      expect(c.loco).toMatchObject({ mean: 80 });
+      // On equal gains the earlier one is read; two priors stacking on none are alternatives too.
+      const tie = leaveOneCorpusOut({ ...input(records), priors: [p, over('p + q', 2, 75), over('p + r', 2, 80)] }).find((o) => o.name === 'c')!;
+      expect(tie.loco).toMatchObject({ mean: 75 });
+      const roots = leaveOneCorpusOut({ ...input(records), priors: [p, { ...over('s', 3, 90), over: undefined }] }).find((o) => o.name === 'c')!;
+      expect(roots.priors!.map((k) => k.rows)).toEqual([[], ['x']]);
+      expect(roots.loco).toMatchObject({ mean: 90 });
+    });
+
     it('has no choice where a kept prior has not run with its row on every seed, and says so', () => {
       const p = prior(55);
       const out = leaveOneCorpusOut({ ...input(records), priors: [{ ...p, records: p.records.filter((r) => !(r.setting === 'c' && r.seed === 2)) }] });

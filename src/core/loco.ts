@@ -13,11 +13,13 @@
  * rule: a prior is kept for a row when the other corpora's mean dev gain of that row with it, run
  * for run against the same seed without it, is positive (each corpus's settings averaged first).
  * The rows it is kept for are then read with it, on every setting where it ran, before the choice.
+ * Priors form a tree (a prior may stack on an earlier one); two on the same footing are
+ * alternatives, and a row reads the one of them that gains more.
  */
 import { meanStd } from './metrics';
 
 export const LOCO_RULE =
-  'For each left-out corpus: among the candidate rows and "the best candidate on the corpus\u2019s own dev", the one whose mean dev F1 gains most over the reference row, averaged per corpus over its settings, then over the other corpora; ties to the earlier row. Only dev figures of the other corpora choose; the left-out corpus\u2019s test is read after. Before the choice, a prior (loco.priors) is kept for a row where the other corpora\u2019s mean dev gain of that row with it, run for run against the same seed without it, is positive, and that row is read with it; a prior run on top of an earlier one is read against that one\u2019s runs and kept only where it is kept.';
+  'For each left-out corpus: among the candidate rows and "the best candidate on the corpus\u2019s own dev", the one whose mean dev F1 gains most over the reference row, averaged per corpus over its settings, then over the other corpora; ties to the earlier row. Only dev figures of the other corpora choose; the left-out corpus\u2019s test is read after. Before the choice, a prior (loco.priors) is kept for a row where the other corpora\u2019s mean dev gain of that row with it, run for run against the same seed without it, is positive, and that row is read with it; a prior run on top of an earlier one is read against that one\u2019s runs and kept only where it is kept; of two priors on the same footing (no run has both), a row reads the one that gains more.';
 
 /** What the rule reads of a recorded run. */
 export interface LocoRecord {
@@ -155,20 +157,21 @@ export function locoChoice(input: LocoInput, leftOut: string, table = cells(inpu
 /**
  * For a left-out corpus, the rows each prior is kept for: the other corpora's mean dev gain of the
  * row with the prior, against the same setting and seed without it (or with the prior it stacks
- * on, which must be kept for the row), is positive.
+ * on, which must be kept for the row), is positive. Two priors that stack on the same one (or on
+ * none) are alternatives: no run has both, so where both gain, the row reads the one that gains
+ * more (ties to the earlier), and the other and what stacks on it are not kept for that row.
  */
 export function keptPriors(input: LocoInput, leftOut: string): { prior: LocoPrior; rows: string[]; why: string }[] {
   const devs = (records: readonly LocoRecord[]) =>
     new Map(records.filter((r) => r.dev && r.seed > 0).map((r) => [`${r.setting}\t${r.label}\t${r.seed}`, r.dev!.f1]));
   const plain = devs(input.records);
-  const kept: { prior: LocoPrior; rows: string[]; why: string }[] = [];
-  for (const [i, prior] of (input.priors ?? []).entries()) {
-    const under = prior.over === undefined ? null : input.priors!.slice(0, i).find((p) => p.name === prior.over);
+  const priors = input.priors ?? [];
+  // First every prior's gain per row (absent: not measured there), then which are kept, in list order.
+  const gains = priors.map((prior, i) => {
+    const under = prior.over === undefined ? null : priors.slice(0, i).find((p) => p.name === prior.over);
     if (under === undefined) throw new Error(`prior ${prior.name}: it stacks on ${prior.over}, which is not an earlier prior of the list`);
-    const underRows = under ? (kept.find((k) => k.prior === under)?.rows ?? []) : null;
     const base = under ? devs(under.records) : plain;
-    const rows: string[] = [];
-    const parts: string[] = [];
+    const byRow = new Map<string, ReturnType<typeof otherCorporaGain>>();
     for (const label of input.candidates) {
       // Per setting, the mean over seeds of the run with the prior less the same seed's run without it.
       const g = otherCorporaGain(input, leftOut, (setting) => {
@@ -180,16 +183,34 @@ export function keptPriors(input: LocoInput, leftOut: string): { prior: LocoPrio
           });
         return d.length ? mean(d) : null;
       });
-      if (!g.read) continue;
-      const keep = g.gain > 0 && (!underRows || underRows.includes(label));
+      if (g.read) byRow.set(label, g);
+    }
+    return { prior, under, byRow };
+  });
+  const kept: { prior: LocoPrior; rows: string[]; why: string }[] = [];
+  for (const [i, { prior, under, byRow }] of gains.entries()) {
+    const underRows = under ? kept[priors.indexOf(under)].rows : null;
+    const rows: string[] = [];
+    const parts: string[] = [];
+    for (const [label, g] of byRow) {
+      const gainAt = (j: number) => gains[j].byRow.get(label)?.gain ?? Number.NaN;
+      // An alternative: a prior on the same footing that gains more here (ties to the earlier).
+      const rival = gains.find((o, j) => j !== i && o.prior.over === prior.over && gainAt(j) > 0 && (gainAt(j) > g.gain || (gainAt(j) === g.gain && j < i)));
+      const keep = g.gain > 0 && (!underRows || underRows.includes(label)) && !rival;
       if (keep) rows.push(label);
-      const why = keep ? ', kept' : g.gain > 0 ? `, not kept: ${prior.over} is not` : '';
+      const why = keep
+        ? ', kept'
+        : g.gain <= 0
+          ? ''
+          : underRows && !underRows.includes(label)
+            ? `, not kept: ${prior.over} is not`
+            : `, not kept: ${rival!.prior.name} gains more (no run has both)`;
       parts.push(`${label}: ${g.parts.join(', ')}; mean ${signed(g.gain)}${why}`);
     }
     const against = under ? ` over ${under.name}` : '';
-    if (parts.length) kept.push({ prior, rows, why: `dev gain with ${prior.name}${against}: ${parts.join(' | ')}` });
+    kept.push({ prior, rows, why: parts.length ? `dev gain with ${prior.name}${against}: ${parts.join(' | ')}` : '' });
   }
-  return kept;
+  return kept.filter((k) => k.why);
 }
 
 /** The records with each kept prior's runs in place of its rows' runs, where it ran. */
