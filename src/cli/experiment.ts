@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import { dataFolder, missingFilesError, readConfigJson, resolveConfigPath, resolveDataPaths } from './dataFolder';
 import type { z } from 'zod';
-import { LOCO_RULE, leaveOneCorpusOut, type LocoPrior, type LocoSetting } from '../core/loco';
+import { keptPriors, LOCO_RULE, type LocoInput, leaveOneCorpusOut, type LocoPrior, type LocoSetting } from '../core/loco';
 import { publicGazetteerPath, publicGroup, publicPhrases } from '../core/publicGazetteers';
 import { experimentSchema, isScoredOnly, planExperiment, type splitSchema, type Experiment, type PlannedRun, type Setting } from '../core/experimentConfig';
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
@@ -360,20 +360,15 @@ function scoreDictionaryMatch(s: Setting, d: SettingData, lexicon: Lexicon | nul
  * WSL's test F1, the rule's choice from the other corpora's dev figures and its test F1, and the
  * row best on the setting's own dev. Written to `out` as JSON when given.
  */
-export function locoReport(exp: Experiment, records: RunRecord[], priors?: LocoPrior[]): { corpora: LocoSetting[]; table: string } {
-  if (!exp.loco) throw new Error(`${exp.name}: --loco needs the config's "loco": { "reference": "<the plain WSL row's label>" }`);
-  const trained = exp.methods.filter((m) => !isScoredOnly(m.method.name)).map((m) => m.label);
-  const candidates = exp.loco.candidates ?? trained.filter((l) => l !== exp.loco!.reference);
-  for (const l of [exp.loco.reference, ...candidates])
-    if (!trained.includes(l)) throw new Error(`${exp.name}: loco: "${l}" is not a trained row of this config`);
-  const corpora = leaveOneCorpusOut({
-    settings: exp.settings.map((s) => ({ name: s.name, corpus: s.dataset ?? s.name })),
-    candidates,
-    reference: exp.loco.reference,
-    weakRows: exp.methods.filter((m) => isScoredOnly(m.method.name)).map((m) => m.label),
-    records,
-    ...(priors ? { priors } : {}),
-  });
+export function locoReport(
+  exp: Experiment,
+  records: RunRecord[],
+  priors?: LocoPrior[],
+): { corpora: LocoSetting[]; table: string; everyCorpus: { name: string; rows: string[]; why: string }[] } {
+  const input = locoInput(exp, records, priors);
+  const corpora = leaveOneCorpusOut(input);
+  // A corpus outside the suite: every corpus of it votes (the training page's rule candidates).
+  const everyCorpus = keptPriors(input, null).map(({ prior, rows, why }) => ({ name: prior.name, rows, why }));
   const f = (x: number | null | undefined) => (x === null || x === undefined ? '–' : x.toFixed(2));
   const table = [
     '| setting | weak labels (test) | WSL | leave-one-corpus-out choice | its test F1 | target | best row on its own dev: test F1 |',
@@ -383,7 +378,27 @@ export function locoReport(exp: Experiment, records: RunRecord[], priors?: LocoP
         `| ${c.name} | ${f(c.weak)}${c.weakOnTrain !== null ? ` (${f(c.weakOnTrain)} on train)` : ''} | ${f(c.wsl)} | ${c.loco?.choice ?? '–'}${keptText(c)} | ${c.loco ? `${f(c.loco.mean)} ± ${f(c.loco.std)} (${c.loco.seeds.length})` : (c.notMeasured ?? '–')} | ${f(c.target)} | ${c.best ? `${f(c.best.mean)} (${c.best.label})` : '–'} |`,
     ),
   ].join('\n');
-  return { corpora, table };
+  return { corpora, table, everyCorpus };
+}
+
+const EVERY_CORPUS =
+  "The priors the rule keeps with every corpus of the suite voting (none left out): what a corpus outside the suite gets, and what the training page's rule candidates run (src/core/ruleCandidates.ts).";
+
+/** The rule's input from a config with a `loco` section, its records and its priors' records. */
+export function locoInput(exp: Experiment, records: RunRecord[], priors?: LocoPrior[]): LocoInput {
+  if (!exp.loco) throw new Error(`${exp.name}: --loco needs the config's "loco": { "reference": "<the plain WSL row's label>" }`);
+  const trained = exp.methods.filter((m) => !isScoredOnly(m.method.name)).map((m) => m.label);
+  const candidates = exp.loco.candidates ?? trained.filter((l) => l !== exp.loco!.reference);
+  for (const l of [exp.loco.reference, ...candidates])
+    if (!trained.includes(l)) throw new Error(`${exp.name}: loco: "${l}" is not a trained row of this config`);
+  return {
+    settings: exp.settings.map((s) => ({ name: s.name, corpus: s.dataset ?? s.name })),
+    candidates,
+    reference: exp.loco.reference,
+    weakRows: exp.methods.filter((m) => isScoredOnly(m.method.name)).map((m) => m.label),
+    records,
+    ...(priors ? { priors } : {}),
+  };
 }
 
 /** The priors a setting's rows read, for the leave-one-corpus-out table. */
@@ -757,12 +772,17 @@ export async function runExperiment(
   if (unknownKey) throw new Error(`${configFile}: --key "${unknownKey}": no such run; keys are setting/method label/seed, e.g. "${runKeys(exp)[0]}"`);
   const log = opts.log ?? ((s: string) => void process.stderr.write(`${s}\n`));
   if (opts.loco) {
-    const { corpora, table } = locoReport(exp, readRecords(exp.records), exp.loco?.priors ? readLocoPriors(exp, configFile, opts.data) : undefined);
+    const { corpora, table, everyCorpus } = locoReport(
+      exp,
+      readRecords(exp.records),
+      exp.loco?.priors ? readLocoPriors(exp, configFile, opts.data) : undefined,
+    );
     log(table);
+    const priorsEverywhere = exp.loco?.priors ? { everyCorpus: { about: EVERY_CORPUS, priors: everyCorpus } } : {};
     if (opts.out)
       writeFileSync(
         opts.out,
-        `${JSON.stringify({ config: configFile, records: exp.records.replace(`${process.cwd()}/`, ''), rule: LOCO_RULE, corpora }, null, 2)}\n`,
+        `${JSON.stringify({ config: configFile, records: exp.records.replace(`${process.cwd()}/`, ''), rule: LOCO_RULE, corpora, ...priorsEverywhere }, null, 2)}\n`,
       );
     return { experiment: exp.name, loco: corpora };
   }
@@ -867,6 +887,10 @@ export async function prepareMethod({ exp, configFile, setting, data, m, glove, 
   if (planned[0]?.config.model.starter)
     throw new Error(
       `${configFile}: methods["${m.label}"].model.starter: the training page's switch; in an experiment give the setting a starter ({"model": "public/models/starter-conll03.json", "use": "features"}), which cli/starter.ts reads`,
+    );
+  if (planned[0]?.config.model.publicLibrary)
+    throw new Error(
+      `${configFile}: methods["${m.label}"].model.publicLibrary: the training page's switch; in an experiment give the setting its lists ("publicGazetteers": [{"list": "cities", "type": "LOC"}, ...]), mapped as the page maps them`,
     );
   let sents = sentencesFor(data, tags, setting);
   // The method's module says what its model reads (the decoupled model: words only, and a [MASK]).

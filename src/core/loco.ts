@@ -125,7 +125,7 @@ const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
  * A gain averaged the rule's way: over each other corpus's settings where `gainOf` has one, then over
  * those corpora; with how many corpora it read of how many, their gains written out, and the mean.
  */
-function otherCorporaGain(input: LocoInput, leftOut: string, gainOf: (setting: string) => number | null) {
+function otherCorporaGain(input: LocoInput, leftOut: string | null, gainOf: (setting: string) => number | null) {
   const others = [...new Set(input.settings.filter((s) => s.corpus !== leftOut).map((s) => s.corpus))];
   const perCorpus: number[] = [];
   const parts: string[] = [];
@@ -155,13 +155,14 @@ export function locoChoice(input: LocoInput, leftOut: string, table = cells(inpu
 }
 
 /**
- * For a left-out corpus, the rows each prior is kept for: the other corpora's mean dev gain of the
+ * For a left-out corpus (null: none, every corpus's dev votes: what a corpus outside the suite
+ * gets, the training page's rule candidates), the rows each prior is kept for: the other corpora's mean dev gain of the
  * row with the prior, against the same setting and seed without it (or with the prior it stacks
  * on, which must be kept for the row), is positive. Two priors that stack on the same one (or on
  * none) are alternatives: no run has both, so where both gain, the row reads the one that gains
  * more (ties to the earlier), and the other and what stacks on it are not kept for that row.
  */
-export function keptPriors(input: LocoInput, leftOut: string): { prior: LocoPrior; rows: string[]; why: string }[] {
+export function keptPriors(input: LocoInput, leftOut: string | null): { prior: LocoPrior; rows: string[]; why: string }[] {
   const devs = (records: readonly LocoRecord[]) =>
     new Map(records.filter((r) => r.dev && r.seed > 0).map((r) => [`${r.setting}\t${r.label}\t${r.seed}`, r.dev!.f1]));
   const plain = devs(input.records);

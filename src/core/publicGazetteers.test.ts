@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PUBLIC_GAZETTEERS, type PublicGazetteerInfo, publicGazetteerPath, publicPhrases, suggestedType } from './publicGazetteers';
+import { PUBLIC_GAZETTEERS, type PublicGazetteerInfo, publicGazetteerPath, publicLibrarySources, publicPhrases, suggestedType } from './publicGazetteers';
 
 const file = (path: string) => readFileSync(new URL(`../../public/${path}`, import.meta.url), 'utf8');
 
@@ -23,5 +23,30 @@ describe('the public gazetteer library', () => {
     expect(suggestedType('location', ['person', 'geo-loc', 'company'])).toBe('geo-loc');
     expect(suggestedType('person', ['person', 'geo-loc'])).toBe('person');
     expect(suggestedType('person', ['Chemical', 'Disease'])).toBeNull();
+  });
+
+  it("reads the whole library as a run's dictionary features: the lists of the project's kinds of type, each its own group, none twice", async () => {
+    const read = async (path: string) => file(path);
+    const tweets = await publicLibrarySources(['company', 'geo-loc', 'movie', 'person'], new Set(), read);
+    expect(tweets.added).toEqual([
+      { id: 'cities', type: 'geo-loc' },
+      { id: 'countries', type: 'geo-loc' },
+      { id: 'person-name-parts', type: 'person' },
+      { id: 'brands', type: 'company' },
+    ]);
+    expect(tweets.sources.map((s) => [s.mode, s.entries.length, s.entries[0].type])).toEqual([
+      ['sensitive', 23083, 'geo-loc · public cities'],
+      ['sensitive', 384, 'geo-loc · public countries'],
+      ['sensitive', expect.any(Number), 'person · public person-name-parts'],
+      ['sensitive', expect.any(Number), 'company · public brands'],
+    ]);
+    expect(tweets.sources[3].entries.some((e) => e.words.join(' ') === 'Coca-Cola')).toBe(true);
+    // A list the project added itself is read as it has it; chemicals and diseases read none.
+    expect((await publicLibrarySources(['PER', 'LOC', 'ORG', 'MISC'], new Set(['brands']), read)).added.map((a) => a.id)).toEqual([
+      'cities',
+      'countries',
+      'person-name-parts',
+    ]);
+    expect(await publicLibrarySources(['Chemical', 'Disease'], new Set(), read)).toEqual({ sources: [], added: [] });
   });
 });

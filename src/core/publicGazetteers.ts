@@ -6,6 +6,8 @@
  * dictionary-feature group of its own, so that a model learns what a match of it is worth apart
  * from the project's own dictionaries.
  */
+import type { LexiconSource } from './lexicon';
+
 export const PUBLIC_GAZETTEERS = ['cities', 'countries', 'person-name-parts', 'brands'] as const;
 export type PublicGazetteerId = (typeof PUBLIC_GAZETTEERS)[number];
 
@@ -43,4 +45,33 @@ export function suggestedType(role: PublicGazetteerInfo['role'], types: readonly
     organization: /^(org|organi[sz]ation|company)$/i,
   };
   return types.find((t) => by[role].test(t)) ?? null;
+}
+
+/** The library's index (public/gazetteers/index.json). */
+export const PUBLIC_INDEX_PATH = 'gazetteers/index.json';
+
+/**
+ * The whole library as dictionary features of a run (model.publicLibrary), as the suite measured
+ * it (bench/configs/public-gazetteers-brands.json): every list whose kind maps onto one of the
+ * project's types by name (suggestedType), matched case-sensitively, each in a feature group of
+ * its own. A list the project has added already is read as the project has it, not twice; a
+ * project with no type of a list's kind (chemicals and diseases) reads none of them.
+ */
+export async function publicLibrarySources(
+  types: readonly string[],
+  have: ReadonlySet<string>,
+  read: (path: string) => Promise<string>,
+): Promise<{ sources: LexiconSource[]; added: { id: string; type: string }[] }> {
+  const { lists } = JSON.parse(await read(PUBLIC_INDEX_PATH)) as { lists: PublicGazetteerInfo[] };
+  const added: { id: string; type: string }[] = [];
+  const sources: LexiconSource[] = [];
+  for (const l of lists) {
+    const type = suggestedType(l.role, types);
+    if (!type || have.has(l.id)) continue;
+    const group = publicGroup(type, l.id);
+    const entries = publicPhrases(await read(publicGazetteerPath(l.id))).map((words) => ({ words, type: group }));
+    sources.push({ mode: 'sensitive', entries });
+    added.push({ id: l.id, type });
+  }
+  return { sources, added };
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isScoredOnly, planExperiment } from './experimentConfig';
-import { bestOnDevBySeed, RULE_CANDIDATES } from './ruleCandidates';
+import { bestOnDevBySeed, KEPT_PRIORS, RULE_CANDIDATES } from './ruleCandidates';
 
 describe('the rule’s candidates', () => {
   it('are the suite config’s trained rows, with its model and training options', () => {
@@ -21,6 +21,17 @@ describe('the rule’s candidates', () => {
     expect(trained).toContain('WSL without dictionary features');
     expect(RULE_CANDIDATES.model).toEqual(raw.model);
     expect(RULE_CANDIDATES.train).toEqual(raw.train);
+  });
+
+  it('carry the priors the rule keeps with every corpus of the suite voting, as bench/results/loco.json records them', () => {
+    const loco = JSON.parse(readFileSync(new URL('../../bench/results/loco.json', import.meta.url), 'utf8'));
+    const kept = (loco.everyCorpus.priors as { name: string; rows: string[] }[]).filter((p) => p.rows.length);
+    expect(KEPT_PRIORS.map((p) => [p.name, p.rows])).toEqual(kept.map((p) => [p.name, p.rows]));
+    // Each kept prior's config ran the rows it is kept for.
+    for (const p of KEPT_PRIORS) {
+      const labels = (p.config as { methods: { label: string }[] }).methods.map((m) => m.label);
+      for (const row of p.rows) expect(labels, `${p.name}: ${row}`).toContain(row);
+    }
   });
 
   it('plan on a project’s layers as the suite ran them', () => {

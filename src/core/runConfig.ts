@@ -114,6 +114,14 @@ export const modelSchema = z.object({
    */
   starter: z.boolean().default(false),
   /**
+   * The whole public gazetteer library (core/publicGazetteers: cities, countries, parts of
+   * people's names, brands) as dictionary features of their own groups, for this run only: each
+   * list whose kind maps onto one of the project's types by name; a list the project has added is
+   * read as it has it. Off by default: the leave-one-corpus-out rule keeps it for WSL with the
+   * priors, which the training page's rule candidates run with it (BENCHMARKS.md, the library).
+   */
+  publicLibrary: z.boolean().default(false),
+  /**
    * Epochs of encoder pre-training (0: off): the BiLSTM learns the project's unlabeled training
    * text as a bidirectional language model once (src/model/pretrain.ts), kept as a project asset,
    * and every stage of every method that would start from fresh weights starts from it.
@@ -253,6 +261,7 @@ export function modelName(cfg: Pick<RunConfig, 'model'>): string {
     m.dictionary === true && 'dictionary',
     m.weakFeatures === true && 'weak labels in',
     m.starter === true && 'starter model in',
+    m.publicLibrary === true && 'public gazetteers',
     m.spelling === true && 'spelling vectors',
     (m.pretrain ?? 0) > 0 && `pre-trained encoder (${m.pretrain} epochs)`,
   ].filter(Boolean);

@@ -33,3 +33,10 @@ export async function fetchStarterAsset(base: string): Promise<StarterAsset> {
   if (!res.ok) throw new Error(`the starter model: ${STARTER_PATH} answered HTTP ${res.status}`);
   return parseStarter(await res.json());
 }
+
+/** A text file from the app's own origin (public/: the gazetteer library's lists), by its path there. */
+export async function fetchPublicText(base: string, path: string): Promise<string> {
+  const res = await fetch(`${base}${path}`);
+  if (!res.ok) throw new Error(`${path} answered HTTP ${res.status}`);
+  return res.text();
+}

@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useWasmBackend } from '../cli/train';
 import { parseConll } from '../core/formats/conll';
@@ -41,6 +42,7 @@ describe("the review loop's fine-tune and the dictionary", () => {
       fetchStarter: async () => {
         throw new Error('no starter model here');
       },
+      fetchPublic: async (path: string) => readFileSync(new URL(`../../public/${path}`, import.meta.url), 'utf8'),
     };
     const run = async (cfg: object) => {
       const runId = await addRun(db, { projectId: pid, kind: 'train', config: cfg, status: 'running', createdAt: Date.now() });
@@ -61,5 +63,11 @@ describe("the review loop's fine-tune and the dictionary", () => {
     // A fresh run reads the new type.
     const fresh = await run(config);
     expect(fresh.stages).toContain('dictionary features from 2 entries (LOC, PER)');
+    // With the public gazetteer library: its lists of the project's kinds of type, each a group of its own, beside the project's.
+    const library = await run({ ...config, model: { ...config.model, publicLibrary: true } });
+    expect(library.stages).toContain('the public gazetteer library: cities as LOC, countries as LOC, person-name-parts as PER');
+    const groups = ['LOC', 'LOC · public cities', 'LOC · public countries', 'PER', 'PER · public person-name-parts'];
+    expect(library.stages.find((x) => x.startsWith('dictionary features from'))).toMatch(new RegExp(`entries \\(${groups.join(', ')}\\)$`));
+    expect((await db.runs.get(library.runId))!.status).toBe('done');
   }, 120_000);
 });

@@ -4,7 +4,8 @@
  * finished run's predictions, signals and model go back in one transaction.
  */
 import { mergeCorrections } from '../core/annotate';
-import { alignedLexicon, lexiconMatcher, lexiconSize, makeLexicon, spanMatches, weakFeatureTypes } from '../core/lexicon';
+import { alignedLexicon, type Lexicon, lexiconMatcher, lexiconSize, makeLexicon, spanMatches, weakFeatureTypes } from '../core/lexicon';
+import { publicLibrarySources } from '../core/publicGazetteers';
 import { scoreSpans } from '../core/metrics';
 import type { EditorAnnotation } from '../core/progress';
 import { type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
@@ -52,6 +53,8 @@ export interface ProjectRunArgs {
   fetchGlove: () => Promise<GloveAsset>;
   /** The starter model (model.starter), fetched when a run reads it. */
   fetchStarter: () => Promise<StarterAsset>;
+  /** A text file the app serves (public/: the gazetteer library's lists for model.publicLibrary), by its path there. */
+  fetchPublic: (path: string) => Promise<string>;
   emit: (e: TrainEvent) => void;
   control: () => 'go' | 'stop' | 'cancel';
   /** Seconds trained over every attempt so far. */
@@ -260,6 +263,7 @@ async function featureAttacher(
   const tokenFeatures = getPipeline(cfg.pipeline.kind).tokenFeatures !== false;
   const dictionary = cfg.model.dictionary && tokenFeatures;
   let lexicon = dictionary ? await projectLexicon(a.db, projectId, cfg.model.ruleFeatures) : null;
+  if (dictionary && cfg.model.publicLibrary) lexicon = await withPublicLibrary(a, projectId, lexicon, types, stage);
   const weakTypes = cfg.model.weakFeatures && tokenFeatures ? types : [];
   const weakAnns = weakTypes.length ? await projectWeakLabels(a.db, projectId, L.layer, L.layerAnns, L.docIds) : null;
   if (weakAnns) stage(`the weak labels as features (${weakTypes.join(', ')})`);
@@ -295,6 +299,21 @@ async function featureAttacher(
   const groups =
     lexicon || weakAnns || starter ? [...(lexicon?.types ?? []), ...weakFeatureTypes(weakAnns ? weakTypes : []), ...starterGroups(starter?.types ?? [])] : [];
   return { attach, groups };
+}
+
+/** The project's dictionary with the public gazetteer library's lists of its kinds of type (model.publicLibrary). */
+async function withPublicLibrary(a: ProjectRunArgs, projectId: number, lexicon: Lexicon | null, types: string[], stage: (s: string) => void) {
+  const have = new Set((await a.db.gazetteers.where('projectId').equals(projectId).toArray()).flatMap((g) => (g.public ? [g.public.list] : [])));
+  const { sources, added } = await publicLibrarySources(types, have, a.fetchPublic);
+  const own = have.size ? `; the project's own ${[...have].join(', ')} as it has them` : '';
+  stage(
+    added.length
+      ? `the public gazetteer library: ${added.map((x) => `${x.id} as ${x.type}`).join(', ')}${own}`
+      : `the public gazetteer library: no list maps onto ${types.join(', ')}${own}`,
+  );
+  return sources.length
+    ? makeLexicon([...(lexicon?.sources ?? []), ...sources], lexicon?.rules ? [...lexicon.rules] : [], lexicon?.stop ? [...lexicon.stop] : [])
+    : lexicon;
 }
 
 /** The starter model's spans on every document of the project (in document positions), and its types. */

@@ -137,7 +137,7 @@ export function setControl(c: 'go' | 'stop' | 'cancel'): void {
 export async function runTraining(
   db: StudioDB,
   runId: number,
-  assets: { fetchGlove: () => Promise<GloveAsset>; fetchStarter: () => Promise<StarterAsset> },
+  assets: { fetchGlove: () => Promise<GloveAsset>; fetchStarter: () => Promise<StarterAsset>; fetchPublic: (path: string) => Promise<string> },
   emit: (e: TrainEvent) => void,
 ): Promise<TrainMetrics> {
   control = 'go';

@@ -91,6 +91,7 @@ function formSettings(form: Form) {
       pretrain: num(form, 'pretrain'),
       weakFeatures: form.weakFeatures,
       starter: form.starter,
+      publicLibrary: form.publicLibrary,
     },
     train: {
       epochs: num(form, 'epochs'),
@@ -214,6 +215,8 @@ function trainFormDefaults() {
     weakFeatures: MODEL_DEFAULTS.weakFeatures,
     // Off: the starter gained on tweets and web pages, cost on biomedical text (BENCHMARKS.md); the project's dev decides.
     starter: MODEL_DEFAULTS.starter,
+    // Off: the rule keeps the library for WSL with the priors, not for the page's pipeline (BENCHMARKS.md).
+    publicLibrary: MODEL_DEFAULTS.publicLibrary,
     // Off, chosen on dev (BENCHMARKS.md, thirty-first session): in the page's completion pipeline the encoder adds dev
     // −0.08 on conll03 distant 1k with the other training text to self-train on, +0.10 with none; it costs minutes.
     pretrain: String(MODEL_DEFAULTS.pretrain),
@@ -245,7 +248,7 @@ function useTrainForm(projectId: number) {
     onChange: set(k),
     invalid: problems.some((p) => p.startsWith(`${NUMBER_FIELDS[k]}:`)),
   });
-  const check = (k: 'dictionary' | 'weakFeatures' | 'starter' | 'spelling' | 'typeShifts') => ({
+  const check = (k: 'dictionary' | 'weakFeatures' | 'starter' | 'spelling' | 'typeShifts' | 'publicLibrary') => ({
     checked: form[k],
     onChange: (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.checked }),
   });
@@ -516,6 +519,11 @@ function ModelFields({ f, disabled }: { f: TrainForm; disabled: boolean }) {
           title={`The share of dictionary matches left out of each training batch, so the model also learns from context; "dev": the first stage trains at each of ${DICTIONARY_DROPOUT_CHOICES.join(', ')} and the best on dev is kept`}
         >
           dropped <NumberInput aria-label="Dictionary dropout" {...numField('dictDropout')} />
+        </label>
+      )}
+      {form.dictionary && (
+        <label title="The public gazetteer library (cities, countries, parts of people's names, brands) as dictionary features of their own groups, for this run only: each list whose kind maps onto one of your types by name (LOC or geo-loc, PER or person, ORG or company); a list you added on the Gazetteers page is read as you added it. Over word dropout it gained dev F1 on tweets and web pages and lost a little on news (BENCHMARKS.md, the public gazetteer library): compare a run with and without it on dev">
+          <input type="checkbox" aria-label="Public gazetteer library" {...check('publicLibrary')} /> public gazetteer library
         </label>
       )}
       <label title="The project's weak labels (their aggregate) as model input too, so the model starts from what they say and learns from context where to differ">
