@@ -37,6 +37,7 @@ async function startRun(
     typeShifts?: boolean;
     pretrain?: number;
     starter?: boolean;
+    publicLibrary?: boolean;
     average?: number;
     options?: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void;
   },
@@ -53,6 +54,7 @@ async function startRun(
   if (opts.pretrain !== undefined) await page.getByLabel('Pre-training epochs').fill(String(opts.pretrain));
   if (opts.average !== undefined) await page.getByLabel('Weight averaging').fill(String(opts.average));
   if (opts.starter !== undefined) await page.getByLabel('Starter model features').setChecked(opts.starter);
+  if (opts.publicLibrary !== undefined) await page.getByLabel('Public gazetteer library').setChecked(opts.publicLibrary);
   await page.getByLabel('Hidden units').fill(String(opts.hidden ?? 16));
   await page.getByLabel('Epochs', { exact: true }).fill(String(opts.epochs));
   await page.getByLabel('Backend').selectOption(opts.backend);
@@ -304,6 +306,24 @@ test("the starter model reads every document, and its spans are the model's feat
   await expect(page.getByRole('heading', { level: 2 })).toContainText(`Run ${id}`);
   await expect(page.getByTestId('run-status').locator('..')).toContainText('starter model in');
   await expect(page.getByTestId('run-facts')).toContainText(`spans in ${metrics.starter.sentences.toLocaleString('en-US')} sentences`);
+});
+
+test('the public gazetteer library as a run option: the worker reads the library from the app, and the run says which lists it read', async ({
+  page,
+  outside: _,
+}) => {
+  test.setTimeout(300_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  await startRun(page, { epochs: 1, backend: 'wasm', publicLibrary: true });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
+  const id = Number(await latestRun(page).first().textContent());
+  // The demo's types are chemicals and diseases: no list of the library maps onto them, and the run says so.
+  const { metrics } = (await runMetrics(page, id)) as unknown as { metrics: { publicLibrary: unknown[] } };
+  expect(metrics.publicLibrary).toEqual([]);
+  await latestRun(page).first().getByRole('link').click();
+  await expect(page.getByTestId('run-status').locator('..')).toContainText('public gazetteers');
+  await expect(page.getByTestId('run-facts')).toContainText("the public gazetteer library: no list maps onto the project's types");
 });
 
 test('a cancelled run leaves every layer as it was and is marked cancelled after a reload', async ({ page, outside: _ }) => {

@@ -69,5 +69,10 @@ describe("the review loop's fine-tune and the dictionary", () => {
     const groups = ['LOC', 'LOC · public cities', 'LOC · public countries', 'PER', 'PER · public person-name-parts'];
     expect(library.stages.find((x) => x.startsWith('dictionary features from'))).toMatch(new RegExp(`entries \\(${groups.join(', ')}\\)$`));
     expect((await db.runs.get(library.runId))!.status).toBe('done');
+    expect(library.metrics.publicLibrary).toEqual([
+      { id: 'cities', type: 'LOC' },
+      { id: 'countries', type: 'LOC' },
+      { id: 'person-name-parts', type: 'PER' },
+    ]);
   }, 120_000);
 });

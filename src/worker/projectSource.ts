@@ -305,6 +305,7 @@ async function featureAttacher(
 async function withPublicLibrary(a: ProjectRunArgs, projectId: number, lexicon: Lexicon | null, types: string[], stage: (s: string) => void) {
   const have = new Set((await a.db.gazetteers.where('projectId').equals(projectId).toArray()).flatMap((g) => (g.public ? [g.public.list] : [])));
   const { sources, added } = await publicLibrarySources(types, have, a.fetchPublic);
+  a.metrics.publicLibrary = added;
   const own = have.size ? `; the project's own ${[...have].join(', ')} as it has them` : '';
   stage(
     added.length

@@ -34,6 +34,8 @@ export interface TrainMetrics extends MethodMetrics {
   typeShifts?: Record<string, number>;
   /** model.starter: the starter model's spans per type on the project's documents, which the model read as features. */
   starter?: { sentences: number; spans: Record<string, number> };
+  /** model.publicLibrary: the library's lists the model read, each onto the type it mapped to (none: no list maps onto the project's types). */
+  publicLibrary?: { id: string; type: string }[];
   /** The pre-trained encoder the run's model started from (model.pretrain). */
   encoder?: { epochs: number; sentences: number; seconds: number; loss: number };
   backend: string;

@@ -136,6 +136,9 @@ export function RunPage() {
               .map(([t, n]) => `${n.toLocaleString()} ${t}`)
               .join(', ')} spans in ${m.starter.sentences.toLocaleString()} sentences`
           : ''}
+        {m.publicLibrary
+          ? ` · ${m.publicLibrary.length ? `read the public gazetteer library's ${m.publicLibrary.map((x) => `${x.id} as ${x.type}`).join(', ')}` : "the public gazetteer library: no list maps onto the project's types"}`
+          : ''}
         {m.encoder
           ? ` · started from the project's encoder (${m.encoder.epochs} epochs on ${m.encoder.sentences.toLocaleString()} sentences, ${Math.round(m.encoder.seconds)} s, loss ${m.encoder.loss.toFixed(2)})`
           : ''}
