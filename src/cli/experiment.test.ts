@@ -113,6 +113,15 @@ describe('experiment verb', () => {
     ]);
     // c: q over p gains +1 on a and b, and p is kept there: x reads q's 61.
     expect(locoReport(exp, readRecords(exp.records), both).corpora.find((c) => c.name === 'c')!.loco?.mean).toBe(61);
+    // A prior that cannot apply to a corpus says so, naming a corpus of the suite.
+    const inert = readLocoPriors(
+      { ...exp, loco: { ...exp.loco!, priors: [{ config: 'prior.json', inert: { c: 'no list maps onto its types' } }] } },
+      join(dir, 'suite.json'),
+    );
+    expect(inert[0].inert).toEqual({ c: 'no list maps onto its types' });
+    expect(() => readLocoPriors({ ...exp, loco: { ...exp.loco!, priors: [{ config: 'prior.json', inert: { z: 'why' } }] } }, join(dir, 'suite.json'))).toThrow(
+      /loco\.priors: prior\.json: inert: "z" is not a corpus of this suite \(a, b, c\)/,
+    );
     writeFileSync(join(dir, 'prior.json'), JSON.stringify({ ...prior, settings: [setting('d + p')] }));
     expect(() => readLocoPriors(exp, join(dir, 'suite.json'))).toThrow(/prior\.json: settings\.d \+ p: not "<a setting of .*suite\.json> \+ <the prior>"/);
   });

@@ -432,7 +432,11 @@ export function priorsOfRecords(records: readonly RunRecord[], names: readonly s
 export function readLocoPriors(exp: Experiment, configFile: string, dataOption?: string): LocoPrior[] {
   const names = exp.settings.map((s) => s.name);
   const priors: LocoPrior[] = [];
-  for (const file of exp.loco?.priors ?? []) {
+  const corpora = new Set(exp.settings.map((s) => s.dataset ?? s.name));
+  for (const entry of exp.loco?.priors ?? []) {
+    const { config: file, inert } = typeof entry === 'string' ? { config: entry, inert: undefined } : entry;
+    const unknown = Object.keys(inert ?? {}).find((c) => !corpora.has(c));
+    if (unknown) throw new Error(`${configFile}: loco.priors: ${file}: inert: "${unknown}" is not a corpus of this suite (${[...corpora].join(', ')})`);
     const path = resolve(dirname(resolve(configFile)), file);
     const prior = loadExperimentConfig(path, readConfigJson(path), dataOption).exp;
     const priorNames = new Set<string>();
@@ -456,7 +460,7 @@ export function readLocoPriors(exp: Experiment, configFile: string, dataOption?:
       readRecords(prior.records).filter((r) => own.has(r.setting) && rows.has(r.label)),
       names,
     )[0] ?? { name, records: [] };
-    priors.push(over ? { ...read, over } : read);
+    priors.push({ ...read, ...(over ? { over } : {}), ...(inert ? { inert } : {}) });
   }
   return priors;
 }

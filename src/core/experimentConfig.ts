@@ -186,9 +186,18 @@ export const experimentSchema = z
      * against, the rows the rule chooses among (every trained row when absent), and priors: experiment
      * configs (relative to this one) whose settings are this one's, renamed "<setting> + <prior>", and
      * whose methods are rows of this one run again with the prior; the rule keeps each for the rows it helps.
+     * A prior that cannot apply to a corpus (a gazetteer library with no list of its kinds of type)
+     * names it in `inert`, with why: that corpus neither votes on it nor is read with it.
      */
     loco: z
-      .object({ reference: z.string(), candidates: z.array(z.string()).min(1).optional(), priors: z.array(z.string()).min(1).optional() })
+      .object({
+        reference: z.string(),
+        candidates: z.array(z.string()).min(1).optional(),
+        priors: z
+          .array(z.union([z.string(), z.object({ config: z.string(), inert: z.record(z.string(), z.string().min(1)) }).strict()]))
+          .min(1)
+          .optional(),
+      })
       .strict()
       .optional(),
     /** Where finished runs are recorded (JSONL), relative to the config file's folder. */

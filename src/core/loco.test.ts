@@ -145,6 +145,25 @@ describe('leave-one-corpus-out', () => {
       expect(roots.loco).toMatchObject({ mean: 90 });
     });
 
+    it('never reads an inert prior where it cannot apply: that corpus does not vote on it, and is read without it, so an alternative can be', () => {
+      // r, an alternative to p + q over p, gains more where it votes, but cannot apply to c.
+      const p = prior(55);
+      const over = (name: string, by: number, cTest: number) => ({
+        name,
+        over: 'p',
+        records: p.records.map((r) => ({ ...r, dev: { f1: r.dev!.f1 + by }, test: { f1: r.setting === 'c' ? cTest : r.test.f1 } })),
+      });
+      const r = { ...over('p + r', 2, 80), inert: { c: 'no list maps onto its types' } };
+      const out = leaveOneCorpusOut({ ...input(records), priors: [p, over('p + q', 1, 75), r] });
+      const c = out.find((o) => o.name === 'c')!;
+      expect(c.priors![2]).toEqual({ name: 'p + r', rows: [], why: 'p + r does not apply to c: no list maps onto its types' });
+      expect(c.priors![1].rows).toEqual(['x']);
+      expect(c.loco).toMatchObject({ mean: 75 });
+      // Where it votes, c's runs are not read: b's gain with r is a's alone (+2), not a's and c's.
+      const b = out.find((o) => o.name === 'b')!;
+      expect(b.priors![2].why).toContain('x: a +2.00; mean +2.00');
+    });
+
     it('has no choice where a kept prior has not run with its row on every seed, and says so', () => {
       const p = prior(55);
       const out = leaveOneCorpusOut({ ...input(records), priors: [{ ...p, records: p.records.filter((r) => !(r.setting === 'c' && r.seed === 2)) }] });

@@ -14,12 +14,13 @@
  * for run against the same seed without it, is positive (each corpus's settings averaged first).
  * The rows it is kept for are then read with it, on every setting where it ran, before the choice.
  * Priors form a tree (a prior may stack on an earlier one); two on the same footing are
- * alternatives, and a row reads the one of them that gains more.
+ * alternatives, and a row reads the one of them that gains more. A prior that cannot apply to a
+ * corpus (the gazetteer library on chemicals and diseases) is inert there: no vote, never read.
  */
 import { meanStd } from './metrics';
 
 export const LOCO_RULE =
-  'For each left-out corpus: among the candidate rows and "the best candidate on the corpus\u2019s own dev", the one whose mean dev F1 gains most over the reference row, averaged per corpus over its settings, then over the other corpora; ties to the earlier row. Only dev figures of the other corpora choose; the left-out corpus\u2019s test is read after. Before the choice, a prior (loco.priors) is kept for a row where the other corpora\u2019s mean dev gain of that row with it, run for run against the same seed without it, is positive, and that row is read with it; a prior run on top of an earlier one is read against that one\u2019s runs and kept only where it is kept; of two priors on the same footing (no run has both), a row reads the one that gains more.';
+  'For each left-out corpus: among the candidate rows and "the best candidate on the corpus\u2019s own dev", the one whose mean dev F1 gains most over the reference row, averaged per corpus over its settings, then over the other corpora; ties to the earlier row. Only dev figures of the other corpora choose; the left-out corpus\u2019s test is read after. Before the choice, a prior (loco.priors) is kept for a row where the other corpora\u2019s mean dev gain of that row with it, run for run against the same seed without it, is positive, and that row is read with it; a prior run on top of an earlier one is read against that one\u2019s runs and kept only where it is kept; of two priors on the same footing (no run has both), a row reads the one that gains more; a prior that cannot apply to a corpus takes no vote from it and is never read there.';
 
 /** What the rule reads of a recorded run. */
 export interface LocoRecord {
@@ -56,6 +57,8 @@ export interface LocoPrior {
    * only for rows that prior is kept for.
    */
   over?: string;
+  /** Corpora it cannot apply to, each with why: they do not vote on it, and are never read with it. */
+  inert?: Readonly<Record<string, string>>;
 }
 
 /** The meta-candidate: per seed, the candidate with the best dev F1 on the setting itself. */
@@ -167,15 +170,19 @@ export function keptPriors(input: LocoInput, leftOut: string | null): { prior: L
     new Map(records.filter((r) => r.dev && r.seed > 0).map((r) => [`${r.setting}\t${r.label}\t${r.seed}`, r.dev!.f1]));
   const plain = devs(input.records);
   const priors = input.priors ?? [];
+  const corpusOf = new Map(input.settings.map((s) => [s.name, s.corpus]));
   // First every prior's gain per row (absent: not measured there), then which are kept, in list order.
   const gains = priors.map((prior, i) => {
     const under = prior.over === undefined ? null : priors.slice(0, i).find((p) => p.name === prior.over);
     if (under === undefined) throw new Error(`prior ${prior.name}: it stacks on ${prior.over}, which is not an earlier prior of the list`);
     const base = under ? devs(under.records) : plain;
     const byRow = new Map<string, ReturnType<typeof otherCorporaGain>>();
+    const inert = leftOut === null ? undefined : prior.inert?.[leftOut];
+    if (inert) return { prior, under, byRow, inert };
     for (const label of input.candidates) {
       // Per setting, the mean over seeds of the run with the prior less the same seed's run without it.
       const g = otherCorporaGain(input, leftOut, (setting) => {
+        if (prior.inert?.[corpusOf.get(setting)!]) return null;
         const d = prior.records
           .filter((r) => r.setting === setting && r.label === label && r.seed > 0 && r.dev)
           .flatMap((r) => {
@@ -186,10 +193,14 @@ export function keptPriors(input: LocoInput, leftOut: string | null): { prior: L
       });
       if (g.read) byRow.set(label, g);
     }
-    return { prior, under, byRow };
+    return { prior, under, byRow, inert };
   });
   const kept: { prior: LocoPrior; rows: string[]; why: string }[] = [];
-  for (const [i, { prior, under, byRow }] of gains.entries()) {
+  for (const [i, { prior, under, byRow, inert }] of gains.entries()) {
+    if (inert) {
+      kept.push({ prior, rows: [], why: `${prior.name} does not apply to ${leftOut}: ${inert}` });
+      continue;
+    }
     const underRows = under ? kept[priors.indexOf(under)].rows : null;
     const rows: string[] = [];
     const parts: string[] = [];
