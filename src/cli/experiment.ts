@@ -360,15 +360,16 @@ function scoreDictionaryMatch(s: Setting, d: SettingData, lexicon: Lexicon | nul
  * WSL's test F1, the rule's choice from the other corpora's dev figures and its test F1, and the
  * row best on the setting's own dev. Written to `out` as JSON when given.
  */
-export function locoReport(
-  exp: Experiment,
-  records: RunRecord[],
-  priors?: LocoPrior[],
-): { corpora: LocoSetting[]; table: string; everyCorpus: { name: string; rows: string[]; why: string }[] } {
+export function locoReport(exp: Experiment, records: RunRecord[], priors?: LocoPrior[]): { corpora: LocoSetting[]; table: string; everyCorpus: EveryCorpus } {
   const input = locoInput(exp, records, priors);
   const corpora = leaveOneCorpusOut(input);
-  // A corpus outside the suite: every corpus of it votes (the training page's rule candidates).
-  const everyCorpus = keptPriors(input, null).map(({ prior, rows, why }) => ({ name: prior.name, rows, why }));
+  // A corpus outside the suite: every corpus of it votes (the training page's rule candidates);
+  // and where a prior that can be inert cannot apply to it, what the rule keeps instead.
+  const kept = (inert: ReadonlySet<string>) => keptPriors(input, null, inert).map(({ prior, rows, why }) => ({ name: prior.name, rows, why }));
+  const everyCorpus = {
+    priors: kept(new Set()),
+    whereInert: (priors ?? []).filter((p) => p.inert).map((p) => ({ prior: p.name, priors: kept(new Set([p.name])) })),
+  };
   const f = (x: number | null | undefined) => (x === null || x === undefined ? '–' : x.toFixed(2));
   const table = [
     '| setting | weak labels (test) | WSL | leave-one-corpus-out choice | its test F1 | target | best row on its own dev: test F1 |',
@@ -382,7 +383,11 @@ export function locoReport(
 }
 
 const EVERY_CORPUS =
-  "The priors the rule keeps with every corpus of the suite voting (none left out): what a corpus outside the suite gets, and what the training page's rule candidates run (src/core/ruleCandidates.ts).";
+  "The priors the rule keeps with every corpus of the suite voting (none left out): what a corpus outside the suite gets, and what the training page's rule candidates run (src/core/ruleCandidates.ts); whereInert: the same for a corpus that a prior cannot apply to (a project whose types no list of the gazetteer library maps onto).";
+
+type KeptView = { name: string; rows: string[]; why: string };
+/** The priors kept with every corpus voting, and, for each prior that can be inert, those kept where it cannot apply. */
+export type EveryCorpus = { priors: KeptView[]; whereInert: { prior: string; priors: KeptView[] }[] };
 
 /** The rule's input from a config with a `loco` section, its records and its priors' records. */
 export function locoInput(exp: Experiment, records: RunRecord[], priors?: LocoPrior[]): LocoInput {
@@ -782,7 +787,7 @@ export async function runExperiment(
       exp.loco?.priors ? readLocoPriors(exp, configFile, opts.data) : undefined,
     );
     log(table);
-    const priorsEverywhere = exp.loco?.priors ? { everyCorpus: { about: EVERY_CORPUS, priors: everyCorpus } } : {};
+    const priorsEverywhere = exp.loco?.priors ? { everyCorpus: { about: EVERY_CORPUS, ...everyCorpus } } : {};
     if (opts.out)
       writeFileSync(
         opts.out,

@@ -165,7 +165,12 @@ export function locoChoice(input: LocoInput, leftOut: string, table = cells(inpu
  * none) are alternatives: no run has both, so where both gain, the row reads the one that gains
  * more (ties to the earlier), and the other and what stacks on it are not kept for that row.
  */
-export function keptPriors(input: LocoInput, leftOut: string | null): { prior: LocoPrior; rows: string[]; why: string }[] {
+export function keptPriors(
+  input: LocoInput,
+  leftOut: string | null,
+  /** Priors that cannot apply to the corpus the rule decides for (a new corpus whose types no list of a library maps onto). */
+  inertHere: ReadonlySet<string> = new Set(),
+): { prior: LocoPrior; rows: string[]; why: string }[] {
   const devs = (records: readonly LocoRecord[]) =>
     new Map(records.filter((r) => r.dev && r.seed > 0).map((r) => [`${r.setting}\t${r.label}\t${r.seed}`, r.dev!.f1]));
   const plain = devs(input.records);
@@ -177,7 +182,7 @@ export function keptPriors(input: LocoInput, leftOut: string | null): { prior: L
     if (under === undefined) throw new Error(`prior ${prior.name}: it stacks on ${prior.over}, which is not an earlier prior of the list`);
     const base = under ? devs(under.records) : plain;
     const byRow = new Map<string, ReturnType<typeof otherCorporaGain>>();
-    const inert = leftOut === null ? undefined : prior.inert?.[leftOut];
+    const inert = inertHere.has(prior.name) ? 'it cannot apply to its types' : leftOut === null ? undefined : prior.inert?.[leftOut];
     if (inert) return { prior, under, byRow, inert };
     for (const label of input.candidates) {
       // Per setting, the mean over seeds of the run with the prior less the same seed's run without it.
@@ -198,7 +203,7 @@ export function keptPriors(input: LocoInput, leftOut: string | null): { prior: L
   const kept: { prior: LocoPrior; rows: string[]; why: string }[] = [];
   for (const [i, { prior, under, byRow, inert }] of gains.entries()) {
     if (inert) {
-      kept.push({ prior, rows: [], why: `${prior.name} does not apply to ${leftOut}: ${inert}` });
+      kept.push({ prior, rows: [], why: `${prior.name} does not apply to ${leftOut ?? 'this corpus'}: ${inert}` });
       continue;
     }
     const underRows = under ? kept[priors.indexOf(under)].rows : null;

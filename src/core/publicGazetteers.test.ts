@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PUBLIC_GAZETTEERS, type PublicGazetteerInfo, publicGazetteerPath, publicLibrarySources, publicPhrases, suggestedType } from './publicGazetteers';
+import {
+  PUBLIC_GAZETTEERS,
+  PUBLIC_ROLES,
+  type PublicGazetteerInfo,
+  publicGazetteerPath,
+  publicLibraryApplies,
+  publicLibrarySources,
+  publicPhrases,
+  suggestedType,
+} from './publicGazetteers';
 
 const file = (path: string) => readFileSync(new URL(`../../public/${path}`, import.meta.url), 'utf8');
 
@@ -23,6 +32,11 @@ describe('the public gazetteer library', () => {
     expect(suggestedType('location', ['person', 'geo-loc', 'company'])).toBe('geo-loc');
     expect(suggestedType('person', ['person', 'geo-loc'])).toBe('person');
     expect(suggestedType('person', ['Chemical', 'Disease'])).toBeNull();
+    // Each list's kind, known without a fetch, is its index's.
+    const { lists } = JSON.parse(file('gazetteers/index.json')) as { lists: PublicGazetteerInfo[] };
+    expect(Object.fromEntries(lists.map((l) => [l.id, l.role]))).toEqual(PUBLIC_ROLES);
+    expect(publicLibraryApplies(['person', 'geo-loc', 'movie'])).toBe(true);
+    expect(publicLibraryApplies(['Chemical', 'Disease'])).toBe(false);
   });
 
   it("reads the whole library as a run's dictionary features: the lists of the project's kinds of type, each its own group, none twice", async () => {

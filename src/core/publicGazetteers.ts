@@ -22,6 +22,17 @@ export interface PublicGazetteerInfo {
   entries: number;
 }
 
+/** Each list's kind (index.json's role; a test holds the two together), for what needs no fetch. */
+export const PUBLIC_ROLES: Record<PublicGazetteerId, PublicGazetteerInfo['role']> = {
+  cities: 'location',
+  countries: 'location',
+  'person-name-parts': 'person',
+  brands: 'organization',
+};
+
+/** Whether some list of the library maps onto one of these types (model.publicLibrary reads none otherwise). */
+export const publicLibraryApplies = (types: readonly string[]): boolean => PUBLIC_GAZETTEERS.some((id) => suggestedType(PUBLIC_ROLES[id], types) !== null);
+
 /** The feature group of a public list mapped onto a type: its own, beside the type's group from the project's dictionaries. */
 export const publicGroup = (type: string, id: string): string => `${type} · public ${id}`;
 

@@ -1,61 +1,81 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isScoredOnly, planExperiment } from './experimentConfig';
-import { bestOnDevBySeed, KEPT_PRIORS, RULE_CANDIDATES } from './ruleCandidates';
+import { bestOnDevBySeed, KEPT_PRIORS, KEPT_PRIORS_WHERE_INERT, keptPriorsFor, LIBRARY_PRIOR, ruleCandidates } from './ruleCandidates';
+
+const json = (path: string) => JSON.parse(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'));
+const NEWS = ['PER', 'LOC', 'ORG', 'MISC'];
+const CHEMISTRY = ['Chemical', 'Disease'];
 
 describe('the rule’s candidates', () => {
-  it('are the suite config’s trained rows, with its model and training options', () => {
-    const raw = JSON.parse(readFileSync(new URL('../../bench/configs/corpora.json', import.meta.url), 'utf8'));
-    const trained = raw.methods.filter((m: { method: { name: string } }) => !isScoredOnly(m.method.name)).map((m: { label: string }) => m.label);
-    // The rows the rule keeps word dropout for (bench/configs/word-dropout.json's methods) say so.
-    const kept = JSON.parse(readFileSync(new URL('../../bench/configs/word-dropout.json', import.meta.url), 'utf8'));
-    const withPrior = new Set(kept.methods.map((m: { label: string }) => m.label));
-    expect(withPrior.size).toBe(2);
-    // Weight averaging, run on top of word dropout, for the rows of weight-average.json.
-    const stacked = JSON.parse(readFileSync(new URL('../../bench/configs/weight-average.json', import.meta.url), 'utf8'));
-    const withBoth = new Set(stacked.methods.map((m: { label: string }) => m.label));
-    expect([...withBoth]).toEqual(['WSL with the priors (dictionary features, O shift on dev)']);
-    expect(RULE_CANDIDATES.methods.map((m) => m.label)).toEqual(
-      trained.map((l: string) => (withBoth.has(l) ? `${l} + word dropout 0.1 + weight average 0.99` : withPrior.has(l) ? `${l} + word dropout 0.1` : l)),
-    );
-    expect(trained).toContain('WSL without dictionary features');
-    expect(RULE_CANDIDATES.model).toEqual(raw.model);
-    expect(RULE_CANDIDATES.train).toEqual(raw.train);
-  });
-
-  it('carry the priors the rule keeps with every corpus of the suite voting, as bench/results/loco.json records them', () => {
-    const loco = JSON.parse(readFileSync(new URL('../../bench/results/loco.json', import.meta.url), 'utf8'));
-    const kept = (loco.everyCorpus.priors as { name: string; rows: string[] }[]).filter((p) => p.rows.length);
-    expect(KEPT_PRIORS.map((p) => [p.name, p.rows])).toEqual(kept.map((p) => [p.name, p.rows]));
+  it('carry the priors the rule keeps with every corpus of the suite voting, and where the library cannot apply what it keeps instead, as loco.json records them', () => {
+    const every = json('bench/results/loco.json').everyCorpus as {
+      priors: { name: string; rows: string[] }[];
+      whereInert: { prior: string; priors: { name: string; rows: string[] }[] }[];
+    };
+    const view = (ps: { name: string; rows: string[] }[]) => ps.filter((p) => p.rows.length).map((p) => [p.name, p.rows]);
+    expect(KEPT_PRIORS.map((k) => [k.prior.name, k.rows])).toEqual(view(every.priors));
+    for (const w of every.whereInert)
+      expect(
+        (KEPT_PRIORS_WHERE_INERT[w.prior] ?? KEPT_PRIORS).map((k) => [k.prior.name, k.rows]),
+        w.prior,
+      ).toEqual(view(w.priors));
     // Each kept prior's config ran the rows it is kept for.
-    for (const p of KEPT_PRIORS) {
-      const labels = (p.config as { methods: { label: string }[] }).methods.map((m) => m.label);
-      for (const row of p.rows) expect(labels, `${p.name}: ${row}`).toContain(row);
+    for (const { prior, rows } of [...KEPT_PRIORS, ...Object.values(KEPT_PRIORS_WHERE_INERT).flat()]) {
+      const labels = (prior.config as { methods: { label: string }[] }).methods.map((m) => m.label);
+      for (const row of rows) expect(labels, `${prior.name}: ${row}`).toContain(row);
     }
   });
 
+  it('are the suite config’s trained rows, with its model and training options and each kept prior’s, their labels saying which', () => {
+    const raw = json('bench/configs/corpora.json');
+    const trained: string[] = raw.methods.filter((m: { method: { name: string } }) => !isScoredOnly(m.method.name)).map((m: { label: string }) => m.label);
+    expect(trained).toContain('WSL without dictionary features');
+    for (const types of [NEWS, CHEMISTRY]) {
+      const kept = keptPriorsFor(types);
+      const c = ruleCandidates(types);
+      const suffix = (label: string) =>
+        kept
+          .filter((k) => k.rows.includes(label))
+          .map((k) => ` + ${k.prior.over ? k.prior.name.slice(k.prior.over.length + 3) : k.prior.name}`)
+          .join('');
+      expect(c.methods.map((m) => m.label)).toEqual(trained.map((l) => l + suffix(l)));
+      expect(c.model).toEqual(raw.model);
+      expect(c.train).toEqual(raw.train);
+    }
+    // The library cannot apply to chemicals and diseases: where it is kept, a project of them reads the rule's alternative.
+    const library = KEPT_PRIORS.some((k) => k.prior.name === LIBRARY_PRIOR && k.rows.length);
+    expect(keptPriorsFor(CHEMISTRY).some((k) => k.prior.name === LIBRARY_PRIOR)).toBe(false);
+    expect(keptPriorsFor(NEWS).some((k) => k.prior.name === LIBRARY_PRIOR)).toBe(library);
+    expect(ruleCandidates(NEWS).file).toMatch(/^bench\/configs\/corpora\.json, with word-dropout\.json/);
+  });
+
   it('plan on a project’s layers as the suite ran them', () => {
-    const { runs, skipped } = planExperiment(
-      { ...RULE_CANDIDATES, seeds: [1] },
-      { data: { kind: 'project', projectId: 1, layerId: 2, goldLayerId: 3 }, model: { hidden: 7, dictionaryDropout: 0.25 } },
-    );
-    expect(skipped).toEqual([]);
-    expect(runs).toHaveLength(RULE_CANDIDATES.methods.length);
-    const byLabel = new Map(runs.map((r) => [r.label, r.config]));
-    // The suite's model wins over the form's.
-    for (const c of byLabel.values()) expect(c.model.hidden).toBe(100);
-    expect(byLabel.get('WSL without dictionary features')!.model.dictionary).toBe(false);
-    const page = runs.find((r) => r.config.pipeline.kind === 'completion' && r.config.model.dictionary)!;
-    expect(page.config.model.dictionaryDropout).toBe('dev');
-    expect(page.config.model.weakFeatures).toBe(true);
-    // Word dropout where the rule keeps it, and off (the suite's pinned 0, not the schema's 0.1) on the other rows.
-    expect(page.config.model.wordDropout).toBe(0.1);
-    const wslPriors = byLabel.get('WSL with the priors (dictionary features, O shift on dev) + word dropout 0.1 + weight average 0.99')!;
-    expect(wslPriors.model.wordDropout).toBe(0.1);
-    expect(wslPriors.train.average).toBe(0.99);
-    expect(page.config.train.average).toBe(0);
-    expect(byLabel.get('WSL without dictionary features')!.model.wordDropout).toBe(0);
-    expect([...byLabel.values()].filter((c) => c.model.wordDropout === 0.1)).toHaveLength(2);
+    for (const types of [NEWS, CHEMISTRY]) {
+      const candidates = ruleCandidates(types);
+      const { runs, skipped } = planExperiment(
+        { ...candidates, seeds: [1] },
+        { data: { kind: 'project', projectId: 1, layerId: 2, goldLayerId: 3 }, model: { hidden: 7, dictionaryDropout: 0.25 } },
+      );
+      expect(skipped).toEqual([]);
+      expect(runs).toHaveLength(candidates.methods.length);
+      const byLabel = new Map(runs.map((r) => [r.label, r.config]));
+      // The suite's model wins over the form's.
+      for (const c of byLabel.values()) expect(c.model.hidden).toBe(100);
+      expect(byLabel.get('WSL without dictionary features')!.model.dictionary).toBe(false);
+      const page = runs.find((r) => r.config.pipeline.kind === 'completion' && r.config.model.dictionary)!;
+      expect(page.config.model.dictionaryDropout).toBe('dev');
+      expect(page.config.model.weakFeatures).toBe(true);
+      // Word dropout where the rule keeps it, and off (the suite's pinned 0, not the schema's 0.1) on the other rows.
+      expect(page.config.model.wordDropout).toBe(0.1);
+      expect(byLabel.get('WSL without dictionary features')!.model.wordDropout).toBe(0);
+      expect([...byLabel.values()].filter((c) => c.model.wordDropout === 0.1)).toHaveLength(2);
+      // Each kept prior's options on exactly its rows: weight averaging's train.average, the library's run option.
+      for (const [label, c] of byLabel) {
+        expect(c.train.average, label).toBe(label.includes('weight average 0.99') ? 0.99 : 0);
+        expect(c.model.publicLibrary, label).toBe(label.includes('public gazetteers'));
+      }
+    }
   });
 });
 

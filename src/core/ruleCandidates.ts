@@ -1,90 +1,112 @@
 /**
  * The leave-one-corpus-out rule's candidates, for the training page. On every corpus of the suite
  * but webpage (where it takes the page's default alone) the rule (core/loco.ts) chose "the best
- * candidate on the corpus's own dev, per seed": a user with
- * a dev set trains the candidates and keeps the one best on dev. The candidates are the trained
- * rows of the suite's config, bench/configs/corpora.json, read here as they were measured (their
- * model and training options included), so that the page runs exactly the rows the figures in
- * BENCHMARKS.md come from; and a prior travels to the rows that the rule keeps it for
- * (bench/prior-gain.ts: the mean dev gain over the suite's corpora is positive): word dropout
- * (bench/configs/word-dropout.json) for WSL with the priors and for the page's default, and weight
- * averaging on top of it (bench/configs/weight-average.json) for WSL with the priors.
+ * candidate on the corpus's own dev, per seed": a user with a dev set trains the candidates and
+ * keeps the one best on dev. The candidates are the trained rows of the suite's config,
+ * bench/configs/corpora.json, read here as they were measured (their model and training options
+ * included), so that the page runs exactly the rows the figures in BENCHMARKS.md come from; and
+ * each prior travels to the rows the rule keeps it for with every corpus of the suite voting
+ * (bench/results/loco.json, `everyCorpus`: what a corpus outside the suite gets). A prior that
+ * cannot apply to the project (the gazetteer library, where no list maps onto its types) is
+ * replaced by what the rule keeps where it is inert (`everyCorpus.whereInert`).
  */
 import corpora from '../../bench/configs/corpora.json';
+import library from '../../bench/configs/public-gazetteers-brands.json';
 import weightAverage from '../../bench/configs/weight-average.json';
 import wordDropout from '../../bench/configs/word-dropout.json';
 import { type ExperimentMethods, isScoredOnly, parseExperimentMethods } from './experimentConfig';
-
-export const RULE_CANDIDATES_FILE = 'bench/configs/corpora.json, with word-dropout.json and weight-average.json';
+import { publicLibraryApplies } from './publicGazetteers';
 
 const WSL_PRIORS = 'WSL with the priors (dictionary features, O shift on dev)';
+const PAGE_DEFAULT =
+  "the training page's default: completion (3 rounds, keepBest, type shifts), dictionary features with dropout chosen on dev, weak labels as features";
 
-/**
- * The priors the rule keeps with every corpus of the suite voting (bench/results/loco.json,
- * `everyCorpus`; a test holds the two together), in the order they stack: each the config its runs
- * were measured with, the rows it is kept for, the prior it stacks on, and what it sets beyond its
- * config's model and training options (a prior of the data, such as the public gazetteer library,
- * is a setting of its config's settings: here the run option that does the same on a project).
- */
-export const KEPT_PRIORS: { name: string; file: string; config: unknown; rows: string[]; over?: string; model?: Record<string, unknown> }[] = [
-  {
-    name: 'word dropout 0.1',
-    file: 'bench/configs/word-dropout.json',
-    config: wordDropout,
-    rows: [
-      WSL_PRIORS,
-      "the training page's default: completion (3 rounds, keepBest, type shifts), dictionary features with dropout chosen on dev, weak labels as features",
-    ],
-  },
-  {
-    name: 'word dropout 0.1 + weight average 0.99',
-    file: 'bench/configs/weight-average.json',
-    config: weightAverage,
-    rows: [WSL_PRIORS],
-    over: 'word dropout 0.1',
-  },
+/** A prior the rule keeps: its name in loco.json, the config its runs were measured with, the prior it stacks on, what it sets beyond its config's model and training options. */
+interface Prior {
+  name: string;
+  file: string;
+  config: unknown;
+  over?: string;
+  /** A prior of the data (a setting of its config's settings): the run option that does the same on a project. */
+  model?: Record<string, unknown>;
+}
+
+const WORD_DROPOUT: Prior = { name: 'word dropout 0.1', file: 'bench/configs/word-dropout.json', config: wordDropout };
+const WEIGHT_AVERAGE: Prior = {
+  name: 'word dropout 0.1 + weight average 0.99',
+  file: 'bench/configs/weight-average.json',
+  config: weightAverage,
+  over: WORD_DROPOUT.name,
+};
+export const LIBRARY_PRIOR = 'word dropout 0.1 + public gazetteers';
+const LIBRARY: Prior = {
+  name: LIBRARY_PRIOR,
+  file: 'bench/configs/public-gazetteers-brands.json',
+  config: library,
+  over: WORD_DROPOUT.name,
+  model: { publicLibrary: true },
+};
+
+/** A kept prior and the rows it is kept for, in the order they stack. */
+export type KeptPrior = { prior: Prior; rows: string[] };
+
+/** What the rule keeps with every corpus voting (loco.json's everyCorpus.priors; a test holds them together). */
+export const KEPT_PRIORS: KeptPrior[] = [
+  { prior: WORD_DROPOUT, rows: [WSL_PRIORS, PAGE_DEFAULT] },
+  { prior: LIBRARY, rows: [WSL_PRIORS] },
 ];
+
+/** What it keeps where a prior cannot apply (everyCorpus.whereInert), by that prior's name. */
+export const KEPT_PRIORS_WHERE_INERT: Record<string, KeptPrior[]> = {
+  [LIBRARY_PRIOR]: [
+    { prior: WORD_DROPOUT, rows: [WSL_PRIORS, PAGE_DEFAULT] },
+    { prior: WEIGHT_AVERAGE, rows: [WSL_PRIORS] },
+  ],
+};
 
 /** The options `a` sets otherwise than `b`. */
 function differs(a: object | undefined, b: object | undefined): Record<string, unknown> {
   return Object.fromEntries(Object.entries(a ?? {}).filter(([k, v]) => (b as Record<string, unknown> | undefined)?.[k] !== v));
 }
 
+/** The priors kept for a project of these entity types: the library's alternative where it cannot apply. */
+export function keptPriorsFor(types: readonly string[]): KeptPrior[] {
+  const inert = KEPT_PRIORS.some((k) => k.prior.name === LIBRARY_PRIOR && k.rows.length) && !publicLibraryApplies(types);
+  return inert ? (KEPT_PRIORS_WHERE_INERT[LIBRARY_PRIOR] ?? KEPT_PRIORS) : KEPT_PRIORS;
+}
+
 /**
  * The suite's trained rows (the rows that train nothing are dropped: the Weak labels page scores
  * those), each row with the options of the priors kept for it (what each one's config differs in
  * from the suite's, or from the prior it stacks on, and what it sets beyond), and its label saying
- * so ("<row> + word dropout 0.1 + weight average 0.99").
+ * so ("<row> + word dropout 0.1 + weight average 0.99"); `file` names the configs they come from.
  */
-export const RULE_CANDIDATES: ExperimentMethods = (() => {
+export function ruleCandidates(types: readonly string[]): ExperimentMethods & { file: string } {
   const exp = parseExperimentMethods(JSON.stringify(corpora), 'bench/configs/corpora.json');
-  const parsed = new Map(KEPT_PRIORS.map((p) => [p.name, parseExperimentMethods(JSON.stringify(p.config), p.file)]));
-  const priors = KEPT_PRIORS.map((p) => {
+  const kept = keptPriorsFor(types);
+  const parsed = new Map([WORD_DROPOUT, WEIGHT_AVERAGE, LIBRARY].map((p) => [p.name, parseExperimentMethods(JSON.stringify(p.config), p.file)]));
+  const priors = kept.map(({ prior: p, rows }) => {
     const prior = parsed.get(p.name)!;
     const under = p.over ? parsed.get(p.over)! : exp;
     const own = p.over ? p.name.slice(p.over.length + 3) : p.name;
-    return {
-      rows: new Set(p.rows),
-      model: { ...differs(prior.model, under.model), ...p.model },
-      train: differs(prior.train, under.train),
-      suffix: ` + ${own}`,
-    };
+    return { rows: new Set(rows), model: { ...differs(prior.model, under.model), ...p.model }, train: differs(prior.train, under.train), suffix: ` + ${own}` };
   });
   const methods = exp.methods
     .filter((m) => !isScoredOnly(m.method.name))
     .map((m) => {
-      const kept = priors.filter((p) => p.rows.has(m.label));
-      return kept.length
+      const on = priors.filter((p) => p.rows.has(m.label));
+      return on.length
         ? {
             ...m,
-            label: m.label + kept.map((p) => p.suffix).join(''),
-            model: Object.assign({ ...m.model }, ...kept.map((p) => p.model)),
-            train: Object.assign({ ...m.train }, ...kept.map((p) => p.train)),
+            label: m.label + on.map((p) => p.suffix).join(''),
+            model: Object.assign({ ...m.model }, ...on.map((p) => p.model)),
+            train: Object.assign({ ...m.train }, ...on.map((p) => p.train)),
           }
         : m;
     });
-  return { ...exp, methods };
-})();
+  const files = kept.filter((k) => k.rows.length).map((k) => k.prior.file.replace('bench/configs/', ''));
+  return { ...exp, methods, file: `bench/configs/corpora.json${files.length ? `, with ${files.join(' and ')}` : ''}` };
+}
 
 /** What the page knows of a run to choose among an experiment's runs. */
 export interface DevChoiceRun {

@@ -11,10 +11,10 @@ import { runGroupKey, type RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
 import { addRuns } from '../../db/runs';
 import type { RunRow } from '../../db/schema';
-import { bestOnDevBySeed, RULE_CANDIDATES, RULE_CANDIDATES_FILE } from '../../core/ruleCandidates';
+import { bestOnDevBySeed, ruleCandidates } from '../../core/ruleCandidates';
 import type { SpanScores } from '../../core/metrics';
 import { METHOD_CATALOG } from '../../methods/catalog';
-import { pct, readText, useProjectId } from '../hooks';
+import { pct, readText, useProject, useProjectId } from '../hooks';
 
 const catalogMethods: ExperimentMethod[] = METHOD_CATALOG.map((e) => ({
   label: e.title,
@@ -45,6 +45,7 @@ export function ExperimentPanel(props: {
   onError: (message: string | null) => void;
 }) {
   const projectId = useProjectId();
+  const project = useProject(projectId);
   const [file, setFile] = useState<(ExperimentMethods & { file: string }) | null>(null);
   const methods = file ? file.methods : catalogMethods;
   const [chosen, setChosen] = useState<Set<string>>(new Set());
@@ -55,8 +56,10 @@ export function ExperimentPanel(props: {
   const loadCandidates = () => {
     props.onError(null);
     setMessage(null);
-    setFile({ ...RULE_CANDIDATES, file: RULE_CANDIDATES_FILE });
-    setChosen(new Set(RULE_CANDIDATES.methods.map((m) => m.label)));
+    // A prior that cannot apply to the project's types (the gazetteer library) gives way to what the rule keeps there instead.
+    const candidates = ruleCandidates((project?.types ?? []).map((t) => t.name));
+    setFile(candidates);
+    setChosen(new Set(candidates.methods.map((m) => m.label)));
   };
 
   const load = async (f: File) => {
