@@ -121,14 +121,16 @@ describe('leave-one-corpus-out', () => {
       expect(() => leaveOneCorpusOut({ ...input(records), priors: [q] })).toThrow(/not an earlier prior/);
     });
 
+    /** A prior over p (prior(55)) whose dev is p's plus `by` everywhere, and whose test on c is `cTest`. */
+    const over = (name: string, by: number, cTest: number) => ({
+      name,
+      over: 'p',
+      records: prior(55).records.map((r) => ({ ...r, dev: { f1: r.dev!.f1 + by }, test: { f1: r.setting === 'c' ? cTest : r.test.f1 } })),
+    });
+
     it('reads the one of two priors on the same footing that gains more, since no run has both', () => {
       // Over p: q gains +1 on every setting (c's test 75), r +2 (c's test 80); for c both gain, r more.
       const p = prior(55);
-      const over = (name: string, by: number, cTest: number) => ({
-        name,
-        over: 'p',
-        records: p.records.map((r) => ({ ...r, dev: { f1: r.dev!.f1 + by }, test: { f1: r.setting === 'c' ? cTest : r.test.f1 } })),
-      });
       const c = leaveOneCorpusOut({ ...input(records), priors: [p, over('p + q', 1, 75), over('p + r', 2, 80)] }).find((o) => o.name === 'c')!;
       expect(c.priors!.map((k) => [k.name, k.rows])).toEqual([
         ['p', ['x']],
@@ -148,11 +150,6 @@ describe('leave-one-corpus-out', () => {
     it('never reads an inert prior where it cannot apply: that corpus does not vote on it, and is read without it, so an alternative can be', () => {
       // r, an alternative to p + q over p, gains more where it votes, but cannot apply to c.
       const p = prior(55);
-      const over = (name: string, by: number, cTest: number) => ({
-        name,
-        over: 'p',
-        records: p.records.map((r) => ({ ...r, dev: { f1: r.dev!.f1 + by }, test: { f1: r.setting === 'c' ? cTest : r.test.f1 } })),
-      });
       const r = { ...over('p + r', 2, 80), inert: { c: 'no list maps onto its types' } };
       const out = leaveOneCorpusOut({ ...input(records), priors: [p, over('p + q', 1, 75), r] });
       const c = out.find((o) => o.name === 'c')!;
