@@ -8,7 +8,7 @@ const NEWS = ['PER', 'LOC', 'ORG', 'MISC'];
 const CHEMISTRY = ['Chemical', 'Disease'];
 
 describe('the rule’s candidates', () => {
-  it('carry the priors the rule keeps with every corpus of the suite voting, and where the library cannot apply what it keeps instead, as loco.json records them', () => {
+  it('read the priors the rule keeps with every corpus voting (and where the library cannot apply) from loco.json, each run by its config for the rows it is kept for', () => {
     const every = json('bench/results/loco.json').everyCorpus as {
       priors: { name: string; rows: string[] }[];
       whereInert: { prior: string; priors: { name: string; rows: string[] }[] }[];

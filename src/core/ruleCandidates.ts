@@ -12,14 +12,11 @@
  */
 import corpora from '../../bench/configs/corpora.json';
 import library from '../../bench/configs/public-gazetteers-brands.json';
+import loco from '../../bench/results/loco.json';
 import weightAverage from '../../bench/configs/weight-average.json';
 import wordDropout from '../../bench/configs/word-dropout.json';
 import { type ExperimentMethods, isScoredOnly, parseExperimentMethods } from './experimentConfig';
 import { publicLibraryApplies } from './publicGazetteers';
-
-const WSL_PRIORS = 'WSL with the priors (dictionary features, O shift on dev)';
-const PAGE_DEFAULT =
-  "the training page's default: completion (3 rounds, keepBest, type shifts), dictionary features with dropout chosen on dev, weak labels as features";
 
 /** A prior the rule keeps: its name in loco.json, the config its runs were measured with, the prior it stacks on, what it sets beyond its config's model and training options. */
 interface Prior {
@@ -50,19 +47,24 @@ const LIBRARY: Prior = {
 /** A kept prior and the rows it is kept for, in the order they stack. */
 export type KeptPrior = { prior: Prior; rows: string[] };
 
-/** What the rule keeps with every corpus voting (loco.json's everyCorpus.priors; a test holds them together). */
-export const KEPT_PRIORS: KeptPrior[] = [
-  { prior: WORD_DROPOUT, rows: [WSL_PRIORS, PAGE_DEFAULT] },
-  { prior: LIBRARY, rows: [WSL_PRIORS] },
-];
+const PRIORS = new Map([WORD_DROPOUT, WEIGHT_AVERAGE, LIBRARY].map((p) => [p.name, p]));
+
+/** loco.json's list of kept priors as the page's: those kept for some row, each with its config. */
+function kept(list: readonly { name: string; rows: string[] }[]): KeptPrior[] {
+  return list
+    .filter((k) => k.rows.length)
+    .map((k) => {
+      const prior = PRIORS.get(k.name);
+      if (!prior) throw new Error(`bench/results/loco.json keeps the prior "${k.name}", which the training page has no config for`);
+      return { prior, rows: k.rows };
+    });
+}
+
+/** What the rule keeps with every corpus voting (loco.json's everyCorpus.priors), read from the results, not copied. */
+export const KEPT_PRIORS: KeptPrior[] = kept(loco.everyCorpus.priors);
 
 /** What it keeps where a prior cannot apply (everyCorpus.whereInert), by that prior's name. */
-export const KEPT_PRIORS_WHERE_INERT: Record<string, KeptPrior[]> = {
-  [LIBRARY_PRIOR]: [
-    { prior: WORD_DROPOUT, rows: [WSL_PRIORS, PAGE_DEFAULT] },
-    { prior: WEIGHT_AVERAGE, rows: [WSL_PRIORS] },
-  ],
-};
+export const KEPT_PRIORS_WHERE_INERT: Record<string, KeptPrior[]> = Object.fromEntries(loco.everyCorpus.whereInert.map((w) => [w.prior, kept(w.priors)]));
 
 /** The options `a` sets otherwise than `b`. */
 function differs(a: object | undefined, b: object | undefined): Record<string, unknown> {
