@@ -42,6 +42,7 @@ const feat = buildFeaturizer(
 const cfg = parseRunConfig({
   data: { kind: 'files', train: { conll: 'x' }, dev: { conll: 'y' } },
   model: { encoder: values.encoder, hidden: Number(values.hidden), head: values.head, dropout: 0.5 },
+  method: { name: 'supervised' },
   train: { epochs: 1, batchSize: 32, lr: 0.002, seed: 1 },
 });
 const method = getMethod('supervised');

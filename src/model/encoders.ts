@@ -418,8 +418,11 @@ tf.registerGradient({
 
 /**
  * Character CNN (Ma and Hovy 2016): character embeddings, a width-3 convolution, max over the
- * characters of each word. Embeddings are looked up by a one-hot product, since the gather
- * gradient (UnsortedSegmentSum) has no WASM kernel.
+ * characters of each word. Embeddings are looked up by a gather where the backend has gather's
+ * gradient (UnsortedSegmentSum: the CPU backend, and WASM once registerWasmKernels added it), else
+ * by a one-hot product. The two give the same bits, forward and gradient: a one-hot row picks one
+ * embedding row exactly, and the product's gradient sums each character's rows in order, as the
+ * segment sum does. The gather skips a [N·L, chars] product and its transpose each step.
  */
 export function charCnn(params: Params, chars: tf.Tensor2D, nChars: number, dim: number, filters: number, seed: number): tf.Tensor2D {
   const [N, L] = chars.shape;
@@ -427,8 +430,9 @@ export function charCnn(params: Params, chars: tf.Tensor2D, nChars: number, dim:
   const w = param(params, 'char/conv/w', () => tf.randomUniform([3 * dim, filters], -Math.sqrt(6 / (4 * dim)), Math.sqrt(6 / (4 * dim)), 'float32', seed + 1));
   const b = param(params, 'char/conv/b', () => tf.zeros([filters]));
   if (charCnnKernelActive()) return tf.engine().runKernel(CHAR_CNN_KERNELS.forward, { chars, emb, w, b }) as tf.Tensor2D;
-  const oneHot = tf.cast(tf.oneHot(tf.reshape(chars, [-1]), nChars), 'float32');
-  const e = tf.reshape(dense(oneHot, emb), [N, L, dim]) as tf.Tensor3D;
+  const ids = tf.reshape(chars, [-1]) as tf.Tensor1D;
+  const rows = tf.getKernel('UnsortedSegmentSum', tf.getBackend()) ? tf.gather(emb, ids) : dense(tf.cast(tf.oneHot(ids, nChars), 'float32'), emb);
+  const e = tf.reshape(rows, [N, L, dim]) as tf.Tensor3D;
   const c = tf.tanh(shiftConv(e, w as tf.Tensor as tf.Tensor2D, b as tf.Tensor as tf.Tensor1D, 1));
   // Padding characters (id 0) must not win the max.
   const pad = tf.expandDims(tf.cast(tf.equal(chars, 0), 'float32'), 2);

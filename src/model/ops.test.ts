@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logSumExpOver, maxOver, shift, shiftConv } from './ops';
+import { logSumExpOver, maxOver, SHIFT_CAT, shift, shiftCat, shiftConv } from './ops';
 import * as tf from './tf';
 
 const close = (a: tf.Tensor, b: tf.Tensor) => {
@@ -94,6 +94,61 @@ describe("the studio's WASM kernels", () => {
     await tf.setBackend('wasm');
     const got = cases(tf.tensor3d(values, [3, 4, 5])).map((t) => ({ shape: t.shape, dtype: t.dtype, data: Array.from(t.dataSync()) }));
     expect(() => tf.gather(tf.tensor3d(values, [3, 4, 5]), [3])).toThrow(/index 3 at 0 is outside \[0, 2\]/);
+    await tf.setBackend('cpu');
+    expect(got).toEqual(want);
+  });
+
+  it('transpose what the CPU backend transposes: every permutation of ranks 2-4, size-1 axes, int32 and bool, empty', async () => {
+    await import('@tensorflow/tfjs-backend-wasm');
+    (await import('./wasmKernels')).registerWasmKernels();
+    const permutations = (n: number): number[][] =>
+      n === 1 ? [[0]] : permutations(n - 1).flatMap((p) => Array.from({ length: n }, (_, i) => [...p.slice(0, i), n - 1, ...p.slice(i)]));
+    const shapes = [
+      [37, 70],
+      [3, 4, 5],
+      [3, 1, 5],
+      [1, 4, 5],
+      [2, 3, 1, 4],
+      [2, 3, 4, 5],
+      [70, 33, 2],
+    ];
+    const cases = () =>
+      shapes.flatMap((shape) => {
+        const size = shape.reduce((a, b) => a * b, 1);
+        const x = tf.tensor(
+          Array.from({ length: size }, (_, k) => k * 1.5 - 7),
+          shape,
+        );
+        return permutations(shape.length).map((p) => tf.transpose(x, p));
+      });
+    const others = () => [
+      tf.transpose(tf.tensor2d([1, 2, 3, 4, 5, 6], [2, 3], 'int32')),
+      tf.transpose(tf.tensor2d([1, 0, 0, 1, 1, 0], [3, 2], 'bool')),
+      tf.transpose(tf.zeros([0, 3])),
+    ];
+    const read = (ts: tf.Tensor[]) => ts.map((t) => ({ shape: t.shape, dtype: t.dtype, data: Array.from(t.dataSync()) }));
+    await tf.setBackend('cpu');
+    const want = read([...cases(), ...others()]);
+    await tf.setBackend('wasm');
+    const got = read([...cases(), ...others()]);
+    await tf.setBackend('cpu');
+    expect(got).toEqual(want);
+  });
+
+  it('build shiftCat as the composed shifts do: dilations 1, 2 and -3, a sequence shorter than the shift, int32', async () => {
+    await import('@tensorflow/tfjs-backend-wasm');
+    (await import('./wasmKernels')).registerWasmKernels();
+    const values = Array.from({ length: 60 }, (_, k) => k * 1.5 - 7);
+    const cases = () => {
+      const x = tf.tensor3d(values, [3, 4, 5]);
+      return [shiftCat(x, 1), shiftCat(x, 2), shiftCat(x, -3), shiftCat(x, 4), shiftCat(tf.reshape(x, [2, 6, 5]), 1), shiftCat(tf.cast(x, 'int32'), -1)];
+    };
+    await tf.setBackend('cpu');
+    expect(tf.getKernel(SHIFT_CAT, 'cpu')).toBeUndefined();
+    const want = cases().map((t) => ({ shape: t.shape, dtype: t.dtype, data: Array.from(t.dataSync()) }));
+    await tf.setBackend('wasm');
+    expect(tf.getKernel(SHIFT_CAT, 'wasm')).toBeDefined();
+    const got = cases().map((t) => ({ shape: t.shape, dtype: t.dtype, data: Array.from(t.dataSync()) }));
     await tf.setBackend('cpu');
     expect(got).toEqual(want);
   });

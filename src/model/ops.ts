@@ -153,6 +153,19 @@ export function logSumExpOver(x: tf.Tensor, axis: number): tf.Tensor {
   return logSumExpOp(axis < 0 ? x.rank + axis : axis)(x);
 }
 
+/** The kernel that builds shiftCat's [B, T, 3D] in one pass (wasmKernels.ts registers it for WASM). */
+export const SHIFT_CAT = 'StudioShiftCat';
+
+/**
+ * [x(t−d); x(t); x(t+d)] along the last axis, zeros past either end: x [B, T, D] → [B, T, 3D].
+ * One pass on backends with the kernel; elsewhere two shifts (each a slice and a concat with
+ * zeros) and a concat. Both only copy values, so both give the same bits.
+ */
+export function shiftCat(x: tf.Tensor3D, d: number): tf.Tensor3D {
+  if (tf.getKernel(SHIFT_CAT, tf.getBackend())) return tf.engine().runKernel(SHIFT_CAT, { x }, { d }) as tf.Tensor3D;
+  return tf.concat([shift(x, d), x, shift(x, -d)], 2) as tf.Tensor3D;
+}
+
 /**
  * A width-3 convolution over time with dilation d, as one matrix product over the shifted
  * copies [x(t−d); x(t); x(t+d)]: x [B, T, D], w [3D, F], b [F] → [B, T, F]. TensorFlow.js has no
@@ -170,14 +183,14 @@ const convOp = opPer(
     tf.customGrad(((xi: tf.Tensor3D, wi: tf.Tensor2D, bi: tf.Tensor1D, save: tf.GradSaveFunc) => {
       const [B, T, D] = xi.shape;
       const F = wi.shape[1];
-      const cat = tf.reshape(tf.concat([shift(xi, d), xi, shift(xi, -d)], 2), [B * T, 3 * D]) as tf.Tensor2D;
+      const cat = tf.reshape(shiftCat(xi, d), [B * T, 3 * D]) as tf.Tensor2D;
       save([cat, wi]);
       return {
         value: tf.reshape(tf.add(tf.matMul(cat, wi), bi), [B, T, F]),
         gradFunc: (dy: tf.Tensor, [sCat, sw]: tf.Tensor[]) => {
           const dy3 = dy as tf.Tensor3D;
           const dy2 = tf.reshape(dy3, [B * T, F]) as tf.Tensor2D;
-          const dyCat = tf.reshape(tf.concat([shift(dy3, -d), dy3, shift(dy3, d)], 2), [B * T, 3 * F]) as tf.Tensor2D;
+          const dyCat = tf.reshape(shiftCat(dy3, -d), [B * T, 3 * F]) as tf.Tensor2D;
           // [W₀ᵀ; W₁ᵀ; W₂ᵀ] in one transpose of the [3, D, F] blocks.
           const wT = tf.reshape(tf.transpose(tf.reshape(sw, [3, D, F]), [0, 2, 1]), [3 * F, D]) as tf.Tensor2D;
           const dx = tf.reshape(tf.matMul(dyCat, wT), [B, T, D]);

@@ -24,10 +24,20 @@
  * UnsortedSegmentSum, which the package lacks (so gather had no gradient on WASM): row sums on the
  * heap. The span head's loss on the sampled spans gathers their token states (spanHead.ts).
  *
+ * Transpose, as copies on the heap: the package's runs a generic index loop in C++, 20.6 ms for the
+ * character CNN's [26624, 90] patch matrix, whose transpose every step's weight gradient takes
+ * (matMulTransposed in ops.ts), against 5.5 ms blocked here (bench/wasm-kernels.ts). A transpose
+ * only moves values, so a model trains to the same numbers either way.
+ *
+ * StudioShiftCat (shiftCat in ops.ts): a width-3 convolution's shifted copies [x(t−d); x(t);
+ * x(t+d)] written in one pass, where the composed version (two slices, two concats with zeros,
+ * one concat of three) spent 10 % of a bc5cdr training run in the character CNN's copies.
+ *
  * registerWasmKernels also registers the studio's own LSTM step kernels (lstmWasm.ts).
  */
 import { backend_util, getKernel, registerKernel, slice_util, unregisterKernel, util, type KernelConfig, type TensorInfo } from '@tensorflow/tfjs-core';
 import { lstmWasmKernels } from './lstmWasm';
+import { SHIFT_CAT } from './ops';
 import { sigmoidInPlace, type Args, type WasmBackendLike } from './wasmHeap';
 
 /** Copies the slice of `x` (shape, strides) at `begin` of `size` into `out`, row by innermost row. */
@@ -54,7 +64,111 @@ export function stridedCopy(
   }
 }
 
+/**
+ * A transpose's shape and permutation with the size-1 axes dropped and the runs of axes that stay
+ * neighbours, in order, merged into one: [26624, 90] by [1, 0] stays, [52, 32, 400] by [1, 0, 2]
+ * stays, [3, 60, 30] by [0, 2, 1] stays, [8, 5, 1, 4] by [1, 0, 2, 3] becomes [8, 20] by [1, 0].
+ */
+export function collapseTranspose(shape: readonly number[], perm: readonly number[]): { shape: number[]; perm: number[] } {
+  const kept = perm.filter((d) => shape[d] !== 1);
+  // Runs of the output's axes that are consecutive axes of the input.
+  const runs: number[][] = [];
+  for (const d of kept) {
+    const last = runs[runs.length - 1];
+    if (last && last[last.length - 1] + 1 === d) last.push(d);
+    else runs.push([d]);
+  }
+  // Each run is one axis; number them in the input's order.
+  const byInput = runs.map((r, i) => [r[0], i] as const).sort((a, b) => a[0] - b[0]);
+  const newShape = new Array<number>(runs.length);
+  const newPerm = new Array<number>(runs.length);
+  byInput.forEach(([, run], axis) => {
+    newShape[axis] = runs[run].reduce((a, d) => a * shape[d], 1);
+    newPerm[run] = axis;
+  });
+  return { shape: newShape, perm: newPerm };
+}
+
+/** out = x transposed by perm (shape and perm as collapseTranspose leaves them). */
+export function transposeInto(x: TypedArrayLike, shape: readonly number[], perm: readonly number[], out: TypedArrayLike): void {
+  const rank = shape.length;
+  if (rank <= 1 || perm.every((d, i) => d === i)) {
+    out.set(x.subarray(0, util.sizeFromShape(shape as number[])), 0);
+    return;
+  }
+  if (rank === 2) {
+    transpose2d(x, 0, shape[0], shape[1], out, 0);
+    return;
+  }
+  if (rank === 3 && perm[0] === 0 && perm[1] === 2) {
+    const [n, r, c] = shape;
+    for (let i = 0; i < n; i++) transpose2d(x, i * r * c, r, c, out, i * r * c);
+    return;
+  }
+  // Any other: walk the output in order, reading the input by its strides.
+  const strides = util.computeStrides(shape as number[]);
+  const outShape = perm.map((d) => shape[d]);
+  const readStride = perm.map((d) => (d === rank - 1 ? 1 : strides[d]));
+  const inner = outShape[rank - 1];
+  const innerStride = readStride[rank - 1];
+  const idx = new Array<number>(rank - 1).fill(0);
+  const rows = util.sizeFromShape(outShape.slice(0, -1));
+  let o = 0;
+  for (let row = 0; row < rows; row++) {
+    let from = 0;
+    for (let d = 0; d < rank - 1; d++) from += idx[d] * readStride[d];
+    if (innerStride === 1) {
+      out.set(x.subarray(from, from + inner), o);
+      o += inner;
+    } else for (let j = 0; j < inner; j++, from += innerStride) out[o++] = x[from];
+    for (let d = rank - 2; d >= 0; d--) {
+      if (++idx[d] < outShape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+type TypedArrayLike = Float32Array | Int32Array | Uint8Array;
+
+/** out[o, o + D) = row `first + s` of x [*, D] where 0 ≤ s < T, else zeros. */
+function copyRow(x: TypedArrayLike, first: number, s: number, T: number, D: number, out: TypedArrayLike, o: number): void {
+  if (s < 0 || s >= T) {
+    out.fill(0, o, o + D);
+    return;
+  }
+  const from = (first + s) * D;
+  for (let j = 0; j < D; j++) out[o + j] = x[from + j];
+}
+
+/** out [B, T, 3D] = [x(t−d); x(t); x(t+d)] of x [B, T, D], zeros past either end. */
+export function shiftCatInto(x: TypedArrayLike, B: number, T: number, D: number, d: number, out: TypedArrayLike): void {
+  for (let b = 0; b < B; b++) {
+    for (let t = 0; t < T; t++) {
+      const o = (b * T + t) * 3 * D;
+      copyRow(x, b * T, t - d, T, D, out, o);
+      copyRow(x, b * T, t, T, D, out, o + D);
+      copyRow(x, b * T, t + d, T, D, out, o + 2 * D);
+    }
+  }
+}
+
+/** The [r, c] matrix at x[from] transposed into out[to] as [c, r], in 32 x 32 blocks. */
+function transpose2d(x: TypedArrayLike, from: number, r: number, c: number, out: TypedArrayLike, to: number): void {
+  const block = 32;
+  for (let r0 = 0; r0 < r; r0 += block) {
+    const r1 = Math.min(r, r0 + block);
+    for (let c0 = 0; c0 < c; c0 += block) {
+      const c1 = Math.min(c, c0 + block);
+      for (let j = c0; j < c1; j++) {
+        const o = to + j * r;
+        for (let i = r0; i < r1; i++) out[o + i] = x[from + i * c + j];
+      }
+    }
+  }
+}
+
 let originalSlice: KernelConfig | undefined;
+let originalTranspose: KernelConfig | undefined;
 let originalGather: KernelConfig | undefined;
 
 /** The slice of x at begin of size, read in place (parsed begin and size). */
@@ -174,6 +288,38 @@ const kernels: KernelConfig[] = [
     },
   },
   {
+    kernelName: 'Transpose',
+    backendName: 'wasm',
+    kernelFunc: (args) => {
+      const { inputs, attrs, backend } = args as unknown as Args;
+      const { x } = inputs;
+      if (x.dtype === 'string' || x.dtype === 'complex64') return originalTranspose!.kernelFunc(args);
+      const perm = attrs.perm as number[];
+      const out = backend.makeOutput(
+        perm.map((d) => x.shape[d]),
+        x.dtype,
+      );
+      if (util.sizeFromShape(x.shape) === 0) return out;
+      const collapsed = collapseTranspose(x.shape, perm);
+      transposeInto(backend.typedArrayFromHeap(x), collapsed.shape, collapsed.perm, backend.typedArrayFromHeap(out));
+      return out;
+    },
+  },
+  {
+    kernelName: SHIFT_CAT,
+    backendName: 'wasm',
+    kernelFunc: (args) => {
+      const { inputs, attrs, backend } = args as unknown as Args;
+      const { x } = inputs;
+      const [B, T, D] = x.shape;
+      const d = attrs.d as number;
+      const out = backend.makeOutput([B, T, 3 * D], x.dtype);
+      if (B * T * D === 0) return out;
+      shiftCatInto(backend.typedArrayFromHeap(x), B, T, D, d, backend.typedArrayFromHeap(out));
+      return out;
+    },
+  },
+  {
     kernelName: 'Tanh',
     backendName: 'wasm',
     kernelFunc: (args) => {
@@ -196,7 +342,7 @@ const kernels: KernelConfig[] = [
 
 /**
  * Replaces the WASM backend's Slice, Unpack and SplitV with the in-place versions, its Tanh with
- * the one through Sigmoid and its GatherV2 with row copies, adds UnsortedSegmentSum (gather's
+ * the one through Sigmoid, its GatherV2 with row copies and its Transpose with blocked copies, adds UnsortedSegmentSum (gather's
  * gradient) and the LSTM step kernels (idempotent).
  */
 export function registerWasmKernels(): void {
@@ -204,8 +350,10 @@ export function registerWasmKernels(): void {
   if (!current || current.kernelFunc === kernels[0].kernelFunc) return;
   originalSlice = current;
   originalGather = getKernel('GatherV2', 'wasm');
+  originalTranspose = getKernel('Transpose', 'wasm');
   for (const k of [...kernels, ...lstmWasmKernels]) {
     if (getKernel(k.kernelName, 'wasm')) unregisterKernel(k.kernelName, 'wasm');
-    registerKernel(k);
+    // The package's reductions call its own transpose, which its Transpose's setup binds.
+    registerKernel(k.kernelName === 'Transpose' ? { ...k, setupFunc: originalTranspose?.setupFunc } : k);
   }
 }
