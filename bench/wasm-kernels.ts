@@ -5,11 +5,15 @@
  * `equal` mask against the `sign` mask on a character-CNN batch [1664, 16, 30], Tanh against the
  * studio's through Sigmoid, GatherV2 against the studio's row copies (the decoupled model's
  * prediction gathers), Tile against broadcasting, and one LSTM direction's forward and backward pass over a [32, 40]
- * batch with the composed step ops against the studio's one-kernel steps. Median of 10.
+ * batch with the composed step ops against the studio's one-kernel steps; the package's Transpose
+ * against the studio's blocked one on the character CNN's [26624, 90] patch matrix, the composed
+ * shifted copies against StudioShiftCat on a [1664, 16, 30] batch, and the character embeddings
+ * read by a one-hot product against a gather (forward and gradient). Median of 10.
  *   npx tsx bench/wasm-kernels.ts
  */
 import { getKernel, unregisterKernel } from '@tensorflow/tfjs-core';
 import { LSTM_STEP, LSTM_STEP_GRAD, lstmOp } from '../src/model/encoders';
+import { dense, SHIFT_CAT, shift, shiftCat } from '../src/model/ops';
 import { registerWasmKernels } from '../src/model/wasmKernels';
 import * as tf from '../src/model/tf';
 import { median } from './browser';
@@ -56,8 +60,16 @@ const gatherInputs = [
     ] as const,
 );
 const gathers = () => Object.fromEntries(gatherInputs.map(([t, idx]) => [`${idx.shape[0]} of ${JSON.stringify(t.shape)}`, time(() => tf.gather(t, idx))]));
-const rows: Record<string, unknown> = { "package's kernels (ms)": slicing(), "package's Tanh (ms)": tanhs(), "package's GatherV2 (ms)": gathers() };
+const patches = tf.randomNormal([26624, 90], 0, 1, 'float32', 7);
+const transposes = () => ({ '[26624, 90]': time(() => tf.transpose(patches)) });
+const rows: Record<string, unknown> = {
+  "package's kernels (ms)": slicing(),
+  "package's Tanh (ms)": tanhs(),
+  "package's GatherV2 (ms)": gathers(),
+  "package's Transpose (ms)": transposes(),
+};
 registerWasmKernels();
+rows["studio's Transpose (ms)"] = transposes();
 rows["studio's in-place kernels (ms)"] = slicing();
 rows["studio's Tanh (ms)"] = tanhs();
 rows["studio's GatherV2 (ms)"] = gathers();
@@ -86,5 +98,22 @@ const m = tf.max(c, 1, true);
 rows['max gradient mask (ms)'] = {
   'broadcasting equal (TensorFlow.js)': time(() => tf.cast(tf.equal(c, m), 'float32')),
   '1 - sign(max - x) (studio)': time(() => tf.sub(1, tf.sign(tf.sub(m, c)))),
+};
+// A character CNN batch: 1,664 words of 16 characters, 30 dimensions, 78 character ids.
+const charX = tf.randomNormal([1664, 16, 30], 0, 1, 'float32', 8) as tf.Tensor3D;
+rows['shifted copies [x(t-1); x(t); x(t+1)] of [1664, 16, 30] (ms)'] = {
+  'two shifts and a concat (composed)': time(() => tf.concat([shift(charX, 1), charX, shift(charX, -1)], 2)),
+  'StudioShiftCat (studio)': time(() => (tf.getKernel(SHIFT_CAT, 'wasm') ? shiftCat(charX, 1) : tf.zeros([1]))),
+};
+const ids = tf.tensor1d(
+  Array.from({ length: 1664 * 16 }, (_, k) => (k * 31) % 78),
+  'int32',
+);
+const charEmb = tf.randomUniform([78, 30], -0.3, 0.3, 'float32', 9);
+const charDy = tf.randomNormal([1664 * 16, 30], 0, 1, 'float32', 10);
+const lookup = (read: (e: tf.Tensor) => tf.Tensor) => time(() => tf.grad((e: tf.Tensor) => tf.sum(tf.mul(read(e), charDy)))(charEmb));
+rows['character embeddings of [1664, 16] ids, forward and gradient (ms)'] = {
+  'one-hot product': lookup((e) => dense(tf.cast(tf.oneHot(ids, 78), 'float32'), e)),
+  'gather (studio)': lookup((e) => tf.gather(e, ids)),
 };
 console.log(JSON.stringify(rows, null, 1));

@@ -98,13 +98,16 @@ describe("the studio's WASM kernels", () => {
     expect(got).toEqual(want);
   });
 
-  it('transpose what the CPU backend transposes: every permutation of ranks 2-4, size-1 axes, int32 and bool, empty', async () => {
+  it('transpose what the CPU backend transposes: every permutation of ranks 2-4, tall matrices, size-1 axes, int32 and bool, empty', async () => {
     await import('@tensorflow/tfjs-backend-wasm');
     (await import('./wasmKernels')).registerWasmKernels();
     const permutations = (n: number): number[][] =>
       n === 1 ? [[0]] : permutations(n - 1).flatMap((p) => Array.from({ length: n }, (_, i) => [...p.slice(0, i), n - 1, ...p.slice(i)]));
+    // [200, 40] and [3, 100, 20] by [0, 2, 1] take the blocked copies; the rest the package's.
     const shapes = [
       [37, 70],
+      [200, 40],
+      [3, 100, 20],
       [3, 4, 5],
       [3, 1, 5],
       [1, 4, 5],
@@ -129,6 +132,19 @@ describe("the studio's WASM kernels", () => {
     const read = (ts: tf.Tensor[]) => ts.map((t) => ({ shape: t.shape, dtype: t.dtype, data: Array.from(t.dataSync()) }));
     await tf.setBackend('cpu');
     const want = read([...cases(), ...others()]);
+    // The blocked copies themselves on every case (the kernel hands some shapes to the package's).
+    const { collapseTranspose, transposeInto } = await import('./wasmKernels');
+    const direct = shapes.flatMap((shape) => {
+      const size = shape.reduce((a, b) => a * b, 1);
+      const x = Float32Array.from({ length: size }, (_, k) => k * 1.5 - 7);
+      return permutations(shape.length).map((p) => {
+        const c = collapseTranspose(shape, p);
+        const out = new Float32Array(size);
+        transposeInto(x, c.shape, c.perm, out);
+        return Array.from(out);
+      });
+    });
+    expect(direct).toEqual(want.slice(0, direct.length).map((w) => w.data));
     await tf.setBackend('wasm');
     const got = read([...cases(), ...others()]);
     await tf.setBackend('cpu');

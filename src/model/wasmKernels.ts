@@ -24,10 +24,11 @@
  * UnsortedSegmentSum, which the package lacks (so gather had no gradient on WASM): row sums on the
  * heap. The span head's loss on the sampled spans gathers their token states (spanHead.ts).
  *
- * Transpose, as copies on the heap: the package's runs a generic index loop in C++, 20.6 ms for the
+ * Transpose of tall matrices, as blocked copies on the heap: the package's took 22.5 ms for the
  * character CNN's [26624, 90] patch matrix, whose transpose every step's weight gradient takes
- * (matMulTransposed in ops.ts), against 5.5 ms blocked here (bench/wasm-kernels.ts). A transpose
- * only moves values, so a model trains to the same numbers either way.
+ * (matMulTransposed in ops.ts), against 6 ms here (bench/wasm-kernels.ts); other shapes keep the
+ * package's (blockedWins). A transpose only moves values, so a model trains to the same
+ * numbers either way.
  *
  * StudioShiftCat (shiftCat in ops.ts): a width-3 convolution's shifted copies [x(t−d); x(t);
  * x(t+d)] written in one pass, where the composed version (two slices, two concats with zeros,
@@ -130,6 +131,17 @@ export function transposeInto(x: TypedArrayLike, shape: readonly number[], perm:
 
 type TypedArrayLike = Float32Array | Int32Array | Uint8Array;
 
+/**
+ * Whether the blocked transpose beats the package's: for matrices (or a batch of them) at least
+ * twice as tall as wide, [26624, 90] (8.4 ms against 22), [1664, 138] (0.47 against 0.73),
+ * [1664, 400] (1.6 against 6.2); the package's is faster for square-ish ones ([1664, 900]: 8.8
+ * against 11; the ID-CNN's [3, 300, 300] weight blocks: 0.25 against 1) and tiny ones.
+ */
+function blockedWins(shape: readonly number[], perm: readonly number[]): boolean {
+  const matrix = shape.length === 2 ? shape : shape.length === 3 && perm[0] === 0 && perm[1] === 2 ? shape.slice(1) : null;
+  return matrix !== null && matrix[0] >= 2 * matrix[1] && util.sizeFromShape(shape as number[]) >= 4096;
+}
+
 /** out[o, o + D) = row `first + s` of x [*, D] where 0 ≤ s < T, else zeros. */
 function copyRow(x: TypedArrayLike, first: number, s: number, T: number, D: number, out: TypedArrayLike, o: number): void {
   if (s < 0 || s >= T) {
@@ -137,7 +149,9 @@ function copyRow(x: TypedArrayLike, first: number, s: number, T: number, D: numb
     return;
   }
   const from = (first + s) * D;
-  for (let j = 0; j < D; j++) out[o + j] = x[from + j];
+  // A view costs an allocation: worth it for long rows only (the ID-CNN's 300, not the characters' 30).
+  if (D >= 64) out.set(x.subarray(from, from + D), o);
+  else for (let j = 0; j < D; j++) out[o + j] = x[from + j];
 }
 
 /** out [B, T, 3D] = [x(t−d); x(t); x(t+d)] of x [B, T, D], zeros past either end. */
@@ -293,14 +307,14 @@ const kernels: KernelConfig[] = [
     kernelFunc: (args) => {
       const { inputs, attrs, backend } = args as unknown as Args;
       const { x } = inputs;
-      if (x.dtype === 'string' || x.dtype === 'complex64') return originalTranspose!.kernelFunc(args);
       const perm = attrs.perm as number[];
+      const collapsed = collapseTranspose(x.shape, perm);
+      if (x.dtype === 'string' || x.dtype === 'complex64' || util.sizeFromShape(x.shape) === 0 || !blockedWins(collapsed.shape, collapsed.perm))
+        return originalTranspose!.kernelFunc(args);
       const out = backend.makeOutput(
         perm.map((d) => x.shape[d]),
         x.dtype,
       );
-      if (util.sizeFromShape(x.shape) === 0) return out;
-      const collapsed = collapseTranspose(x.shape, perm);
       transposeInto(backend.typedArrayFromHeap(x), collapsed.shape, collapsed.perm, backend.typedArrayFromHeap(out));
       return out;
     },
