@@ -417,12 +417,20 @@ tf.registerGradient({
 });
 
 /**
+ * Whether a gather reads the character embeddings with the one-hot product's bits: on WASM with the
+ * studio's UnsortedSegmentSum (registerWasmKernels), a one-hot row picks one embedding row exactly
+ * and XNNPACK's product sums each character's gradient rows in order, as the segment sum does. The
+ * CPU backend's product sums in blocks of 48 (the last digit of a loss moved), so it keeps the
+ * product, as the GPU backends do.
+ */
+function gatherSameBits(): boolean {
+  return tf.getBackend() === 'wasm' && tf.getKernel('UnsortedSegmentSum', 'wasm') !== undefined;
+}
+
+/**
  * Character CNN (Ma and Hovy 2016): character embeddings, a width-3 convolution, max over the
- * characters of each word. Embeddings are looked up by a gather where the backend has gather's
- * gradient (UnsortedSegmentSum: the CPU backend, and WASM once registerWasmKernels added it), else
- * by a one-hot product. The two give the same bits, forward and gradient: a one-hot row picks one
- * embedding row exactly, and the product's gradient sums each character's rows in order, as the
- * segment sum does. The gather skips a [N·L, chars] product and its transpose each step.
+ * characters of each word. Embeddings are looked up by a gather on WASM (gatherSameBits), which
+ * skips a [N·L, chars] product and its transpose each step, else by a one-hot product.
  */
 export function charCnn(params: Params, chars: tf.Tensor2D, nChars: number, dim: number, filters: number, seed: number): tf.Tensor2D {
   const [N, L] = chars.shape;
@@ -431,7 +439,7 @@ export function charCnn(params: Params, chars: tf.Tensor2D, nChars: number, dim:
   const b = param(params, 'char/conv/b', () => tf.zeros([filters]));
   if (charCnnKernelActive()) return tf.engine().runKernel(CHAR_CNN_KERNELS.forward, { chars, emb, w, b }) as tf.Tensor2D;
   const ids = tf.reshape(chars, [-1]) as tf.Tensor1D;
-  const rows = tf.getKernel('UnsortedSegmentSum', tf.getBackend()) ? tf.gather(emb, ids) : dense(tf.cast(tf.oneHot(ids, nChars), 'float32'), emb);
+  const rows = gatherSameBits() ? tf.gather(emb, ids) : dense(tf.cast(tf.oneHot(ids, nChars), 'float32'), emb);
   const e = tf.reshape(rows, [N, L, dim]) as tf.Tensor3D;
   const c = tf.tanh(shiftConv(e, w as tf.Tensor as tf.Tensor2D, b as tf.Tensor as tf.Tensor1D, 1));
   // Padding characters (id 0) must not win the max.
