@@ -51,6 +51,19 @@ describe('shiftConv', () => {
 });
 
 describe("the studio's WASM kernels", () => {
+  /** The tensors `cases` makes, read on the CPU backend and on WASM with the studio's kernels. */
+  async function cpuAndWasm(cases: () => tf.Tensor[]) {
+    await import('@tensorflow/tfjs-backend-wasm');
+    (await import('./wasmKernels')).registerWasmKernels();
+    const read = () => cases().map((t) => ({ shape: t.shape, dtype: t.dtype, data: Array.from(t.dataSync()) }));
+    await tf.setBackend('cpu');
+    const want = read();
+    await tf.setBackend('wasm');
+    const got = read();
+    await tf.setBackend('cpu');
+    return { want, got };
+  }
+
   it('cut what the CPU backend cuts: slices (contiguous, strided, empty), unstack and split on every axis', async () => {
     await import('@tensorflow/tfjs-backend-wasm');
     const { registerWasmKernels } = await import('./wasmKernels');
@@ -99,8 +112,6 @@ describe("the studio's WASM kernels", () => {
   });
 
   it('transpose what the CPU backend transposes: every permutation of ranks 2-4, tall matrices, size-1 axes, int32 and bool, empty', async () => {
-    await import('@tensorflow/tfjs-backend-wasm');
-    (await import('./wasmKernels')).registerWasmKernels();
     const permutations = (n: number): number[][] =>
       n === 1 ? [[0]] : permutations(n - 1).flatMap((p) => Array.from({ length: n }, (_, i) => [...p.slice(0, i), n - 1, ...p.slice(i)]));
     // [200, 40] and [3, 100, 20] by [0, 2, 1] take the blocked copies; the rest the package's.
@@ -129,9 +140,8 @@ describe("the studio's WASM kernels", () => {
       tf.transpose(tf.tensor2d([1, 0, 0, 1, 1, 0], [3, 2], 'bool')),
       tf.transpose(tf.zeros([0, 3])),
     ];
-    const read = (ts: tf.Tensor[]) => ts.map((t) => ({ shape: t.shape, dtype: t.dtype, data: Array.from(t.dataSync()) }));
-    await tf.setBackend('cpu');
-    const want = read([...cases(), ...others()]);
+    const { want, got } = await cpuAndWasm(() => [...cases(), ...others()]);
+    expect(got).toEqual(want);
     // The blocked copies themselves on every case (the kernel hands some shapes to the package's).
     const { collapseTranspose, transposeInto } = await import('./wasmKernels');
     const direct = shapes.flatMap((shape) => {
@@ -145,47 +155,29 @@ describe("the studio's WASM kernels", () => {
       });
     });
     expect(direct).toEqual(want.slice(0, direct.length).map((w) => w.data));
-    await tf.setBackend('wasm');
-    const got = read([...cases(), ...others()]);
-    await tf.setBackend('cpu');
-    expect(got).toEqual(want);
   });
 
   it('build shiftCat as the composed shifts do: dilations 1, 2 and -3, a sequence shorter than the shift, int32', async () => {
-    await import('@tensorflow/tfjs-backend-wasm');
-    (await import('./wasmKernels')).registerWasmKernels();
     const values = Array.from({ length: 60 }, (_, k) => k * 1.5 - 7);
-    const cases = () => {
+    const { want, got } = await cpuAndWasm(() => {
       const x = tf.tensor3d(values, [3, 4, 5]);
       return [shiftCat(x, 1), shiftCat(x, 2), shiftCat(x, -3), shiftCat(x, 4), shiftCat(tf.reshape(x, [2, 6, 5]), 1), shiftCat(tf.cast(x, 'int32'), -1)];
-    };
-    await tf.setBackend('cpu');
+    });
     expect(tf.getKernel(SHIFT_CAT, 'cpu')).toBeUndefined();
-    const want = cases().map((t) => ({ shape: t.shape, dtype: t.dtype, data: Array.from(t.dataSync()) }));
-    await tf.setBackend('wasm');
     expect(tf.getKernel(SHIFT_CAT, 'wasm')).toBeDefined();
-    const got = cases().map((t) => ({ shape: t.shape, dtype: t.dtype, data: Array.from(t.dataSync()) }));
-    await tf.setBackend('cpu');
     expect(got).toEqual(want);
   });
 
   it('sum segments as the CPU backend does, and so give gather a gradient', async () => {
-    await import('@tensorflow/tfjs-backend-wasm');
-    (await import('./wasmKernels')).registerWasmKernels();
     const values = Array.from({ length: 24 }, (_, k) => k * 0.5 - 3);
-    const cases = () => {
+    const { want, got } = await cpuAndWasm(() => {
       const x = tf.tensor2d(values, [6, 4]);
       return [
         tf.unsortedSegmentSum(x, tf.tensor1d([2, 0, 2, -1, 1, 2], 'int32'), 4),
         tf.unsortedSegmentSum(tf.reshape(x, [6, 2, 2]), tf.tensor1d([0, 0, 1, 1, 0, 1], 'int32'), 2),
         tf.grad((t: tf.Tensor) => tf.sum(tf.mul(tf.gather(t, [3, 0, 3, 5]), tf.range(0, 16).reshape([4, 4]))))(x),
       ];
-    };
-    await tf.setBackend('cpu');
-    const want = cases().map((t) => ({ shape: t.shape, data: Array.from(t.dataSync()) }));
-    await tf.setBackend('wasm');
-    const got = cases().map((t) => ({ shape: t.shape, data: Array.from(t.dataSync()) }));
-    await tf.setBackend('cpu');
+    });
     expect(got).toEqual(want);
   });
 
