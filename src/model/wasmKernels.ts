@@ -90,43 +90,16 @@ export function collapseTranspose(shape: readonly number[], perm: readonly numbe
   return { shape: newShape, perm: newPerm };
 }
 
-/** out = x transposed by perm (shape and perm as collapseTranspose leaves them). */
+/**
+ * out = x transposed by perm, for the shapes blockedWins takes (as collapseTranspose leaves them):
+ * a matrix by [1, 0], or a batch of matrices by [0, 2, 1].
+ */
 export function transposeInto(x: TypedArrayLike, shape: readonly number[], perm: readonly number[], out: TypedArrayLike): void {
-  const rank = shape.length;
-  if (rank <= 1 || perm.every((d, i) => d === i)) {
-    out.set(x.subarray(0, util.sizeFromShape(shape as number[])), 0);
-    return;
-  }
-  if (rank === 2) {
-    transpose2d(x, 0, shape[0], shape[1], out, 0);
-    return;
-  }
-  if (rank === 3 && perm[0] === 0 && perm[1] === 2) {
+  if (shape.length === 2 && perm[0] === 1) transpose2d(x, 0, shape[0], shape[1], out, 0);
+  else if (shape.length === 3 && perm[0] === 0 && perm[1] === 2) {
     const [n, r, c] = shape;
     for (let i = 0; i < n; i++) transpose2d(x, i * r * c, r, c, out, i * r * c);
-    return;
-  }
-  // Any other: walk the output in order, reading the input by its strides.
-  const strides = util.computeStrides(shape as number[]);
-  const outShape = perm.map((d) => shape[d]);
-  const readStride = perm.map((d) => (d === rank - 1 ? 1 : strides[d]));
-  const inner = outShape[rank - 1];
-  const innerStride = readStride[rank - 1];
-  const idx = new Array<number>(rank - 1).fill(0);
-  const rows = util.sizeFromShape(outShape.slice(0, -1));
-  let o = 0;
-  for (let row = 0; row < rows; row++) {
-    let from = 0;
-    for (let d = 0; d < rank - 1; d++) from += idx[d] * readStride[d];
-    if (innerStride === 1) {
-      out.set(x.subarray(from, from + inner), o);
-      o += inner;
-    } else for (let j = 0; j < inner; j++, from += innerStride) out[o++] = x[from];
-    for (let d = rank - 2; d >= 0; d--) {
-      if (++idx[d] < outShape[d]) break;
-      idx[d] = 0;
-    }
-  }
+  } else throw new Error(`transposeInto: [${shape}] by [${perm}] is neither a matrix's transpose nor a batch of them`);
 }
 
 type TypedArrayLike = Float32Array | Int32Array | Uint8Array;
