@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import { dataFolder, missingFilesError, readConfigJson, resolveConfigPath, resolveDataPaths } from './dataFolder';
 import type { z } from 'zod';
-import { keptPriors, LOCO_RULE, type LocoInput, leaveOneCorpusOut, type LocoPrior, type LocoSetting } from '../core/loco';
+import { keptPriors, LOCO_RULE, type LocoInput, type LocoPool, leaveOneCorpusOut, type LocoPrior, type LocoSetting } from '../core/loco';
 import { publicGazetteerPath, publicGroup, publicPhrases } from '../core/publicGazetteers';
 import { experimentSchema, isScoredOnly, planExperiment, type splitSchema, type Experiment, type PlannedRun, type Setting } from '../core/experimentConfig';
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
@@ -360,8 +360,13 @@ function scoreDictionaryMatch(s: Setting, d: SettingData, lexicon: Lexicon | nul
  * WSL's test F1, the rule's choice from the other corpora's dev figures and its test F1, and the
  * row best on the setting's own dev. Written to `out` as JSON when given.
  */
-export function locoReport(exp: Experiment, records: RunRecord[], priors?: LocoPrior[]): { corpora: LocoSetting[]; table: string; everyCorpus: EveryCorpus } {
-  const input = locoInput(exp, records, priors);
+export function locoReport(
+  exp: Experiment,
+  records: RunRecord[],
+  priors?: LocoPrior[],
+  pool?: LocoPool,
+): { corpora: LocoSetting[]; table: string; everyCorpus: EveryCorpus } {
+  const input = { ...locoInput(exp, records, priors), ...(pool ? { pool } : {}) };
   const corpora = leaveOneCorpusOut(input);
   // A corpus outside the suite: every corpus of it votes (the training page's rule candidates);
   // and where a prior that can be inert cannot apply to it, what the rule keeps instead.

@@ -169,4 +169,32 @@ describe('leave-one-corpus-out', () => {
       expect(c.notMeasured).toBe('x has not run with p on every seed');
     });
   });
+
+  describe('pooling the other corpora', () => {
+    // Left out d. x gains +1 on a and b, seed for seed, and -9 on c, where its seeds disagree (-1, -17);
+    // y gains +0.5 everywhere; the best on each corpus's own dev is x on a and b and y on c.
+    const gain = { a: { x: [1, 1], y: [0.5, 0.5] }, b: { x: [1, 1], y: [0.5, 0.5] }, c: { x: [-1, -17], y: [0.5, 0.5] } };
+    const recs = (['a', 'b', 'c'] as const).flatMap((s) =>
+      [1, 2].flatMap((seed) => [rec(s, 'wsl', seed, 50, 50), rec(s, 'x', seed, 50 + gain[s].x[seed - 1], 50), rec(s, 'y', seed, 50 + gain[s].y[seed - 1], 50)]),
+    );
+    const pooled = (pool?: LocoInput['pool']): LocoInput => ({
+      ...input(recs),
+      settings: ['a', 'b', 'c', 'd'].map((s) => ({ name: s, corpus: s })),
+      ...(pool ? { pool } : {}),
+    });
+
+    it('the mean weighs every corpus alike: one noisy corpus sinks x', () => {
+      // x (1 + 1 - 9) / 3, y 0.5, the best on own dev (1 + 1 + 0.5) / 3.
+      expect(locoChoice(pooled(), 'd')).toMatchObject({ choice: DEV_SELECT, why: expect.stringContaining('; mean +0.83') });
+    });
+
+    it('the median takes the middle corpus (x ties the best on own dev at +1, and is the earlier row)', () => {
+      expect(locoChoice(pooled('median'), 'd')).toMatchObject({ choice: 'x', why: expect.stringContaining('; median +1.00') });
+    });
+
+    it('random effects count the corpus whose seeds disagree for less', () => {
+      // c's gain for x has variance 128 / 2 over 2 seeds; a's and b's agree (the floor, 0.01); no excess spread between corpora.
+      expect(locoChoice(pooled('random-effects'), 'd')).toMatchObject({ choice: 'x', why: expect.stringContaining('; random-effects +1.00') });
+    });
+  });
 });

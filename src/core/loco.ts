@@ -44,7 +44,12 @@ export interface LocoInput {
   records: readonly LocoRecord[];
   /** Priors measured run for run against the candidates (their records named by the settings they ran on). */
   priors?: readonly LocoPrior[];
+  /** How the other corpora's gains are pooled into one (`pooled`); the rule's is `mean`. */
+  pool?: LocoPool;
 }
+
+export const LOCO_POOLS = ['mean', 'median', 'random-effects'] as const;
+export type LocoPool = (typeof LOCO_POOLS)[number];
 
 /** A prior's runs: the candidates' rows run again with it, on (some of) the input's settings. */
 export interface LocoPrior {
@@ -128,17 +133,53 @@ const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
  * A gain averaged the rule's way: over each other corpus's settings where `gainOf` has one, then over
  * those corpora; with how many corpora it read of how many, their gains written out, and the mean.
  */
-function otherCorporaGain(input: LocoInput, leftOut: string | null, gainOf: (setting: string) => number | null) {
+function otherCorporaGain(input: LocoInput, leftOut: string | null, gainOf: (setting: string) => readonly number[] | null) {
   const others = [...new Set(input.settings.filter((s) => s.corpus !== leftOut).map((s) => s.corpus))];
-  const perCorpus: number[] = [];
+  const perCorpus: { gain: number; variance: number }[] = [];
   const parts: string[] = [];
   for (const corpus of others) {
-    const gains = input.settings.filter((s) => s.corpus === corpus).flatMap((s) => gainOf(s.name) ?? []);
-    if (!gains.length) continue;
-    perCorpus.push(mean(gains));
-    parts.push(`${corpus} ${signed(mean(gains))}`);
+    const runs = input.settings.flatMap((s) => (s.corpus === corpus ? [gainOf(s.name) ?? []] : [])).filter((d) => d.length);
+    if (!runs.length) continue;
+    const gain = mean(runs.map(mean));
+    // The variance of that mean: each setting's seed-to-seed variance of its differences over its seed count, averaged over the settings, over their count.
+    const variance = mean(runs.map((d) => (d.length > 1 ? sampleVariance(d) / d.length : Number.NaN))) / runs.length;
+    perCorpus.push({ gain, variance });
+    parts.push(`${corpus} ${signed(gain)}`);
   }
-  return { others: others.length, read: perCorpus.length, parts, gain: perCorpus.length ? mean(perCorpus) : Number.NaN };
+  return { others: others.length, read: perCorpus.length, parts, gain: pooled(perCorpus, input.pool ?? 'mean') };
+}
+
+const sampleVariance = (xs: readonly number[]) => xs.reduce((a, x) => a + (x - mean(xs)) ** 2, 0) / (xs.length - 1);
+
+/** The smallest variance a corpus's gain is given under random effects, so that seeds that agree to the digit do not take all the weight. */
+const VARIANCE_FLOOR = 0.01;
+
+/**
+ * The corpora's gains pooled into one. `mean` weighs every corpus alike (the rule). `median` takes the
+ * middle one. `random-effects` weighs each by 1 / (its variance + the between-corpus variance),
+ * DerSimonian and Laird's estimator: a corpus whose seeds disagree (a small dev) counts for less,
+ * but no corpus counts for more than its share once the corpora disagree with each other; it falls
+ * back to the mean where a corpus has one seed.
+ */
+function pooled(perCorpus: readonly { gain: number; variance: number }[], pool: LocoPool): number {
+  if (!perCorpus.length) return Number.NaN;
+  const gains = perCorpus.map((c) => c.gain);
+  if (pool === 'median') {
+    const s = [...gains].sort((a, b) => a - b);
+    const m = (s.length - 1) / 2;
+    return (s[Math.floor(m)] + s[Math.ceil(m)]) / 2;
+  }
+  if (pool === 'random-effects' && perCorpus.length > 1 && perCorpus.every((c) => Number.isFinite(c.variance))) {
+    const v = perCorpus.map((c) => Math.max(c.variance, VARIANCE_FLOOR));
+    const w = v.map((x) => 1 / x);
+    const sw = w.reduce((a, b) => a + b, 0);
+    const fixed = gains.reduce((a, g, i) => a + w[i] * g, 0) / sw;
+    const q = gains.reduce((a, g, i) => a + w[i] * (g - fixed) ** 2, 0);
+    const tau2 = Math.max(0, (q - (gains.length - 1)) / (sw - w.reduce((a, b) => a + b * b, 0) / sw));
+    const ws = v.map((x) => 1 / (x + tau2));
+    return gains.reduce((a, g, i) => a + ws[i] * g, 0) / ws.reduce((a, b) => a + b, 0);
+  }
+  return mean(gains);
 }
 
 /** The rule's choice for a left-out corpus, from the other corpora's dev figures only. */
@@ -148,13 +189,13 @@ export function locoChoice(input: LocoInput, leftOut: string, table = cells(inpu
     const g = otherCorporaGain(input, leftOut, (setting) => {
       const row = table.get(setting)!;
       const [a, ref] = [row.get(c), row.get(input.reference)];
-      return a && ref ? a.dev - ref.dev : null;
+      return a && ref ? a.seeds.filter((k) => ref.byseed.has(k)).map((k) => a.byseed.get(k)!.dev - ref.byseed.get(k)!.dev) : null;
     });
     // A candidate must have run on every other corpus to be chosen.
     if (g.read < g.others || !g.others) continue;
     if (!best || g.gain > best.gain + 1e-9) best = { choice: c, gain: g.gain, parts: g.parts };
   }
-  return best && { choice: best.choice, why: `dev gain over ${input.reference}: ${best.parts.join(', ')}; mean ${signed(best.gain)}` };
+  return best && { choice: best.choice, why: `dev gain over ${input.reference}: ${best.parts.join(', ')}; ${input.pool ?? 'mean'} ${signed(best.gain)}` };
 }
 
 /**
@@ -194,7 +235,7 @@ export function keptPriors(
             const b = base.get(`${setting}\t${label}\t${r.seed}`);
             return b === undefined ? [] : [r.dev!.f1 - b];
           });
-        return d.length ? mean(d) : null;
+        return d.length ? d : null;
       });
       if (g.read) byRow.set(label, g);
     }
@@ -222,7 +263,7 @@ export function keptPriors(
           : underRows && !underRows.includes(label)
             ? `, not kept: ${prior.over} is not`
             : `, not kept: ${rival!.prior.name} gains more (no run has both)`;
-      parts.push(`${label}: ${g.parts.join(', ')}; mean ${signed(g.gain)}${why}`);
+      parts.push(`${label}: ${g.parts.join(', ')}; ${input.pool ?? 'mean'} ${signed(g.gain)}${why}`);
     }
     const against = under ? ` over ${under.name}` : '';
     kept.push({ prior, rows, why: parts.length ? `dev gain with ${prior.name}${against}: ${parts.join(' | ')}` : '' });
