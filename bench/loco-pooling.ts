@@ -11,7 +11,7 @@
  */
 import { loadExperimentConfig, locoReport, readLocoPriors, readRecords, type RunRecord } from '../src/cli/experiment';
 import { readConfigJson } from '../src/cli/dataFolder';
-import { LOCO_POOLS, type LocoSetting } from '../src/core/loco';
+import { DEV_SELECT, LOCO_POOLS, type LocoSetting } from '../src/core/loco';
 import { dirname, resolve } from 'node:path';
 
 const args = process.argv.slice(2);
@@ -40,15 +40,12 @@ for (const s of exp.settings) {
 }
 
 const f = (x: number) => x.toFixed(2);
-const short = (c: LocoSetting) =>
-  `${c.loco?.choice.slice(0, 28) ?? '–'}${
-    (c.priors ?? []).filter((p) => p.rows.length).length
-      ? ` (+${(c.priors ?? [])
-          .filter((p) => p.rows.length)
-          .map((p) => p.name.replace('word dropout 0.1 + ', ''))
-          .join(', ')})`
-      : ''
-  }`;
+/** A choice in a few words, with the priors the rule keeps for some row of the corpus. */
+const short = (c: LocoSetting) => {
+  const choice = c.loco?.choice === DEV_SELECT ? 'the best on its own dev' : (c.loco?.choice.split(':')[0] ?? '–');
+  const priors = (c.priors ?? []).filter((p) => p.rows.length).map((p) => p.name.replace('word dropout 0.1 + ', ''));
+  return priors.length ? `${choice} (priors kept: ${priors.join(', ')})` : choice;
+};
 const results = LOCO_POOLS.map((pool) => ({ pool, corpora: locoReport(exp, records, priors, pool).corpora }));
 console.log(`| setting | ${results.map((r) => `${r.pool}: choice | dev | test`).join(' | ')} |`);
 console.log(`| --- | ${results.map(() => '--- | --- | ---').join(' | ')} |`);

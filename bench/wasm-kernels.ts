@@ -8,7 +8,8 @@
  * batch with the composed step ops against the studio's one-kernel steps; the package's Transpose
  * against the studio's blocked one on the character CNN's [26624, 90] patch matrix, the composed
  * shifted copies against StudioShiftCat on a [1664, 16, 30] batch, and the character embeddings
- * read by a one-hot product against a gather (forward and gradient). Median of 10.
+ * read by a one-hot product against a gather (forward and gradient), and the out-of-GloVe word
+ * vectors placed by two one-hot products against two gathers. Median of 10.
  *   npx tsx bench/wasm-kernels.ts
  */
 import { getKernel, unregisterKernel } from '@tensorflow/tfjs-core';
@@ -115,5 +116,24 @@ const lookup = (read: (e: tf.Tensor) => tf.Tensor) => time(() => tf.grad((e: tf.
 rows['character embeddings of [1664, 16] ids, forward and gradient (ms)'] = {
   'one-hot product': lookup((e) => dense(tf.cast(tf.oneHot(ids, 78), 'float32'), e)),
   'gather (studio)': lookup((e) => tf.gather(e, ids)),
+};
+// Out-of-GloVe word vectors (the tagger's inputs): 80 of a batch's 1,664 tokens read rows of a [4000, 92] table.
+const oovPos = Array.from({ length: 80 }, (_, k) => k * 20 + (k % 7));
+const oovIds = tf.tensor1d(
+  oovPos.map((_, k) => (k * 37) % 4000),
+  'int32',
+);
+const oovTable = tf.randomUniform([4000, 92], -0.1, 0.1, 'float32', 11);
+const oovDy = tf.randomNormal([1664, 92], 0, 1, 'float32', 12);
+const select = tf.buffer([1664, 80]);
+oovPos.forEach((p, k) => select.set(1, p, k));
+const oovSelect = select.toTensor() as tf.Tensor2D;
+const oovPlace = tf.buffer([1664], 'int32');
+oovPos.forEach((p, k) => oovPlace.set(k + 1, p));
+const place = oovPlace.toTensor() as tf.Tensor1D;
+const oov = (read: (t: tf.Tensor) => tf.Tensor) => time(() => tf.grad((t: tf.Tensor) => tf.sum(tf.mul(read(t), oovDy)))(oovTable));
+rows['80 out-of-GloVe vectors of a [4000, 92] table placed among 1,664 tokens, forward and gradient (ms)'] = {
+  'two one-hot products': oov((t) => dense(oovSelect, dense(tf.cast(tf.oneHot(oovIds, 4000), 'float32'), t))),
+  'two gathers (studio)': oov((t) => tf.gather(tf.concat([tf.zeros([1, 92]), tf.gather(t, oovIds)], 0), place)),
 };
 console.log(JSON.stringify(rows, null, 1));

@@ -417,13 +417,14 @@ tf.registerGradient({
 });
 
 /**
- * Whether a gather reads the character embeddings with the one-hot product's bits: on WASM with the
- * studio's UnsortedSegmentSum (registerWasmKernels), a one-hot row picks one embedding row exactly
- * and XNNPACK's product sums each character's gradient rows in order, as the segment sum does. The
- * CPU backend's product sums in blocks of 48 (the last digit of a loss moved), so it keeps the
+ * Whether a gather reads embedding rows with the one-hot product's bits (the character embeddings
+ * here, the out-of-GloVe word vectors in the tagger's inputs): on WASM with the studio's
+ * UnsortedSegmentSum (registerWasmKernels), a one-hot row picks one embedding row exactly and
+ * XNNPACK's product sums each row's gradient rows in order, as the segment sum does. The CPU
+ * backend's product sums in blocks of 48 (the last digit of a loss moved), so it keeps the
  * product, as the GPU backends do.
  */
-function gatherSameBits(): boolean {
+export function gatherSameBits(): boolean {
   return tf.getBackend() === 'wasm' && tf.getKernel('UnsortedSegmentSum', 'wasm') !== undefined;
 }
 

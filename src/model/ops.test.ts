@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { logSumExpOver, maxOver, SHIFT_CAT, shift, shiftCat, shiftConv } from './ops';
+import { logSumExpOver, matMulFast, maxOver, SHIFT_CAT, shift, shiftCat, shiftConv } from './ops';
 import * as tf from './tf';
 
 const close = (a: tf.Tensor, b: tf.Tensor) => {
@@ -206,6 +206,30 @@ describe("the studio's WASM kernels", () => {
       ];
     });
     expect(got).toEqual(want);
+  });
+
+  it("place out-of-GloVe rows by gathers with the one-hot products' bits on WASM, forward and gradient (the tagger's inputs)", async () => {
+    await import('@tensorflow/tfjs-backend-wasm');
+    (await import('./wasmKernels')).registerWasmKernels();
+    await tf.setBackend('wasm');
+    // 4 sentences of 9 tokens, 7 of them out of GloVe, reading rows 3, 0, 3, 5, 3, 1, 5 of a [6, 20] table (repeats sum their gradients).
+    const [BT, V, D] = [36, 6, 20];
+    const pos = [2, 5, 6, 11, 20, 30, 35];
+    const ids = [3, 0, 3, 5, 3, 1, 5];
+    const table = tf.randomNormal([V, D], 0, 1, 'float32', 5);
+    const u = tf.randomNormal([BT, D], 0, 1, 'float32', 6);
+    const sel = new Float32Array(BT * pos.length);
+    pos.forEach((p, k) => (sel[p * pos.length + k] = 1));
+    const oneHot = tf.cast(tf.oneHot(ids, V), 'float32') as tf.Tensor2D;
+    const place = new Int32Array(BT);
+    pos.forEach((p, k) => (place[p] = k + 1));
+    const byProducts = (t: tf.Tensor) => matMulFast(tf.tensor2d(sel, [BT, pos.length]), matMulFast(oneHot, t as tf.Tensor2D));
+    const byGathers = (t: tf.Tensor) => tf.gather(tf.concat([tf.zeros([1, D]), tf.gather(t, ids)], 0), tf.tensor1d(place, 'int32'));
+    const read = (f: (t: tf.Tensor) => tf.Tensor) => [f(table), tf.grad((t: tf.Tensor) => tf.sum(tf.mul(f(t), u)))(table)].map((t) => Array.from(t.dataSync()));
+    const [want, got] = [read(byProducts), read(byGathers)];
+    await tf.setBackend('cpu');
+    expect(got).toEqual(want);
+    expect(want[1].some((v) => v !== 0)).toBe(true);
   });
 
   it('take tanh through the sigmoid to float precision, saturated ends and empty tensors included', async () => {

@@ -1,7 +1,7 @@
 import type { ModelConfig } from '../core/runConfig';
 import type { CrfParams } from './crf';
 import { viterbi } from './crf';
-import { bilstmDirection, bilstmInsertedStates, charCnn, bilstm, idcnn, param, type Params } from './encoders';
+import { bilstmDirection, bilstmInsertedStates, charCnn, bilstm, gatherSameBits, idcnn, param, type Params } from './encoders';
 import type { BatchArrays } from './features';
 import { MAX_CHARS } from './features';
 import { dense, matMulFast } from './ops';
@@ -27,6 +27,9 @@ export interface BatchTensors {
   mask: tf.Tensor2D;
   oovSelect: tf.Tensor2D | null;
   oovOneHot: tf.Tensor2D | null;
+  /** Where gathers give the products' bits (gatherSameBits): the n out-of-GloVe ids, and per token 1 + which of them it reads (0: none). */
+  oovIds?: tf.Tensor1D;
+  oovPlace?: tf.Tensor1D;
   /** [B, T, lex] dictionary features, when the model reads them. */
   lex?: tf.Tensor3D;
 }
@@ -35,6 +38,15 @@ export function batchTensors(b: BatchArrays, dims: TaggerDims): BatchTensors {
   const n = b.oovPos.length;
   let oovSelect: tf.Tensor2D | null = null;
   let oovOneHot: tf.Tensor2D | null = null;
+  if (n && gatherSameBits()) {
+    const place = new Int32Array(b.B * b.T);
+    b.oovPos.forEach((p, k) => (place[p] = k + 1));
+    return {
+      ...batchTensors({ ...b, oovPos: [], oovIds: [] }, dims),
+      oovIds: tf.tensor1d(Int32Array.from(b.oovIds), 'int32'),
+      oovPlace: tf.tensor1d(place, 'int32'),
+    };
+  }
   if (n) {
     // [B*T, n] places the n out-of-GloVe vectors at their positions; [n, V] picks their rows.
     const sel = new Float32Array(b.B * b.T * n);
@@ -225,10 +237,15 @@ export class Tagger {
     const { cfg, dims, params, seed } = this;
     const [B, T] = b.mask.shape;
     let words: tf.Tensor = b.words;
-    if (b.oovSelect && b.oovOneHot) {
+    if ((b.oovSelect && b.oovOneHot) || (b.oovIds && b.oovPlace)) {
       const table = param(params, 'oov/emb', () => tf.randomUniform([dims.oov, dims.word - 8], -0.1, 0.1, 'float32', seed + 3));
-      const vecs = matMulFast(b.oovOneHot, table as unknown as tf.Tensor2D);
-      const placed = tf.reshape(matMulFast(b.oovSelect, vecs), [B, T, dims.word - 8]);
+      // Gathers where they give the products' bits (a row picked, its gradient rows summed in order), else one-hot products.
+      const placed = tf.reshape(
+        b.oovIds && b.oovPlace
+          ? tf.gather(tf.concat([tf.zeros([1, dims.word - 8]), tf.gather(table, b.oovIds)], 0), b.oovPlace)
+          : matMulFast(b.oovSelect!, matMulFast(b.oovOneHot!, table as unknown as tf.Tensor2D)),
+        [B, T, dims.word - 8],
+      );
       words = tf.add(
         words,
         tf.pad(placed, [
