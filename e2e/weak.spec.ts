@@ -183,6 +183,52 @@ test('weak labeling fills the statistics table with the numbers core computes, a
   await expect(page.getByTestId('source-spans').locator('tbody tr')).toHaveCount(demo.gazetteers.length + demo.rules.length);
 });
 
+test("the HMM fitted on the train split only: the page says so, and the dev scores are Node's for the same fit", async ({ page, outside: _ }) => {
+  await openDemo(page);
+  const corpora = demoCorpora();
+  const docs = corpora.flatMap((c) => c.docs);
+  const goldByDoc = corpora.flatMap((c) => c.layers[0]?.annotations ?? c.docs.map(() => null));
+  const labeler = new WeakLabeler(docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts })));
+  const request = {
+    gazetteers: demo.gazetteers.map((g, k) => ({
+      name: g.file,
+      mode: g.mode as CaseMode,
+      priority: k,
+      entries: parseGazetteerFile(g.format as never, { file: g.file, text: g.text }).entries,
+    })),
+    rules: demo.rules.map((rule, k) => ({ rule, priority: 1000 + k })),
+    types: demo.types,
+    method: 'hmm' as const,
+  };
+  const dev = docs.flatMap((d, k) => (d.split === 'dev' ? [k] : []));
+  const train = docs.flatMap((d, k) => (d.split === 'train' ? [k] : []));
+  const devF1 = (fitDocs?: number[]) => {
+    const result = labeler.run({ ...request, ...(fitDocs ? { fitDocs } : {}) });
+    return scoreSpans(
+      dev.map((k) => goldByDoc[k]!.spans),
+      dev.map((k) => result.aggregate[k].spans),
+    ).overall.f1;
+  };
+  const [onAll, onTrain] = [devF1(), devF1(train)];
+  expect(onTrain).not.toBe(onAll);
+
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
+  const aggregateF1 = page.getByTestId('stats-table').locator('tr[data-source="aggregate"] td').last();
+  await page.getByLabel('Fit the HMM on').selectOption('train');
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await expect(page.getByText(`The HMM was fitted on the train split's ${train.length} documents.`)).toBeVisible();
+  await expect(aggregateF1).toHaveText(pct(onTrain));
+  await page.getByLabel('Fit the HMM on').selectOption('all');
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await expect(page.getByText(`The HMM was fitted on all ${docs.length} documents.`)).toBeVisible();
+  await expect(aggregateF1).toHaveText(pct(onAll));
+  const runs = await storeRows<{ kind: string; config: { fitOn?: string } }>(page, 'runs');
+  expect(runs.filter((r) => r.kind === 'weak').map((r) => r.config.fitOn)).toEqual(['train', 'all']);
+  // Other aggregations fit nothing: the choice is not offered.
+  await page.getByLabel('Aggregation').selectOption('priority');
+  await expect(page.getByLabel('Fit the HMM on')).toHaveCount(0);
+});
+
 test('cancelling weak labeling leaves the stored layers as they were', async ({ page, outside: _ }) => {
   await openDemo(page);
   await page.getByRole('link', { name: 'Weak labels', exact: true }).click();

@@ -184,7 +184,7 @@ export function loadSetting(s: Setting): SettingData {
     const types = [...new Set([...gold.flatMap((a) => a.spans.map((x) => x.label)), ...dev.types, ...test.types])].sort();
     return { train: { corpus, anns, weak, hidden }, dev, test, types };
   } else {
-    const labeled = weakLabelCorpus({ corpus: s.corpus, ...settingSources(s) });
+    const labeled = weakLabelCorpus({ corpus: s.corpus, ...settingSources(s), ...(s.labelModelText === 'all' ? { fitAlso: [dev, test] } : {}) });
     corpus = labeled.corpus;
     anns = labeled.result.aggregate;
     weak = corpus.docs.map(() => true);
@@ -931,7 +931,7 @@ export async function prepareMethod({ exp, configFile, setting, data, m, glove, 
     const base = lexicon?.types.length ?? 0;
     const spans = (xs: readonly { lex?: readonly LexiconMatch[] }[]) => xs.reduce((a, x) => a + (x.lex ?? []).filter((m) => m.type >= base).length, 0);
     log(
-      `${setting.name}: the weak labels as features (${weakTypes.join(', ')}): ${spans(sents.train)} spans on train, ${spans(sents.dev)} on dev, ${spans(sents.test)} on test${data.hmm ? ' (dev and test by the HMM fitted on train)' : ''}`,
+      `${setting.name}: the weak labels as features (${weakTypes.join(', ')}): ${spans(sents.train)} spans on train, ${spans(sents.dev)} on dev, ${spans(sents.test)} on test${data.hmm ? ` (dev and test by the HMM fitted on ${setting.kind === 'dictionary' && setting.labelModelText === 'all' ? 'train, dev and test text' : 'train'})` : ''}`,
     );
   }
   const base = (lexicon?.types.length ?? 0) + weakTypes.length;

@@ -26,6 +26,11 @@ export interface WeakLabelOptions {
   types?: readonly string[];
   /** Type the untyped gazetteers' matches by their spelling before aggregating (default true). */
   typeUntyped?: boolean;
+  /**
+   * Other text the HMM is fitted on with the corpus (dev and test text, say, as the Weak labels page
+   * fits on every document of a project): the corpus is then decoded by that HMM. No gold is read.
+   */
+  fitAlso?: readonly ParsedCorpus[];
 }
 
 /**
@@ -56,16 +61,20 @@ export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; re
         ...rules.map((r) => r.rule.label),
       ]),
     ].sort();
-  const docs = corpus.docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts }));
+  const docsOf = (c: ParsedCorpus) => c.docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts }));
+  const docs = docsOf(corpus);
   const t0 = performance.now();
-  const result = new WeakLabeler(docs).run({
-    gazetteers: gazetteers.map(({ f, g }, k) => ({ name: basename(f), mode: o.mode, priority: k, entries: g.entries })),
-    rules,
-    types,
-    method: o.method,
-    ...(o.hmm ? { hmm: o.hmm } : {}),
-    ...(o.typeUntyped === false ? { typeUntyped: false } : {}),
-  });
+  const label = (ds: typeof docs, hmm?: HmmParams) =>
+    new WeakLabeler(ds).run({
+      gazetteers: gazetteers.map(({ f, g }, k) => ({ name: basename(f), mode: o.mode, priority: k, entries: g.entries })),
+      rules,
+      types,
+      method: o.method,
+      ...(hmm ? { hmm } : {}),
+      ...(o.typeUntyped === false ? { typeUntyped: false } : {}),
+    });
+  const fitted = !o.hmm && o.method === 'hmm' && o.fitAlso?.length ? label([...docs, ...o.fitAlso.flatMap(docsOf)]).hmm : undefined;
+  const result = label(docs, o.hmm ?? fitted);
   return { corpus, result, docs, wallMs: performance.now() - t0 };
 }
 

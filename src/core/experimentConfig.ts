@@ -99,6 +99,12 @@ export const settingSchema = z.discriminatedUnion('kind', [
       case: z.enum(['sensitive', 'insensitive', 'normalized']).default('insensitive'),
       /** Type the untyped lists' matches by their spelling, learned from the typed gazetteers (core/weak/spellingTyper.ts). */
       typeUntyped: z.boolean().default(true),
+      /**
+       * The text the HMM is fitted on: the training corpus ("train": nothing is fitted on text that
+       * selects or scores a model), or it with the dev and test text ("all", no gold read: what the
+       * Weak labels page does, fitting on every document of a project).
+       */
+      labelModelText: z.enum(['train', 'all']).default('train'),
       ...common,
     })
     .strict(),

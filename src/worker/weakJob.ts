@@ -13,6 +13,12 @@ export interface WeakOptions {
   method: AggregateMethod;
   /** Type the untyped gazetteers' matches by their spelling before aggregating (spellingTyper.ts). */
   typeUntyped: boolean;
+  /**
+   * The documents the HMM is fitted on: every one (default; no gold is read, and EM has all the text),
+   * or the train split's only, so that nothing is fitted on text that selects or scores a model (as
+   * `studio experiment` does by default; its `labelModelText`).
+   */
+  fitOn?: 'all' | 'train';
 }
 
 export interface WeakSummary {
@@ -25,6 +31,8 @@ export interface WeakSummary {
   ms: { load: number; index: number; match: number; rules: number; aggregate: number; save: number; total: number };
   reusedIndex: boolean;
   sources: SourceStats[];
+  /** What the HMM was fitted on, and how many documents that is (absent: not an HMM, or a run made before the choice existed: every document). */
+  fitted?: { on: 'all' | 'train'; documents: number };
   /** The aggregate against gold on the dev split, when the project has gold there. */
   aggregate?: SpanScores;
   goldDocuments: number;
@@ -39,6 +47,7 @@ const cache = new Map<string, WeakLabeler>();
  */
 export async function runWeakLabeling(db: StudioDB, projectId: number, options: WeakOptions, hooks: WeakHooks = {}): Promise<WeakSummary> {
   const { method, typeUntyped } = options;
+  const fitOn = method === 'hmm' ? (options.fitOn ?? 'all') : undefined;
   const t0 = performance.now();
   const project = await db.projects.get(projectId);
   if (!project) throw new Error(`project ${projectId} does not exist`);
@@ -53,10 +62,13 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
   const stop = stopIds.length ? (await db.gazetteerEntries.where('gazetteerId').anyOf(stopIds).toArray()).map((e) => e.phrase) : [];
   const rules = (await db.rules.where('projectId').equals(projectId).sortBy('priority')).filter((r) => r.enabled);
   if (!gazetteers.length && !rules.length) throw new Error('the project has no gazetteer and no enabled rule: add one first');
+  const fitDocs = fitOn === 'train' ? docRows.flatMap((d, k) => (d.split === 'train' ? [k] : [])) : undefined;
+  if (fitDocs && !fitDocs.length)
+    throw new Error('the HMM is to be fitted on the train split, which has no documents: fit it on all documents, or move documents to train');
   const runId = await addRun(db, {
     projectId,
     kind: 'weak',
-    config: { method, typeUntyped, gazetteers: gazetteers.map((g) => g.name), rules: rules.map((r) => r.rule.name) },
+    config: { method, typeUntyped, ...(fitOn ? { fitOn } : {}), gazetteers: gazetteers.map((g) => g.name), rules: rules.map((r) => r.rule.name) },
     status: 'running',
     createdAt: Date.now(),
   });
@@ -80,6 +92,7 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
         method,
         typeUntyped,
         ...(stop.length ? { stop } : {}),
+        ...(fitDocs ? { fitDocs } : {}),
       },
       hooks,
     );
@@ -103,6 +116,7 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
       runId,
       method,
       typedBySpelling: result.typedBySpelling,
+      ...(fitOn ? { fitted: { on: fitOn, documents: fitDocs?.length ?? docRows.length } } : {}),
       documents: docRows.length,
       tokens: result.tokens,
       ms: { load, ...result.ms, save, total: performance.now() - t0 },

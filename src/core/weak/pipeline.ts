@@ -34,6 +34,11 @@ export interface WeakRequest {
   typeUntyped?: boolean;
   /** Phrases that are no entity (a stop list): every source's match of exactly these words is left out of the aggregation. */
   stop?: readonly string[];
+  /**
+   * The documents (indices) the HMM is fitted on, when it is fitted here (no `hmm`); the others are
+   * decoded by it, unfitted. Default: every document.
+   */
+  fitDocs?: readonly number[];
 }
 
 export interface WeakResult {
@@ -110,7 +115,18 @@ export class WeakLabeler {
         : null;
     const kept = req.stop?.length ? withoutStopped(sources, new Set(req.stop), (d, s) => this.docs[d].tokens.slice(s.start, s.end).join(' ')) : sources;
     const typed = typer ? typeUnknownSpans(kept, typer, (d, s) => this.docs[d].tokens.slice(s.start, s.end)) : { sources: kept, typed: 0 };
-    const agg = aggregateWith(req.method, { sources: typed.sources, sentences, types: req.types }, req.hmm);
+    const input = { sources: typed.sources, sentences, types: req.types };
+    let fixed = req.hmm;
+    if (!fixed && req.method === 'hmm' && req.fitDocs) {
+      if (!req.fitDocs.length) throw new Error('the HMM has no document to be fitted on');
+      const fitDocs = req.fitDocs;
+      fixed = aggregateWith('hmm', {
+        ...input,
+        sources: input.sources.map((src) => ({ ...src, spans: fitDocs.map((d) => src.spans[d]) })),
+        sentences: fitDocs.map((d) => sentences[d]),
+      }).hmm;
+    }
+    const agg = aggregateWith(req.method, input, fixed);
     ms.aggregate = now() - t0;
     hooks.onProgress?.(total, total, 'done');
     return {

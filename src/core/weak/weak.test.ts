@@ -8,6 +8,7 @@ import { compileUserRegex, overlappingRepeatedAlternation } from './regexSafety'
 import { compileRule, RuleError } from './rules';
 import { sourceStats } from './stats';
 import { TokenIndex } from './tokenIndex';
+import { WeakLabeler } from './pipeline';
 import { compileTokenPattern, matchTokenPattern, wordShape } from './tokenPattern';
 
 const doc = (s: string) => ({ tokens: s.split(' '), sentenceStarts: [0] });
@@ -209,5 +210,40 @@ describe('aggregation', () => {
     expect(stats[1].gold?.overall.f1).toBe(1);
     expect(stats[0].gold?.overall.tp).toBe(1);
     expect(stats[2].unknownSpans).toBe(1);
+  });
+});
+
+describe('the documents the HMM is fitted on', () => {
+  // Two kinds of document: in the first half "Bayer" is a company and the list of places misfires on it; in the second the lists agree.
+  const doc = (k: number) => {
+    const tokens = k < 20 ? ['Bayer', 'sells', 'aspirin', 'in', 'Berlin'] : ['Paris', 'and', 'Berlin', 'are', 'cities'];
+    const text = tokens.join(' ');
+    const offsets: number[] = [];
+    let at = 0;
+    for (const t of tokens) offsets.push(at, at + t.length), (at += t.length + 1);
+    return { text, offsets, tokens, sentenceStarts: [0] };
+  };
+  const docs = Array.from({ length: 40 }, (_, k) => doc(k));
+  const request = {
+    gazetteers: [
+      { name: 'places', mode: 'sensitive' as const, priority: 0, entries: ['Bayer', 'Berlin', 'Paris'].map((p) => ({ phrase: p, type: 'LOC' })) },
+      { name: 'companies', mode: 'sensitive' as const, priority: 1, entries: [{ phrase: 'Bayer', type: 'ORG' }] },
+      { name: 'cities', mode: 'sensitive' as const, priority: 2, entries: ['Berlin', 'Paris'].map((p) => ({ phrase: p, type: 'LOC' })) },
+    ],
+    rules: [],
+    types: ['LOC', 'ORG'],
+    method: 'hmm' as const,
+  };
+
+  it('fits on the given documents only and decodes every document with that fit', () => {
+    const labeler = new WeakLabeler(docs);
+    const fitDocs = Array.from({ length: 20 }, (_, k) => 20 + k);
+    const part = labeler.run({ ...request, fitDocs });
+    // The same parameters as a labeler over those documents alone, and the same labels as decoding everything with them.
+    const alone = new WeakLabeler(fitDocs.map((k) => docs[k])).run(request);
+    expect(part.hmm).toEqual(alone.hmm);
+    expect(part.aggregate).toEqual(labeler.run({ ...request, hmm: alone.hmm! }).aggregate);
+    expect(part.hmm).not.toEqual(labeler.run(request).hmm);
+    expect(() => labeler.run({ ...request, fitDocs: [] })).toThrow('the HMM has no document to be fitted on');
   });
 });

@@ -58,6 +58,8 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
         {summary.typedBySpelling
           ? ` ${summary.typedBySpelling.toLocaleString()} matches of untyped gazetteers were typed by their spelling before aggregation.`
           : ''}
+        {summary.fitted &&
+          ` The HMM was fitted on ${summary.fitted.on === 'train' ? `the train split's ${count(summary.fitted.documents, 'document')}` : `all ${count(summary.fitted.documents, 'document')}`}.`}
         {hasGold ? ` Scores against gold on the ${summary.goldDocuments} dev documents.` : ' No gold on the dev split: precision and recall need it.'}
       </p>
       <table className="grid" data-testid="stats-table">
@@ -121,6 +123,7 @@ export function WeakPage() {
   const projectId = useProjectId();
   const [method, setMethod] = useState<AggregateMethod>('hmm');
   const [typeUntyped, setTypeUntyped] = useState(true);
+  const [fitOn, setFitOn] = useState<'all' | 'train'>('all');
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<string | null>(null);
   const job = useRef<WeakJob | null>(null);
@@ -142,7 +145,7 @@ export function WeakPage() {
     job.current = new WeakJob();
     setProgress({ done: 0, total: 1, stage: 'starting' });
     try {
-      await job.current.run(projectId, { method, typeUntyped }, setProgress);
+      await job.current.run(projectId, { method, typeUntyped, ...(method === 'hmm' ? { fitOn } : {}) }, setProgress);
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -162,6 +165,15 @@ export function WeakPage() {
             ))}
           </select>
         </label>
+        {method === 'hmm' && (
+          <label title="EM reads no gold either way. All documents give it the most text; the train split's alone keep it off the text that selects and scores a model (what `studio experiment` does).">
+            fitted on{' '}
+            <select aria-label="Fit the HMM on" value={fitOn} onChange={(e) => setFitOn(e.target.value as 'all' | 'train')}>
+              <option value="all">all documents</option>
+              <option value="train">the train split</option>
+            </select>
+          </label>
+        )}
         <label title="An untyped gazetteer says only 'an entity'. Its matches get the type their spelling suggests, learned from the typed gazetteers' phrases (suffixes such as -itis or -ine), before aggregation.">
           <input type="checkbox" checked={typeUntyped} onChange={(e) => setTypeUntyped(e.target.checked)} /> Type untyped matches by their spelling
         </label>

@@ -68,8 +68,12 @@ async function relabelWeakLayer(
       .filter((r) => r.kind === 'weak' && r.status === 'done')
       .sortBy('id')
   ).at(-1);
-  const cfg = (last?.config ?? {}) as { method?: AggregateMethod; typeUntyped?: boolean };
-  const summary = await new WeakJob().run(projectId, { method: cfg.method ?? 'priority', typeUntyped: cfg.typeUntyped ?? true }, () => {});
+  const cfg = (last?.config ?? {}) as { method?: AggregateMethod; typeUntyped?: boolean; fitOn?: 'all' | 'train' };
+  const summary = await new WeakJob().run(
+    projectId,
+    { method: cfg.method ?? 'priority', typeUntyped: cfg.typeUntyped ?? true, ...(cfg.fitOn ? { fitOn: cfg.fitOn } : {}) },
+    () => {},
+  );
   const agg = (await db.layers.where('[projectId+kind]').equals([projectId, 'weak']).toArray()).find((l) => l.role === 'aggregate');
   setSourceId((prev) => (prev === null || !layers.some((l) => l.id === prev && l.kind === 'weak') ? prev : (agg?.id ?? prev)));
   setLayers(await db.layers.where('projectId').equals(projectId).sortBy('id'));
