@@ -5,6 +5,7 @@ import { compileRule } from '../src/core/weak/rules';
 import { sourceStats } from '../src/core/weak/stats';
 import { scoreSpans } from '../src/core/metrics';
 import type { CaseMode } from '../src/core/weak/normalize';
+import type { AggregateMethod } from '../src/core/weak/aggregate';
 import { readFileSync } from 'node:fs';
 import { createProject, demo, demoCorpora, expect, openDemo, storeRows, test } from './fixtures';
 
@@ -111,14 +112,13 @@ test('a rule shows a live preview on sample documents, and bad patterns name the
   await expect(page.getByTestId('rule-table').locator('tbody tr')).toHaveCount(demo.rules.length + 1);
 });
 
-test('weak labeling fills the statistics table with the numbers core computes, and reruns incrementally', async ({ page, outside: _ }) => {
-  await openDemo(page);
-  // The same labeling in Node, from the same asset, through the same core code.
+/** The demo's weak labeling in Node, from the same asset, through the same core code as the page's worker. */
+function demoLabeling(method: AggregateMethod) {
   const corpora = demoCorpora();
   const docs = corpora.flatMap((c) => c.docs);
   const goldByDoc = corpora.flatMap((c) => c.layers[0]?.annotations ?? c.docs.map(() => null));
   const labeler = new WeakLabeler(docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts })));
-  const result = labeler.run({
+  const request = {
     gazetteers: demo.gazetteers.map((g, k) => ({
       name: g.file,
       mode: g.mode as CaseMode,
@@ -127,8 +127,15 @@ test('weak labeling fills the statistics table with the numbers core computes, a
     })),
     rules: demo.rules.map((rule, k) => ({ rule, priority: 1000 + k })),
     types: demo.types,
-    method: 'priority',
-  });
+    method,
+  };
+  return { docs, goldByDoc, labeler, request };
+}
+
+test('weak labeling fills the statistics table with the numbers core computes, and reruns incrementally', async ({ page, outside: _ }) => {
+  await openDemo(page);
+  const { docs, goldByDoc, labeler, request } = demoLabeling('priority');
+  const result = labeler.run(request);
   const dev = docs.map((d, k) => (d.split === 'dev' ? k : -1)).filter((k) => k >= 0);
   const gold = { docs: dev, spans: dev.map((k) => goldByDoc[k]!.spans) };
   const stats = sourceStats(
@@ -185,21 +192,7 @@ test('weak labeling fills the statistics table with the numbers core computes, a
 
 test("the HMM fitted on the train split only: the page says so, and the dev scores are Node's for the same fit", async ({ page, outside: _ }) => {
   await openDemo(page);
-  const corpora = demoCorpora();
-  const docs = corpora.flatMap((c) => c.docs);
-  const goldByDoc = corpora.flatMap((c) => c.layers[0]?.annotations ?? c.docs.map(() => null));
-  const labeler = new WeakLabeler(docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts })));
-  const request = {
-    gazetteers: demo.gazetteers.map((g, k) => ({
-      name: g.file,
-      mode: g.mode as CaseMode,
-      priority: k,
-      entries: parseGazetteerFile(g.format as never, { file: g.file, text: g.text }).entries,
-    })),
-    rules: demo.rules.map((rule, k) => ({ rule, priority: 1000 + k })),
-    types: demo.types,
-    method: 'hmm' as const,
-  };
+  const { docs, goldByDoc, labeler, request } = demoLabeling('hmm');
   const dev = docs.flatMap((d, k) => (d.split === 'dev' ? [k] : []));
   const train = docs.flatMap((d, k) => (d.split === 'train' ? [k] : []));
   const devF1 = (fitDocs?: number[]) => {
