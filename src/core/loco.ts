@@ -130,8 +130,10 @@ const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.lengt
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
 
 /**
- * A gain averaged the rule's way: over each other corpus's settings where `gainOf` has one, then over
- * those corpora; with how many corpora it read of how many, their gains written out, and the mean.
+ * A gain averaged the rule's way: `gainOf` gives a setting's seed-for-seed differences; they are
+ * averaged over each other corpus's settings where it has some, then pooled over those corpora
+ * (`pooled`: the mean unless the input says otherwise); with how many corpora it read of how many,
+ * and their gains written out.
  */
 function otherCorporaGain(input: LocoInput, leftOut: string | null, gainOf: (setting: string) => readonly number[] | null) {
   const others = [...new Set(input.settings.filter((s) => s.corpus !== leftOut).map((s) => s.corpus))];
