@@ -39,7 +39,11 @@ for (const setting of exp.settings) {
     const goldLines = readFileSync(setting.train.gold!, 'utf8').split('\n');
     gold = docs.map((d, k) => ({ spans: spansOfBio(d, goldLines[k].split(' ')) }) as Annotation);
   } else if (setting.kind === 'dictionary' && pools[setting.name] && 'conll' in setting.dev) {
-    const labeled = weakLabelCorpus({ corpus: setting.dev.conll, ...settingSources(setting), ...(data.hmm ? { hmm: data.hmm, types: data.hmm.types } : {}) });
+    const labeled = weakLabelCorpus({
+      corpus: setting.dev.conll,
+      ...settingSources(setting, data),
+      ...(data.hmm ? { hmm: data.hmm, types: data.hmm.types } : {}),
+    });
     // The pool's dev documents, drawn as simulate-review draws them (poolData).
     const pool = pools[setting.name];
     const rand = mulberry32(pool.splitSeed ?? 1);

@@ -222,6 +222,47 @@ test("the HMM fitted on the train split only: the page says so, and the dev scor
   await expect(page.getByLabel('Fit the HMM on')).toHaveCount(0);
 });
 
+test('the label model chosen on dev: the page tries each, keeps the best on the dev gold and says what each scored; with no dev gold it says so first', async ({
+  page,
+  outside: _,
+}) => {
+  await openDemo(page);
+  const { docs, goldByDoc, labeler, request } = demoLabeling('hmm');
+  const dev = docs.flatMap((d, k) => (d.split === 'dev' ? [k] : []));
+  const f1 = (method: AggregateMethod) => {
+    const result = labeler.run({ ...request, method });
+    return scoreSpans(
+      dev.map((k) => goldByDoc[k]!.spans),
+      dev.map((k) => result.aggregate[k].spans),
+    ).overall.f1;
+  };
+  const each = { hmm: f1('hmm'), priority: f1('priority'), vote: f1('vote') };
+  const best = (['hmm', 'priority', 'vote'] as const).reduce((a, b) => (each[b] > each[a] ? b : a));
+
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
+  await page.getByLabel('Aggregation').selectOption('dev');
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await expect(
+    page.getByText(`Label model chosen on dev: ${best} (aggregate F1 hmm ${pct(each.hmm)}, priority ${pct(each.priority)}, vote ${pct(each.vote)}).`),
+  ).toBeVisible();
+  const aggregate = page.getByTestId('stats-table').locator('tr[data-source="aggregate"] td');
+  await expect(aggregate.first()).toHaveText(`aggregate (${best})`);
+  await expect(aggregate.last()).toHaveText(pct(each[best]));
+  const runs = await storeRows<{ kind: string; config: { method?: string }; metrics?: { method?: string } }>(page, 'runs');
+  const weak = runs.filter((r) => r.kind === 'weak').at(-1)!;
+  expect(weak.config.method).toBe('dev');
+  expect(weak.metrics?.method).toBe(best);
+
+  // A project whose dev split has no gold: the choice says what it lacks before anything runs.
+  await createProject(page, 'No dev gold');
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
+  await page.getByLabel('Aggregation').selectOption('dev');
+  await expect(page.getByRole('alert')).toHaveText(/Choosing the label model on dev needs gold labels on the dev split/);
+  await expect(page.getByRole('button', { name: 'Make weak labels' })).toBeDisabled();
+  await page.getByLabel('Aggregation').selectOption('priority');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
 test('cancelling weak labeling leaves the stored layers as they were', async ({ page, outside: _ }) => {
   await openDemo(page);
   await page.getByRole('link', { name: 'Weak labels', exact: true }).click();

@@ -21,6 +21,7 @@ import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
 import { WeakLabeler } from '../core/weak/pipeline';
 import type { HmmParams } from '../core/weak/hmm';
+import { type AggregateMethod, LABEL_MODEL_ORDER } from '../core/weak/aggregate';
 import {
   entryReliability,
   lexiconFromSpans,
@@ -76,6 +77,15 @@ export interface SettingData {
   dictionary?: { words: string[]; type: string }[];
   /** Dictionary settings with HMM aggregation: the HMM fitted on the training text (it labels dev and test text unfitted). */
   hmm?: HmmParams;
+  /** A dictionary setting with aggregate "dev": the label model chosen, and each one's weak-label span F1 on the selecting dev sentences. */
+  labelModel?: LabelModelChoice;
+}
+
+/** The label model that a dictionary setting's dev chose (aggregate "dev"). */
+export interface LabelModelChoice {
+  method: AggregateMethod;
+  devF1: Record<AggregateMethod, number>;
+  devSentences: number;
 }
 
 /** A seeded choice of exactly round(p · n) of n items, the same for every method and seed. */
@@ -184,21 +194,63 @@ export function loadSetting(s: Setting): SettingData {
     const types = [...new Set([...gold.flatMap((a) => a.spans.map((x) => x.label)), ...dev.types, ...test.types])].sort();
     return { train: { corpus, anns, weak, hidden }, dev, test, types };
   } else {
-    const labeled = weakLabelCorpus({ corpus: s.corpus, ...settingSources(s), ...(s.labelModelText === 'all' ? { fitAlso: [dev, test] } : {}) });
+    const fitAlso = s.labelModelText === 'all' ? { fitAlso: [dev, test] } : {};
+    const choice = s.aggregate === 'dev' ? chooseLabelModel(s, dev, fitAlso) : null;
+    const labeled = choice?.labeled ?? weakLabelCorpus({ corpus: s.corpus, ...settingSources(s), ...fitAlso });
     corpus = labeled.corpus;
     anns = labeled.result.aggregate;
     weak = corpus.docs.map(() => true);
     hmm = labeled.result.hmm;
+    const types = [...new Set([...anns.flatMap((a) => a.spans.map((x) => x.label)).filter((l) => l !== '?'), ...dev.types, ...test.types])].sort();
+    return { train: { corpus, anns, weak }, dev, test, types, ...(hmm ? { hmm } : {}), ...(choice ? { labelModel: choice.labelModel } : {}) };
   }
   const types = [...new Set([...anns.flatMap((a) => a.spans.map((x) => x.label)).filter((l) => l !== '?'), ...dev.types, ...test.types])].sort();
-  return { train: { corpus, anns, weak }, dev, test, types, ...(hmm ? { hmm } : {}) };
+  return { train: { corpus, anns, weak }, dev, test, types };
+}
+
+/**
+ * aggregate "dev": each label model labels the training text, then the dev sentences that select
+ * models (the first limitDev; the HMM fitted on the training text decodes them, as it does for the
+ * weak-label features); the one whose spans score best against dev gold is kept (scored as the
+ * weak-labels row and the Weak labels page score them), the HMM on a tie. Reads no test text and
+ * no training gold.
+ */
+function chooseLabelModel(s: DictionarySetting, dev: ParsedCorpus, fitAlso: { fitAlso?: ParsedCorpus[] }) {
+  const gold = dev.layers.find((l) => l.kind === 'gold');
+  if (!gold) throw new Error(`setting "${s.name}": aggregate "dev" chooses the label model on dev gold, and the dev split has none`);
+  const n = Math.min(dev.docs.length, s.limitDev ?? Infinity);
+  const devFile = 'conll' in s.dev ? s.dev.conll : s.dev.text;
+  const tried = LABEL_MODEL_ORDER.map((method) => {
+    const sources = sourcesWith(s, method);
+    const labeled = weakLabelCorpus({ corpus: s.corpus, ...sources, ...fitAlso });
+    const h = labeled.result.hmm;
+    const onDev = weakLabelCorpus({ corpus: devFile, ...sources, ...(h ? { hmm: h, types: h.types } : {}) }).result.aggregate;
+    const f1 = scoreSpans(
+      gold.annotations.slice(0, n).map((a) => a.spans),
+      onDev.slice(0, n).map((a) => a.spans),
+    ).overall.f1;
+    return { method, f1, labeled };
+  });
+  const best = tried.reduce((a, b) => (b.f1 > a.f1 ? b : a));
+  const labelModel: LabelModelChoice = {
+    method: best.method,
+    devF1: Object.fromEntries(tried.map((t) => [t.method, Math.round(t.f1 * 10000) / 100])) as Record<AggregateMethod, number>,
+    devSentences: n,
+  };
+  return { labelModel, labeled: best.labeled };
 }
 
 type DictionarySetting = Extract<Setting, { kind: 'dictionary' }>;
 
 /** A dictionary setting's weak sources and how they are aggregated: what every labeling of its text (train, dev, test) uses alike. */
-export function settingSources(s: DictionarySetting) {
-  return { gazetteers: s.gazetteers, untyped: s.untyped, rules: s.rules, mode: s.case, method: s.aggregate, typeUntyped: s.typeUntyped };
+export function settingSources(s: DictionarySetting, d?: Pick<SettingData, 'labelModel'>) {
+  if (s.aggregate !== 'dev') return sourcesWith(s, s.aggregate);
+  if (!d?.labelModel) throw new Error(`setting "${s.name}": aggregate "dev" labels with the label model its loaded data chose (loadSetting)`);
+  return sourcesWith(s, d.labelModel.method);
+}
+
+function sourcesWith(s: DictionarySetting, method: AggregateMethod) {
+  return { gazetteers: s.gazetteers, untyped: s.untyped, rules: s.rules, mode: s.case, method, typeUntyped: s.typeUntyped };
 }
 
 /**
@@ -262,7 +314,7 @@ function settingWeakFeatures<A extends WithLex, B extends WithLex>(
   // nothing is fitted on text that selects or scores the model.
   const fitted = d.hmm ? { hmm: d.hmm, types: d.hmm.types } : {};
   const label = (split: z.infer<typeof splitSchema>) =>
-    weakLabelCorpus({ corpus: 'conll' in split ? split.conll : split.text, ...settingSources(s), ...fitted }).result.aggregate;
+    weakLabelCorpus({ corpus: 'conll' in split ? split.conll : split.text, ...settingSources(s, d), ...fitted }).result.aggregate;
   const splitAnns = (which: 'dev' | 'test') => {
     const key = `${s.name}/${which}`;
     return cache.get(key) ?? cache.set(key, label(s[which])).get(key)!;
@@ -299,7 +351,7 @@ function scoreWeakLabels(s: Setting, d: SettingData, fitOnTrain = false): { spli
     const labeled = weakLabelCorpus({
       corpus: testFile,
       gold: 'conll' in s.test ? testFile : s.test.labels,
-      ...settingSources(s),
+      ...settingSources(s, d),
       // "fit": "train": the HMM fitted on the training text decodes the test text (what weak-label features read).
       ...(fitOnTrain && d.hmm ? { hmm: d.hmm, types: d.hmm.types } : {}),
     });
@@ -832,6 +884,14 @@ export async function runExperiment(
     if (!todo.length || (opts.only && !opts.only.includes(setting.name))) continue;
     log(`setting ${setting.name}: loading`);
     const data = loadSetting(setting);
+    if (data.labelModel)
+      log(
+        `setting ${setting.name}: the label model chosen on dev (${data.labelModel.devSentences} sentences): ${data.labelModel.method} (weak-label F1 ${Object.entries(
+          data.labelModel.devF1,
+        )
+          .map(([m, f]) => `${m} ${f}`)
+          .join(', ')})`,
+      );
     for (const m of todo) {
       if (isScoredOnly(m.method.name)) {
         const key = `${setting.name}/${m.label}/0`;
@@ -1170,6 +1230,7 @@ async function settingRecord(a: SettingRunArgs, run: FinishedRun, wallSeconds: n
     ...(extra.typeShiftsHeldOut ? { typeShiftsHeldOut: extra.typeShiftsHeldOut } : {}),
     ...(run.keptStage ? { keptStage: run.keptStage } : {}),
     ...(run.dictionaryDropout !== undefined ? { dictionaryDropout: run.dictionaryDropout } : {}),
+    ...(a.data.labelModel ? { labelModel: a.data.labelModel } : {}),
     finishedAt: new Date().toISOString(),
     config: { ...a.cfg, pipeline: a.m.pipeline, scheme: a.m.scheme } as Record<string, unknown>,
   };
@@ -1193,6 +1254,7 @@ function scoredOnlyRecord(key: string, setting: Setting, data: SettingData, m: E
     stages: [],
     wallSeconds: 0,
     tokensPerSecond: 0,
+    ...(data.labelModel ? { labelModel: data.labelModel } : {}),
     finishedAt: new Date().toISOString(),
   };
 }

@@ -191,7 +191,7 @@ export function poolData(setting: Setting, opts: Pick<SimulateOptions, 'pools'>)
   const data = loadSetting(rest as Setting);
   const nTrain = Math.min(data.train.corpus.docs.length, pool.limitTrain ?? limitTrain ?? Infinity);
   const devFile = setting.dev.conll;
-  const labeled = weakLabelCorpus({ corpus: devFile, ...settingSources(setting), ...(data.hmm ? { hmm: data.hmm, types: data.hmm.types } : {}) });
+  const labeled = weakLabelCorpus({ corpus: devFile, ...settingSources(setting, data), ...(data.hmm ? { hmm: data.hmm, types: data.hmm.types } : {}) });
   const goldLayer = data.dev.layers.find((l) => l.kind === 'gold');
   if (!goldLayer) throw new Error(`setting "${setting.name}": dev has no gold labels`);
   const n = data.dev.docs.length;

@@ -1,11 +1,12 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperimentConfig, loadSetting } from './experiment';
+import { loadExperimentConfig, loadSetting, settingSources } from './experiment';
+import { scoreSpans } from '../core/metrics';
 import { readCorpus } from './readCorpus';
 import { weakLabelCorpus } from './weakLabel';
 
 const fixtures = resolve('fixtures/data');
-const bc5cdr = (labelModelText?: 'train' | 'all') => ({
+const bc5cdr = (labelModelText?: 'train' | 'all', more: Record<string, unknown> = {}) => ({
   kind: 'dictionary',
   name: 'bc',
   corpus: '$data/bc5cdr/train_raw.txt',
@@ -15,11 +16,12 @@ const bc5cdr = (labelModelText?: 'train' | 'all') => ({
   dev: { conll: '$data/bc5cdr/dev.conll' },
   test: { conll: '$data/bc5cdr/test.conll' },
   ...(labelModelText ? { labelModelText } : {}),
+  ...more,
 });
-const setting = (labelModelText?: 'train' | 'all') =>
+const setting = (labelModelText?: 'train' | 'all', more: Record<string, unknown> = {}) =>
   loadExperimentConfig(
     't.json',
-    { name: 't', settings: [bc5cdr(labelModelText)], methods: [{ label: 'w', method: { name: 'wsl' } }], records: 'r.jsonl' },
+    { name: 't', settings: [bc5cdr(labelModelText, more)], methods: [{ label: 'w', method: { name: 'wsl' } }], records: 'r.jsonl' },
     fixtures,
   ).exp.settings[0];
 
@@ -51,5 +53,48 @@ describe('the text the label model is fitted on', () => {
     const unlabeled = [dev, test].map((c) => ({ ...c, layers: [], types: [] }));
     const fit = (also: (typeof dev)[]) => weakLabelCorpus({ corpus: `${fixtures}/bc5cdr/train_raw.txt`, ...sources, fitAlso: also }).result.hmm;
     expect(fit(unlabeled)).toEqual(fit([dev, test]));
+  });
+});
+
+describe('the label model chosen on dev (aggregate "dev")', () => {
+  const devGold = readCorpus(`${fixtures}/bc5cdr/dev.conll`, { format: 'conll' }).layers[0].annotations;
+  const rawF1 = (method: 'hmm' | 'priority' | 'vote', n: number) => {
+    const sources = {
+      gazetteers: [`${fixtures}/bc5cdr/dict_core.txt`],
+      untyped: [`${fixtures}/bc5cdr/dict_full_train.txt`],
+      mode: 'insensitive' as const,
+      method,
+    };
+    const h = weakLabelCorpus({ corpus: `${fixtures}/bc5cdr/train_raw.txt`, ...sources }).result.hmm;
+    const dev = weakLabelCorpus({ corpus: `${fixtures}/bc5cdr/dev.conll`, ...sources, ...(h ? { hmm: h, types: h.types } : {}) }).result.aggregate;
+    const f1 = scoreSpans(
+      devGold.slice(0, n).map((a) => a.spans),
+      dev.slice(0, n).map((a) => a.spans),
+    ).overall.f1;
+    return Math.round(f1 * 10000) / 100;
+  };
+
+  it('scores each label model on the selecting dev sentences, keeps the best, and labels the training text with it', () => {
+    const chosen = loadSetting(setting(undefined, { aggregate: 'dev', limitDev: 100 }));
+    const lm = chosen.labelModel!;
+    expect(lm.devSentences).toBe(100);
+    for (const m of ['hmm', 'priority', 'vote'] as const) expect(lm.devF1[m]).toBe(rawF1(m, 100));
+    const best = Math.max(...Object.values(lm.devF1));
+    expect(lm.devF1[lm.method]).toBe(best);
+    // A tie keeps the HMM, then priority.
+    expect(['hmm', 'priority', 'vote'].find((m) => lm.devF1[m as 'hmm'] === best)).toBe(lm.method);
+    const fixed = loadSetting(setting(undefined, { aggregate: lm.method, limitDev: 100 }));
+    expect(chosen.train.anns).toEqual(fixed.train.anns);
+    expect(chosen.hmm).toEqual(fixed.hmm);
+    expect(settingSources(setting(undefined, { aggregate: 'dev' }) as never, chosen).method).toBe(lm.method);
+  });
+
+  it('reads no test text, and a labeling before the choice is an error', () => {
+    const a = loadSetting(setting(undefined, { aggregate: 'dev' }));
+    const b = loadSetting(setting(undefined, { aggregate: 'dev', test: { conll: '$data/bc5cdr/dev.conll' } }));
+    expect(b.labelModel).toEqual(a.labelModel);
+    expect(() => settingSources(setting(undefined, { aggregate: 'dev' }) as never)).toThrow(
+      /aggregate "dev" labels with the label model its loaded data chose/,
+    );
   });
 });

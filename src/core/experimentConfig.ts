@@ -95,7 +95,13 @@ export const settingSchema = z.discriminatedUnion('kind', [
       gazetteers: z.array(z.string()).default([]),
       untyped: z.array(z.string()).default([]),
       rules: z.string().optional(),
-      aggregate: z.enum(['priority', 'vote', 'hmm']).default('hmm'),
+      /**
+       * How the sources combine. "dev": each of the three label models labels the training text
+       * and the dev sentences that select models (the HMM fitted on the training text, as always),
+       * and the one whose weak labels score best on that dev gold labels everything, the HMM first
+       * on a tie (SettingData.labelModel says which, and every method's dev F1).
+       */
+      aggregate: z.enum(['priority', 'vote', 'hmm', 'dev']).default('hmm'),
       case: z.enum(['sensitive', 'insensitive', 'normalized']).default('insensitive'),
       /** Type the untyped lists' matches by their spelling, learned from the typed gazetteers (core/weak/spellingTyper.ts). */
       typeUntyped: z.boolean().default(true),

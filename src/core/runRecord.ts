@@ -52,6 +52,8 @@ export const runRecordSchema = z.object({
   keptStage: z.string().optional(),
   /** model.dictionaryDropout "dev": the value chosen on dev. */
   dictionaryDropout: z.number().optional(),
+  /** A dictionary setting with aggregate "dev": the label model its dev chose, and each one's weak-label span F1 there. */
+  labelModel: z.object({ method: z.enum(['priority', 'vote', 'hmm']), devF1: z.record(z.string(), z.number()), devSentences: z.number().int() }).optional(),
   finishedAt: z.string(),
   /** The run's config (records written since the config was added carry it). */
   config: z.record(z.string(), z.unknown()).optional(),

@@ -334,6 +334,19 @@ export async function layerAnnotations(db: StudioDB, layerId: number, docIds: re
   return rows.map((r) => r ?? { spans: [] as Span[], oMode: 'partial' as const, oTokens: [] });
 }
 
+/** How many dev-split documents of a project carry gold spans (what choosing a label model on dev reads). */
+export async function devGoldDocuments(db: StudioDB, projectId: number): Promise<number> {
+  const goldLayer = await db.layers.where('[projectId+kind]').equals([projectId, 'gold']).first();
+  if (!goldLayer) return 0;
+  const dev = await db.documents
+    .where('projectId')
+    .equals(projectId)
+    .filter((d) => d.split === 'dev')
+    .primaryKeys();
+  const anns = await layerAnnotations(db, goldLayer.id!, dev as number[]);
+  return anns.filter((a) => a.spans.length).length;
+}
+
 export async function projectOrThrow(db: StudioDB, projectId: number): Promise<ProjectRow> {
   const p = await db.projects.get(projectId);
   if (!p) throw new Error(`project ${projectId} does not exist`);

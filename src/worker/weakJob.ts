@@ -1,7 +1,7 @@
 import { scoreSpans, type SpanScores } from '../core/metrics';
 import type { Span } from '../core/types';
 import { tokenTexts } from '../core/types';
-import type { AggregateMethod } from '../core/weak/aggregate';
+import type { AggregateMethod, LabelModel } from '../core/weak/aggregate';
 import { WeakLabeler, type WeakHooks } from '../core/weak/pipeline';
 import { sourceStats, type SourceStats } from '../core/weak/stats';
 import { layerAnnotations, saveWeakLabels } from '../db/repo';
@@ -10,7 +10,8 @@ import type { StudioDB } from '../db/schema';
 
 /** What the Weak labels page asks for. */
 export interface WeakOptions {
-  method: AggregateMethod;
+  /** A label model, or "dev": each one, keeping the one whose aggregate scores best against the dev split's gold. */
+  method: LabelModel;
   /** Type the untyped gazetteers' matches by their spelling before aggregating (spellingTyper.ts). */
   typeUntyped: boolean;
   /**
@@ -23,7 +24,10 @@ export interface WeakOptions {
 
 export interface WeakSummary {
   runId: number;
+  /** The label model that made the stored layer (with "dev", the one chosen). */
   method: AggregateMethod;
+  /** Options "dev": each label model's aggregate span F1 (0-1) on the dev gold that chose it. */
+  chosenOnDev?: Record<AggregateMethod, number>;
   /** Matches of untyped gazetteers given a type by their spelling (absent in runs made before it existed). */
   typedBySpelling?: number;
   documents: number;
@@ -47,7 +51,8 @@ const cache = new Map<string, WeakLabeler>();
  */
 export async function runWeakLabeling(db: StudioDB, projectId: number, options: WeakOptions, hooks: WeakHooks = {}): Promise<WeakSummary> {
   const { method, typeUntyped } = options;
-  const fitOn = method === 'hmm' ? (options.fitOn ?? 'all') : undefined;
+  // The HMM is fitted where it is one of the label models tried.
+  const fitOn = method === 'hmm' || method === 'dev' ? (options.fitOn ?? 'all') : undefined;
   const t0 = performance.now();
   const project = await db.projects.get(projectId);
   if (!project) throw new Error(`project ${projectId} does not exist`);
@@ -65,6 +70,20 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
   const fitDocs = fitOn === 'train' ? docRows.flatMap((d, k) => (d.split === 'train' ? [k] : [])) : undefined;
   if (fitDocs && !fitDocs.length)
     throw new Error('the HMM is to be fitted on the train split, which has no documents: fit it on all documents, or move documents to train');
+  const docIds = docRows.map((d) => d.id!);
+  const goldLayer = await db.layers.where('[projectId+kind]').equals([projectId, 'gold']).first();
+  const devIdx = docRows.map((d, k) => (d.split === 'dev' ? k : -1)).filter((k) => k >= 0);
+  let gold: { docs: number[]; spans: Span[][] } | undefined;
+  if (goldLayer && devIdx.length) {
+    const anns = await layerAnnotations(
+      db,
+      goldLayer.id!,
+      devIdx.map((k) => docIds[k]),
+    );
+    gold = { docs: devIdx, spans: anns.map((a) => a.spans) };
+  }
+  if (method === 'dev' && !gold?.spans.some((x) => x.length))
+    throw new Error('choosing the label model on dev needs gold labels on the dev split: label some dev documents, or choose a label model');
   const runId = await addRun(db, {
     projectId,
     kind: 'weak',
@@ -93,30 +112,21 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
         typeUntyped,
         ...(stop.length ? { stop } : {}),
         ...(fitDocs ? { fitDocs } : {}),
+        ...(method === 'dev' && gold ? { chooseOn: { docs: gold.docs, gold: gold.spans } } : {}),
       },
       hooks,
     );
+    const used = result.chosen?.method ?? (method as AggregateMethod);
     const t1 = performance.now();
-    const docIds = docRows.map((d) => d.id!);
-    await saveWeakLabels(db, projectId, docIds, result.sources, result.aggregate, method);
+    await saveWeakLabels(db, projectId, docIds, result.sources, result.aggregate, used);
     const save = performance.now() - t1;
 
-    const goldLayer = await db.layers.where('[projectId+kind]').equals([projectId, 'gold']).first();
-    const devIdx = docRows.map((d, k) => (d.split === 'dev' ? k : -1)).filter((k) => k >= 0);
-    let gold: { docs: number[]; spans: Span[][] } | undefined;
-    if (goldLayer && devIdx.length) {
-      const anns = await layerAnnotations(
-        db,
-        goldLayer.id!,
-        devIdx.map((k) => docIds[k]),
-      );
-      gold = { docs: devIdx, spans: anns.map((a) => a.spans) };
-    }
     const summary: WeakSummary = {
       runId,
-      method,
+      method: used,
+      ...(result.chosen ? { chosenOnDev: result.chosen.f1 } : {}),
       typedBySpelling: result.typedBySpelling,
-      ...(fitOn ? { fitted: { on: fitOn, documents: fitDocs?.length ?? docRows.length } } : {}),
+      ...(fitOn && used === 'hmm' ? { fitted: { on: fitOn, documents: fitDocs?.length ?? docRows.length } } : {}),
       documents: docRows.length,
       tokens: result.tokens,
       ms: { load, ...result.ms, save, total: performance.now() - t0 },

@@ -9,6 +9,10 @@ export { sourceTags, type AggregateInput, type SourceOutput } from './sources';
 
 export type AggregateMethod = 'priority' | 'vote' | 'hmm';
 export const AGGREGATE_METHODS: readonly AggregateMethod[] = ['priority', 'vote', 'hmm'];
+/** A label model, or "dev": the one whose weak labels score best against the dev split's gold. */
+export type LabelModel = AggregateMethod | 'dev';
+/** The order in which "dev" tries the label models: a tie keeps the earlier (the HMM, the studio's default). */
+export const LABEL_MODEL_ORDER: readonly AggregateMethod[] = ['hmm', 'priority', 'vote'];
 
 /**
  * Combines sources into one weak layer. Typed evidence decides the types; spans of unknown type

@@ -1,7 +1,8 @@
 import type { GazetteerEntry } from '../formats/gazetteer';
+import { scoreSpans } from '../metrics';
 import type { Annotation, Span } from '../types';
-import type { AggregateMethod, SourceOutput } from './aggregate';
-import { aggregateWith } from './aggregate';
+import type { AggregateMethod, LabelModel, SourceOutput } from './aggregate';
+import { aggregateWith, LABEL_MODEL_ORDER } from './aggregate';
 import type { HmmParams } from './hmm';
 import { GazetteerMatcher } from './gazetteerMatcher';
 import type { CaseMode } from './normalize';
@@ -24,7 +25,10 @@ export interface WeakRequest {
   gazetteers: readonly WeakGazetteer[];
   rules: readonly { rule: Rule; priority: number }[];
   types: readonly string[];
-  method: AggregateMethod;
+  /** How the sources combine; "dev": each label model, keeping the one best on `chooseOn`'s gold. */
+  method: LabelModel;
+  /** method "dev": the documents (indices) whose gold chooses the label model, and their gold spans. */
+  chooseOn?: { docs: readonly number[]; gold: readonly (readonly Span[])[] };
   /** HMM parameters fitted on other text (the training text's) to decode this corpus with, unfitted. */
   hmm?: HmmParams;
   /**
@@ -46,6 +50,8 @@ export interface WeakResult {
   aggregate: Annotation[];
   /** The HMM's parameters, when the aggregation is one. */
   hmm?: HmmParams;
+  /** method "dev": the label model kept, and each one's span F1 (0-1) on the choosing documents. */
+  chosen?: { method: AggregateMethod; f1: Record<AggregateMethod, number> };
   /** How many matches of unknown type the spelling typer gave a type (0 when it did not run). */
   typedBySpelling: number;
   tokens: number;
@@ -116,23 +122,45 @@ export class WeakLabeler {
     const kept = req.stop?.length ? withoutStopped(sources, new Set(req.stop), (d, s) => this.docs[d].tokens.slice(s.start, s.end).join(' ')) : sources;
     const typed = typer ? typeUnknownSpans(kept, typer, (d, s) => this.docs[d].tokens.slice(s.start, s.end)) : { sources: kept, typed: 0 };
     const input = { sources: typed.sources, sentences, types: req.types };
-    let fixed = req.hmm;
-    if (!fixed && req.method === 'hmm' && req.fitDocs) {
-      if (!req.fitDocs.length) throw new Error('the HMM has no document to be fitted on');
-      const fitDocs = req.fitDocs;
-      fixed = aggregateWith('hmm', {
-        ...input,
-        sources: input.sources.map((src) => ({ ...src, spans: fitDocs.map((d) => src.spans[d]) })),
-        sentences: fitDocs.map((d) => sentences[d]),
-      }).hmm;
-    }
-    const agg = aggregateWith(req.method, input, fixed);
+    const aggregateBy = (method: AggregateMethod) => {
+      let fixed = req.hmm;
+      if (!fixed && method === 'hmm' && req.fitDocs) {
+        if (!req.fitDocs.length) throw new Error('the HMM has no document to be fitted on');
+        const fitDocs = req.fitDocs;
+        fixed = aggregateWith('hmm', {
+          ...input,
+          sources: input.sources.map((src) => ({ ...src, spans: fitDocs.map((d) => src.spans[d]) })),
+          sentences: fitDocs.map((d) => sentences[d]),
+        }).hmm;
+      }
+      return aggregateWith(method, input, fixed);
+    };
+    let agg: ReturnType<typeof aggregateBy>;
+    let chosen: WeakResult['chosen'];
+    if (req.method === 'dev') {
+      const on = req.chooseOn;
+      if (!on?.docs.length) throw new Error('choosing the label model on dev needs documents with gold labels on the dev split');
+      // Scored as the page scores the aggregate: its spans against the documents' gold.
+      const tried = LABEL_MODEL_ORDER.map((method) => {
+        hooks.checkCancel?.();
+        const a = aggregateBy(method);
+        const f1 = scoreSpans(
+          on.gold,
+          on.docs.map((d) => a.annotations[d].spans),
+        ).overall.f1;
+        return { method, a, f1 };
+      });
+      const best = tried.reduce((x, y) => (y.f1 > x.f1 ? y : x));
+      agg = best.a;
+      chosen = { method: best.method, f1: Object.fromEntries(tried.map((t) => [t.method, t.f1])) as Record<AggregateMethod, number> };
+    } else agg = aggregateBy(req.method);
     ms.aggregate = now() - t0;
     hooks.onProgress?.(total, total, 'done');
     return {
       sources,
       aggregate: agg.annotations,
       ...(agg.hmm ? { hmm: agg.hmm } : {}),
+      ...(chosen ? { chosen } : {}),
       typedBySpelling: typed.typed,
       tokens: this.docs.reduce((a, d) => a + d.tokens.length, 0),
       ms,

@@ -247,3 +247,47 @@ describe('the documents the HMM is fitted on', () => {
     expect(() => labeler.run({ ...request, fitDocs: [] })).toThrow('the HMM has no document to be fitted on');
   });
 });
+
+describe('the label model chosen on dev', () => {
+  const tokens = ['Bayer', 'sells', 'aspirin', 'in', 'Berlin'];
+  const offsets = [0, 5, 6, 11, 12, 19, 20, 22, 23, 29];
+  const docs = Array.from({ length: 30 }, () => ({ text: tokens.join(' '), offsets, tokens, sentenceStarts: [0] }));
+  const request = {
+    gazetteers: [
+      { name: 'places', mode: 'sensitive' as const, priority: 0, entries: ['Bayer', 'Berlin'].map((p) => ({ phrase: p, type: 'LOC' })) },
+      { name: 'companies', mode: 'sensitive' as const, priority: 1, entries: [{ phrase: 'Bayer', type: 'ORG' }] },
+      { name: 'firms', mode: 'sensitive' as const, priority: 2, entries: [{ phrase: 'Bayer', type: 'ORG' }] },
+    ],
+    rules: [],
+    types: ['LOC', 'ORG'],
+  };
+  const goldWith = (bayer: string) => [
+    { start: 0, end: 1, label: bayer },
+    { start: 4, end: 5, label: 'LOC' },
+  ];
+  const choose = (bayer: string) => ({ docs: [0, 1, 2, 3, 4], gold: Array.from({ length: 5 }, () => goldWith(bayer)) });
+
+  it("keeps the label model whose aggregate scores best on the documents' gold, and says what each scored", () => {
+    const labeler = new WeakLabeler(docs);
+    for (const bayer of ['ORG', 'LOC']) {
+      const r = labeler.run({ ...request, method: 'dev', chooseOn: choose(bayer) });
+      const each = (['hmm', 'priority', 'vote'] as const).map((method) => {
+        const a = labeler.run({ ...request, method }).aggregate;
+        return { method, a, f1: a.slice(0, 5).every((x) => JSON.stringify(x.spans) === JSON.stringify(goldWith(bayer))) ? 1 : 0.5 };
+      });
+      for (const e of each) expect(r.chosen!.f1[e.method]).toBeCloseTo(e.f1, 10);
+      const best = each.find((e) => e.f1 === Math.max(...each.map((x) => x.f1)))!;
+      expect(r.chosen!.method).toBe(best.method);
+      expect(r.aggregate).toEqual(best.a);
+    }
+    // Priority believes the places list (Bayer a place); the vote believes the two company lists.
+    expect(labeler.run({ ...request, method: 'dev', chooseOn: choose('LOC') }).chosen!.method).toBe('priority');
+    expect(labeler.run({ ...request, method: 'dev', chooseOn: choose('ORG') }).chosen!.method).not.toBe('priority');
+  });
+
+  it('needs gold documents to choose on', () => {
+    const labeler = new WeakLabeler(docs);
+    expect(() => labeler.run({ ...request, method: 'dev' })).toThrow('choosing the label model on dev needs documents with gold labels on the dev split');
+    expect(() => labeler.run({ ...request, method: 'dev', chooseOn: { docs: [], gold: [] } })).toThrow(/needs documents with gold/);
+  });
+});

@@ -1,17 +1,20 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Fragment, useRef, useState } from 'react';
 import type { PRF } from '../../core/metrics';
-import { AGGREGATE_METHODS, type AggregateMethod } from '../../core/weak/aggregate';
+import { AGGREGATE_METHODS, LABEL_MODEL_ORDER, type LabelModel } from '../../core/weak/aggregate';
 import { db } from '../../db/instance';
+import { devGoldDocuments } from '../../db/repo';
 import { WeakJob, type Progress } from '../../worker/weakClient';
 import type { WeakSummary } from '../../worker/weakJob';
 import { pct, useProjectId, count } from '../hooks';
 
-const METHOD_HELP: Record<AggregateMethod, string> = {
+const METHOD_HELP: Record<LabelModel, string> = {
   priority: 'Longest span wins; ties go to the higher-priority source, then to type order.',
   vote: 'Token-level majority vote among the sources that fire.',
   hmm: 'A hidden Markov model over the sources, fitted without gold (EM): learns how accurate each source is.',
+  dev: "Tries the HMM, priority and the vote, and keeps the one whose weak labels score best against the dev split's gold (the HMM on a tie). The dev gold chooses; nothing is trained on it.",
 };
+const LABEL_MODEL_NAMES: Record<LabelModel, string> = { priority: 'priority', vote: 'vote', hmm: 'hmm', dev: 'best on dev' };
 
 function Scores({ s, na }: { s?: PRF; na?: string }) {
   if (na)
@@ -55,6 +58,8 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
         {count(summary.documents, 'document')}, {count(summary.tokens, 'token')} labeled in {(summary.ms.total / 1000).toFixed(2)} s (
         {summary.reusedIndex ? 'corpus index reused' : 'corpus indexed'}: index {summary.ms.index.toFixed(0)} ms, gazetteers {summary.ms.match.toFixed(0)} ms,
         rules {summary.ms.rules.toFixed(0)} ms, aggregation {summary.ms.aggregate.toFixed(0)} ms, save {summary.ms.save.toFixed(0)} ms).
+        {summary.chosenOnDev &&
+          ` Label model chosen on dev: ${summary.method} (aggregate F1 ${LABEL_MODEL_ORDER.map((m) => `${m} ${pct(summary.chosenOnDev?.[m])}`).join(', ')}).`}
         {summary.typedBySpelling
           ? ` ${summary.typedBySpelling.toLocaleString()} matches of untyped gazetteers were typed by their spelling before aggregation.`
           : ''}
@@ -121,7 +126,9 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
 
 export function WeakPage() {
   const projectId = useProjectId();
-  const [method, setMethod] = useState<AggregateMethod>('hmm');
+  const [method, setMethod] = useState<LabelModel>('hmm');
+  const devGold = useLiveQuery(() => devGoldDocuments(db, projectId), [projectId]);
+  const cannotChoose = method === 'dev' && devGold === 0;
   const [typeUntyped, setTypeUntyped] = useState(true);
   const [fitOn, setFitOn] = useState<'all' | 'train'>('all');
   const [progress, setProgress] = useState<Progress | null>(null);
@@ -145,7 +152,7 @@ export function WeakPage() {
     job.current = new WeakJob();
     setProgress({ done: 0, total: 1, stage: 'starting' });
     try {
-      await job.current.run(projectId, { method, typeUntyped, ...(method === 'hmm' ? { fitOn } : {}) }, setProgress);
+      await job.current.run(projectId, { method, typeUntyped, ...(method === 'hmm' || method === 'dev' ? { fitOn } : {}) }, setProgress);
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -159,13 +166,15 @@ export function WeakPage() {
       <div className="row">
         <label>
           Aggregation{' '}
-          <select aria-label="Aggregation" value={method} onChange={(e) => setMethod(e.target.value as AggregateMethod)}>
-            {AGGREGATE_METHODS.map((m) => (
-              <option key={m}>{m}</option>
+          <select aria-label="Aggregation" value={method} onChange={(e) => setMethod(e.target.value as LabelModel)}>
+            {[...AGGREGATE_METHODS, 'dev' as const].map((m) => (
+              <option key={m} value={m}>
+                {LABEL_MODEL_NAMES[m]}
+              </option>
             ))}
           </select>
         </label>
-        {method === 'hmm' && (
+        {(method === 'hmm' || method === 'dev') && (
           <label title="EM reads no gold either way. All documents give it the most text; the train split's alone keep it off the text that selects and scores a model (what `studio experiment` does).">
             fitted on{' '}
             <select aria-label="Fit the HMM on" value={fitOn} onChange={(e) => setFitOn(e.target.value as 'all' | 'train')}>
@@ -177,7 +186,7 @@ export function WeakPage() {
         <label title="An untyped gazetteer says only 'an entity'. Its matches get the type their spelling suggests, learned from the typed gazetteers' phrases (suffixes such as -itis or -ine), before aggregation.">
           <input type="checkbox" checked={typeUntyped} onChange={(e) => setTypeUntyped(e.target.checked)} /> Type untyped matches by their spelling
         </label>
-        <button type="button" onClick={() => void run()} disabled={!!progress}>
+        <button type="button" onClick={() => void run()} disabled={!!progress || cannotChoose}>
           Make weak labels
         </button>
         {progress && (
@@ -194,6 +203,11 @@ export function WeakPage() {
         {METHOD_HELP[method]} Labels every document with the project's gazetteers and enabled rules, replacing the previous weak layers; gold and corrected
         layers are never touched.
       </p>
+      {cannotChoose && (
+        <p role="alert" className="error">
+          Choosing the label model on dev needs gold labels on the dev split, and no dev document has any: label some dev documents, or choose a label model.
+        </p>
+      )}
       {error && (
         <p role="alert" className="error">
           {error}

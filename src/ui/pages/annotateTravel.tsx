@@ -7,7 +7,7 @@
 import { type MutableRefObject, useRef, useState } from 'react';
 import { labelOccurrences, removeAt, type EditState, type History } from '../../core/annotate';
 import type { Span } from '../../core/types';
-import type { AggregateMethod } from '../../core/weak/aggregate';
+import type { LabelModel } from '../../core/weak/aggregate';
 import { db } from '../../db/instance';
 import { addToCorrectionsGazetteer, addToStopList, labelEverywhere, removeGazetteerEntry, restoreRows } from '../../db/repo';
 import type { LayerRow } from '../../db/schema';
@@ -68,7 +68,7 @@ async function relabelWeakLayer(
       .filter((r) => r.kind === 'weak' && r.status === 'done')
       .sortBy('id')
   ).at(-1);
-  const cfg = (last?.config ?? {}) as { method?: AggregateMethod; typeUntyped?: boolean; fitOn?: 'all' | 'train' };
+  const cfg = (last?.config ?? {}) as { method?: LabelModel; typeUntyped?: boolean; fitOn?: 'all' | 'train' };
   const summary = await new WeakJob().run(
     projectId,
     { method: cfg.method ?? 'priority', typeUntyped: cfg.typeUntyped ?? true, ...(cfg.fitOn ? { fitOn: cfg.fitOn } : {}) },
