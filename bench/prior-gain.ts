@@ -89,13 +89,17 @@ for (const prior of priors)
     const seeds = [...new Set(base.filter((b) => b.setting === setting && b.seed > 0).map((b) => b.seed))].sort();
     const tests: number[] = [];
     let withIt = 0;
+    let withUnder = 0;
     for (const seed of seeds) {
       const plain = labels.map((label) => base.find((b) => b.setting === setting && b.label === label && b.seed === seed));
       if (plain.some((c) => !c?.dev)) continue;
       const withPrior = [...(under?.records ?? []), ...prior.records].filter((r) => r.setting === setting && r.seed === seed && r.dev);
       const best = [...plain, ...withPrior].reduce<LocoRecord | undefined>((a, b) => (b!.dev!.f1 > a!.dev!.f1 ? b : a), plain[0])!;
       tests.push(best.test.f1);
-      if (withPrior.includes(best)) withIt++;
+      // With --over, a run of the prior under this one alone is no vote for this one.
+      if (prior.records.includes(best as RunRecord)) withIt++;
+      else if (withPrior.includes(best)) withUnder++;
     }
-    if (tests.length) console.log(`| ${setting} + ${prior.name} | ${ms(tests)} | ${tests.length} | ${withIt} of ${tests.length} seeds |`);
+    const alone = under ? ` (${under.name} alone on ${withUnder})` : '';
+    if (tests.length) console.log(`| ${setting} + ${prior.name} | ${ms(tests)} | ${tests.length} | ${withIt} of ${tests.length} seeds${alone} |`);
   }
