@@ -229,25 +229,24 @@ test('the label model chosen on dev: the page tries each, keeps the best on the 
   await openDemo(page);
   const { docs, goldByDoc, labeler, request } = demoLabeling('hmm');
   const dev = docs.flatMap((d, k) => (d.split === 'dev' ? [k] : []));
-  const f1 = (method: AggregateMethod) => {
+  const scores = (method: AggregateMethod) => {
     const result = labeler.run({ ...request, method });
     return scoreSpans(
       dev.map((k) => goldByDoc[k]!.spans),
       dev.map((k) => result.aggregate[k].spans),
-    ).overall.f1;
+    ).overall;
   };
-  const each = { hmm: f1('hmm'), priority: f1('priority'), vote: f1('vote') };
-  const best = (['hmm', 'priority', 'vote'] as const).reduce((a, b) => (each[b] > each[a] ? b : a));
+  const each = { hmm: scores('hmm'), priority: scores('priority'), vote: scores('vote') };
+  const best = (['hmm', 'priority', 'vote'] as const).reduce((a, b) => (each[b].f1 > each[a].f1 ? b : a));
+  const prf = (m: AggregateMethod) => `${m} ${pct(each[m].precision)} / ${pct(each[m].recall)} / ${pct(each[m].f1)}`;
 
   await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
   await page.getByLabel('Aggregation').selectOption('dev');
   await page.getByRole('button', { name: 'Make weak labels' }).click();
-  await expect(
-    page.getByText(`Label model chosen on dev: ${best} (aggregate F1 hmm ${pct(each.hmm)}, priority ${pct(each.priority)}, vote ${pct(each.vote)}).`),
-  ).toBeVisible();
+  await expect(page.getByText(`Label model chosen on dev: ${best} (aggregate P / R / F1: ${prf('hmm')}, ${prf('priority')}, ${prf('vote')}).`)).toBeVisible();
   const aggregate = page.getByTestId('stats-table').locator('tr[data-source="aggregate"] td');
   await expect(aggregate.first()).toHaveText(`aggregate (${best})`);
-  await expect(aggregate.last()).toHaveText(pct(each[best]));
+  await expect(aggregate.last()).toHaveText(pct(each[best].f1));
   const runs = await storeRows<{ kind: string; config: { method?: string }; metrics?: { method?: string } }>(page, 'runs');
   const weak = runs.filter((r) => r.kind === 'weak').at(-1)!;
   expect(weak.config.method).toBe('dev');

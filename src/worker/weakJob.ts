@@ -1,4 +1,4 @@
-import { scoreSpans, type SpanScores } from '../core/metrics';
+import { type PRF, scoreSpans, type SpanScores } from '../core/metrics';
 import type { Span } from '../core/types';
 import { tokenTexts } from '../core/types';
 import type { AggregateMethod, LabelModel } from '../core/weak/aggregate';
@@ -26,8 +26,8 @@ export interface WeakSummary {
   runId: number;
   /** The label model that made the stored layer (with "dev", the one chosen). */
   method: AggregateMethod;
-  /** Options "dev": each label model's aggregate span F1 (0-1) on the dev gold that chose it. */
-  chosenOnDev?: Record<AggregateMethod, number>;
+  /** Options "dev": each label model's aggregate span scores on the dev gold that chose it (by F1). */
+  chosenOnDev?: Record<AggregateMethod, PRF>;
   /** Matches of untyped gazetteers given a type by their spelling (absent in runs made before it existed). */
   typedBySpelling?: number;
   documents: number;
@@ -124,7 +124,7 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
     const summary: WeakSummary = {
       runId,
       method: used,
-      ...(result.chosen ? { chosenOnDev: result.chosen.f1 } : {}),
+      ...(result.chosen ? { chosenOnDev: result.chosen.scores } : {}),
       typedBySpelling: result.typedBySpelling,
       ...(fitOn && used === 'hmm' ? { fitted: { on: fitOn, documents: fitDocs?.length ?? docRows.length } } : {}),
       documents: docRows.length,

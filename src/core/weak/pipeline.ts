@@ -1,5 +1,5 @@
 import type { GazetteerEntry } from '../formats/gazetteer';
-import { scoreSpans } from '../metrics';
+import { type PRF, scoreSpans } from '../metrics';
 import type { Annotation, Span } from '../types';
 import type { AggregateMethod, LabelModel, SourceOutput } from './aggregate';
 import { aggregateWith, LABEL_MODEL_ORDER } from './aggregate';
@@ -50,8 +50,8 @@ export interface WeakResult {
   aggregate: Annotation[];
   /** The HMM's parameters, when the aggregation is one. */
   hmm?: HmmParams;
-  /** method "dev": the label model kept, and each one's span F1 (0-1) on the choosing documents. */
-  chosen?: { method: AggregateMethod; f1: Record<AggregateMethod, number> };
+  /** method "dev": the label model kept (by F1), and each one's span scores on the choosing documents. */
+  chosen?: { method: AggregateMethod; scores: Record<AggregateMethod, PRF> };
   /** How many matches of unknown type the spelling typer gave a type (0 when it did not run). */
   typedBySpelling: number;
   tokens: number;
@@ -144,15 +144,15 @@ export class WeakLabeler {
       const tried = LABEL_MODEL_ORDER.map((method) => {
         hooks.checkCancel?.();
         const a = aggregateBy(method);
-        const f1 = scoreSpans(
+        const scores = scoreSpans(
           on.gold,
           on.docs.map((d) => a.annotations[d].spans),
-        ).overall.f1;
-        return { method, a, f1 };
+        ).overall;
+        return { method, a, scores };
       });
-      const best = tried.reduce((x, y) => (y.f1 > x.f1 ? y : x));
+      const best = tried.reduce((x, y) => (y.scores.f1 > x.scores.f1 ? y : x));
       agg = best.a;
-      chosen = { method: best.method, f1: Object.fromEntries(tried.map((t) => [t.method, t.f1])) as Record<AggregateMethod, number> };
+      chosen = { method: best.method, scores: Object.fromEntries(tried.map((t) => [t.method, t.scores])) as Record<AggregateMethod, PRF> };
     } else agg = aggregateBy(req.method);
     ms.aggregate = now() - t0;
     hooks.onProgress?.(total, total, 'done');

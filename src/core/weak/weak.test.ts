@@ -275,7 +275,7 @@ describe('the label model chosen on dev', () => {
         const a = labeler.run({ ...request, method }).aggregate;
         return { method, a, f1: a.slice(0, 5).every((x) => JSON.stringify(x.spans) === JSON.stringify(goldWith(bayer))) ? 1 : 0.5 };
       });
-      for (const e of each) expect(r.chosen!.f1[e.method]).toBeCloseTo(e.f1, 10);
+      for (const e of each) expect(r.chosen!.scores[e.method].f1).toBeCloseTo(e.f1, 10);
       const best = each.find((e) => e.f1 === Math.max(...each.map((x) => x.f1)))!;
       expect(r.chosen!.method).toBe(best.method);
       expect(r.aggregate).toEqual(best.a);

@@ -59,7 +59,10 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
         {summary.reusedIndex ? 'corpus index reused' : 'corpus indexed'}: index {summary.ms.index.toFixed(0)} ms, gazetteers {summary.ms.match.toFixed(0)} ms,
         rules {summary.ms.rules.toFixed(0)} ms, aggregation {summary.ms.aggregate.toFixed(0)} ms, save {summary.ms.save.toFixed(0)} ms).
         {summary.chosenOnDev &&
-          ` Label model chosen on dev: ${summary.method} (aggregate F1 ${LABEL_MODEL_ORDER.map((m) => `${m} ${pct(summary.chosenOnDev?.[m])}`).join(', ')}).`}
+          ` Label model chosen on dev: ${summary.method} (aggregate P / R / F1: ${LABEL_MODEL_ORDER.map((m) => {
+            const x = summary.chosenOnDev?.[m];
+            return `${m} ${pct(x?.precision)} / ${pct(x?.recall)} / ${pct(x?.f1)}`;
+          }).join(', ')}).`}
         {summary.typedBySpelling
           ? ` ${summary.typedBySpelling.toLocaleString()} matches of untyped gazetteers were typed by their spelling before aggregation.`
           : ''}
