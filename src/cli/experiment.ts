@@ -166,6 +166,7 @@ export function loadSetting(s: Setting): SettingData {
   let anns: SettingData['train']['anns'];
   let weak: boolean[];
   let hmm: HmmParams | undefined;
+  let labelModel: LabelModelChoice | undefined;
   if (s.kind === 'distant') {
     corpus = readCorpus(s.train.text, { format: 'lines', labels: [{ file: s.train.weak, kind: 'weak', name: 'weak' }] });
     anns = corpus.layers[0].annotations;
@@ -201,11 +202,10 @@ export function loadSetting(s: Setting): SettingData {
     anns = labeled.result.aggregate;
     weak = corpus.docs.map(() => true);
     hmm = labeled.result.hmm;
-    const types = [...new Set([...anns.flatMap((a) => a.spans.map((x) => x.label)).filter((l) => l !== '?'), ...dev.types, ...test.types])].sort();
-    return { train: { corpus, anns, weak }, dev, test, types, ...(hmm ? { hmm } : {}), ...(choice ? { labelModel: choice.labelModel } : {}) };
+    labelModel = choice?.labelModel;
   }
   const types = [...new Set([...anns.flatMap((a) => a.spans.map((x) => x.label)).filter((l) => l !== '?'), ...dev.types, ...test.types])].sort();
-  return { train: { corpus, anns, weak }, dev, test, types };
+  return { train: { corpus, anns, weak }, dev, test, types, ...(hmm ? { hmm } : {}), ...(labelModel ? { labelModel } : {}) };
 }
 
 /**

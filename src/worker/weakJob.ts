@@ -1,7 +1,7 @@
 import { type PRF, scoreSpans, type SpanScores } from '../core/metrics';
 import type { Span } from '../core/types';
 import { tokenTexts } from '../core/types';
-import type { AggregateMethod, LabelModel } from '../core/weak/aggregate';
+import { type AggregateMethod, fitsHmm, type LabelModel } from '../core/weak/aggregate';
 import { WeakLabeler, type WeakHooks } from '../core/weak/pipeline';
 import { sourceStats, type SourceStats } from '../core/weak/stats';
 import { layerAnnotations, saveWeakLabels } from '../db/repo';
@@ -51,8 +51,7 @@ const cache = new Map<string, WeakLabeler>();
  */
 export async function runWeakLabeling(db: StudioDB, projectId: number, options: WeakOptions, hooks: WeakHooks = {}): Promise<WeakSummary> {
   const { method, typeUntyped } = options;
-  // The HMM is fitted where it is one of the label models tried.
-  const fitOn = method === 'hmm' || method === 'dev' ? (options.fitOn ?? 'all') : undefined;
+  const fitOn = fitsHmm(method) ? (options.fitOn ?? 'all') : undefined;
   const t0 = performance.now();
   const project = await db.projects.get(projectId);
   if (!project) throw new Error(`project ${projectId} does not exist`);

@@ -13,6 +13,8 @@ export const AGGREGATE_METHODS: readonly AggregateMethod[] = ['priority', 'vote'
 export type LabelModel = AggregateMethod | 'dev';
 /** The order in which "dev" tries the label models: a tie keeps the earlier (the HMM, the studio's default). */
 export const LABEL_MODEL_ORDER: readonly AggregateMethod[] = ['hmm', 'priority', 'vote'];
+/** Whether a label model fits the HMM (it is one, or "dev" tries it): where the text it is fitted on is a choice. */
+export const fitsHmm = (m: LabelModel): boolean => m === 'hmm' || m === 'dev';
 
 /**
  * Combines sources into one weak layer. Typed evidence decides the types; spans of unknown type

@@ -1,7 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Fragment, useRef, useState } from 'react';
 import type { PRF } from '../../core/metrics';
-import { AGGREGATE_METHODS, LABEL_MODEL_ORDER, type LabelModel } from '../../core/weak/aggregate';
+import { AGGREGATE_METHODS, fitsHmm, LABEL_MODEL_ORDER, type LabelModel } from '../../core/weak/aggregate';
 import { db } from '../../db/instance';
 import { devGoldDocuments } from '../../db/repo';
 import { WeakJob, type Progress } from '../../worker/weakClient';
@@ -155,7 +155,7 @@ export function WeakPage() {
     job.current = new WeakJob();
     setProgress({ done: 0, total: 1, stage: 'starting' });
     try {
-      await job.current.run(projectId, { method, typeUntyped, ...(method === 'hmm' || method === 'dev' ? { fitOn } : {}) }, setProgress);
+      await job.current.run(projectId, { method, typeUntyped, ...(fitsHmm(method) ? { fitOn } : {}) }, setProgress);
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -177,7 +177,7 @@ export function WeakPage() {
             ))}
           </select>
         </label>
-        {(method === 'hmm' || method === 'dev') && (
+        {fitsHmm(method) && (
           <label title="EM reads no gold either way. All documents give it the most text; the train split's alone keep it off the text that selects and scores a model (what `studio experiment` does).">
             fitted on{' '}
             <select aria-label="Fit the HMM on" value={fitOn} onChange={(e) => setFitOn(e.target.value as 'all' | 'train')}>
