@@ -262,6 +262,32 @@ test('the label model chosen on dev: the page tries each, keeps the best on the 
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
+test('abbreviations the text defines: checked where entered, added after the label model as Node adds them, kept in the run', async ({ page, outside: _ }) => {
+  await openDemo(page);
+  const { docs, goldByDoc, labeler, request } = demoLabeling('hmm');
+  const dev = docs.flatMap((d, k) => (d.split === 'dev' ? [k] : []));
+  const result = labeler.run({ ...request, abbreviations: { following: 40 } });
+  expect(result.abbreviated).toBeGreaterThan(0);
+  const f1 = scoreSpans(
+    dev.map((k) => goldByDoc[k]!.spans),
+    dev.map((k) => result.aggregate[k].spans),
+  ).overall.f1;
+
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
+  await page.getByLabel('Read the abbreviations the text defines').check();
+  const following = page.getByLabel('Documents a definition also holds in');
+  await following.fill('forty');
+  await expect(page.getByRole('alert')).toHaveText('Documents a definition also holds in: a whole number from 0 to 1000, not "forty".');
+  await expect(page.getByRole('button', { name: 'Make weak labels' })).toBeDisabled();
+  await following.fill('40');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await expect(page.getByText(`The abbreviations the text defines added ${result.abbreviated} spans where the aggregate said O.`)).toBeVisible();
+  await expect(page.getByTestId('stats-table').locator('tr[data-source="aggregate"] td').last()).toHaveText(pct(f1));
+  const runs = await storeRows<{ kind: string; config: { abbreviations?: { following: number } } }>(page, 'runs');
+  expect(runs.filter((r) => r.kind === 'weak').at(-1)!.config.abbreviations).toEqual({ following: 40 });
+});
+
 test('cancelling weak labeling leaves the stored layers as they were', async ({ page, outside: _ }) => {
   await openDemo(page);
   await page.getByRole('link', { name: 'Weak labels', exact: true }).click();

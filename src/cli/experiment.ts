@@ -250,7 +250,15 @@ export function settingSources(s: DictionarySetting, d?: Pick<SettingData, 'labe
 }
 
 function sourcesWith(s: DictionarySetting, method: AggregateMethod) {
-  return { gazetteers: s.gazetteers, untyped: s.untyped, rules: s.rules, mode: s.case, method, typeUntyped: s.typeUntyped };
+  return {
+    gazetteers: s.gazetteers,
+    untyped: s.untyped,
+    rules: s.rules,
+    mode: s.case,
+    method,
+    typeUntyped: s.typeUntyped,
+    ...(s.abbreviations ? { abbreviations: s.abbreviations } : {}),
+  };
 }
 
 /**

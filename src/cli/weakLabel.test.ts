@@ -1,7 +1,10 @@
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperimentConfig, loadSetting, settingSources } from './experiment';
 import { scoreSpans } from '../core/metrics';
+import { tokenTexts } from '../core/types';
 import { readCorpus } from './readCorpus';
 import { weakLabelCorpus } from './weakLabel';
 
@@ -96,5 +99,38 @@ describe('the label model chosen on dev (aggregate "dev")', () => {
     expect(() => settingSources(setting(undefined, { aggregate: 'dev' }) as never)).toThrow(
       /aggregate "dev" labels with the label model its loaded data chose/,
     );
+  });
+});
+
+describe('abbreviations the text defines (a dictionary setting\'s "abbreviations")', () => {
+  // The fixture's dictionary lists its abbreviations already ("CBZ"); a list of long forms alone
+  // leaves theirs to the text ("chloroacetaldehyde" ending one line, "( CAA ) is ..." the next).
+  const dir = mkdtempSync(join(tmpdir(), 'abbreviations-'));
+  writeFileSync(join(dir, 'long.tsv'), 'Chemical\tchloroacetaldehyde\nChemical\tglutathione\nChemical\tCarbamazepine\n');
+  const withLong = (more: Record<string, unknown>) => setting(undefined, { gazetteers: [join(dir, 'long.tsv')], untyped: [], ...more });
+  const words = (d: ReturnType<typeof loadSetting>) =>
+    d.train.anns.flatMap((a, k) => a.spans.map((s) => tokenTexts(d.train.corpus.docs[k]).slice(s.start, s.end).join(' '))).sort();
+
+  it("add the abbreviations to the training text's weak labels, as labeling the text with them does; dev and test are labeled the same way", () => {
+    const off = loadSetting(withLong({}));
+    const on = loadSetting(withLong({ abbreviations: { following: 1 } }));
+    const added = words(on).filter((w) => !/^(chloroacetaldehyde|glutathione|carbamazepine)$/i.test(w));
+    expect(new Set(added)).toEqual(new Set(['CAA', 'CBZ']));
+    // Only added: every span the weak labels had is still there.
+    on.train.anns.forEach((a, k) => {
+      for (const s of off.train.anns[k].spans) expect(a.spans).toContainEqual(s);
+    });
+    // Definitions across lines need a window: with none, only a definition inside one line counts.
+    expect(words(loadSetting(withLong({ abbreviations: { following: 0 } }))).filter((w) => w === 'CAA')).toEqual([]);
+    // Read after the label model: the HMM is fitted as without them.
+    expect(on.hmm).toEqual(off.hmm);
+    const sources = settingSources(withLong({ abbreviations: { following: 1 } }) as never);
+    expect(sources.abbreviations).toEqual({ following: 1 });
+    expect(weakLabelCorpus({ corpus: `${fixtures}/bc5cdr/train_raw.txt`, ...sources }).result.aggregate).toEqual(on.train.anns);
+  });
+
+  it('are checked when the config is read', () => {
+    expect(() => setting(undefined, { abbreviations: { following: -1 } })).toThrow(/abbreviations/);
+    expect(() => setting(undefined, { abbreviations: { window: 3 } })).toThrow(/abbreviations/);
   });
 });

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import type { ParsedCorpus } from '../core/types';
 import { tokenTexts } from '../core/types';
 import type { HmmParams } from '../core/weak/hmm';
+import type { AbbreviationOptions } from '../core/weak/abbreviations';
 import type { AggregateMethod } from '../core/weak/aggregate';
 import type { CaseMode } from '../core/weak/normalize';
 import { WeakLabeler, type WeakResult } from '../core/weak/pipeline';
@@ -31,6 +32,8 @@ export interface WeakLabelOptions {
    * fits on every document of a project): the corpus is then decoded by that HMM. No gold is read.
    */
   fitAlso?: readonly ParsedCorpus[];
+  /** The abbreviations the text defines as one more source (core/weak/abbreviations.ts). */
+  abbreviations?: AbbreviationOptions;
 }
 
 /**
@@ -72,6 +75,7 @@ export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; re
       method: o.method,
       ...(hmm ? { hmm } : {}),
       ...(o.typeUntyped === false ? { typeUntyped: false } : {}),
+      ...(o.abbreviations ? { abbreviations: o.abbreviations } : {}),
     });
   const fitted = !o.hmm && o.method === 'hmm' && o.fitAlso?.length ? label([...docs, ...o.fitAlso.flatMap(docsOf)]).hmm : undefined;
   const result = label(docs, o.hmm ?? fitted);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { PUBLIC_GAZETTEERS } from './publicGazetteers';
+import { MAX_FOLLOWING } from './weak/abbreviations';
 import {
   modelOverrides,
   parseRunConfig,
@@ -111,6 +112,15 @@ export const settingSchema = z.discriminatedUnion('kind', [
        * Weak labels page does, fitting on every document of a project).
        */
       labelModelText: z.enum(['train', 'all']).default('train'),
+      /**
+       * The abbreviations the text defines after a typed dictionary match, as one more source
+       * (core/weak/abbreviations.ts); `following`: the documents after the defining one it also
+       * holds in, for text of one sentence a line. Absent: off.
+       */
+      abbreviations: z
+        .object({ following: z.number().int().min(0).max(MAX_FOLLOWING) })
+        .strict()
+        .optional(),
       ...common,
     })
     .strict(),

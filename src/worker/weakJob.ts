@@ -2,6 +2,7 @@ import { type PRF, scoreSpans, type SpanScores } from '../core/metrics';
 import type { Span } from '../core/types';
 import { tokenTexts } from '../core/types';
 import { type AggregateMethod, fitsHmm, type LabelModel } from '../core/weak/aggregate';
+import { type AbbreviationOptions, MAX_FOLLOWING } from '../core/weak/abbreviations';
 import { WeakLabeler, type WeakHooks } from '../core/weak/pipeline';
 import { sourceStats, type SourceStats } from '../core/weak/stats';
 import { layerAnnotations, saveWeakLabels } from '../db/repo';
@@ -20,6 +21,12 @@ export interface WeakOptions {
    * `studio experiment` does by default; its `labelModelText`).
    */
   fitOn?: 'all' | 'train';
+  /**
+   * After aggregation, abbreviations the text defines right after a weak span take its type
+   * (core/weak/abbreviations.ts); `following`: how many following documents a definition also
+   * holds in (for documents of one sentence). Absent: off.
+   */
+  abbreviations?: AbbreviationOptions;
 }
 
 export interface WeakSummary {
@@ -28,6 +35,8 @@ export interface WeakSummary {
   method: AggregateMethod;
   /** Options "dev": each label model's aggregate span scores on the dev gold that chose it (by F1). */
   chosenOnDev?: Record<AggregateMethod, PRF>;
+  /** Spans the abbreviations the text defines added (absent when off). */
+  abbreviated?: number;
   /** Matches of untyped gazetteers given a type by their spelling (absent in runs made before it existed). */
   typedBySpelling?: number;
   documents: number;
@@ -50,7 +59,11 @@ const cache = new Map<string, WeakLabeler>();
  * layers (one transaction) and records the run with its statistics.
  */
 export async function runWeakLabeling(db: StudioDB, projectId: number, options: WeakOptions, hooks: WeakHooks = {}): Promise<WeakSummary> {
-  const { method, typeUntyped } = options;
+  const { method, typeUntyped, abbreviations } = options;
+  if (abbreviations && !(Number.isInteger(abbreviations.following) && abbreviations.following >= 0 && abbreviations.following <= MAX_FOLLOWING))
+    throw new Error(
+      `abbreviations: the documents a definition also holds in must be a whole number from 0 to ${MAX_FOLLOWING}, not ${abbreviations.following}`,
+    );
   const fitOn = fitsHmm(method) ? (options.fitOn ?? 'all') : undefined;
   const t0 = performance.now();
   const project = await db.projects.get(projectId);
@@ -86,7 +99,14 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
   const runId = await addRun(db, {
     projectId,
     kind: 'weak',
-    config: { method, typeUntyped, ...(fitOn ? { fitOn } : {}), gazetteers: gazetteers.map((g) => g.name), rules: rules.map((r) => r.rule.name) },
+    config: {
+      method,
+      typeUntyped,
+      ...(fitOn ? { fitOn } : {}),
+      ...(abbreviations ? { abbreviations } : {}),
+      gazetteers: gazetteers.map((g) => g.name),
+      rules: rules.map((r) => r.rule.name),
+    },
     status: 'running',
     createdAt: Date.now(),
   });
@@ -111,6 +131,7 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
         typeUntyped,
         ...(stop.length ? { stop } : {}),
         ...(fitDocs ? { fitDocs } : {}),
+        ...(abbreviations ? { abbreviations } : {}),
         ...(method === 'dev' && gold ? { chooseOn: { docs: gold.docs, gold: gold.spans } } : {}),
       },
       hooks,
@@ -125,6 +146,7 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
       method: used,
       ...(result.chosen ? { chosenOnDev: result.chosen.scores } : {}),
       typedBySpelling: result.typedBySpelling,
+      ...(abbreviations ? { abbreviated: result.abbreviated } : {}),
       ...(fitOn && used === 'hmm' ? { fitted: { on: fitOn, documents: fitDocs?.length ?? docRows.length } } : {}),
       documents: docRows.length,
       tokens: result.tokens,

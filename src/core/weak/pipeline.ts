@@ -1,6 +1,7 @@
 import type { GazetteerEntry } from '../formats/gazetteer';
 import { type PRF, scoreSpans } from '../metrics';
 import type { Annotation, Span } from '../types';
+import { type AbbreviationOptions, withAbbreviations } from './abbreviations';
 import type { AggregateMethod, LabelModel, SourceOutput } from './aggregate';
 import { aggregateWith, LABEL_MODEL_ORDER } from './aggregate';
 import type { HmmParams } from './hmm';
@@ -43,6 +44,12 @@ export interface WeakRequest {
    * decoded by it, unfitted. Default: every document.
    */
   fitDocs?: readonly number[];
+  /**
+   * After aggregation, the abbreviations the text defines right after a weak span
+   * ("chloroacetaldehyde ( CAA )") take its type where the weak labels say O (abbreviations.ts);
+   * absent: off.
+   */
+  abbreviations?: AbbreviationOptions;
 }
 
 export interface WeakResult {
@@ -52,6 +59,8 @@ export interface WeakResult {
   hmm?: HmmParams;
   /** method "dev": the label model kept (by F1), and each one's span scores on the choosing documents. */
   chosen?: { method: AggregateMethod; scores: Record<AggregateMethod, PRF> };
+  /** How many spans the abbreviations the text defines added to the aggregate (0 when off). */
+  abbreviated: number;
   /** How many matches of unknown type the spelling typer gave a type (0 when it did not run). */
   typedBySpelling: number;
   tokens: number;
@@ -133,7 +142,10 @@ export class WeakLabeler {
           sentences: fitDocs.map((d) => sentences[d]),
         }).hmm;
       }
-      return aggregateWith(method, input, fixed);
+      const a = aggregateWith(method, input, fixed);
+      if (!req.abbreviations) return { ...a, abbreviated: 0 };
+      const ab = withAbbreviations(this.docs, a.annotations, req.abbreviations);
+      return { ...a, annotations: ab.annotations, abbreviated: ab.added };
     };
     let agg: ReturnType<typeof aggregateBy>;
     let chosen: WeakResult['chosen'];
@@ -161,6 +173,7 @@ export class WeakLabeler {
       aggregate: agg.annotations,
       ...(agg.hmm ? { hmm: agg.hmm } : {}),
       ...(chosen ? { chosen } : {}),
+      abbreviated: agg.abbreviated,
       typedBySpelling: typed.typed,
       tokens: this.docs.reduce((a, d) => a + d.tokens.length, 0),
       ms,

@@ -1,6 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Fragment, useRef, useState } from 'react';
 import type { PRF } from '../../core/metrics';
+import { MAX_FOLLOWING } from '../../core/weak/abbreviations';
 import { AGGREGATE_METHODS, fitsHmm, LABEL_MODEL_ORDER, type LabelModel } from '../../core/weak/aggregate';
 import { db } from '../../db/instance';
 import { devGoldDocuments } from '../../db/repo';
@@ -63,6 +64,7 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
             const x = summary.chosenOnDev?.[m];
             return `${m} ${pct(x?.precision)} / ${pct(x?.recall)} / ${pct(x?.f1)}`;
           }).join(', ')}).`}
+        {summary.abbreviated !== undefined && ` The abbreviations the text defines added ${count(summary.abbreviated, 'span')} where the aggregate said O.`}
         {summary.typedBySpelling
           ? ` ${summary.typedBySpelling.toLocaleString()} matches of untyped gazetteers were typed by their spelling before aggregation.`
           : ''}
@@ -127,6 +129,14 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
   );
 }
 
+/** What is wrong with the "also in the next N documents" entry, or null. */
+export function followingProblem(text: string): string | null {
+  const n = Number(text);
+  return /^\d{1,4}$/.test(text.trim()) && n <= MAX_FOLLOWING
+    ? null
+    : `Documents a definition also holds in: a whole number from 0 to ${MAX_FOLLOWING}, not "${text}".`;
+}
+
 export function WeakPage() {
   const projectId = useProjectId();
   const [method, setMethod] = useState<LabelModel>('hmm');
@@ -134,6 +144,9 @@ export function WeakPage() {
   const cannotChoose = method === 'dev' && devGold === 0;
   const [typeUntyped, setTypeUntyped] = useState(true);
   const [fitOn, setFitOn] = useState<'all' | 'train'>('all');
+  const [abbreviations, setAbbreviations] = useState(false);
+  const [following, setFollowing] = useState('0');
+  const followingError = abbreviations ? followingProblem(following) : null;
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<string | null>(null);
   const job = useRef<WeakJob | null>(null);
@@ -155,7 +168,11 @@ export function WeakPage() {
     job.current = new WeakJob();
     setProgress({ done: 0, total: 1, stage: 'starting' });
     try {
-      await job.current.run(projectId, { method, typeUntyped, ...(fitsHmm(method) ? { fitOn } : {}) }, setProgress);
+      await job.current.run(
+        projectId,
+        { method, typeUntyped, ...(fitsHmm(method) ? { fitOn } : {}), ...(abbreviations ? { abbreviations: { following: Number(following) } } : {}) },
+        setProgress,
+      );
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -189,7 +206,24 @@ export function WeakPage() {
         <label title="An untyped gazetteer says only 'an entity'. Its matches get the type their spelling suggests, learned from the typed gazetteers' phrases (suffixes such as -itis or -ine), before aggregation.">
           <input type="checkbox" checked={typeUntyped} onChange={(e) => setTypeUntyped(e.target.checked)} /> Type untyped matches by their spelling
         </label>
-        <button type="button" onClick={() => void run()} disabled={!!progress || cannotChoose}>
+        <label title="After aggregation, a short form in parentheses right after a weak span ('chloroacetaldehyde ( CAA )', its letters read in order out of the span's words) takes the span's type, there and at its later occurrences in the document, where the weak labels say O. A dictionary cannot list the abbreviations a text makes up; the text says what they stand for.">
+          <input type="checkbox" checked={abbreviations} onChange={(e) => setAbbreviations(e.target.checked)} /> Read the abbreviations the text defines
+        </label>
+        {abbreviations && (
+          <label title="For documents of one sentence each (a file of lines, CoNLL without -DOCSTART-) in the text's order: how many following documents a definition also holds in. 0 for real documents.">
+            also in the next{' '}
+            <input
+              aria-label="Documents a definition also holds in"
+              aria-invalid={!!followingError}
+              inputMode="numeric"
+              size={4}
+              value={following}
+              onChange={(e) => setFollowing(e.target.value)}
+            />{' '}
+            documents
+          </label>
+        )}
+        <button type="button" onClick={() => void run()} disabled={!!progress || cannotChoose || !!followingError}>
           Make weak labels
         </button>
         {progress && (
@@ -206,6 +240,11 @@ export function WeakPage() {
         {METHOD_HELP[method]} Labels every document with the project's gazetteers and enabled rules, replacing the previous weak layers; gold and corrected
         layers are never touched.
       </p>
+      {followingError && (
+        <p role="alert" className="error">
+          {followingError}
+        </p>
+      )}
       {cannotChoose && (
         <p role="alert" className="error">
           Choosing the label model on dev needs gold labels on the dev split, and no dev document has any: label some dev documents, or choose a label model.

@@ -7,12 +7,12 @@
 import { type MutableRefObject, useRef, useState } from 'react';
 import { labelOccurrences, removeAt, type EditState, type History } from '../../core/annotate';
 import type { Span } from '../../core/types';
-import type { LabelModel } from '../../core/weak/aggregate';
 import { db } from '../../db/instance';
 import { addToCorrectionsGazetteer, addToStopList, labelEverywhere, removeGazetteerEntry, restoreRows } from '../../db/repo';
 import type { LayerRow } from '../../db/schema';
 import type { Occurrence } from '../../db/search';
 import { WeakJob } from '../../worker/weakClient';
+import type { WeakOptions } from '../../worker/weakJob';
 import { queryOnce } from '../workerQuery';
 
 /** The occurrences "apply to all" would label: in this document, and in the others (with their split). */
@@ -68,10 +68,15 @@ async function relabelWeakLayer(
       .filter((r) => r.kind === 'weak' && r.status === 'done')
       .sortBy('id')
   ).at(-1);
-  const cfg = (last?.config ?? {}) as { method?: LabelModel; typeUntyped?: boolean; fitOn?: 'all' | 'train' };
+  const cfg = (last?.config ?? {}) as Partial<WeakOptions>;
   const summary = await new WeakJob().run(
     projectId,
-    { method: cfg.method ?? 'priority', typeUntyped: cfg.typeUntyped ?? true, ...(cfg.fitOn ? { fitOn: cfg.fitOn } : {}) },
+    {
+      method: cfg.method ?? 'priority',
+      typeUntyped: cfg.typeUntyped ?? true,
+      ...(cfg.fitOn ? { fitOn: cfg.fitOn } : {}),
+      ...(cfg.abbreviations ? { abbreviations: cfg.abbreviations } : {}),
+    },
     () => {},
   );
   const agg = (await db.layers.where('[projectId+kind]').equals([projectId, 'weak']).toArray()).find((l) => l.role === 'aggregate');
