@@ -282,7 +282,11 @@ test('abbreviations the text defines: checked where entered, added after the lab
   await following.fill('40');
   await expect(page.getByRole('alert')).toHaveCount(0);
   await page.getByRole('button', { name: 'Make weak labels' }).click();
-  await expect(page.getByText(`The abbreviations the text defines added ${result.abbreviated} spans where the aggregate said O.`)).toBeVisible();
+  await expect(
+    page.getByText(
+      `The abbreviations the text defines (in their document and the 40 documents after it) added ${result.abbreviated} spans where the aggregate said O.`,
+    ),
+  ).toBeVisible();
   await expect(page.getByTestId('stats-table').locator('tr[data-source="aggregate"] td').last()).toHaveText(pct(f1));
   const runs = await storeRows<{ kind: string; config: { abbreviations?: { following: number } } }>(page, 'runs');
   expect(runs.filter((r) => r.kind === 'weak').at(-1)!.config.abbreviations).toEqual({ following: 40 });

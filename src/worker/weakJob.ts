@@ -35,8 +35,8 @@ export interface WeakSummary {
   method: AggregateMethod;
   /** Options "dev": each label model's aggregate span scores on the dev gold that chose it (by F1). */
   chosenOnDev?: Record<AggregateMethod, PRF>;
-  /** Spans the abbreviations the text defines added (absent when off). */
-  abbreviated?: number;
+  /** The abbreviations the text defines: the window asked for, and the spans they added (absent when off). */
+  abbreviations?: AbbreviationOptions & { added: number };
   /** Matches of untyped gazetteers given a type by their spelling (absent in runs made before it existed). */
   typedBySpelling?: number;
   documents: number;
@@ -146,7 +146,7 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
       method: used,
       ...(result.chosen ? { chosenOnDev: result.chosen.scores } : {}),
       typedBySpelling: result.typedBySpelling,
-      ...(abbreviations ? { abbreviated: result.abbreviated } : {}),
+      ...(abbreviations ? { abbreviations: { ...abbreviations, added: result.abbreviated } } : {}),
       ...(fitOn && used === 'hmm' ? { fitted: { on: fitOn, documents: fitDocs?.length ?? docRows.length } } : {}),
       documents: docRows.length,
       tokens: result.tokens,

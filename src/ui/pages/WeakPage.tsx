@@ -64,7 +64,8 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
             const x = summary.chosenOnDev?.[m];
             return `${m} ${pct(x?.precision)} / ${pct(x?.recall)} / ${pct(x?.f1)}`;
           }).join(', ')}).`}
-        {summary.abbreviated !== undefined && ` The abbreviations the text defines added ${count(summary.abbreviated, 'span')} where the aggregate said O.`}
+        {summary.abbreviations &&
+          ` The abbreviations the text defines (in their document${summary.abbreviations.following ? ` and the ${count(summary.abbreviations.following, 'document')} after it` : ''}) added ${count(summary.abbreviations.added, 'span')} where the aggregate said O.`}
         {summary.typedBySpelling
           ? ` ${summary.typedBySpelling.toLocaleString()} matches of untyped gazetteers were typed by their spelling before aggregation.`
           : ''}
