@@ -1,6 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { conllHead } from '../testing/conllHead';
 import {
@@ -24,6 +26,57 @@ const ONE_ROUND = { rounds: 1, typeShifts: false, unlabeled: 0, unlabeledRounds:
 const head = conllHead;
 
 describe('experiment verb', () => {
+  it('stops its jobs when it is stopped (no child left to lose its run on a closed pipe)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-exp-stop-'));
+    const split = (name: string, n: number) => ({ text: head(`${name}_text.txt`, n, dir), labels: head(`${name}_label_true.txt`, n, dir) });
+    const config = join(dir, 'long.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        name: 'long',
+        model: { hidden: 8, charDim: 8, charFilters: 8 },
+        train: { epochs: 500, batchSize: 16, patience: 500 },
+        settings: [
+          {
+            kind: 'distant',
+            name: 'd',
+            train: { text: head('train_text.txt', 60, dir), weak: head('train_label_dist.txt', 60, dir) },
+            dev: split('valid', 10),
+            test: split('test', 10),
+          },
+        ],
+        methods: [{ label: 'WSL', method: { name: 'wsl' } }],
+        seeds: [1],
+        records: join(dir, 'long.jsonl'),
+      }),
+    );
+    const parent = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'experiment', '--config', config, '--jobs', '1'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    // Wait for the job's first epoch, then stop the parent.
+    await new Promise<void>((started, failed) => {
+      createInterface({ input: parent.stderr! }).on('line', (line) => {
+        if (/^\[job 1\] .*epoch 1 of 500/.test(line)) started();
+      });
+      parent.on('exit', () => failed(new Error('the experiment ended before its job started')));
+    });
+    const exited = new Promise<number | null>((done) => parent.on('exit', (code) => done(code)));
+    parent.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    const running = () =>
+      readdirSync('/proc')
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(config);
+          } catch {
+            return false;
+          }
+        });
+    for (let k = 0; k < 50 && running().length; k++) await new Promise((r) => setTimeout(r, 100));
+    expect(running()).toEqual([]);
+  }, 120_000);
+
   it('tables each method by setting, with the ablation rows of its decoding choices', () => {
     const exp = { settings: [{ name: 'a' }, { name: 'b' }], methods: [{ label: 'shifted' }, { label: 'plain', settings: ['a'] }] } as unknown as Experiment;
     const score = (f1: number) => ({ p: f1, r: f1, f1 });

@@ -5,7 +5,7 @@
  * table of test span F1 (mean ± std over the seeds recorded) and, last, one JSON line.
  */
 import '../methods';
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
@@ -735,12 +735,21 @@ function selectedKeys(exp: Experiment, opts: { only?: string[]; methods?: string
 
 /**
  * Runs the keys in `jobs` child processes of this CLI (the same Node, through tsx), dealt round-robin,
- * each child's log lines prefixed with its number. Returns what failed.
+ * each child's log lines prefixed with its number. Returns what failed. Stopping this process
+ * (SIGINT, SIGTERM, SIGHUP) stops the children first: left running, a child would die at its next
+ * log line on the closed pipe, its run lost, while another process might start the same run.
  */
 async function runJobs(configFile: string, keys: readonly string[], jobs: number, data: string, log: (s: string) => void): Promise<string[]> {
   const shares = Array.from({ length: Math.min(jobs, keys.length) }, (_, j) => keys.filter((_, i) => i % jobs === j));
   log(`experiment: ${keys.length} run${keys.length === 1 ? '' : 's'} in ${shares.length} job${shares.length === 1 ? '' : 's'}`);
   const failed: string[] = [];
+  const children = new Set<ChildProcess>();
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const stop = (signal: NodeJS.Signals) => {
+    for (const c of children) c.kill(signal);
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+  };
+  for (const s of signals) process.once(s, stop);
   await Promise.all(
     shares.map(
       (share, j) =>
@@ -757,6 +766,7 @@ async function runJobs(configFile: string, keys: readonly string[], jobs: number
             ...share.flatMap((k) => ['--key', k]),
           ];
           const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+          children.add(child);
           createInterface({ input: child.stderr! }).on('line', (line) => log(`[job ${j + 1}] ${line}`));
           // The job's last line is its JSON result: where it failed, its error says why.
           let last = '';
@@ -764,12 +774,14 @@ async function runJobs(configFile: string, keys: readonly string[], jobs: number
             if (line.startsWith('{')) last = line;
           });
           child.on('close', (code) => {
+            children.delete(child);
             if (code !== 0) failed.push(`job ${j + 1} exited with code ${code}${jobError(last)}`);
             resolve();
           });
         }),
     ),
   );
+  for (const s of signals) process.off(s, stop);
   return failed;
 }
 
