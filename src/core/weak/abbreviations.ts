@@ -104,7 +104,7 @@ export function abbreviationSpans(docs: readonly { tokens: readonly string[] }[]
       if (ld < 0) continue;
       const match = typed[ld].filter((s) => s.end === end && s.label !== UNKNOWN_TYPE).reduce<Span | null>((a, s) => (!a || s.start < a.start ? s : a), null);
       if (!match) continue;
-      // The long form may start a few words before the dictionary's match ("puromycin aminonucleoside" for PAN, the match "aminonucleoside").
+      // The long form may start a few words before the weak span ("puromycin aminonucleoside" for PAN, the span "aminonucleoside").
       const short = toks[i + 1];
       const words = docs[ld].tokens;
       const reach = Math.max(match.start - Math.min(short.length + 5, 2 * short.length), 0);
@@ -116,7 +116,11 @@ export function abbreviationSpans(docs: readonly { tokens: readonly string[] }[]
   const out: Span[][] = docs.map(() => []);
   // Definitions in text order; each occurrence takes the nearest definition before it in scope.
   const byShort = new Map<string, Definition[]>();
-  for (const def of defs) byShort.set(def.short, [...(byShort.get(def.short) ?? []), def]);
+  for (const def of defs) {
+    const list = byShort.get(def.short);
+    if (list) list.push(def);
+    else byShort.set(def.short, [def]);
+  }
   docs.forEach((doc, d) => {
     doc.tokens.forEach((t, j) => {
       const cands = byShort.get(t);
