@@ -1,7 +1,7 @@
 import type { parseArgs as ParseArgs } from 'node:util';
 import { basename } from 'node:path';
 import { scoreSpans } from '../core/metrics';
-import { MAX_FOLLOWING } from '../core/weak/abbreviations';
+import { parseFollowing } from '../core/weak/abbreviations';
 import { roundScores } from './roundScores';
 import type { Annotation, LayerKind, ParsedCorpus, Split, TagScheme } from '../core/types';
 import { tokenCount } from '../core/types';
@@ -139,11 +139,9 @@ const weakVerb: Verb = async (args, parse) => {
   if (!['sensitive', 'insensitive', 'normalized'].includes(mode)) throw new Error(`weak: --case must be sensitive, insensitive or normalized, not "${mode}"`);
   const method = values.aggregate as AggregateMethod;
   if (!['priority', 'vote', 'hmm'].includes(method)) throw new Error(`weak: --aggregate must be priority, vote or hmm, not "${method}"`);
-  const following = values.abbreviations === undefined ? undefined : Number(values.abbreviations);
-  if (following !== undefined && !(/^\d{1,4}$/.test(values.abbreviations ?? '') && following <= MAX_FOLLOWING))
-    throw new Error(
-      `weak: --abbreviations takes how many following documents a definition holds in, a whole number from 0 to ${MAX_FOLLOWING}, not "${values.abbreviations}"`,
-    );
+  const typedWindow = values.abbreviations === undefined ? undefined : parseFollowing(values.abbreviations);
+  if (typedWindow && 'error' in typedWindow)
+    throw new Error(`weak: --abbreviations takes how many following documents a definition holds in: ${typedWindow.error}`);
   const {
     corpus,
     result,
@@ -159,7 +157,7 @@ const weakVerb: Verb = async (args, parse) => {
     mode,
     method,
     typeUntyped: !values['untyped-as-is'],
-    ...(following !== undefined ? { abbreviations: { following } } : {}),
+    ...(typedWindow ? { abbreviations: typedWindow } : {}),
   });
   const gold = values.gold ? corpus.layers.find((l) => l.kind === 'gold') : undefined;
   const out: Record<string, unknown> = {
@@ -172,7 +170,7 @@ const weakVerb: Verb = async (args, parse) => {
     spans: result.aggregate.reduce((a, x) => a + x.spans.length, 0),
     unknownSpans: result.aggregate.reduce((a, x) => a + x.spans.filter((s) => s.label === '?').length, 0),
     typedBySpelling: result.typedBySpelling,
-    ...(following !== undefined ? { abbreviated: result.abbreviated } : {}),
+    ...(typedWindow ? { abbreviated: result.abbreviated } : {}),
     ms: { ...result.ms, total: wall },
     tokensPerSecond: Math.round(result.tokens / (wall / 1000)),
   };

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { PUBLIC_GAZETTEERS } from './publicGazetteers';
-import { MAX_FOLLOWING } from './weak/abbreviations';
+import { abbreviationOptionsSchema } from './weak/abbreviations';
 import {
   modelOverrides,
   parseRunConfig,
@@ -117,10 +117,7 @@ export const settingSchema = z.discriminatedUnion('kind', [
        * (core/weak/abbreviations.ts); `following`: the documents after the defining one it also
        * holds in, for text of one sentence a line. Absent: off.
        */
-      abbreviations: z
-        .object({ following: z.number().int().min(0).max(MAX_FOLLOWING) })
-        .strict()
-        .optional(),
+      abbreviations: abbreviationOptionsSchema.optional(),
       ...common,
     })
     .strict(),

@@ -2,7 +2,7 @@ import { type PRF, scoreSpans, type SpanScores } from '../core/metrics';
 import type { Span } from '../core/types';
 import { tokenTexts } from '../core/types';
 import { type AggregateMethod, fitsHmm, type LabelModel } from '../core/weak/aggregate';
-import { type AbbreviationOptions, MAX_FOLLOWING } from '../core/weak/abbreviations';
+import { type AbbreviationOptions, abbreviationOptionsSchema, MAX_FOLLOWING } from '../core/weak/abbreviations';
 import { WeakLabeler, type WeakHooks } from '../core/weak/pipeline';
 import { sourceStats, type SourceStats } from '../core/weak/stats';
 import { layerAnnotations, saveWeakLabels } from '../db/repo';
@@ -60,9 +60,9 @@ const cache = new Map<string, WeakLabeler>();
  */
 export async function runWeakLabeling(db: StudioDB, projectId: number, options: WeakOptions, hooks: WeakHooks = {}): Promise<WeakSummary> {
   const { method, typeUntyped, abbreviations } = options;
-  if (abbreviations && !(Number.isInteger(abbreviations.following) && abbreviations.following >= 0 && abbreviations.following <= MAX_FOLLOWING))
+  if (abbreviations && !abbreviationOptionsSchema.safeParse(abbreviations).success)
     throw new Error(
-      `abbreviations: the documents a definition also holds in must be a whole number from 0 to ${MAX_FOLLOWING}, not ${abbreviations.following}`,
+      `abbreviations: ${JSON.stringify(abbreviations)} is not a window (the documents a definition also holds in: a whole number from 0 to ${MAX_FOLLOWING})`,
     );
   const fitOn = fitsHmm(method) ? (options.fitOn ?? 'all') : undefined;
   const t0 = performance.now();

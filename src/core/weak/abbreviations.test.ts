@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Annotation, Span } from '../types';
-import { abbreviationSpans, isShortForm, longFormStart, withAbbreviations } from './abbreviations';
+import { abbreviationSpans, isShortForm, longFormStart, parseFollowing, withAbbreviations } from './abbreviations';
 import { WeakLabeler } from './pipeline';
 
 const doc = (text: string) => ({ tokens: text.split(' ') });
@@ -97,5 +97,13 @@ describe('withAbbreviations', () => {
     const on = labeler.run({ ...req, abbreviations: { following: 0 } });
     expect(on.abbreviated).toBe(2);
     expect(on.aggregate[0].spans.map((s) => tokens.slice(s.start, s.end).join(' '))).toEqual(['clonidine', 'CLD', 'CLD']);
+  });
+});
+
+describe('the window as typed', () => {
+  it('is a whole number from 0 to the bound, or says what is wrong', () => {
+    expect(parseFollowing('40')).toEqual({ following: 40 });
+    expect(parseFollowing(' 0 ')).toEqual({ following: 0 });
+    for (const bad of ['', 'forty', '-1', '2.5', '1001', '1e3']) expect(parseFollowing(bad)).toEqual({ error: `a whole number from 0 to 1000, not "${bad}"` });
   });
 });

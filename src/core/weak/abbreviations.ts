@@ -16,15 +16,22 @@
  * documents, and read a long form that ends the document before ("chloroacetaldehyde" ending one
  * line, "( CAA ) is ..." opening the next: bc5cdr's sentence splits do this).
  */
+import { z } from 'zod';
 import type { Annotation, Span } from '../types';
 import { UNKNOWN_TYPE } from '../types';
 
 /** The most following documents a definition may hold in (a setting's bound, checked where it is entered). */
 export const MAX_FOLLOWING = 1000;
 
-export interface AbbreviationOptions {
-  /** How many following documents a definition also holds in (0: its own document only). */
-  following: number;
+/** How many following documents a definition also holds in (0: its own document only). */
+export const abbreviationOptionsSchema = z.object({ following: z.number().int().min(0).max(MAX_FOLLOWING) }).strict();
+export type AbbreviationOptions = z.infer<typeof abbreviationOptionsSchema>;
+
+/** The window as a person types it (the page's field, the CLI's flag): its options, or what is wrong with it (for the caller to name the field). */
+export function parseFollowing(text: string): AbbreviationOptions | { error: string } {
+  return /^\s*\d{1,4}\s*$/.test(text) && Number(text) <= MAX_FOLLOWING
+    ? { following: Number(text) }
+    : { error: `a whole number from 0 to ${MAX_FOLLOWING}, not "${text}"` };
 }
 
 /** A short form: 2 to 10 letters, digits or hyphens, starting with a letter or digit, at least two capitals ("CAA", "5-FU", "NMBAs"). */

@@ -1,7 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Fragment, useRef, useState } from 'react';
 import type { PRF } from '../../core/metrics';
-import { MAX_FOLLOWING } from '../../core/weak/abbreviations';
+import { parseFollowing } from '../../core/weak/abbreviations';
 import { AGGREGATE_METHODS, fitsHmm, LABEL_MODEL_ORDER, type LabelModel } from '../../core/weak/aggregate';
 import { db } from '../../db/instance';
 import { devGoldDocuments } from '../../db/repo';
@@ -130,14 +130,6 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
   );
 }
 
-/** What is wrong with the "also in the next N documents" entry, or null. */
-export function followingProblem(text: string): string | null {
-  const n = Number(text);
-  return /^\d{1,4}$/.test(text.trim()) && n <= MAX_FOLLOWING
-    ? null
-    : `Documents a definition also holds in: a whole number from 0 to ${MAX_FOLLOWING}, not "${text}".`;
-}
-
 export function WeakPage() {
   const projectId = useProjectId();
   const [method, setMethod] = useState<LabelModel>('hmm');
@@ -147,7 +139,8 @@ export function WeakPage() {
   const [fitOn, setFitOn] = useState<'all' | 'train'>('all');
   const [abbreviations, setAbbreviations] = useState(false);
   const [following, setFollowing] = useState('0');
-  const followingError = abbreviations ? followingProblem(following) : null;
+  const typedWindow = abbreviations ? parseFollowing(following) : null;
+  const followingError = typedWindow && 'error' in typedWindow ? `Documents a definition also holds in: ${typedWindow.error}.` : null;
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<string | null>(null);
   const job = useRef<WeakJob | null>(null);
@@ -171,7 +164,7 @@ export function WeakPage() {
     try {
       await job.current.run(
         projectId,
-        { method, typeUntyped, ...(fitsHmm(method) ? { fitOn } : {}), ...(abbreviations ? { abbreviations: { following: Number(following) } } : {}) },
+        { method, typeUntyped, ...(fitsHmm(method) ? { fitOn } : {}), ...(typedWindow && !('error' in typedWindow) ? { abbreviations: typedWindow } : {}) },
         setProgress,
       );
     } catch (e) {
