@@ -68,10 +68,15 @@ export function stridedCopy(
 /**
  * A transpose's shape and permutation with the size-1 axes dropped and the runs of axes that stay
  * neighbours, in order, merged into one: [26624, 90] by [1, 0] stays, [52, 32, 400] by [1, 0, 2]
- * stays, [3, 60, 30] by [0, 2, 1] stays, [8, 5, 1, 4] by [1, 0, 2, 3] becomes [8, 20] by [1, 0].
+ * stays, [3, 60, 30] by [0, 2, 1] stays, [8, 5, 1, 4] by [1, 0, 2, 3] becomes [8, 20] by [1, 0],
+ * [213, 1, 100] by [1, 0, 2] becomes [21300] by [0].
  */
 export function collapseTranspose(shape: readonly number[], perm: readonly number[]): { shape: number[]; perm: number[] } {
-  const kept = perm.filter((d) => shape[d] !== 1);
+  // The axes left once the size-1 ones go, numbered among themselves: two axes a size-1 axis
+  // separated are neighbours ([213, 1, 100] by [1, 0, 2] moves nothing: one axis of 21,300).
+  const keptAxes = shape.map((_, d) => d).filter((d) => shape[d] !== 1);
+  const sizes = keptAxes.map((d) => shape[d]);
+  const kept = perm.filter((d) => shape[d] !== 1).map((d) => keptAxes.indexOf(d));
   // Runs of the output's axes that are consecutive axes of the input.
   const runs: number[][] = [];
   for (const d of kept) {
@@ -84,7 +89,7 @@ export function collapseTranspose(shape: readonly number[], perm: readonly numbe
   const newShape = new Array<number>(runs.length);
   const newPerm = new Array<number>(runs.length);
   byInput.forEach(([, run], axis) => {
-    newShape[axis] = runs[run].reduce((a, d) => a * shape[d], 1);
+    newShape[axis] = runs[run].reduce((a, d) => a * sizes[d], 1);
     newPerm[run] = axis;
   });
   return { shape: newShape, perm: newPerm };
