@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { labelSpan, removeAt } from '../src/core/annotate';
-import type { Span } from '../src/core/types';
+import { rankSentences, type QueueDoc } from '../src/core/reviewSignals';
+import { sentenceRanges, tokenTexts, type Span } from '../src/core/types';
+import { reviewSignal } from '../src/methods/reviewSignals';
 import { expect, makeWeakLabels, openDemo, storeRows, test, docScreenshot } from './fixtures';
 
 type Row = { id: number; projectId: number; split: string };
@@ -266,6 +268,45 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   expect(byUnc.length).toBeGreaterThan(0);
   for (const [doc, score] of byUnc) expect(score).toBeCloseTo(run.maxUnc[doc], 5);
   for (let i = 1; i < byUnc.length; i++) expect(byUnc[i][1]).toBeLessThanOrEqual(byUnc[i - 1][1]);
+
+  // Reach: the doubted phrases' occurrences across the training sentences, the same ranking the core computes from what is stored.
+  await page.getByLabel('Review signal').selectOption('reach');
+  await expect(page.getByTestId('review-summary')).toContainText('correcting it reaches farthest');
+  const stored = await page.evaluate(async (runId) => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const all = (s: string) =>
+      new Promise<unknown[]>((r) => {
+        const g = db.transaction(s).objectStore(s).getAll();
+        g.onsuccess = () => r(g.result);
+      });
+    const docs = (await all('documents')) as { id: number; name: string; split: string; text: string; offsets: Uint32Array; sentenceStarts: number[] }[];
+    const signals = (await all('signals')) as { runId: number; docId: number; uncertainty: Float32Array }[];
+    return {
+      docs: docs
+        .filter((x) => x.split === 'train')
+        .map(({ id, name, text, offsets, sentenceStarts }) => ({ id, name, text, offsets: [...offsets], sentenceStarts })),
+      unc: Object.fromEntries(signals.filter((x) => x.runId === runId).map((x) => [x.docId, [...x.uncertainty]])),
+    };
+  }, run.id);
+  const queueDocs: QueueDoc[] = stored.docs.map((x) => {
+    const doc = { text: x.text, offsets: Uint32Array.from(x.offsets), sentenceStarts: x.sentenceStarts };
+    return {
+      docId: x.id,
+      name: x.name,
+      words: tokenTexts(doc),
+      sentences: sentenceRanges(doc),
+      weak: spansOf(agg.id, x.id),
+      predicted: spansOf(pred.id, x.id),
+      signals: stored.unc[x.id] ? { uncertainty: Float32Array.from(stored.unc[x.id]) } : undefined,
+    };
+  });
+  const wantReach = rankSentences(queueDocs, reviewSignal('reach'), 200);
+  expect(wantReach.length).toBeGreaterThan(0);
+  await expect(items).toHaveCount(wantReach.length);
+  const byReach = await items.evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-doc')), Number(e.getAttribute('data-score'))]));
+  expect(byReach.map(([, score]) => score)).toEqual(wantReach.map((e) => expect.closeTo(e.score, 4)));
+  await expect(items.first()).toContainText(/\d+ occurrences?; weak /);
 
   // A run with known PU values: the queue puts the lowest removed O-value first and says so.
   const docs = d.documents

@@ -101,9 +101,9 @@ describe('simulate-review', () => {
       finetune: { epochs: 1, gamma: 0.1 },
     });
     expect(records.map((r) => r.arm)).toEqual(['base', 'ranking', 'control', 'random', 'oracle', 'uncertainty', 'summary']);
-    // No fold model trained, and the rankings it would have made are not reported as if they had been.
+    // No fold model trained, and the rankings it would have made are not reported as if they had been (the base model's reach and the oracle's are).
     expect(logs.some((l) => l.includes('fold'))).toBe(false);
-    expect(Object.keys(records.find((r) => r.arm === 'ranking')!.precisions!).sort()).toEqual(['oracle', 'random', 'uncertainty']);
+    expect(Object.keys(records.find((r) => r.arm === 'ranking')!.precisions!).sort()).toEqual(['oracle', 'oracle-reach', 'random', 'reach', 'uncertainty']);
     // The oracle's sentences were wrong before (their weak labels' F1 below 100) and the fine-tune's fit is scored on them.
     const oracle = records.find((r) => r.arm === 'oracle')!;
     expect(oracle.fit!.weak).toBeLessThan(100);
@@ -205,5 +205,15 @@ describe('simulate-review', () => {
     const [t] = summarize(later, { budgets: [0.02, 0.05], train: ['doubt'], travel: false }, ['s']);
     expect(t.budgets[1].guided.precision).toBe(85);
     expect(t.budgets[0].guided.precision).toBe(75);
+    // Every arm at a budget is reported; another config's seed in the same records is left out when the seeds are given.
+    const shared = [...records, r(3, 'base', 0, 60), r(3, 'random', 0.02, 70), r(1, 'reach', 0.02, 74), r(2, 'reach', 0.02, 74)];
+    const [u] = summarize(shared, { budgets: [0.02], train: ['doubt'], travel: false }, ['s'], [1, 2]);
+    expect(u.budgets[0].arms).toEqual({
+      doubt: { gain: 1.5, std: 0.71, seeds: 2 },
+      oracle: { gain: 3, std: 0, seeds: 2 },
+      random: { gain: 0.5, std: 0, seeds: 2 },
+      reach: { gain: 3, std: 1.41, seeds: 2 },
+    });
+    expect(summarize(shared, { budgets: [0.02], train: ['doubt'], travel: false }, ['s'])[0].budgets[0].random.gain).toBeCloseTo((0.5 + 0.5 + 10) / 3, 2);
   });
 });

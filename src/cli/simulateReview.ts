@@ -29,6 +29,10 @@ import {
   correctedLexicon,
   disagreement,
   doubt,
+  doubtedPhrases,
+  phraseCounts,
+  reachScore,
+  travelOracle,
   foldsOf,
   precisionOf,
   randomOrder,
@@ -61,14 +65,24 @@ import { weakLabelCorpus } from './weakLabel';
 import { issueSentence } from '../core/issueSentence';
 
 /** The ranking signals, each a sentence score over the pool (higher: correct it sooner). */
-export const SIGNALS = ['doubt', 'crossfit', 'uncertainty', 'combined'] as const;
+export const SIGNALS = ['doubt', 'crossfit', 'uncertainty', 'combined', 'reach'] as const;
 export type SignalName = (typeof SIGNALS)[number];
 
-export const SIGNAL_TITLES: Record<SignalName | 'random' | 'oracle', string> = {
+/** The rankings that need no fold model: the base model's own signals, and the oracle of reach. */
+const BASE_RANKINGS: readonly string[] = ['uncertainty', 'reach', 'oracle-reach'];
+
+/** Rankings a simulation may correct by: the signals, and the oracle of reach (gold ranks it: the bound of what reach could do). */
+const TRAINABLE = [...SIGNALS, 'oracle-reach'] as const;
+
+export const SIGNAL_TITLES: Record<SignalName | 'random' | 'oracle' | 'oracle-reach', string> = {
   doubt: 'cross-fitted doubt: Σ 1 − p(weak tag) under a fold model that did not train on the sentence',
   crossfit: "cross-fitted disagreement: tokens where a fold model's decoding differs from the weak tags",
   uncertainty: "the base model's uncertainty: Σ 1 − its largest marginal",
   combined: 'doubt and uncertainty by mean rank',
+  reach:
+    "the weak-label errors a correction is expected to fix once it travels: per phrase the base model doubts (1 − p(weak tag) ≥ 0.5), that doubt times the phrase's occurrences in the training text",
+  'oracle-reach':
+    'the oracle of reach: the token errors a correction fixes in the pool, its own and where its rules travel, less those it breaks (the gold labels rank them)',
   random: 'random sentences',
   oracle: 'the oracle: the sentences whose weak tags are most wrong (the gold labels rank them)',
 };
@@ -79,9 +93,11 @@ export const simulateSchema = z
     budgets: z.array(z.number().positive().max(1)).min(1),
     folds: z.number().int().min(2).max(10).default(2),
     /** The signals whose top sentences are corrected and trained on; every signal's precision is recorded anyway. */
-    train: z.array(z.enum(SIGNALS)).min(1).default(['doubt']),
+    train: z.array(z.enum(TRAINABLE)).min(1).default(['doubt']),
     /** Also train with the first trained signal's corrections travelling to the same words elsewhere, and random sentences' likewise. */
     travel: z.boolean().default(true),
+    /** The trained signals whose corrections also travel (`travel`, `gazetteer`); unset: the first. */
+    travelSignals: z.array(z.enum(TRAINABLE)).min(1).optional(),
     /**
      * Also train with the first trained signal's corrections, and random sentences', travelling
      * into the dictionary as well: typed phrases added to it, wrong ones stop-listed, so the
@@ -127,7 +143,11 @@ export const simulateSchema = z
     /** The summary JSON (`--report` writes it). */
     out: z.string(),
   })
-  .strict();
+  .strict()
+  .superRefine((o, ctx) => {
+    for (const [k, sig] of (o.travelSignals ?? []).entries())
+      if (!o.train.includes(sig)) ctx.addIssue({ code: 'custom', path: ['travelSignals', k], message: `"${sig}" is not among the trained signals (train)` });
+  });
 
 export type SimulateOptions = z.infer<typeof simulateSchema>;
 
@@ -231,13 +251,20 @@ export function readSimRecords(file: string): SimRecord[] {
 }
 
 /** The rankings of the pool: every signal's, random and the oracle's. */
-function rankings(pool: readonly PoolSentence[], scores: Record<'doubt' | 'crossfit' | 'uncertainty', number[]>, seed: number): Record<string, number[]> {
+function rankings(
+  pool: readonly PoolSentence[],
+  scores: Record<'doubt' | 'crossfit' | 'uncertainty' | 'reach', number[]>,
+  tags: readonly string[],
+  seed: number,
+): Record<string, number[]> {
   const r: Record<string, number[]> = {
     random: randomOrder(pool.length, seed),
     oracle: rankBy(pool.map(tokenErrors), seed),
+    'oracle-reach': rankBy(travelOracle(pool, tags), seed),
     doubt: rankBy(scores.doubt, seed),
     crossfit: rankBy(scores.crossfit, seed),
     uncertainty: rankBy(scores.uncertainty, seed),
+    reach: rankBy(scores.reach, seed),
   };
   r.combined = combineRanks([r.doubt, r.uncertainty]);
   return r;
@@ -264,6 +291,7 @@ export async function simulateReview(
       out,
       sim,
       exp.settings.map((s) => s.name),
+      o.seeds ?? exp.seeds,
       log,
     );
   if (o.report) return summary();
@@ -362,15 +390,15 @@ async function simulateSeed(a: SeedArgs): Promise<void> {
     onEpoch: (stage) => (e) => log(`${setting}/${seed} ${stage}: epoch ${e.epoch}, loss ${e.loss.toFixed(3)}, dev F1 ${(100 * e.dev.overall.f1).toFixed(2)}`),
   };
   const base = await baseModel(c);
-  const ranked = await crossFit(c, base.stageCfg, base.uncertainty);
+  const ranked = await crossFit(c, base.stageCfg, base.base);
   await fineTunes(c, base.stageCfg, base.weights, ranked);
   if (!done.has(`${setting}/${seed}/summary`))
     c.write({ key: `${setting}/${seed}/summary`, setting, seed, arm: 'summary', fraction: 0, corrected: 0, wallSeconds: 0 });
   store.clear();
 }
 
-/** The base model (the config's method on the weak labels), recorded; its weights, the one-stage config the fold and fine-tune models use, and its uncertainty on the pool. */
-async function baseModel(c: SeedContext): Promise<{ weights: Weights; stageCfg: RunConfig; uncertainty: number[] }> {
+/** The base model (the config's method on the weak labels), recorded; its weights, the one-stage config the fold and fine-tune models use, and its signals on the pool: uncertainty and reach. */
+async function baseModel(c: SeedContext): Promise<{ weights: Weights; stageCfg: RunConfig; base: { uncertainty: number[]; reach: number[] } }> {
   const { setting, seed, cfg, m, feat, sents, pool, poolAt, tags, done, log, store, key, write, onEpoch } = c;
   const t0 = performance.now();
   const base = await runEngine(
@@ -411,17 +439,23 @@ async function baseModel(c: SeedContext): Promise<{ weights: Weights; stageCfg: 
       ...(baseDev !== undefined ? { dev: baseDev } : {}),
       wallSeconds: Math.round((performance.now() - t0) / 1000),
     });
-  return { weights, stageCfg, uncertainty: pool.map((_, i) => uncertaintySum(marg[i], tags.length)) };
+  const uncertainty = pool.map((_, i) => uncertaintySum(marg[i], tags.length));
+  const doubted = pool.map((p, i) => doubtedPhrases(p.words, p.weak, marg[i], tags));
+  const counts = phraseCounts(
+    sents.train.map((x) => x.words),
+    new Set(doubted.flatMap((m) => [...m.keys()])),
+  );
+  return { weights, stageCfg, base: { uncertainty, reach: pool.map((_, i) => reachScore(doubted[i], counts, uncertainty[i])) } };
 }
 
 /** Cross-fitting: each fold's pool sentences scored by a model trained on everything else; every ranking, with its precision at each budget recorded. */
-async function crossFit(c: SeedContext, stageCfg: RunConfig, uncertainty: number[]): Promise<Record<string, number[]>> {
+async function crossFit(c: SeedContext, stageCfg: RunConfig, base: { uncertainty: number[]; reach: number[] }): Promise<Record<string, number[]>> {
   const { sim, setting, seed, feat, sents, pool, poolAt, tags, done, store, key, write, onEpoch } = c;
   const t0 = performance.now();
   const fold = foldsOf(pool.length, sim.folds, seed);
-  const scores = { doubt: new Array<number>(pool.length).fill(0), crossfit: new Array<number>(pool.length).fill(0), uncertainty };
-  // The fold models cost two trainings a seed; a simulation that trains only on the base model's uncertainty skips them.
-  const folds = sim.train.some((s) => s !== 'uncertainty') ? sim.folds : 0;
+  const scores = { doubt: new Array<number>(pool.length).fill(0), crossfit: new Array<number>(pool.length).fill(0), ...base };
+  // The fold models cost two trainings a seed; a simulation that trains only on the base model's signals (and the oracle's) skips them.
+  const folds = sim.train.some((s) => !BASE_RANKINGS.includes(s)) ? sim.folds : 0;
   for (let f = 0; f < folds; f++) {
     const held = new Set(poolAt.filter((_, i) => fold[i] === f));
     const idx = pool.map((_, i) => i).filter((i) => fold[i] === f);
@@ -446,10 +480,10 @@ async function crossFit(c: SeedContext, stageCfg: RunConfig, uncertainty: number
       scores.crossfit[i] = disagreement(paths[j], pool[i].weak);
     });
   }
-  const ranked = rankings(pool, scores, seed);
+  const ranked = rankings(pool, scores, tags, seed);
   const precisions: Record<string, Record<string, number>> = {};
   for (const [name, order] of Object.entries(ranked))
-    if (folds || ['random', 'oracle', 'uncertainty'].includes(name))
+    if (folds || ['random', 'oracle', ...BASE_RANKINGS].includes(name))
       precisions[name] = Object.fromEntries(
         sim.budgets.map((b) => [String(b), Math.round(10000 * precisionOf(pool, order.slice(0, budgetCount(pool.length, b)))) / 10000]),
       );
@@ -565,10 +599,12 @@ function plannedArms(sim: SimulateOptions): { arm: string; fraction: number; ran
     // Each travelling arm beside the same travelling from random sentences: what travel is worth apart from the ranking.
     for (const travel of ['labels', 'gazetteer'] as const)
       if (travel === 'labels' ? sim.travel : sim.gazetteer)
-        out.push(
-          { arm: `${sim.train[0]}+${TRAVEL_ARM[travel]}`, fraction, ranking: sim.train[0], travel },
-          { arm: `random+${TRAVEL_ARM[travel]}`, fraction, ranking: 'random', travel },
-        );
+        out.push(...(sim.travelSignals ?? [sim.train[0]]).map((sig) => ({ arm: `${sig}+${TRAVEL_ARM[travel]}`, fraction, ranking: sig, travel })), {
+          arm: `random+${TRAVEL_ARM[travel]}`,
+          fraction,
+          ranking: 'random',
+          travel,
+        });
   }
   return out;
 }
@@ -610,6 +646,8 @@ interface BudgetSummary {
   randomGazetteer?: TravelSummary;
   /** Each ranking's precision (mean over seeds), trained on or not. */
   precisions: Record<string, number>;
+  /** Every arm recorded at the budget (the records may hold arms of other configs): its gain, spread and seeds. */
+  arms: Record<string, { gain: number; std: number; seeds: number }>;
 }
 
 /**
@@ -618,10 +656,16 @@ interface BudgetSummary {
  * The fine-tune with no corrections (`control`) is given too: a gain it matches is the extra
  * epochs', not the corrections'.
  */
-export function summarize(records: readonly SimRecord[], sim: Pick<SimulateOptions, 'budgets' | 'train' | 'travel'>, settings: readonly string[]) {
+export function summarize(
+  records: readonly SimRecord[],
+  sim: Pick<SimulateOptions, 'budgets' | 'train' | 'travel'>,
+  settings: readonly string[],
+  /** The config's seeds: records of other seeds (another config's, sharing the file) are left out, so every arm is compared over the same seeds. */
+  onlySeeds?: readonly number[],
+) {
   const out = [];
   for (const name of settings) {
-    const rs = records.filter((r) => r.setting === name);
+    const rs = records.filter((r) => r.setting === name && (!onlySeeds || onlySeeds.includes(r.seed)));
     const seeds = [...new Set(rs.filter((r) => r.arm === 'base').map((r) => r.seed))].sort();
     if (!seeds.length) continue;
     const base = new Map(rs.filter((r) => r.arm === 'base').map((r) => [r.seed, r.test!]));
@@ -670,7 +714,13 @@ export function summarize(records: readonly SimRecord[], sim: Pick<SimulateOptio
           ...(randomTravel ? { randomTravel } : {}),
           ...(gazetteer ? { gazetteer } : {}),
           ...(randomGazetteer ? { randomGazetteer } : {}),
-          precisions: Object.fromEntries(['random', 'oracle', ...SIGNALS].map((s) => [s, precisionOfArm(s, b)])),
+          precisions: Object.fromEntries(['random', 'oracle', 'oracle-reach', ...SIGNALS].map((s) => [s, precisionOfArm(s, b)])),
+          arms: Object.fromEntries(
+            [...new Set(rs.filter((r) => r.fraction === b).map((r) => r.arm))].sort().map((arm) => {
+              const g = gainOf(arm, b);
+              return [arm, { gain: g.gain, std: g.std, seeds: g.n }];
+            }),
+          ),
         };
       })
       .filter((x): x is BudgetSummary => x !== null);
@@ -690,8 +740,8 @@ export function summarize(records: readonly SimRecord[], sim: Pick<SimulateOptio
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const round = (x: number) => Math.round(x * 100) / 100;
 
-function writeSummary(recordsFile: string, out: string, sim: SimulateOptions, settings: readonly string[], log: (s: string) => void) {
-  const settingsOut = summarize(readSimRecords(recordsFile), sim, settings);
+function writeSummary(recordsFile: string, out: string, sim: SimulateOptions, settings: readonly string[], seeds: readonly number[], log: (s: string) => void) {
+  const settingsOut = summarize(readSimRecords(recordsFile), sim, settings, seeds);
   const signals = Object.fromEntries(Object.entries(SIGNAL_TITLES));
   writeFileSync(out, `${JSON.stringify({ records: recordsFile.replace(`${process.cwd()}/`, ''), signals, settings: settingsOut }, null, 2)}\n`);
   for (const s of settingsOut) {

@@ -5,14 +5,18 @@ import {
   combineRanks,
   correctedLexicon,
   doubt,
+  doubtedPhrases,
   foldsOf,
+  phraseCounts,
   precisionOf,
   randomOrder,
   rankBy,
+  reachScore,
   spansOfIds,
   STOP,
   tokenErrors,
   travelEffect,
+  travelOracle,
   travelRules,
   uncertaintySum,
   type PoolSentence,
@@ -125,5 +129,65 @@ describe('corrections that travel', () => {
     expect(lexicon.types).toEqual(['PER']);
     expect(lexiconMatcher(lexicon)('Then The Who and Ann Lee'.split(' '))).toEqual([{ start: 4, end: 6, type: 0 }]);
     expect(lexiconMatcher(lex)('Then The Who and Ann Lee'.split(' '))).toEqual([{ start: 1, end: 3, type: 0 }]);
+  });
+});
+
+describe('reach: what a correction fixes once it travels', () => {
+  /** Marginals [T·K] putting p on each token's tag of `row` and the rest spread evenly. */
+  const marg = (row: string, p: number[]) => {
+    const t = ids(row);
+    const out = new Float32Array(t.length * names.length);
+    t.forEach((k, i) => {
+      for (let j = 0; j < names.length; j++) out[i * names.length + j] = j === k ? p[i] : (1 - p[i]) / (names.length - 1);
+    });
+    return out;
+  };
+
+  it('counts a phrase where its words occur in sequence, and nowhere else', () => {
+    const counts = phraseCounts(
+      [
+        ['New', 'York', 'and', 'York'],
+        ['York', 'New', 'York'],
+      ],
+      ['New York', 'York', 'Paris'],
+    );
+    expect(Object.fromEntries(counts)).toEqual({ 'New York': 2, York: 4, Paris: 0 });
+  });
+
+  it("doubts the weak spans and the model's own spans by the least likely weak tag among their tokens", () => {
+    // The weak labels call "Paris Hilton" a place; the model, fairly sure, a person, and it finds "John" the weak labels missed.
+    const words = ['John', 'met', 'Paris', 'Hilton'];
+    const weak = ids('O O B-LOC I-LOC');
+    const m = marg('B-PER O B-PER I-PER', [0.8, 1, 0.7, 0.9]);
+    const d = doubtedPhrases(words, weak, m, names);
+    expect([...d.keys()].sort()).toEqual(['John', 'Paris Hilton']);
+    expect(d.get('Paris Hilton')).toBeCloseTo(1 - 0.1 / 4, 5);
+    expect(d.get('John')).toBeCloseTo(1 - 0.2 / 4, 5);
+  });
+
+  it('ranks a doubted phrase that recurs above one that does not, and leaves the undoubted to uncertainty', () => {
+    const counts = new Map([
+      ['CAA', 9],
+      ['cocaine', 200],
+      ['rare', 1],
+    ]);
+    const recurring = reachScore(new Map([['CAA', 0.6]]), counts, 0.6);
+    const once = reachScore(new Map([['rare', 0.9]]), counts, 0.9);
+    const sure = reachScore(new Map([['cocaine', 0.05]]), counts, 0.05);
+    expect(recurring).toBeCloseTo(5.4 + 6e-4, 6);
+    expect(once).toBeGreaterThan(sure);
+    expect(sure).toBeCloseTo(5e-5, 8);
+  });
+
+  it("ranks by gold the errors a sentence's correction fixes, its own and where it travels, less what it breaks", () => {
+    const pool = [
+      sent('John went home', 'O O O', 'B-PER O O'),
+      sent('John and John', 'O O O', 'B-PER O B-PER'),
+      sent('John again', 'O O', 'B-PER O'),
+      sent('Paris Hilton', 'B-LOC I-LOC', 'B-PER I-PER'),
+      sent('Paris', 'B-LOC', 'B-LOC'),
+    ];
+    // Each John sentence fixes all four Johns; "Paris Hilton" fixes its own two and leaves the lone Paris, which its rule (the whole phrase) does not reach.
+    expect(travelOracle(pool, names)).toEqual([4, 4, 4, 2, 0]);
   });
 });

@@ -237,3 +237,99 @@ export function correctedLexicon(lex: Lexicon, rules: ReadonlyMap<string, string
   const skipped = entries.filter((e) => !known.has(e.type)).length;
   return { lexicon: alignedLexicon(grown, lex.types).lexicon, added: entries.length - skipped, stopped: stop.length, skipped };
 }
+
+/**
+ * How often each of `phrases` (words joined by ' ') occurs, as a token sequence, in `sentences`:
+ * how far a correction of that phrase travels when the editor applies it to all occurrences or
+ * the dictionary takes it.
+ */
+export function phraseCounts(sentences: readonly (readonly string[])[], phrases: Iterable<string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  let longest = 0;
+  for (const p of phrases) {
+    counts.set(p, 0);
+    longest = Math.max(longest, p.split(' ').length);
+  }
+  for (const words of sentences)
+    for (let a = 0; a < words.length; a++) {
+      let phrase = '';
+      for (let L = 1; L <= longest && a + L <= words.length; L++) {
+        phrase = L === 1 ? words[a] : `${phrase} ${words[a + L - 1]}`;
+        const c = counts.get(phrase);
+        if (c !== undefined) counts.set(phrase, c + 1);
+      }
+    }
+  return counts;
+}
+
+/** The least probability a phrase must have of being wrong in its weak labels before its reach counts. */
+export const REACH_DOUBT = 0.5;
+
+/**
+ * The phrases of a sentence a correction may change, each with the model's doubt that its weak
+ * labels are right there: the weak spans, and the spans the model's most likely tags make where
+ * the weak labels have no such span. A phrase's doubt is the largest 1 − p(weak tag) over its
+ * tokens (marginals [T·K]).
+ */
+export function doubtedPhrases(words: readonly string[], weak: readonly number[], marginals: Float32Array, names: readonly string[]): Map<string, number> {
+  const K = names.length;
+  const d = weak.map((w, t) => 1 - marginals[t * K + w]);
+  const argmax = weak.map((_, t) => {
+    let best = 0;
+    for (let k = 1; k < K; k++) if (marginals[t * K + k] > marginals[t * K + best]) best = k;
+    return best;
+  });
+  const out = new Map<string, number>();
+  const weakSpans = spansOfIds(weak, names);
+  const key = (s: IdSpan) => `${s.start}:${s.end}`;
+  const weakAt = new Set(weakSpans.map(key));
+  for (const s of [...weakSpans, ...spansOfIds(argmax, names).filter((s) => !weakAt.has(key(s)))]) {
+    let doubtOf = 0;
+    for (let t = s.start; t < s.end; t++) doubtOf = Math.max(doubtOf, d[t]);
+    const phrase = words.slice(s.start, s.end).join(' ');
+    out.set(phrase, Math.max(out.get(phrase) ?? 0, doubtOf));
+  }
+  return out;
+}
+
+/**
+ * The reach signal: the weak-label errors a sentence's correction is expected to fix once it
+ * travels. Each doubted phrase (doubt ≥ REACH_DOUBT) counts its doubt times its occurrences in the
+ * training text (`counts`, phraseCounts); the sentence's uncertainty breaks ties between sentences
+ * with none. Where corrections teach one name at a time (bc5cdr's chemicals), a name that recurs
+ * is worth more than one that does not.
+ */
+export function reachScore(phrases: ReadonlyMap<string, number>, counts: ReadonlyMap<string, number>, uncertainty: number): number {
+  let s = 0;
+  for (const [p, doubtOf] of phrases) if (doubtOf >= REACH_DOUBT) s += doubtOf * Math.max(1, counts.get(p) ?? 0);
+  return s + 1e-3 * uncertainty;
+}
+
+/**
+ * The oracle of reach (gold ranks it): the token errors a sentence's correction fixes in the pool,
+ * its own and those its rules fix elsewhere when they travel, less those they break. What a
+ * perfect reach signal would rank by.
+ */
+export function travelOracle(pool: readonly PoolSentence[], names: readonly string[]): number[] {
+  // Which sentences hold a word: a rule's phrase can only change a sentence holding its first word.
+  const holding = new Map<string, number[]>();
+  pool.forEach((s, i) => {
+    for (const w of new Set(s.words)) {
+      const list = holding.get(w) ?? [];
+      list.push(i);
+      holding.set(w, list);
+    }
+  });
+  return pool.map((s, i) => {
+    const own = tokenErrors(s);
+    const rules = travelRules(pool, [i], names);
+    if (!rules.size) return own;
+    const reached = new Set<number>();
+    for (const p of rules.keys()) for (const j of holding.get(p.split(' ')[0]) ?? []) if (j !== i) reached.add(j);
+    const idx = [...reached];
+    const sub = idx.map((j) => pool[j]);
+    const changed = applyTravel(sub, rules, new Set(), names);
+    const e = travelEffect(sub, changed);
+    return own + e.fixed - e.broken;
+  });
+}

@@ -5,6 +5,7 @@
  * completion's tags); the generic signals are here, each method declares its own in
  * src/methods/reviewSignals.ts.
  */
+import { phraseCounts, REACH_DOUBT } from './guidedCorrection';
 import type { Span } from './types';
 
 /**
@@ -26,21 +27,36 @@ export interface DocSignals {
 export interface ReviewSignal {
   id: string;
   title: string;
-  /** How a sentence's flagged tokens rank it: by their count, or by the largest value. */
-  score: 'count' | 'max';
+  /** How a sentence's flagged tokens rank it: by their count, by the largest value, or by the values' sum. */
+  score: 'count' | 'max' | 'sum';
   /** What the summary says the ranking is by. */
   rankedBy: string;
   /** Whether a run's stored signals carry it (`hasRun`: the run predicted the documents). */
   present(sg: DocSignals, hasRun: boolean): boolean;
   /** The flag of token t, or undefined. */
   flag(t: number, d: FlagContext): { value: number; why: string } | undefined;
+  /**
+   * What the signal reads across the documents ranked (reach: how often each phrase occurs in
+   * them), once per ranking; `flag` finds it in FlagContext.across.
+   */
+  across?(docs: readonly QueueDoc[]): Across;
+}
+
+/** What a signal reads across the documents ranked: the phrases of a document's spans that start at a token, and how often a phrase occurs. */
+export interface Across {
+  /** The weak and predicted spans starting at token t of the document (the run's doubt is read token by token). */
+  spansAt(docId: number, t: number): readonly { span: Span; layer: 'weak' | 'run' }[];
+  occurrences(phrase: string): number;
 }
 
 export interface FlagContext {
+  docId: number;
+  words: readonly string[];
   word: string;
   weak: readonly string[];
   pred: readonly string[] | null;
   signals: DocSignals | undefined;
+  across?: Across;
 }
 
 export const fmt = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(3).replace(/\.?0+$/, ''));
@@ -66,6 +82,60 @@ export const uncertaintySignal: ReviewSignal = {
   flag: (t, { word, weak, pred, signals }) => {
     const u = signals?.uncertainty?.[t];
     return u !== undefined && u > 0 ? { value: u, why: `${word} (uncertainty ${fmt(u)}; weak ${weak[t]}${pred ? `, run ${pred[t]}` : ''})` } : undefined;
+  },
+};
+
+/**
+ * Reach: the weak-label errors a sentence's correction is expected to fix once it travels ("apply
+ * to all occurrences", "add to gazetteer"). Each phrase of a weak span, or of a span the run
+ * predicts where the weak labels have none, counts the run's doubt of its weak labels times how
+ * often the phrase occurs in the documents ranked, when that doubt is at least REACH_DOUBT. The
+ * doubt of a token is read from the run's uncertainty u (1 − its largest probability): u where the
+ * run agrees with the weak label, and 1 − u (a lower bound) where it does not. The simulated
+ * annotator ranks the same way from the full probabilities (core/guidedCorrection.ts reachScore).
+ */
+export const reachSignal: ReviewSignal = {
+  id: 'reach',
+  title: 'correcting it reaches farthest',
+  score: 'sum',
+  rankedBy: 'the doubted weak labels its correction may fix, here and where the same words recur',
+  present: (sg) => !!sg.uncertainty,
+  across: (docs) => {
+    const starts = new Map<string, { span: Span; layer: 'weak' | 'run' }[]>();
+    const phrases = new Set<string>();
+    for (const d of docs) {
+      const weakAt = new Set(d.weak.map((x) => `${x.start}:${x.end}`));
+      const spans = [
+        ...d.weak.map((span) => ({ span, layer: 'weak' as const })),
+        ...(d.predicted ?? []).filter((x) => !weakAt.has(`${x.start}:${x.end}`)).map((span) => ({ span, layer: 'run' as const })),
+      ];
+      for (const x of spans) {
+        const key = `${d.docId}:${x.span.start}`;
+        starts.set(key, [...(starts.get(key) ?? []), x]);
+        phrases.add(d.words.slice(x.span.start, x.span.end).join(' '));
+      }
+    }
+    const counts = phraseCounts(
+      docs.flatMap((d) => d.sentences.map(([a, b]) => d.words.slice(a, b))),
+      phrases,
+    );
+    return { spansAt: (docId, t) => starts.get(`${docId}:${t}`) ?? [], occurrences: (p) => counts.get(p) ?? 0 };
+  },
+  flag: (t, { docId, words, weak, pred, signals, across }) => {
+    const u = signals?.uncertainty;
+    if (!across || !u || !pred) return undefined;
+    let best: { value: number; why: string } | undefined;
+    for (const { span } of across.spansAt(docId, t)) {
+      let doubtOf = 0;
+      for (let k = span.start; k < span.end; k++) doubtOf = Math.max(doubtOf, pred[k] === weak[k] ? u[k] : 1 - u[k]);
+      if (doubtOf < REACH_DOUBT) continue;
+      const phrase = words.slice(span.start, span.end).join(' ');
+      const n = Math.max(1, across.occurrences(phrase));
+      const value = doubtOf * n;
+      if (!best || value > best.value)
+        best = { value, why: `${phrase} (${n} occurrence${n === 1 ? '' : 's'}; weak ${weak[t]}, run ${pred[t]}, doubt ${fmt(doubtOf)})` };
+    }
+    return best;
   },
 };
 
@@ -105,24 +175,26 @@ export interface QueueEntry {
 }
 
 /**
- * Sentences ranked by one signal: by the count of their flagged tokens, or by their largest flag
- * value (the signal's `score`). A sentence the signal does not flag is left out.
+ * Sentences ranked by one signal: by the count of their flagged tokens, by their largest flag
+ * value, or by the values' sum (the signal's `score`). A sentence the signal does not flag is left out.
  */
 export function rankSentences(docs: readonly QueueDoc[], signal: ReviewSignal, limit = Infinity): QueueEntry[] {
   const out: QueueEntry[] = [];
+  const across = signal.across?.(docs);
   for (const d of docs) {
     const n = d.words.length;
     const weak = tokenLabels(d.weak, n);
     const pred = d.predicted ? tokenLabels(d.predicted, n) : null;
+    const base = { docId: d.docId, words: d.words, weak, pred, signals: d.signals, ...(across ? { across } : {}) };
     d.sentences.forEach(([a, b], si) => {
       const flagged: { t: number; value: number; why: string }[] = [];
       for (let t = a; t < b; t++) {
-        const f = signal.flag(t, { word: d.words[t], weak, pred, signals: d.signals });
+        const f = signal.flag(t, { ...base, word: d.words[t] });
         if (f) flagged.push({ t, ...f });
       }
       if (!flagged.length) return;
       const byValue = [...flagged].sort((x, y) => y.value - x.value || x.t - y.t);
-      const score = signal.score === 'max' ? byValue[0].value : flagged.length;
+      const score = signal.score === 'max' ? byValue[0].value : signal.score === 'sum' ? flagged.reduce((a, f) => a + f.value, 0) : flagged.length;
       out.push({
         docId: d.docId,
         name: d.name,

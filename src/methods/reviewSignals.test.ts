@@ -52,6 +52,47 @@ describe('review queue signals', () => {
     expect(rankSentences(docs, reviewSignal('disagreement')).map((e) => [e.docId, e.sentence, e.count])).toEqual([[1, 1, 1]]);
   });
 
+  it('ranks by reach: a doubted phrase that recurs first, an undoubted or unpredicted one not at all', () => {
+    const words = ['CAA', 'was', 'given', '.', 'Then', 'CAA', 'and', 'zinc', '.', 'Only', 'rare', 'here', '.'];
+    const sentences: [number, number][] = [
+      [0, 4],
+      [4, 9],
+      [9, 13],
+    ];
+    const d = (docId: number, weak: QueueDoc['weak'], predicted: QueueDoc['predicted'], u: number[]): QueueDoc => ({
+      docId,
+      name: `d${docId}`,
+      words,
+      sentences,
+      weak,
+      predicted,
+      signals: { uncertainty: Float32Array.from(u) },
+    });
+    // The run finds CAA (the weak labels missed it) at 0.8 in sentence 1, and "rare" once at 0.9;
+    // it agrees on zinc with little doubt (u 0.1).
+    const docs = [
+      d(
+        1,
+        [{ start: 7, end: 8, label: 'Chemical' }],
+        [
+          { start: 0, end: 1, label: 'Chemical' },
+          { start: 7, end: 8, label: 'Chemical' },
+          { start: 10, end: 11, label: 'Chemical' },
+        ],
+        [0.2, 0, 0, 0, 0, 0, 0, 0.1, 0, 0, 0.1, 0, 0],
+      ),
+    ];
+    const q = rankSentences(docs, reviewSignal('reach'));
+    // CAA occurs twice: 0.8 × 2; "rare" once: 0.9; zinc's doubt 0.1 is under the threshold.
+    expect(q.map((e) => [e.sentence, +e.score.toFixed(6)])).toEqual([
+      [1, 1.6],
+      [3, 0.9],
+    ]);
+    expect(q[0].reasons[0]).toBe('CAA (2 occurrences; weak O, run Chemical, doubt 0.8)');
+    // Without a run's predictions there is nothing to doubt.
+    expect(rankSentences([{ ...docs[0], predicted: undefined }], reviewSignal('reach'))).toEqual([]);
+  });
+
   it("removes RoSTER's low-probability weak labels, exempting a type mostly under τ", () => {
     // K = 3 (O, X, Y). Type Y: every token under τ, so exempt.
     const K = 3;

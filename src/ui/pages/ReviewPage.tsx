@@ -6,7 +6,7 @@
  * and the agreement of two annotators' gold layers.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { CsvButton } from '../components/ChartExport';
 import { Link, useLocation } from 'wouter';
 import { agreementOf, progressOf, reviewSpeed, type EditorAnnotation } from '../../core/progress';
@@ -101,14 +101,21 @@ export function ReviewPage() {
   const signal = reviewSignal(signalChoice ?? fallback);
   const [allSplits, setAllSplits] = useState(false);
   // Train sentences only, unless the user asks for dev and test too: their gold selects and scores models.
-  const queue = data ? rankSentences(allSplits ? data.docs : data.docs.filter((d) => d.split === 'train'), signal) : [];
-  const elsewhere =
-    data && !allSplits
-      ? rankSentences(
-          data.docs.filter((d) => d.split !== 'train'),
-          signal,
-        ).length
-      : 0;
+  // Ranked once per data, signal and scope, not on every keystroke's render (reach counts phrases across the documents).
+  const queue = useMemo(
+    () => (data ? rankSentences(allSplits ? data.docs : data.docs.filter((d) => d.split === 'train'), signal) : []),
+    [data, allSplits, signal],
+  );
+  const elsewhere = useMemo(
+    () =>
+      data && !allSplits
+        ? rankSentences(
+            data.docs.filter((d) => d.split !== 'train'),
+            signal,
+          ).length
+        : 0,
+    [data, allSplits, signal],
+  );
   const [, navigate] = useLocation();
   const [cursor, setCursor] = useState(0);
   const loop = useLoopSettings(projectId);
