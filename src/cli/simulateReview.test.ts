@@ -88,7 +88,7 @@ describe('simulate-review', () => {
     const summary = JSON.parse(readFileSync(config.simulate.out, 'utf8'));
     expect(summary.settings.map((s: { name: string }) => s.name)).toEqual(['conll tiny', 'bc5cdr tiny']);
     const b = summary.settings[0].budgets[0];
-    expect(Object.keys(b).sort()).toEqual(['fraction', 'guided', 'oracle', 'precisions', 'random', 'randomTravel', 'sentences', 'travel']);
+    expect(Object.keys(b).sort()).toEqual(['arms', 'fraction', 'guided', 'oracle', 'precisions', 'random', 'randomTravel', 'sentences', 'travel']);
     expect(b.oracle.precision).toBe(100);
     expect(b.guided.signal).toBe('doubt');
   }, 300_000);
