@@ -31,8 +31,11 @@ import {
   doubt,
   doubtedPhrases,
   phraseCounts,
+  rankByCover,
+  reachItems,
   reachScore,
   travelOracle,
+  travelOracleItems,
   foldsOf,
   precisionOf,
   randomOrder,
@@ -41,6 +44,7 @@ import {
   travelEffect,
   travelRules,
   uncertaintySum,
+  type CoverItem,
   type PoolSentence,
 } from '../core/guidedCorrection';
 import type { experimentSchema, Setting } from '../core/experimentConfig';
@@ -65,22 +69,25 @@ import { weakLabelCorpus } from './weakLabel';
 import { issueSentence } from '../core/issueSentence';
 
 /** The ranking signals, each a sentence score over the pool (higher: correct it sooner). */
-export const SIGNALS = ['doubt', 'crossfit', 'uncertainty', 'combined', 'reach'] as const;
+export const SIGNALS = ['doubt', 'crossfit', 'uncertainty', 'combined', 'reach', 'reach-set'] as const;
 export type SignalName = (typeof SIGNALS)[number];
 
 /** The rankings that need no fold model: the base model's own signals, and the oracle of reach. */
-const BASE_RANKINGS: readonly string[] = ['uncertainty', 'reach', 'oracle-reach'];
+const BASE_RANKINGS: readonly string[] = ['uncertainty', 'reach', 'reach-set', 'oracle-reach', 'oracle-reach-set'];
 
 /** Rankings a simulation may correct by: the signals, and the oracle of reach (gold ranks it: the bound of what reach could do). */
-const TRAINABLE = [...SIGNALS, 'oracle-reach'] as const;
+const TRAINABLE = [...SIGNALS, 'oracle-reach', 'oracle-reach-set'] as const;
 
-export const SIGNAL_TITLES: Record<SignalName | 'random' | 'oracle' | 'oracle-reach', string> = {
+export const SIGNAL_TITLES: Record<(typeof TRAINABLE)[number] | 'random' | 'oracle', string> = {
   doubt: 'cross-fitted doubt: Σ 1 − p(weak tag) under a fold model that did not train on the sentence',
   crossfit: "cross-fitted disagreement: tokens where a fold model's decoding differs from the weak tags",
   uncertainty: "the base model's uncertainty: Σ 1 − its largest marginal",
   combined: 'doubt and uncertainty by mean rank',
   reach:
     "the weak-label errors a correction is expected to fix once it travels: per phrase the base model doubts (1 − p(weak tag) ≥ 0.5), that doubt times the phrase's occurrences in the training text",
+  'reach-set': 'reach as a set: greedily, each sentence by what its doubted phrases add to those of the sentences above it (a phrase counted once)',
+  'oracle-reach-set':
+    "the oracle of reach as a set: greedily, each sentence by its own token errors and its rules' net fixes in the pool's other sentences, a phrase counted once (the gold labels rank them)",
   'oracle-reach':
     'the oracle of reach: the token errors a correction fixes in the pool, its own and where its rules travel, less those it breaks (the gold labels rank them)',
   random: 'random sentences',
@@ -254,6 +261,7 @@ export function readSimRecords(file: string): SimRecord[] {
 function rankings(
   pool: readonly PoolSentence[],
   scores: Record<'doubt' | 'crossfit' | 'uncertainty' | 'reach', number[]>,
+  reachSet: CoverItem[],
   tags: readonly string[],
   seed: number,
 ): Record<string, number[]> {
@@ -265,6 +273,8 @@ function rankings(
     crossfit: rankBy(scores.crossfit, seed),
     uncertainty: rankBy(scores.uncertainty, seed),
     reach: rankBy(scores.reach, seed),
+    'reach-set': rankByCover(reachSet, seed),
+    'oracle-reach-set': rankByCover(travelOracleItems(pool, tags), seed),
   };
   r.combined = combineRanks([r.doubt, r.uncertainty]);
   return r;
@@ -398,7 +408,9 @@ async function simulateSeed(a: SeedArgs): Promise<void> {
 }
 
 /** The base model (the config's method on the weak labels), recorded; its weights, the one-stage config the fold and fine-tune models use, and its signals on the pool: uncertainty and reach. */
-async function baseModel(c: SeedContext): Promise<{ weights: Weights; stageCfg: RunConfig; base: { uncertainty: number[]; reach: number[] } }> {
+async function baseModel(
+  c: SeedContext,
+): Promise<{ weights: Weights; stageCfg: RunConfig; base: { uncertainty: number[]; reach: number[]; reachSet: CoverItem[] } }> {
   const { setting, seed, cfg, m, feat, sents, pool, poolAt, tags, done, log, store, key, write, onEpoch } = c;
   const t0 = performance.now();
   const base = await runEngine(
@@ -445,11 +457,19 @@ async function baseModel(c: SeedContext): Promise<{ weights: Weights; stageCfg: 
     sents.train.map((x) => x.words),
     new Set(doubted.flatMap((m) => [...m.keys()])),
   );
-  return { weights, stageCfg, base: { uncertainty, reach: pool.map((_, i) => reachScore(doubted[i], counts, uncertainty[i])) } };
+  return {
+    weights,
+    stageCfg,
+    base: { uncertainty, reach: pool.map((_, i) => reachScore(doubted[i], counts, uncertainty[i])), reachSet: reachItems(doubted, counts, uncertainty) },
+  };
 }
 
 /** Cross-fitting: each fold's pool sentences scored by a model trained on everything else; every ranking, with its precision at each budget recorded. */
-async function crossFit(c: SeedContext, stageCfg: RunConfig, base: { uncertainty: number[]; reach: number[] }): Promise<Record<string, number[]>> {
+async function crossFit(
+  c: SeedContext,
+  stageCfg: RunConfig,
+  base: { uncertainty: number[]; reach: number[]; reachSet: CoverItem[] },
+): Promise<Record<string, number[]>> {
   const { sim, setting, seed, feat, sents, pool, poolAt, tags, done, store, key, write, onEpoch } = c;
   const t0 = performance.now();
   const fold = foldsOf(pool.length, sim.folds, seed);
@@ -480,7 +500,7 @@ async function crossFit(c: SeedContext, stageCfg: RunConfig, base: { uncertainty
       scores.crossfit[i] = disagreement(paths[j], pool[i].weak);
     });
   }
-  const ranked = rankings(pool, scores, tags, seed);
+  const ranked = rankings(pool, scores, base.reachSet, tags, seed);
   const precisions: Record<string, Record<string, number>> = {};
   for (const [name, order] of Object.entries(ranked))
     if (folds || ['random', 'oracle', ...BASE_RANKINGS].includes(name))
@@ -714,7 +734,7 @@ export function summarize(
           ...(randomTravel ? { randomTravel } : {}),
           ...(gazetteer ? { gazetteer } : {}),
           ...(randomGazetteer ? { randomGazetteer } : {}),
-          precisions: Object.fromEntries(['random', 'oracle', 'oracle-reach', ...SIGNALS].map((s) => [s, precisionOfArm(s, b)])),
+          precisions: Object.fromEntries(['random', 'oracle', 'oracle-reach', 'oracle-reach-set', ...SIGNALS].map((s) => [s, precisionOfArm(s, b)])),
           arms: Object.fromEntries(
             [...new Set(rs.filter((r) => r.fraction === b).map((r) => r.arm))].sort().map((arm) => {
               const g = gainOf(arm, b);

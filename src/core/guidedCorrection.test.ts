@@ -11,12 +11,15 @@ import {
   precisionOf,
   randomOrder,
   rankBy,
+  rankByCover,
+  reachItems,
   reachScore,
   spansOfIds,
   STOP,
   tokenErrors,
   travelEffect,
   travelOracle,
+  travelOracleItems,
   travelRules,
   uncertaintySum,
   type PoolSentence,
@@ -189,5 +192,60 @@ describe('reach: what a correction fixes once it travels', () => {
     ];
     // Each John sentence fixes all four Johns; "Paris Hilton" fixes its own two and leaves the lone Paris, which its rule (the whole phrase) does not reach.
     expect(travelOracle(pool, names)).toEqual([4, 4, 4, 2, 0]);
+  });
+});
+
+describe('reach as a set: each phrase counted once', () => {
+  it('takes the sentence worth most given those above it, so one frequent name does not fill the top', () => {
+    const items = [
+      { own: 0.1, phrases: new Map([['U.S.', 10]]) },
+      { own: 0.2, phrases: new Map([['U.S.', 10]]) },
+      { own: 0, phrases: new Map([['Bonn', 6]]) },
+      { own: 0.3, phrases: new Map<string, number>() },
+    ];
+    // Alone: 10.1, 10.2, 6, 0.3. Once the second takes U.S., the first is worth 0.1.
+    expect(rankByCover(items, 1)).toEqual([1, 2, 3, 0]);
+    expect(rankByCover(items, 2)).toEqual([1, 2, 3, 0]);
+    const ties = [
+      { own: 1, phrases: new Map() },
+      { own: 1, phrases: new Map() },
+      { own: 1, phrases: new Map() },
+    ];
+    expect(new Set([1, 2, 3, 4, 5].map((seed) => rankByCover(ties, seed).join()))).not.toEqual(new Set(['0,1,2']));
+  });
+
+  it("values reach's phrases by doubt times occurrences, the undoubted not at all", () => {
+    const items = reachItems(
+      [
+        new Map([
+          ['CAA', 0.6],
+          ['zinc', 0.1],
+        ]),
+      ],
+      new Map([
+        ['CAA', 9],
+        ['zinc', 40],
+      ]),
+      [2],
+    );
+    expect(items[0].own).toBeCloseTo(0.002, 6);
+    expect([...items[0].phrases]).toEqual([['CAA', expect.closeTo(5.4, 6)]]);
+  });
+
+  it("gives the oracle each rule's net fixes in the other sentences, and the sentence's own errors apart", () => {
+    const pool = [
+      sent('John went home', 'O O O', 'B-PER O O'),
+      sent('John and John', 'O O O', 'B-PER O B-PER'),
+      sent('John again', 'O O', 'B-PER O'),
+      sent('Paris Hilton', 'B-LOC I-LOC', 'B-PER I-PER'),
+    ];
+    const items = travelOracleItems(pool, names);
+    expect(items.map((x) => x.own)).toEqual([1, 2, 1, 2]);
+    expect(items.map((x) => Object.fromEntries(x.phrases))).toEqual([{ John: 3 }, { John: 2 }, { John: 3 }, { 'Paris Hilton': 0 }]);
+    // As a set: one John sentence (each worth 4), then the rest by their own errors, John's travel taken.
+    const order = rankByCover(items, 1);
+    expect([0, 1, 2]).toContain(order[0]);
+    const left = order.slice(1).map((i) => items[i].own);
+    expect(left).toEqual([...left].sort((a, b) => b - a));
   });
 });

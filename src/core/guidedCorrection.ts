@@ -333,3 +333,107 @@ export function travelOracle(pool: readonly PoolSentence[], names: readonly stri
     return own + e.fixed - e.broken;
   });
 }
+
+/** A sentence's worth to a set of corrections: what it is worth alone, and per phrase what its correction would fix where the phrase travels. */
+export interface CoverItem {
+  own: number;
+  phrases: ReadonlyMap<string, number>;
+}
+
+/**
+ * Sentences in the order a greedy set of corrections takes them: each step the sentence worth most
+ * given those taken before, a phrase a sentence above already corrects counting no more (its
+ * travelling corrections have been made). Without it the top of a reach ranking is the same
+ * frequent name again and again. Lazy: a sentence's worth only falls as phrases are taken, so a
+ * stale worth is an upper bound. Ties in a seeded random order.
+ */
+export function rankByCover(items: readonly CoverItem[], seed: number): number[] {
+  return coverOrder(items, seed).order;
+}
+
+/** rankByCover's order, with each sentence's worth when it was taken; `seed` null breaks ties by position. */
+export function coverOrder(items: readonly CoverItem[], seed: number | null): { order: number[]; worth: number[] } {
+  const taken = new Set<string>();
+  const worth = (i: number) => {
+    let w = items[i].own;
+    for (const [p, v] of items[i].phrases) if (!taken.has(p)) w += v;
+    return w;
+  };
+  const tie = seed === null ? items.map((_, i) => i) : rankBy(new Array<number>(items.length).fill(0), seed * 13 + 7);
+  const tieAt = new Array<number>(items.length);
+  tie.forEach((i, k) => (tieAt[i] = k));
+  // A binary max-heap of [worth when last computed, sentence].
+  const heap: [number, number][] = items.map((_, i) => [worth(i), i]);
+  const above = (a: [number, number], b: [number, number]) => a[0] > b[0] || (a[0] === b[0] && tieAt[a[1]] < tieAt[b[1]]);
+  const down = (k: number) => {
+    for (;;) {
+      const l = 2 * k + 1;
+      const r = l + 1;
+      let m = k;
+      if (l < heap.length && above(heap[l], heap[m])) m = l;
+      if (r < heap.length && above(heap[r], heap[m])) m = r;
+      if (m === k) return;
+      [heap[k], heap[m]] = [heap[m], heap[k]];
+      k = m;
+    }
+  };
+  for (let k = (heap.length >> 1) - 1; k >= 0; k--) down(k);
+  const out: number[] = [];
+  const worthOut: number[] = [];
+  while (heap.length) {
+    const [stale, i] = heap[0];
+    const now = worth(i);
+    if (now < stale) {
+      heap[0] = [now, i];
+      down(0);
+      continue;
+    }
+    out.push(i);
+    worthOut.push(now);
+    for (const p of items[i].phrases.keys()) taken.add(p);
+    const last = heap.pop()!;
+    if (heap.length) {
+      heap[0] = last;
+      down(0);
+    }
+  }
+  return { order: out, worth: worthOut };
+}
+
+/** The reach signal's items for rankByCover: each doubted phrase (doubt ≥ REACH_DOUBT) worth its doubt times its occurrences; uncertainty breaks ties. */
+export function reachItems(doubted: readonly ReadonlyMap<string, number>[], counts: ReadonlyMap<string, number>, uncertainty: readonly number[]): CoverItem[] {
+  return doubted.map((m, i) => ({
+    own: 1e-3 * uncertainty[i],
+    phrases: new Map([...m].filter(([, d]) => d >= REACH_DOUBT).map(([p, d]) => [p, d * Math.max(1, counts.get(p) ?? 0)])),
+  }));
+}
+
+/**
+ * The oracle of reach as a set (gold ranks it): a sentence is worth its own token errors, and each
+ * of its rules (travelRules) what that rule alone fixes in the pool's other sentences, less what it
+ * breaks there.
+ */
+export function travelOracleItems(pool: readonly PoolSentence[], names: readonly string[]): CoverItem[] {
+  const holding = new Map<string, number[]>();
+  pool.forEach((s, i) => {
+    for (const w of new Set(s.words)) holding.set(w, [...(holding.get(w) ?? []), i]);
+  });
+  const effect = new Map<string, number>();
+  return pool.map((s, i) => {
+    const phrases = new Map<string, number>();
+    for (const [p, answer] of travelRules(pool, [i], names)) {
+      const key = `${p}\t${answer}`;
+      let v = effect.get(key);
+      if (v === undefined) {
+        const sub = (holding.get(p.split(' ')[0]) ?? []).map((j) => pool[j]);
+        const e = travelEffect(sub, applyTravel(sub, new Map([[p, answer]]), new Set(), names));
+        v = e.fixed - e.broken;
+        effect.set(key, v);
+      }
+      // Elsewhere: the sentence's own tokens are in `own`.
+      const here = travelEffect([s], applyTravel([s], new Map([[p, answer]]), new Set(), names));
+      phrases.set(p, v - (here.fixed - here.broken));
+    }
+    return { own: tokenErrors(s), phrases };
+  });
+}

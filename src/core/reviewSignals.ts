@@ -5,7 +5,7 @@
  * completion's tags); the generic signals are here, each method declares its own in
  * src/methods/reviewSignals.ts.
  */
-import { phraseCounts, REACH_DOUBT } from './guidedCorrection';
+import { coverOrder, phraseCounts, REACH_DOUBT } from './guidedCorrection';
 import type { Span } from './types';
 
 /**
@@ -33,8 +33,14 @@ export interface ReviewSignal {
   rankedBy: string;
   /** Whether a run's stored signals carry it (`hasRun`: the run predicted the documents). */
   present(sg: DocSignals, hasRun: boolean): boolean;
-  /** The flag of token t, or undefined. */
-  flag(t: number, d: FlagContext): { value: number; why: string } | undefined;
+  /** The flag of token t, or undefined; `key` names what its value is for (a phrase), for `cover`. */
+  flag(t: number, d: FlagContext): { value: number; why: string; key?: string } | undefined;
+  /**
+   * Rank as a set (`score` 'sum'): greedily, each sentence by what its flags add to those of the
+   * sentences above it, a key counted once (core/guidedCorrection.ts coverOrder). A correction
+   * that travels settles its phrase everywhere, so the next sentence with the same phrase adds nothing.
+   */
+  cover?: boolean;
   /**
    * What the signal reads across the documents ranked (reach: how often each phrase occurs in
    * them), once per ranking; `flag` finds it in FlagContext.across.
@@ -98,6 +104,7 @@ export const reachSignal: ReviewSignal = {
   id: 'reach',
   title: 'correcting it reaches farthest',
   score: 'sum',
+  cover: true,
   rankedBy: 'the doubted weak labels its correction may fix, here and where the same words recur',
   present: (sg) => !!sg.uncertainty,
   across: (docs) => {
@@ -124,7 +131,7 @@ export const reachSignal: ReviewSignal = {
   flag: (t, { docId, words, weak, pred, signals, across }) => {
     const u = signals?.uncertainty;
     if (!across || !u || !pred) return undefined;
-    let best: { value: number; why: string } | undefined;
+    let best: { value: number; why: string; key: string } | undefined;
     for (const { span } of across.spansAt(docId, t)) {
       let doubtOf = 0;
       for (let k = span.start; k < span.end; k++) doubtOf = Math.max(doubtOf, pred[k] === weak[k] ? u[k] : 1 - u[k]);
@@ -133,7 +140,7 @@ export const reachSignal: ReviewSignal = {
       const n = Math.max(1, across.occurrences(phrase));
       const value = doubtOf * n;
       if (!best || value > best.value)
-        best = { value, why: `${phrase} (${n} occurrence${n === 1 ? '' : 's'}; weak ${weak[t]}, run ${pred[t]}, doubt ${fmt(doubtOf)})` };
+        best = { value, key: phrase, why: `${phrase} (${n} occurrence${n === 1 ? '' : 's'}; weak ${weak[t]}, run ${pred[t]}, doubt ${fmt(doubtOf)})` };
     }
     return best;
   },
@@ -180,6 +187,7 @@ export interface QueueEntry {
  */
 export function rankSentences(docs: readonly QueueDoc[], signal: ReviewSignal, limit = Infinity): QueueEntry[] {
   const out: QueueEntry[] = [];
+  const keyed: Map<string, number>[] = [];
   const across = signal.across?.(docs);
   for (const d of docs) {
     const n = d.words.length;
@@ -187,7 +195,7 @@ export function rankSentences(docs: readonly QueueDoc[], signal: ReviewSignal, l
     const pred = d.predicted ? tokenLabels(d.predicted, n) : null;
     const base = { docId: d.docId, words: d.words, weak, pred, signals: d.signals, ...(across ? { across } : {}) };
     d.sentences.forEach(([a, b], si) => {
-      const flagged: { t: number; value: number; why: string }[] = [];
+      const flagged: { t: number; value: number; why: string; key?: string }[] = [];
       for (let t = a; t < b; t++) {
         const f = signal.flag(t, { ...base, word: d.words[t] });
         if (f) flagged.push({ t, ...f });
@@ -206,7 +214,26 @@ export function rankSentences(docs: readonly QueueDoc[], signal: ReviewSignal, l
         reasons: byValue.slice(0, 4).map((f) => f.why),
         flagged: flagged.map((f) => f.t),
       });
+      if (signal.cover) {
+        const phrases = new Map<string, number>();
+        for (const f of flagged) {
+          const key = f.key ?? `${d.docId}:${f.t}`;
+          phrases.set(key, Math.max(phrases.get(key) ?? 0, f.value));
+        }
+        keyed.push(phrases);
+      }
     });
+  }
+  if (signal.cover) {
+    // Ties by position: the queue is the same each time it opens.
+    const { order, worth } = coverOrder(
+      keyed.map((phrases) => ({ own: 0, phrases })),
+      null,
+    );
+    return order
+      .map((i, k) => ({ ...out[i], score: worth[k] }))
+      .filter((e) => e.score > 0)
+      .slice(0, limit);
   }
   out.sort((x, y) => y.score - x.score || y.count - x.count || x.docId - y.docId || x.sentence - y.sentence);
   return out.slice(0, limit);

@@ -91,6 +91,13 @@ describe('review queue signals', () => {
     expect(q[0].reasons[0]).toBe('CAA (2 occurrences; weak O, run Chemical, doubt 0.8)');
     // Without a run's predictions there is nothing to doubt.
     expect(rankSentences([{ ...docs[0], predicted: undefined }], reviewSignal('reach'))).toEqual([]);
+    // As a set: a second document with the same sentences doubles each phrase's occurrences, and
+    // adds nothing to the queue, since correcting CAA and "rare" once settles them everywhere.
+    const twice = rankSentences([docs[0], { ...docs[0], docId: 2, name: 'd2' }], reviewSignal('reach'));
+    expect(twice.map((e) => [e.docId, e.sentence, +e.score.toFixed(6)])).toEqual([
+      [1, 1, 3.2],
+      [1, 3, 1.8],
+    ]);
   });
 
   it("removes RoSTER's low-probability weak labels, exempting a type mostly under τ", () => {
