@@ -311,15 +311,7 @@ export function reachScore(phrases: ReadonlyMap<string, number>, counts: Readonl
  * perfect reach signal would rank by.
  */
 export function travelOracle(pool: readonly PoolSentence[], names: readonly string[]): number[] {
-  // Which sentences hold a word: a rule's phrase can only change a sentence holding its first word.
-  const holding = new Map<string, number[]>();
-  pool.forEach((s, i) => {
-    for (const w of new Set(s.words)) {
-      const list = holding.get(w) ?? [];
-      list.push(i);
-      holding.set(w, list);
-    }
-  });
+  const holding = sentencesHolding(pool);
   return pool.map((s, i) => {
     const own = tokenErrors(s);
     const rules = travelRules(pool, [i], names);
@@ -334,6 +326,19 @@ export function travelOracle(pool: readonly PoolSentence[], names: readonly stri
   });
 }
 
+/** Which sentences hold each word: a rule's phrase can only change a sentence that holds its first word. */
+function sentencesHolding(pool: readonly PoolSentence[]): Map<string, number[]> {
+  const holding = new Map<string, number[]>();
+  pool.forEach((s, i) => {
+    for (const w of new Set(s.words)) {
+      const list = holding.get(w) ?? [];
+      list.push(i);
+      holding.set(w, list);
+    }
+  });
+  return holding;
+}
+
 /** A sentence's worth to a set of corrections: what it is worth alone, and per phrase what its correction would fix where the phrase travels. */
 export interface CoverItem {
   own: number;
@@ -345,7 +350,8 @@ export interface CoverItem {
  * given those taken before, a phrase a sentence above already corrects counting no more (its
  * travelling corrections have been made). Without it the top of a reach ranking is the same
  * frequent name again and again. Lazy: a sentence's worth only falls as phrases are taken, so a
- * stale worth is an upper bound. Ties in a seeded random order.
+ * stale worth is an upper bound (where a phrase is worth less than nothing, as a rule of the
+ * oracle's may be, the order is the greedy one only nearly). Ties in a seeded random order.
  */
 export function rankByCover(items: readonly CoverItem[], seed: number): number[] {
   return coverOrder(items, seed).order;
@@ -414,10 +420,7 @@ export function reachItems(doubted: readonly ReadonlyMap<string, number>[], coun
  * breaks there.
  */
 export function travelOracleItems(pool: readonly PoolSentence[], names: readonly string[]): CoverItem[] {
-  const holding = new Map<string, number[]>();
-  pool.forEach((s, i) => {
-    for (const w of new Set(s.words)) holding.set(w, [...(holding.get(w) ?? []), i]);
-  });
+  const holding = sentencesHolding(pool);
   const effect = new Map<string, number>();
   return pool.map((s, i) => {
     const phrases = new Map<string, number>();
