@@ -38,6 +38,23 @@ function dump(page: Page): Promise<Dump> {
   });
 }
 
+/** Every row of the named IndexedDB stores, typed arrays read as plain arrays. */
+function readStores(page: Page, names: string[]): Promise<Record<string, Record<string, unknown>[]>> {
+  return page.evaluate(async (names) => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const plain = (row: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v as Float32Array) : v]));
+    const out: Record<string, Record<string, unknown>[]> = {};
+    for (const s of names)
+      out[s] = await new Promise((r) => {
+        const g = db.transaction(s).objectStore(s).getAll();
+        g.onsuccess = () => r((g.result as Record<string, unknown>[]).map(plain));
+      });
+    return out;
+  }, names);
+}
+
 async function goldSpans(page: Page, docId: number): Promise<Span[] | null> {
   const d = await dump(page);
   const l = d.layers.find((x) => x.kind === 'gold' && x.name === 'gold');
@@ -272,25 +289,15 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   // Reach: the doubted phrases' occurrences across the training sentences, the same ranking the core computes from what is stored.
   await page.getByLabel('Review signal').selectOption('reach');
   await expect(page.getByTestId('review-summary')).toContainText('correcting it reaches farthest');
-  const stored = await page.evaluate(async (runId) => {
-    const req = indexedDB.open('ner-studio');
-    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
-    const all = (s: string) =>
-      new Promise<unknown[]>((r) => {
-        const g = db.transaction(s).objectStore(s).getAll();
-        g.onsuccess = () => r(g.result);
-      });
-    const docs = (await all('documents')) as { id: number; name: string; split: string; text: string; offsets: Uint32Array; sentenceStarts: number[] }[];
-    const signals = (await all('signals')) as { runId: number; docId: number; uncertainty: Float32Array }[];
-    return {
-      docs: docs
-        .filter((x) => x.split === 'train')
-        .map(({ id, name, text, offsets, sentenceStarts }) => ({ id, name, text, offsets: [...offsets], sentenceStarts })),
-      unc: Object.fromEntries(signals.filter((x) => x.runId === runId).map((x) => [x.docId, [...x.uncertainty]])),
-    };
-  }, run.id);
-  const queueDocs: QueueDoc[] = stored.docs.map((x) => {
-    const doc = { text: x.text, offsets: Uint32Array.from(x.offsets), sentenceStarts: x.sentenceStarts };
+  const rows = await readStores(page, ['documents', 'signals']);
+  const unc = new Map(
+    (rows.signals as { runId: number; docId: number; uncertainty: number[] }[]).filter((x) => x.runId === run.id).map((x) => [x.docId, x.uncertainty]),
+  );
+  const trainRows = (rows.documents as { id: number; name: string; split: string; text: string; offsets: number[]; sentenceStarts: number[] }[]).filter(
+    (x) => x.split === 'train',
+  );
+  const queueDocs: QueueDoc[] = trainRows.map((x) => {
+    const doc = { text: x.text, offsets: x.offsets, sentenceStarts: x.sentenceStarts };
     return {
       docId: x.id,
       name: x.name,
@@ -298,7 +305,7 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
       sentences: sentenceRanges(doc),
       weak: spansOf(agg.id, x.id),
       predicted: spansOf(pred.id, x.id),
-      signals: stored.unc[x.id] ? { uncertainty: Float32Array.from(stored.unc[x.id]) } : undefined,
+      signals: unc.has(x.id) ? { uncertainty: Float32Array.from(unc.get(x.id)!) } : undefined,
     };
   });
   const wantReach = rankSentences(queueDocs, reviewSignal('reach'), 200);
