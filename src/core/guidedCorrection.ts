@@ -245,16 +245,19 @@ export function correctedLexicon(lex: Lexicon, rules: ReadonlyMap<string, string
  */
 export function phraseCounts(sentences: readonly (readonly string[])[], phrases: Iterable<string>): Map<string, number> {
   const counts = new Map<string, number>();
-  let longest = 0;
+  // Every phrase's leading words: a sequence that leads no phrase is extended no further.
+  const leads = new Set<string>();
   for (const p of phrases) {
     counts.set(p, 0);
-    longest = Math.max(longest, p.split(' ').length);
+    const words = p.split(' ');
+    for (let L = 1; L <= words.length; L++) leads.add(words.slice(0, L).join(' '));
   }
   for (const words of sentences)
     for (let a = 0; a < words.length; a++) {
       let phrase = '';
-      for (let L = 1; L <= longest && a + L <= words.length; L++) {
+      for (let L = 1; a + L <= words.length; L++) {
         phrase = L === 1 ? words[a] : `${phrase} ${words[a + L - 1]}`;
+        if (!leads.has(phrase)) break;
         const c = counts.get(phrase);
         if (c !== undefined) counts.set(phrase, c + 1);
       }

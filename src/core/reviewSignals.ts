@@ -118,7 +118,9 @@ export const reachSignal: ReviewSignal = {
       ];
       for (const x of spans) {
         const key = `${d.docId}:${x.span.start}`;
-        starts.set(key, [...(starts.get(key) ?? []), x]);
+        const list = starts.get(key);
+        if (list) list.push(x);
+        else starts.set(key, [x]);
         phrases.add(d.words.slice(x.span.start, x.span.end).join(' '));
       }
     }
@@ -193,11 +195,13 @@ export function rankSentences(docs: readonly QueueDoc[], signal: ReviewSignal, l
     const n = d.words.length;
     const weak = tokenLabels(d.weak, n);
     const pred = d.predicted ? tokenLabels(d.predicted, n) : null;
-    const base = { docId: d.docId, words: d.words, weak, pred, signals: d.signals, ...(across ? { across } : {}) };
+    // One context per document, its word set per token: a new object per token was most of the ranking's time.
+    const ctx: FlagContext = { docId: d.docId, words: d.words, word: '', weak, pred, signals: d.signals, ...(across ? { across } : {}) };
     d.sentences.forEach(([a, b], si) => {
       const flagged: { t: number; value: number; why: string; key?: string }[] = [];
       for (let t = a; t < b; t++) {
-        const f = signal.flag(t, { ...base, word: d.words[t] });
+        ctx.word = d.words[t];
+        const f = signal.flag(t, ctx);
         if (f) flagged.push({ t, ...f });
       }
       if (!flagged.length) return;
