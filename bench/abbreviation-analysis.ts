@@ -10,6 +10,7 @@
  * - the demo: spans added per split, by short form.
  *   npx tsx bench/abbreviation-analysis.ts
  */
+import { demoCorpora, demoWeakSources, type DemoAsset } from '../src/core/demoAsset';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataFolder } from '../src/cli/dataFolder';
@@ -17,11 +18,8 @@ import { readCorpus } from '../src/cli/readCorpus';
 import { weakLabelCorpus } from '../src/cli/weakLabel';
 import { scoreSpans } from '../src/core/metrics';
 import { tokenTexts } from '../src/core/types';
-import { parseCorpusImport, parseGazetteerFile } from '../src/core/formats/importSpec';
 import { isShortForm, withAbbreviations } from '../src/core/weak/abbreviations';
-import type { CaseMode } from '../src/core/weak/normalize';
 import { WeakLabeler } from '../src/core/weak/pipeline';
-import type { Rule } from '../src/core/weak/rules';
 
 const D = dataFolder();
 const B = join(D, 'bc5cdr');
@@ -122,28 +120,11 @@ for (const [name, dir, n] of [
 }
 
 // 5. The demo as the Weak labels page labels it (every document, the HMM fitted on all): spans added by split and short form.
-const demo = JSON.parse(readFileSync('public/demo/bc5cdr-demo.json', 'utf8')) as {
-  types: string[];
-  corpora: { file: string; format: string; split: string; text: string }[];
-  gazetteers: { file: string; format: string; mode: string; text: string }[];
-  rules: Rule[];
-};
-const corpora = demo.corpora.map((c) =>
-  parseCorpusImport({ format: c.format as never, split: c.split as never, scheme: 'BIO', files: [{ file: c.file, text: c.text }] }),
-);
+const demo = JSON.parse(readFileSync('public/demo/bc5cdr-demo.json', 'utf8')) as DemoAsset;
+const corpora = demoCorpora(demo);
 const demoDocs = corpora.flatMap((c) => c.docs);
 const labeler = new WeakLabeler(demoDocs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts })));
-const request = {
-  gazetteers: demo.gazetteers.map((g, k) => ({
-    name: g.file,
-    mode: g.mode as CaseMode,
-    priority: k,
-    entries: parseGazetteerFile(g.format as never, { file: g.file, text: g.text }).entries,
-  })),
-  rules: demo.rules.map((rule, k) => ({ rule, priority: 1000 + k })),
-  types: demo.types,
-  method: 'hmm' as const,
-};
+const request = { ...demoWeakSources(demo), method: 'hmm' as const };
 const [off, on] = [labeler.run(request), labeler.run({ ...request, abbreviations: { following: 40 } })];
 const added = new Map<string, number>();
 demoDocs.forEach((d, k) => {

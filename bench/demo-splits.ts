@@ -4,37 +4,22 @@
  * of gold mentions whose string is a dictionary phrase. What BENCHMARKS.md's demo bullets quote.
  *   npx tsx bench/demo-splits.ts
  */
+import { demoCorpora, demoWeakSources, type DemoAsset } from '../src/core/demoAsset';
 import { readFileSync } from 'node:fs';
-import { parseCorpusImport, parseGazetteerFile } from '../src/core/formats/importSpec';
 import { scoreSpans } from '../src/core/metrics';
-import type { ParsedCorpus } from '../src/core/types';
 import { tokenTexts } from '../src/core/types';
 import { LABEL_MODEL_ORDER } from '../src/core/weak/aggregate';
-import type { CaseMode } from '../src/core/weak/normalize';
 import { WeakLabeler } from '../src/core/weak/pipeline';
-import type { Rule } from '../src/core/weak/rules';
 
-interface Demo {
-  corpora: { format: string; split: string; file: string; text: string }[];
-  gazetteers: { file: string; format: string; mode: string; text: string }[];
-  rules: Rule[];
-  types: string[];
-}
-const demo = JSON.parse(readFileSync('public/demo/bc5cdr-demo.json', 'utf8')) as Demo;
-const corpora: ParsedCorpus[] = demo.corpora.map((c) =>
-  parseCorpusImport({ format: c.format as never, split: c.split as never, scheme: 'BIO', files: [{ file: c.file, text: c.text }] }),
-);
+const demo = JSON.parse(readFileSync('public/demo/bc5cdr-demo.json', 'utf8')) as DemoAsset;
+const corpora = demoCorpora(demo);
 const docs = corpora.flatMap((c) => c.docs);
 const gold = corpora.flatMap((c) => c.layers[0]?.annotations ?? c.docs.map(() => null));
-const gazetteers = demo.gazetteers.map((g, k) => ({
-  name: g.file,
-  mode: g.mode as CaseMode,
-  priority: k,
-  entries: parseGazetteerFile(g.format as never, { file: g.file, text: g.text }).entries,
-}));
+const sources = demoWeakSources(demo);
+const { gazetteers } = sources;
 const phrases = new Set(gazetteers.flatMap((g) => g.entries.map((e) => e.phrase.toLowerCase())));
 const labeler = new WeakLabeler(docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts })));
-const request = { gazetteers, rules: demo.rules.map((rule, k) => ({ rule, priority: 1000 + k })), types: demo.types };
+const request = sources;
 const results = Object.fromEntries(LABEL_MODEL_ORDER.map((m) => [m, labeler.run({ ...request, method: m })]));
 const pct = (x: number) => (100 * x).toFixed(2);
 for (const split of ['dev', 'test']) {

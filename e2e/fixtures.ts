@@ -1,16 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { test as base, expect, type Page } from '@playwright/test';
-import { parseCorpusImport } from '../src/core/formats/importSpec';
+import { demoCorpora as parseDemoCorpora, type DemoAsset } from '../src/core/demoAsset';
 import type { ParsedCorpus } from '../src/core/types';
-import type { DemoAsset } from '../src/db/demo';
 
 export const demo = JSON.parse(readFileSync(new URL('../public/demo/bc5cdr-demo.json', import.meta.url), 'utf8')) as DemoAsset;
 
 /** The demo's corpora parsed by the same core code the page runs, in import order. */
 export function demoCorpora(): ParsedCorpus[] {
-  return demo.corpora.map((c) =>
-    parseCorpusImport({ format: c.format as never, split: c.split as never, scheme: 'BIO', files: [{ file: c.file, text: c.text }] }),
-  );
+  return parseDemoCorpora(demo);
 }
 
 /**

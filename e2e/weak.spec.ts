@@ -1,10 +1,9 @@
-import { parseGazetteerFile } from '../src/core/formats/importSpec';
+import { demoWeakSources } from '../src/core/demoAsset';
 import { tokenTexts } from '../src/core/types';
 import { WeakLabeler } from '../src/core/weak/pipeline';
 import { compileRule } from '../src/core/weak/rules';
 import { sourceStats } from '../src/core/weak/stats';
 import { scoreSpans } from '../src/core/metrics';
-import type { CaseMode } from '../src/core/weak/normalize';
 import type { AggregateMethod } from '../src/core/weak/aggregate';
 import { readFileSync } from 'node:fs';
 import { createProject, demo, demoCorpora, expect, openDemo, storeRows, test } from './fixtures';
@@ -118,17 +117,7 @@ function demoLabeling(method: AggregateMethod) {
   const docs = corpora.flatMap((c) => c.docs);
   const goldByDoc = corpora.flatMap((c) => c.layers[0]?.annotations ?? c.docs.map(() => null));
   const labeler = new WeakLabeler(docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts })));
-  const request = {
-    gazetteers: demo.gazetteers.map((g, k) => ({
-      name: g.file,
-      mode: g.mode as CaseMode,
-      priority: k,
-      entries: parseGazetteerFile(g.format as never, { file: g.file, text: g.text }).entries,
-    })),
-    rules: demo.rules.map((rule, k) => ({ rule, priority: 1000 + k })),
-    types: demo.types,
-    method,
-  };
+  const request = { ...demoWeakSources(demo), method };
   return { docs, goldByDoc, labeler, request };
 }
 
