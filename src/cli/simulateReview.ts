@@ -257,25 +257,26 @@ export function readSimRecords(file: string): SimRecord[] {
     : [];
 }
 
-/** The rankings of the pool: every signal's, random and the oracle's. */
+/** The rankings of the pool: every signal's, random and the oracle's; the oracles of reach (a pass of every sentence's rules over the pool) only where `trained` names them. */
 function rankings(
   pool: readonly PoolSentence[],
   scores: Record<'doubt' | 'crossfit' | 'uncertainty' | 'reach', number[]>,
   reachSet: CoverItem[],
   tags: readonly string[],
   seed: number,
+  trained: readonly string[],
 ): Record<string, number[]> {
   const r: Record<string, number[]> = {
     random: randomOrder(pool.length, seed),
     oracle: rankBy(pool.map(tokenErrors), seed),
-    'oracle-reach': rankBy(travelOracle(pool, tags), seed),
     doubt: rankBy(scores.doubt, seed),
     crossfit: rankBy(scores.crossfit, seed),
     uncertainty: rankBy(scores.uncertainty, seed),
     reach: rankBy(scores.reach, seed),
     'reach-set': rankByCover(reachSet, seed),
-    'oracle-reach-set': rankByCover(travelOracleItems(pool, tags), seed),
   };
+  if (trained.includes('oracle-reach')) r['oracle-reach'] = rankBy(travelOracle(pool, tags), seed);
+  if (trained.includes('oracle-reach-set')) r['oracle-reach-set'] = rankByCover(travelOracleItems(pool, tags), seed);
   r.combined = combineRanks([r.doubt, r.uncertainty]);
   return r;
 }
@@ -500,7 +501,7 @@ async function crossFit(
       scores.crossfit[i] = disagreement(paths[j], pool[i].weak);
     });
   }
-  const ranked = rankings(pool, scores, base.reachSet, tags, seed);
+  const ranked = rankings(pool, scores, base.reachSet, tags, seed, sim.train);
   const precisions: Record<string, Record<string, number>> = {};
   for (const [name, order] of Object.entries(ranked))
     if (folds || ['random', 'oracle', ...BASE_RANKINGS].includes(name))

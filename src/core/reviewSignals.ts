@@ -51,7 +51,7 @@ export interface ReviewSignal {
 /** What a signal reads across the documents ranked: the phrases of a document's spans that start at a token, and how often a phrase occurs. */
 export interface Across {
   /** The weak and predicted spans starting at token t of the document (the run's doubt is read token by token). */
-  spansAt(docId: number, t: number): readonly { span: Span; layer: 'weak' | 'run' }[];
+  spansAt(docId: number, t: number): readonly Span[];
   occurrences(phrase: string): number;
 }
 
@@ -108,33 +108,31 @@ export const reachSignal: ReviewSignal = {
   rankedBy: 'the doubted weak labels its correction may fix, here and where the same words recur',
   present: (sg) => !!sg.uncertainty,
   across: (docs) => {
-    const starts = new Map<string, { span: Span; layer: 'weak' | 'run' }[]>();
+    // Per document, the spans starting at each token: its weak spans, and the run's where the weak labels have none.
+    const starts = new Map<number, Map<number, Span[]>>();
     const phrases = new Set<string>();
     for (const d of docs) {
+      const at = new Map<number, Span[]>();
       const weakAt = new Set(d.weak.map((x) => `${x.start}:${x.end}`));
-      const spans = [
-        ...d.weak.map((span) => ({ span, layer: 'weak' as const })),
-        ...(d.predicted ?? []).filter((x) => !weakAt.has(`${x.start}:${x.end}`)).map((span) => ({ span, layer: 'run' as const })),
-      ];
-      for (const x of spans) {
-        const key = `${d.docId}:${x.span.start}`;
-        const list = starts.get(key);
-        if (list) list.push(x);
-        else starts.set(key, [x]);
-        phrases.add(d.words.slice(x.span.start, x.span.end).join(' '));
+      for (const span of [...d.weak, ...(d.predicted ?? []).filter((x) => !weakAt.has(`${x.start}:${x.end}`))]) {
+        const list = at.get(span.start);
+        if (list) list.push(span);
+        else at.set(span.start, [span]);
+        phrases.add(d.words.slice(span.start, span.end).join(' '));
       }
+      starts.set(d.docId, at);
     }
     const counts = phraseCounts(
       docs.flatMap((d) => d.sentences.map(([a, b]) => d.words.slice(a, b))),
       phrases,
     );
-    return { spansAt: (docId, t) => starts.get(`${docId}:${t}`) ?? [], occurrences: (p) => counts.get(p) ?? 0 };
+    return { spansAt: (docId, t) => starts.get(docId)?.get(t) ?? [], occurrences: (p) => counts.get(p) ?? 0 };
   },
   flag: (t, { docId, words, weak, pred, signals, across }) => {
     const u = signals?.uncertainty;
     if (!across || !u || !pred) return undefined;
     let best: { value: number; why: string; key: string } | undefined;
-    for (const { span } of across.spansAt(docId, t)) {
+    for (const span of across.spansAt(docId, t)) {
       let doubtOf = 0;
       for (let k = span.start; k < span.end; k++) doubtOf = Math.max(doubtOf, pred[k] === weak[k] ? u[k] : 1 - u[k]);
       if (doubtOf < REACH_DOUBT) continue;
