@@ -189,6 +189,8 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   await expect(page.getByTestId('review-box')).toBeFocused();
   await expect(page.getByTestId('review-summary')).toContainText('the model is least sure');
   await page.getByLabel('Review signal').selectOption('disagreement');
+  // Ranked in the query worker: the summary says so once the new ranking is in.
+  await expect(page.getByTestId('review-summary')).toContainText('weak labels and the run disagree');
 
   // The expected disagreement per document (the demo's documents are one sentence each).
   const d = await dump(page);
@@ -234,12 +236,17 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   // Decided from the queue with the editor's keys: a takes the run's labels, x keeps the weak ones,
   // each into the corrections layer with the sentence reviewed; u undoes.
   const box = page.getByTestId('review-box');
+  const rankedAt = await page.getByTestId('review-summary').getAttribute('data-ranked-at');
+  expect(Number(rankedAt)).toBeGreaterThan(0);
   await box.focus();
   await page.keyboard.press('a');
   await expect(items.nth(0)).toHaveAttribute('data-decided', 'run');
   await expect(items.nth(1)).toHaveAttribute('aria-current', 'true');
   await page.keyboard.press('x');
   await expect(items.nth(1)).toHaveAttribute('data-decided', 'weak');
+  // A decision writes the corrections layer, which the queue does not read: it is not ranked again.
+  await page.waitForTimeout(500);
+  await expect(page.getByTestId('review-summary')).toHaveAttribute('data-ranked-at', rankedAt!);
   const goldIds = new Set(d.layers.filter((l) => l.kind === 'gold').map((l) => l.id));
   const goldBefore = JSON.stringify(d.annotations.filter((x) => goldIds.has(x.layerId)));
   const correctedOf = async (docId: number) => {

@@ -1,14 +1,15 @@
 /**
- * Queries that read whole tables (a project's counts, its label distribution) run here, off the
- * page's thread: at 140,000 documents reading them froze the page for seconds. Each is a Dexie
- * live query, so it runs again when any tab or worker writes what it read, and the page hears
- * every new result.
+ * Queries that read whole tables (a project's counts, its label distribution, the review queue's
+ * ranking) run here, off the page's thread: at 140,000 documents reading them froze the page for
+ * seconds. Each is a Dexie live query, so it runs again when any tab or worker writes what it
+ * read, and the page hears every new result.
  */
 import * as Comlink from 'comlink';
 import { liveQuery, type Subscription } from 'dexie';
 import { labelDistributionRows } from '../db/distribution';
 import { db } from '../db/instance';
 import { projectCounts, projectStats } from '../db/repo';
+import { reviewQueue, type ReviewQueueArgs } from '../db/reviewQueue';
 import { occurrencesOf, searchDocuments } from '../db/search';
 
 /** A project's document ids on a split (or all), in id order, as one typed array (moved to the page, not copied). */
@@ -27,6 +28,7 @@ export const QUERIES = {
   labelDistribution: (projectId: number, split: string) => labelDistributionRows(db, projectId, split),
   searchDocuments: (projectId: number, query: string) => searchDocuments(db, projectId, query),
   occurrences: (projectId: number, docId: number, words: string[]) => occurrencesOf(db, projectId, docId, words),
+  reviewQueue: (args: ReviewQueueArgs) => reviewQueue(db, args),
 };
 
 export type QueryName = keyof typeof QUERIES;

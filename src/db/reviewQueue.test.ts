@@ -1,0 +1,126 @@
+import 'fake-indexeddb/auto';
+import { liveQuery } from 'dexie';
+import { describe, expect, it } from 'vitest';
+import { parseConll } from '../core/formats/conll';
+import { rankSentences, type QueueDoc } from '../core/reviewSignals';
+import { sentenceRanges, tokenTexts } from '../core/types';
+import { reviewSignal } from '../methods/reviewSignals';
+import { createProject, decideSentenceInLayer, importCorpus, saveWeakLabels } from './repo';
+import { reviewQueue } from './reviewQueue';
+import { addRun, finishRun } from './runs';
+import { StudioDB } from './schema';
+
+// Two training documents, the first of two sentences, and one dev document; the run finds a Chemical the weak labels miss.
+const TRAIN = '-DOCSTART- O\n\nAspirin O\ncauses O\nasthma O\n. O\n\nIbuprofen O\nhelps O\n\n-DOCSTART- O\n\nWarfarin O\nbleeds O\n';
+const DEV = 'Heparin O\nworks O\n';
+
+async function project() {
+  const db = new StudioDB(`queue-${Math.random()}`);
+  const projectId = await createProject(db, 'p');
+  const layer = { kind: 'gold' as const, name: 'gold' };
+  const a = await importCorpus(db, projectId, parseConll(TRAIN, { file: 'train.conll', scheme: 'BIO', split: 'train', layer }));
+  const d = await importCorpus(db, projectId, parseConll(DEV, { file: 'dev.conll', scheme: 'BIO', split: 'dev', layer }));
+  const docIds = [...a.docIds, ...d.docIds];
+  const docs = await db.documents.bulkGet(docIds);
+  const weakSpans = docs.map((doc) => (tokenTexts(doc!)[2] === 'asthma' ? [{ start: 2, end: 3, label: 'Disease' }] : []));
+  await saveWeakLabels(
+    db,
+    projectId,
+    docIds,
+    [{ name: 'g', priority: 0, spans: weakSpans }],
+    weakSpans.map((spans) => ({ spans, oMode: 'partial' as const })),
+    'priority',
+  );
+  const weak = (await db.layers
+    .where('[projectId+kind]')
+    .equals([projectId, 'weak'])
+    .filter((l) => l.role === 'aggregate')
+    .first())!.id!;
+  // The run predicts a Chemical at each document's first token, and is unsure of it.
+  const predicted = docs.map((doc) => [
+    { start: 0, end: 1, label: 'Chemical' },
+    ...(tokenTexts(doc!)[2] === 'asthma' ? [{ start: 2, end: 3, label: 'Disease' }] : []),
+  ]);
+  const uncertainty = docs.map((doc, k) => Float32Array.from(tokenTexts(doc!), (_, t) => (t === 0 ? 0.3 + 0.1 * k : 0.01)));
+  const runId = await addRun(db, { projectId, kind: 'train', config: {}, status: 'running', createdAt: 0 });
+  await finishRun(db, { runId, projectId, docIds, predicted, signals: uncertainty.map((u) => ({ uncertainty: u })), model: { weights: {} }, metrics: {} });
+  const predLayer = ((await db.runs.get(runId))!.metrics as { predictedLayerId: number }).predictedLayerId;
+  return { db, projectId, docIds, weak, predLayer, runId, docs: docs.map((x) => x!), predicted, weakSpans, uncertainty };
+}
+
+describe('the review queue, read and ranked in the query worker', () => {
+  it('ranks as the core does, each entry with its sentence and the spans a decision writes; train only unless asked', async () => {
+    const p = await project();
+    const args = { projectId: p.projectId, weak: p.weak, predLayer: p.predLayer, runId: p.runId, signal: null, allSplits: false, limit: 200 };
+    const view = (await reviewQueue(p.db, args))!;
+    // The run carries uncertainty, so the queue opens on it.
+    expect(view.signal).toBe('uncertainty');
+    expect(view.have).toEqual(expect.arrayContaining(['disagreement', 'uncertainty', 'reach']));
+    const queueDocs = (split: string): QueueDoc[] =>
+      p.docs.flatMap((doc, k) =>
+        doc.split === split
+          ? [
+              {
+                docId: p.docIds[k],
+                name: doc.name,
+                words: tokenTexts(doc),
+                sentences: sentenceRanges(doc),
+                weak: p.weakSpans[k],
+                predicted: p.predicted[k],
+                signals: { uncertainty: p.uncertainty[k] },
+              },
+            ]
+          : [],
+      );
+    const want = rankSentences(queueDocs('train'), reviewSignal('uncertainty'));
+    expect(want.length).toBeGreaterThan(1);
+    expect(view.entries.map(({ words: _, weak: __, predicted: ___, ...e }) => e)).toEqual(want);
+    expect(view.total).toBe(want.length);
+    expect(view.elsewhere).toBe(rankSentences(queueDocs('dev'), reviewSignal('uncertainty')).length);
+    for (const e of view.entries) {
+      const k = p.docIds.indexOf(e.docId);
+      expect(e.words).toEqual(tokenTexts(p.docs[k]).slice(e.from, e.to));
+      expect(e.predicted).toEqual(p.predicted[k].filter((s) => s.start < e.to && s.end > e.from));
+      expect(e.weak).toEqual(p.weakSpans[k].filter((s) => s.start < e.to && s.end > e.from));
+    }
+    // The limit, another signal, and dev and test on request.
+    expect((await reviewQueue(p.db, { ...args, limit: 1 }))!.entries).toEqual([view.entries[0]]);
+    expect((await reviewQueue(p.db, { ...args, limit: 1 }))!.total).toBe(view.total);
+    const dis = (await reviewQueue(p.db, { ...args, signal: 'disagreement' }))!;
+    expect(dis.signal).toBe('disagreement');
+    expect(dis.entries.map((e) => [e.docId, e.sentence])).toEqual(
+      rankSentences(queueDocs('train'), reviewSignal('disagreement')).map((e) => [e.docId, e.sentence]),
+    );
+    const all = (await reviewQueue(p.db, { ...args, allSplits: true }))!;
+    expect(all.total).toBe(view.total + view.elsewhere);
+    expect(all.elsewhere).toBe(0);
+    // No weak layer: nothing to rank. A run without signals: disagreement is the default.
+    expect(await reviewQueue(p.db, { ...args, weak: null })).toBeNull();
+    expect((await reviewQueue(p.db, { ...args, runId: null }))!.signal).toBe('disagreement');
+    await expect(reviewQueue(p.db, { ...args, signal: 'nonsense' })).rejects.toThrow(/unknown review signal "nonsense"/);
+  });
+
+  it("a decision, written to the corrections layer, does not wake the queue's live query; new weak labels do", async () => {
+    const p = await project();
+    const args = { projectId: p.projectId, weak: p.weak, predLayer: p.predLayer, runId: p.runId, signal: null, allSplits: false, limit: 200 };
+    const results: number[] = [];
+    const sub = liveQuery(() => reviewQueue(p.db, args)).subscribe((v) => results.push(v!.total));
+    await expect.poll(() => results.length).toBe(1);
+    const first = (await reviewQueue(p.db, args))!.entries[0];
+    await decideSentenceInLayer(p.db, p.projectId, 'corrections', first.docId, first.from, first.to, first.predicted ?? []);
+    await decideSentenceInLayer(p.db, p.projectId, 'corrections', first.docId, first.from, first.to, first.weak);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(results.length).toBe(1);
+    // Writing the weak layer's rows again is a change the queue reads.
+    await saveWeakLabels(
+      p.db,
+      p.projectId,
+      p.docIds,
+      [{ name: 'g', priority: 0, spans: p.weakSpans }],
+      p.weakSpans.map((spans) => ({ spans, oMode: 'partial' as const })),
+      'priority',
+    );
+    await expect.poll(() => results.length).toBeGreaterThan(1);
+    sub.unsubscribe();
+  });
+});
