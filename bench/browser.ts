@@ -1,11 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chromium, type Browser } from '@playwright/test';
 
-/** Serves dist/ with `vite preview` and opens the system Chromium, for benchmarks in a real browser. */
-export async function withStudio<T>(fn: (browser: Browser, url: string) => Promise<T>, port = 4175, extraArgs: string[] = []): Promise<T> {
+/** Serves dist/ of `root` (this checkout, or a worktree of another commit) with `vite preview` and opens the system Chromium, for benchmarks in a real browser. */
+export async function withStudio<T>(
+  fn: (browser: Browser, url: string) => Promise<T>,
+  port = 4175,
+  extraArgs: string[] = [],
+  root = process.cwd(),
+): Promise<T> {
   const server: ChildProcess = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
     stdio: 'ignore',
     detached: true,
+    cwd: root,
   });
   const url = `http://127.0.0.1:${port}/`;
   try {

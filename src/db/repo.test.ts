@@ -202,3 +202,24 @@ describe('the review tools in the store', () => {
     ]);
   });
 });
+
+describe("a layer's rows for many documents", () => {
+  it('reads them in the order asked, undefined where the layer has no row, by point reads and by one range read alike', async () => {
+    const db = new StudioDB(`rows-${Math.random()}`);
+    const layerId = await db.layers.add({ projectId: 1, kind: 'predicted', name: 'run 1', createdAt: 0 });
+    const other = await db.layers.add({ projectId: 1, kind: 'predicted', name: 'run 2', createdAt: 0 });
+    // Rows for documents 1..3000 but every seventh (2,572 rows), and a neighbouring layer's rows that must not leak in.
+    const docs = Array.from({ length: 3000 }, (_, k) => k + 1);
+    await db.annotations.bulkAdd(
+      docs.filter((d) => d % 7).map((docId) => ({ layerId, docId, spans: [{ start: 0, end: 1, label: String(docId) }], oMode: 'complete' as const })),
+    );
+    await db.annotations.bulkAdd(docs.map((docId) => ({ layerId: other, docId, spans: [], oMode: 'complete' as const })));
+    const want = (ids: number[]) => ids.map((d) => (d % 7 && d <= 3000 ? String(d) : undefined));
+    const got = async (ids: number[]) => (await layerRows(db, layerId, ids)).map((r) => r?.spans[0].label);
+    // Under 1,000 documents, and 1,100 of 2,572 rows: a read per document.
+    for (const ids of [[5, 7, 3, 2999, 4000], docs.slice(0, 1100).reverse()]) expect(await got(ids)).toEqual(want(ids));
+    // Most of the layer, in any order, with ids it lacks and ids twice: one range read.
+    const many = [...docs].reverse().concat([4000, 14, 15]);
+    expect(await got(many)).toEqual(want(many));
+  });
+});

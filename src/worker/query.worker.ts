@@ -9,7 +9,7 @@ import { liveQuery, type Subscription } from 'dexie';
 import { labelDistributionRows } from '../db/distribution';
 import { db } from '../db/instance';
 import { projectCounts, projectStats } from '../db/repo';
-import { reviewQueue, type ReviewQueueArgs } from '../db/reviewQueue';
+import { loopState, reviewProgress, reviewQueue, type ReviewQueueArgs } from '../db/review';
 import { occurrencesOf, searchDocuments } from '../db/search';
 
 /** A project's document ids on a split (or all), in id order, as one typed array (moved to the page, not copied). */
@@ -29,6 +29,8 @@ export const QUERIES = {
   searchDocuments: (projectId: number, query: string) => searchDocuments(db, projectId, query),
   occurrences: (projectId: number, docId: number, words: string[]) => occurrencesOf(db, projectId, docId, words),
   reviewQueue: (args: ReviewQueueArgs) => reviewQueue(db, args),
+  loopState: (projectId: number, layerName: string) => loopState(db, projectId, layerName),
+  reviewProgress: (projectId: number, a: number | null, b: number | null) => reviewProgress(db, projectId, a, b),
 };
 
 export type QueryName = keyof typeof QUERIES;

@@ -382,8 +382,8 @@ function RunDiff({ diff, runs, colors }: { diff: { d: DocumentRow; a: Span[]; b:
 function useChosenRuns(projectId: number, runs: RunView[], chosen: number[]) {
   const picked = runs.filter((r) => chosen.includes(r.id));
   const errors = useLiveQuery(async () => {
-    const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
-    const test = docs.filter((d) => d.split === 'test');
+    // The test split's index: reading every document of the project for its test part cost the page's thread at scale.
+    const test = await db.documents.where('[projectId+split]').equals([projectId, 'test']).sortBy('id');
     const ids = test.map((d) => d.id!);
     const out: { run: RunView; errors: SpanErrors; pred: Span[][]; gold: Span[][] }[] = [];
     for (const r of picked) {

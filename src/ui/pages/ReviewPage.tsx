@@ -9,13 +9,11 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { CsvButton } from '../components/ChartExport';
 import { Link, useLocation } from 'wouter';
-import { agreementOf, progressOf, reviewSpeed, type EditorAnnotation } from '../../core/progress';
 import { REVIEW_SIGNALS, reviewSignal } from '../../methods/reviewSignals';
-import { sentenceRanges, type Span } from '../../core/types';
+import type { Span } from '../../core/types';
 import { db } from '../../db/instance';
 import { decideSentenceInLayer, restoreRows, type RowBefore } from '../../db/repo';
-import type { QueueItem } from '../../db/reviewQueue';
-import { layerRows } from '../../db/layerStore';
+import type { QueueItem } from '../../db/review';
 import type { LayerRow, RunRow } from '../../db/schema';
 import { useProjectId, useTypeColors } from '../hooks';
 import { LineChart } from '../components/LineChart';
@@ -125,7 +123,14 @@ export function ReviewPage() {
         setSignal={setSignal}
         have={have}
       />
-      <p className="muted" data-testid="review-summary" data-ranked-at={view?.rankedAt} data-rank-ms={view?.rankMs} aria-busy={weak !== null && !view}>
+      <p
+        className="muted"
+        data-testid="review-summary"
+        data-ranked-at={view?.rankedAt}
+        data-rank-ms={view?.rankMs}
+        data-read-ms={view?.readMs}
+        aria-busy={weak !== null && !view}
+      >
         {view ? (
           <>
             {view.total} {allSplits ? '' : 'training '}sentences queued: {signal.title} (by {signal.rankedBy})
@@ -367,18 +372,8 @@ function ProgressPanel({ projectId }: { projectId: number }) {
   const [bId, setB] = useState<number | null>(null);
   const a = aId ?? golds?.[0]?.id ?? null;
   const b = bId ?? golds?.find((g) => g.id !== a)?.id ?? null;
-  const stats = useLiveQuery(async () => {
-    if (a === null) return null;
-    const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
-    const pdocs = docs.map((d) => ({ split: d.split, sentences: sentenceRanges(d) }));
-    const ids = docs.map((d) => d.id!);
-    const rows = async (l: number) => (await layerRows(db, l, ids)) as (EditorAnnotation | undefined)[];
-    const annA = await rows(a);
-    const progress = progressOf(pdocs, annA);
-    const speed = reviewSpeed(annA.flatMap((x) => Object.values(x?.reviewedAt ?? {})));
-    const agreement = b !== null && b !== a ? agreementOf(pdocs, annA, await rows(b)) : null;
-    return { progress, speed, agreement };
-  }, [projectId, a, b]);
+  // Read in the query worker: it reads every document and the annotator's rows.
+  const stats = useWorkerQuery('reviewProgress', [projectId, a, b]);
   if (!golds?.length) return <p className="muted">No gold layer yet: annotate a document to start one.</p>;
   const name = (id: number | null) => golds.find((g) => g.id === id)?.name ?? '';
   return (

@@ -5,8 +5,8 @@ import { parseConll } from '../core/formats/conll';
 import { rankSentences, type QueueDoc } from '../core/reviewSignals';
 import { sentenceRanges, tokenTexts } from '../core/types';
 import { reviewSignal } from '../methods/reviewSignals';
-import { createProject, decideSentenceInLayer, importCorpus, saveWeakLabels } from './repo';
-import { reviewQueue } from './reviewQueue';
+import { createProject, decideSentenceInLayer, importCorpus, moveDocuments, saveWeakLabels } from './repo';
+import { loopState, reviewProgress, reviewQueue } from './review';
 import { addRun, finishRun } from './runs';
 import { StudioDB } from './schema';
 
@@ -98,6 +98,12 @@ describe('the review queue, read and ranked in the query worker', () => {
     expect(await reviewQueue(p.db, { ...args, weak: null })).toBeNull();
     expect((await reviewQueue(p.db, { ...args, runId: null }))!.signal).toBe('disagreement');
     await expect(reviewQueue(p.db, { ...args, signal: 'nonsense' })).rejects.toThrow(/unknown review signal "nonsense"/);
+    // The words are kept between rankings, the splits are not: a document moved to train joins the queue.
+    const devId = p.docIds[p.docs.findIndex((d) => d.split === 'dev')];
+    await moveDocuments(p.db, p.projectId, [{ docId: devId, split: 'train' }]);
+    const moved = (await reviewQueue(p.db, args))!;
+    expect(moved.total).toBe(view.total + view.elsewhere);
+    expect(moved.entries.find((e) => e.docId === devId)?.words).toEqual(['Heparin', 'works']);
   });
 
   it("a decision, written to the corrections layer, does not wake the queue's live query; new weak labels do", async () => {
@@ -122,5 +128,32 @@ describe('the review queue, read and ranked in the query worker', () => {
     );
     await expect.poll(() => results.length).toBeGreaterThan(1);
     sub.unsubscribe();
+  });
+
+  it("the loop's state counts the corrections layer's reviewed sentences on train only; progress reads a gold layer", async () => {
+    const p = await project();
+    expect(await loopState(p.db, p.projectId, 'corrections')).toMatchObject({ layerId: null, corrections: 0, runs: [{ id: p.runId }] });
+    const view = (await reviewQueue(p.db, {
+      projectId: p.projectId,
+      weak: p.weak,
+      predLayer: p.predLayer,
+      runId: p.runId,
+      signal: null,
+      allSplits: true,
+      limit: 200,
+    }))!;
+    const devEntry = view.entries.find((e) => p.docs[p.docIds.indexOf(e.docId)].split === 'dev')!;
+    const trainEntries = view.entries.filter((e) => e !== devEntry);
+    for (const e of [devEntry, ...trainEntries.slice(0, 2)]) await decideSentenceInLayer(p.db, p.projectId, 'corrections', e.docId, e.from, e.to, e.weak);
+    const state = await loopState(p.db, p.projectId, 'corrections');
+    expect(state.layerId).not.toBeNull();
+    expect(state.corrections).toBe(2);
+    expect(await loopState(p.db, p.projectId, 'another')).toMatchObject({ layerId: null, corrections: 0 });
+    // Progress of a gold layer: the imported one, which reviewed nothing.
+    const gold = (await p.db.layers.where('[projectId+kind]').equals([p.projectId, 'gold']).first())!.id!;
+    const progress = (await reviewProgress(p.db, p.projectId, gold, null))!;
+    expect(progress.progress.bySplit.train.sentences).toBe(3);
+    expect(progress.agreement).toBeNull();
+    expect(await reviewProgress(p.db, p.projectId, null, null)).toBeNull();
   });
 });

@@ -1,0 +1,209 @@
+/**
+ * What the review page and its loop read, in the query worker (src/worker/query.worker.ts), each a
+ * live query there:
+ * - the review queue: every document's words, sentences, weak and predicted spans and the run's
+ *   signals, ranked by one signal. At CoNLL-2003 scale the ranking takes 100 ms or more
+ *   (bench/review-queue.ts), so the page holds only what it shows: the first entries, each with its
+ *   sentence's words and spans;
+ * - the loop's state: how many sentences the corrections layer has reviewed on train, and the runs
+ *   (every decision wakes it);
+ * - annotation progress and two annotators' agreement.
+ * At that scale, reading every document on the page's thread took 290-380 ms (bench/review-queue-browser.ts).
+ */
+import { agreementOf, progressOf, reviewSpeed, type EditorAnnotation } from '../core/progress';
+import { correctionsIn } from '../core/reviewLoop';
+import { rankSentences, type DocSignals, type QueueDoc, type QueueEntry } from '../core/reviewSignals';
+import { sentenceRanges, tokenTexts, type Span, type Split } from '../core/types';
+import { REVIEW_SIGNALS, reviewSignal } from '../methods/reviewSignals';
+import { eachRow, layerRows } from './layerStore';
+import { layerAnnotations, runSignals } from './repo';
+import type { AnnotationRow, RunRow, StudioDB } from './schema';
+
+export interface ReviewQueueArgs {
+  projectId: number;
+  /** The weak layer the queue compares against; null: nothing to rank. */
+  weak: number | null;
+  /** The run's predicted layer, if it predicted the documents. */
+  predLayer: number | null;
+  runId: number | null;
+  /** The signal to rank by; null: the default for what the run carries (uncertainty, else disagreement). */
+  signal: string | null;
+  /** Dev and test sentences too (their gold selects and scores the models, so they are left out by default). */
+  allSplits: boolean;
+  /** How many entries come back (the page shows 200). */
+  limit: number;
+}
+
+/** A queued sentence with what the page draws and what a decision writes: its words and the spans that touch it. */
+export interface QueueItem extends QueueEntry {
+  /** The sentence's words: words[t − from] is token t. */
+  words: string[];
+  weak: Span[];
+  predicted?: Span[];
+}
+
+export interface QueueView {
+  /** The signal ranked by (the default's choice when none was asked). */
+  signal: string;
+  /** The signals the run's rows carry. */
+  have: string[];
+  /** How many sentences the signal queues (the entries are the first `limit`). */
+  total: number;
+  /** How many more it would queue on dev and test, when they are left out. */
+  elsewhere: number;
+  entries: QueueItem[];
+  /** How long reading and ranking took, in ms, and when it finished (each new result is a new ranking). */
+  readMs: number;
+  rankMs: number;
+  rankedAt: number;
+}
+
+/** Which signals a run's rows carry. */
+export function signalsPresent(rows: readonly DocSignals[], hasRun: boolean): string[] {
+  return REVIEW_SIGNALS.filter((s) => s.present({}, hasRun) || rows.some((r) => s.present(r, false))).map((s) => s.id);
+}
+
+/**
+ * The queue's default signal: the model's uncertainty where the run carries it. On its own training
+ * sentences a model mostly reproduces the weak labels, so disagreement finds little there, while
+ * its least sure sentences had a weak-label error 88 to 100 % of the time in the simulated
+ * annotator (BENCHMARKS.md).
+ */
+export function defaultSignal(have: readonly string[]): string {
+  return have.includes('uncertainty') ? 'uncertainty' : have.includes('disagreement') ? 'disagreement' : (have[0] ?? 'disagreement');
+}
+
+const SPLITS: readonly Split[] = ['train', 'dev', 'test', 'unassigned'];
+
+/**
+ * Each document's name, words and sentences, by id, for one project: a document's text never
+ * changes and IndexedDB never gives an id twice, so the queue reads only the documents it has not
+ * seen, and otherwise only their ids per split (which a live query still watches). Reading and
+ * splitting 14,041 documents' text each time the signal changed took most of 0.9 s.
+ */
+const seen: { db: StudioDB | null; projectId: number; docs: Map<number, { name: string; words: string[]; sentences: [number, number][] }> } = {
+  db: null,
+  projectId: -1,
+  docs: new Map(),
+};
+
+/** Every document of the project as the queue ranks it, with the split, and the signals the run carries. */
+export async function queueDocs(db: StudioDB, a: Pick<ReviewQueueArgs, 'projectId' | 'weak' | 'predLayer' | 'runId'>) {
+  if (a.weak === null) return null;
+  const split = new Map<number, Split>();
+  for (const sp of SPLITS) for (const id of await db.documents.where('[projectId+split]').equals([a.projectId, sp]).primaryKeys()) split.set(id as number, sp);
+  const ids = [...split.keys()].sort((x, y) => x - y);
+  if (seen.db !== db || seen.projectId !== a.projectId) {
+    seen.db = db;
+    seen.projectId = a.projectId;
+    seen.docs = new Map();
+  }
+  const missing = ids.filter((id) => !seen.docs.has(id));
+  // Many unseen: one range read of the project's documents beats a point read each (see layerRows).
+  const unseen = missing.length < 1000 ? await db.documents.bulkGet(missing) : await db.documents.where('projectId').equals(a.projectId).toArray();
+  for (const d of unseen) if (d && !seen.docs.has(d.id!)) seen.docs.set(d.id!, { name: d.name, words: tokenTexts(d), sentences: sentenceRanges(d) });
+  if (seen.docs.size > ids.length) for (const id of [...seen.docs.keys()]) if (!split.has(id)) seen.docs.delete(id);
+  const [w, p, sig] = await Promise.all([
+    layerAnnotations(db, a.weak, ids),
+    a.predLayer === null ? Promise.resolve(null) : layerAnnotations(db, a.predLayer, ids),
+    a.runId !== null ? runSignals(db, a.runId).toArray() : Promise.resolve([]),
+  ]);
+  const byDoc = new Map(sig.map((s) => [s.docId, s]));
+  return {
+    docs: ids.map((id, k): QueueDoc & { split: string } => {
+      const d = seen.docs.get(id)!;
+      return {
+        docId: id,
+        name: d.name,
+        split: split.get(id)!,
+        words: d.words,
+        sentences: d.sentences,
+        weak: w[k].spans,
+        predicted: p?.[k].spans,
+        signals: byDoc.get(id),
+      };
+    }),
+    have: signalsPresent(sig, a.predLayer !== null),
+  };
+}
+
+const touching = (spans: readonly Span[], from: number, to: number) => spans.filter((s) => s.start < to && s.end > from);
+
+/** The review queue: the documents read, ranked by the signal, its first `limit` entries with their sentences. */
+export async function reviewQueue(db: StudioDB, a: ReviewQueueArgs): Promise<QueueView | null> {
+  const t0 = performance.now();
+  const data = await queueDocs(db, a);
+  if (!data) return null;
+  const t1 = performance.now();
+  const signalId = a.signal ?? defaultSignal(data.have);
+  const signal = reviewSignal(signalId);
+  const train = a.allSplits ? data.docs : data.docs.filter((d) => d.split === 'train');
+  const ranked = rankSentences(train, signal);
+  const elsewhere = a.allSplits
+    ? 0
+    : rankSentences(
+        data.docs.filter((d) => d.split !== 'train'),
+        signal,
+      ).length;
+  const byId = new Map(data.docs.map((d) => [d.docId, d]));
+  const entries = ranked.slice(0, a.limit).map((e): QueueItem => {
+    const d = byId.get(e.docId)!;
+    return {
+      ...e,
+      words: d.words.slice(e.from, e.to),
+      weak: touching(d.weak, e.from, e.to),
+      ...(d.predicted ? { predicted: touching(d.predicted, e.from, e.to) } : {}),
+    };
+  });
+  const t2 = performance.now();
+  return {
+    signal: signalId,
+    have: data.have,
+    total: ranked.length,
+    elsewhere,
+    entries,
+    readMs: Math.round(t1 - t0),
+    rankMs: Math.round(t2 - t1),
+    rankedAt: Date.now(),
+  };
+}
+
+/**
+ * What the review loop watches: the corrections layer (by name), how many sentences it has reviewed
+ * on the train split (what the fine-tunes read as strong labels), and the project's training runs,
+ * oldest first. Reads the layer's own rows and the train split's keys, not every document.
+ */
+export async function loopState(db: StudioDB, projectId: number, layerName: string): Promise<{ layerId: number | null; corrections: number; runs: RunRow[] }> {
+  const runs = await db.runs
+    .where('projectId')
+    .equals(projectId)
+    .filter((r) => r.kind === 'train')
+    .sortBy('id');
+  const layer = await db.layers
+    .where('[projectId+kind]')
+    .equals([projectId, 'corrected'])
+    .filter((l) => l.name === layerName)
+    .first();
+  if (!layer) return { layerId: null, corrections: 0, runs };
+  const train = new Set(await db.documents.where('[projectId+split]').equals([projectId, 'train']).primaryKeys());
+  const rows: AnnotationRow[] = [];
+  await eachRow(db, layer, (r) => {
+    if (train.has(r.docId)) rows.push(r);
+  });
+  return { layerId: layer.id!, corrections: correctionsIn(rows as { reviewedAt?: Record<number, number> }[]), runs };
+}
+
+/** Annotation progress of gold layer `a` per split and type, its review speed, and its agreement with layer `b` (null: none); null without `a`. */
+export async function reviewProgress(db: StudioDB, projectId: number, a: number | null, b: number | null) {
+  if (a === null) return null;
+  const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
+  const pdocs = docs.map((d) => ({ split: d.split, sentences: sentenceRanges(d) }));
+  const ids = docs.map((d) => d.id!);
+  const rows = async (l: number) => (await layerRows(db, l, ids)) as (EditorAnnotation | undefined)[];
+  const annA = await rows(a);
+  return {
+    progress: progressOf(pdocs, annA),
+    speed: reviewSpeed(annA.flatMap((x) => Object.values(x?.reviewedAt ?? {}))),
+    agreement: b !== null && b !== a ? agreementOf(pdocs, annA, await rows(b)) : null,
+  };
+}
