@@ -2,8 +2,8 @@
  * The review queue's ranking time (core/reviewSignals.ts rankSentences) on CoNLL-2003's 14,041
  * training sentences, one document each, as the review page ranks them: the distant labels as the
  * weak layer, the gold labels standing in for a run's predictions, and a seeded uncertainty per
- * token. Per signal, the best of 5 rankings, in Node (the review page ranks on the main thread,
- * once per data, signal and scope).
+ * token. Per signal, the best of 5 rankings, in Node (the review page ranks in the query worker,
+ * once per change of its data, signal and scope: bench/review-queue-browser.ts measures the page).
  *   npx tsx bench/review-queue.ts [--times N] [--out FILE]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
