@@ -18,7 +18,7 @@ import { cpus } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from '@playwright/test';
-import { withStudio } from './browser';
+import { chooseLines, importGazetteer, measureStep, newProject, submitImport, watchLongTasks, withStudio } from './browser';
 import { dataFolder } from '../src/cli/dataFolder';
 import { readCorpus } from '../src/cli/readCorpus';
 import { tokenTexts } from '../src/core/types';
@@ -38,20 +38,7 @@ distant.docs.forEach((d, k) => {
 const gazetteer = [...entries].map(([p, t]) => `${t}\t${p}`).join('\n');
 const sentences = text.split('\n').length;
 
-type Step = { seconds: number; longestTaskMs: number };
-
-async function measure(page: Page, step: () => Promise<void>): Promise<Step> {
-  await page.evaluate(() => {
-    (window as unknown as { __longest: number }).__longest = 0;
-  });
-  const t0 = Date.now();
-  await step();
-  const seconds = (Date.now() - t0) / 1000;
-  // A long task is reported when it ends: give the last one time to land.
-  await page.waitForTimeout(300);
-  const longestTaskMs = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
-  return { seconds: Math.round(seconds * 100) / 100, longestTaskMs: Math.round(longestTaskMs) };
-}
+type Step = Awaited<ReturnType<typeof measureStep>>;
 
 /** A finished run over every document, written as finishRun writes one: a predicted layer, its rows, the signals, the run. */
 async function seedRun(page: Page, projectName: string) {
@@ -130,35 +117,18 @@ async function benchBuild(root: string, port: number) {
       const page = await context.newPage();
       // tsx keeps function names with a helper the page lacks; the seeding function below names its helpers.
       await page.addInitScript('window.__name = (f) => f');
-      await page.addInitScript(() => {
-        const w = window as unknown as { __longest: number };
-        w.__longest = 0;
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
-        }).observe({ type: 'longtask', buffered: true });
-      });
-      await page.goto(url);
-      await page.getByTestId('project-list').waitFor();
-      await page.getByLabel('Project name').fill('queue');
-      await page.getByRole('button', { name: 'Create project' }).click();
-      await page.getByRole('link', { name: 'queue', exact: true }).click();
-      await page.getByRole('link', { name: 'Import', exact: true }).click();
-      await page.getByLabel('Format').selectOption('lines');
-      await page.getByLabel('Corpus files').setInputFiles({ name: 'corpus.txt', mimeType: 'text/plain', buffer: Buffer.from(text) });
-      await page.getByRole('button', { name: 'Import' }).click();
-      await page.getByTestId('import-result').waitFor({ timeout: 300_000 });
-      await page.getByRole('link', { name: 'Gazetteers', exact: true }).click();
-      await page.getByLabel('Gazetteer file').setInputFiles({ name: 'gazetteer.tsv', mimeType: 'text/plain', buffer: Buffer.from(gazetteer) });
-      await page.getByRole('button', { name: 'Import gazetteer' }).click();
-      await page.getByTestId('gazetteer-result').waitFor({ timeout: 120_000 });
-      await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
+      await watchLongTasks(page);
+      await newProject(page, url, 'queue');
+      await chooseLines(page, text);
+      await submitImport(page);
+      await importGazetteer(page, gazetteer);
       await page.getByRole('button', { name: 'Make weak labels' }).click();
       await page.getByTestId('stats-table').waitFor({ timeout: 300_000 });
       await seedRun(page, 'queue');
       const steps: Record<string, Step & { queued?: string; workerReadMs?: number; workerRankMs?: number }> = {};
       const items = page.getByTestId('review-queue').locator('li');
       const summary = page.getByTestId('review-summary');
-      steps.open = await measure(page, async () => {
+      steps.open = await measureStep(page, async () => {
         await page.getByRole('link', { name: 'Review queue', exact: true }).click();
         await items.first().waitFor({ timeout: 120_000 });
         await summary.filter({ hasText: 'the model is least sure' }).waitFor();
@@ -169,13 +139,13 @@ async function benchBuild(root: string, port: number) {
         workerRankMs: Number(await summary.getAttribute('data-rank-ms')) || undefined,
       });
       Object.assign(steps.open, await worker());
-      steps.reach = await measure(page, async () => {
+      steps.reach = await measureStep(page, async () => {
         await page.getByLabel('Review signal').selectOption('reach');
         await summary.filter({ hasText: 'correcting it reaches farthest' }).waitFor({ timeout: 120_000 });
         await items.first().waitFor();
       });
       Object.assign(steps.reach, await worker());
-      steps.decide = await measure(page, async () => {
+      steps.decide = await measureStep(page, async () => {
         await page.getByTestId('review-box').focus();
         for (let k = 0; k < 5; k++) {
           await page.keyboard.press('a');
@@ -187,7 +157,7 @@ async function benchBuild(root: string, port: number) {
       await page.keyboard.press('Enter');
       await page.getByTestId('annotate-box').waitFor();
       await page.getByTestId('annotate-box').focus();
-      steps.edit = await measure(page, async () => {
+      steps.edit = await measureStep(page, async () => {
         for (let k = 0; k < 5; k++) {
           for (const key of ['1', 'Backspace']) {
             await page.keyboard.press(key);

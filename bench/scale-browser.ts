@@ -9,7 +9,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Page } from '@playwright/test';
-import { withStudio } from './browser';
+import { chooseLines, importGazetteer, measureStep, newProject, submitImport, watchLongTasks, withStudio } from './browser';
 import { dataFolder } from '../src/cli/dataFolder';
 import { readCorpus } from '../src/cli/readCorpus';
 import { tokenTexts } from '../src/core/types';
@@ -35,47 +35,22 @@ const lines = corpus.split('\n').length - 1;
 const tokens = corpus.split(/\s+/).filter(Boolean).length;
 console.error(`corpus: ${lines.toLocaleString()} sentences, ${tokens.toLocaleString()} tokens; gazetteer: ${entries.size.toLocaleString()} entries`);
 
-/** Runs `step` and returns its wall seconds and the longest main-thread task in it (ms). */
-async function measure(page: Page, step: () => Promise<void>): Promise<{ seconds: number; longestTaskMs: number }> {
-  await page.evaluate(() => {
-    const w = window as unknown as { __longest: number };
-    w.__longest = 0;
-  });
-  const t0 = Date.now();
-  await step();
-  const seconds = (Date.now() - t0) / 1000;
-  console.error(`  ${seconds.toFixed(1)} s`);
-  const longestTaskMs = await page.evaluate(() => (window as unknown as { __longest: number }).__longest);
-  return { seconds, longestTaskMs: Math.round(longestTaskMs) };
+/** measureStep, saying its seconds as it goes. */
+async function measure(page: Page, step: () => Promise<void>) {
+  const r = await measureStep(page, step);
+  console.error(`  ${r.seconds.toFixed(1)} s`);
+  return r;
 }
 
 const result = await withStudio(async (browser, url) => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.addInitScript(() => {
-    const w = window as unknown as { __longest: number };
-    w.__longest = 0;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  await watchLongTasks(page);
   const steps: Record<string, { seconds: number; longestTaskMs: number }> = {};
-  await page.goto(url);
-  await page.getByTestId('project-list').waitFor();
-  await page.getByLabel('Project name').fill('scale');
-  await page.getByRole('button', { name: 'Create project' }).click();
-  await page.getByRole('link', { name: 'scale', exact: true }).click();
-  await page.getByRole('link', { name: 'Import', exact: true }).click();
-  await page.getByLabel('Format').selectOption('lines');
-  await page.getByLabel('Corpus files').setInputFiles({ name: 'corpus.txt', mimeType: 'text/plain', buffer: Buffer.from(corpus) });
+  await newProject(page, url, 'scale');
+  await chooseLines(page, corpus);
   console.error('import');
-  steps.import = await measure(page, async () => {
-    await page.getByRole('button', { name: 'Import' }).click();
-    const confirm = page.getByRole('button', { name: /Import anyway|Continue/ });
-    const msg = page.getByTestId('import-result');
-    await Promise.race([msg.waitFor({ timeout: 600_000 }), confirm.waitFor({ timeout: 600_000 }).then(() => confirm.click())]);
-    await msg.waitFor({ timeout: 600_000 });
-  });
+  steps.import = await measure(page, () => submitImport(page));
   console.error('overview');
   steps.overview = await measure(page, async () => {
     await page.getByRole('link', { name: 'Overview', exact: true }).click();
@@ -90,11 +65,7 @@ const result = await withStudio(async (browser, url) => {
     await page.getByRole('link', { name: 'Documents', exact: true }).click();
     await page.locator('.doc-row').first().waitFor({ timeout: 600_000 });
   });
-  await page.getByRole('link', { name: 'Gazetteers', exact: true }).click();
-  await page.getByLabel('Gazetteer file').setInputFiles({ name: 'gazetteer.tsv', mimeType: 'text/plain', buffer: readFileSync(new URL('gazetteer.tsv', out)) });
-  await page.getByRole('button', { name: 'Import gazetteer' }).click();
-  await page.getByTestId('gazetteer-result').waitFor({ timeout: 120_000 });
-  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
+  await importGazetteer(page, readFileSync(new URL('gazetteer.tsv', out), 'utf8'));
   let weakReport = '';
   console.error('weakLabels');
   steps.weakLabels = await measure(page, async () => {
