@@ -7,10 +7,12 @@
 import * as Comlink from 'comlink';
 import { liveQuery, type Subscription } from 'dexie';
 import { labelDistributionRows } from '../db/distribution';
+import { exportLayer, type ExportFormat } from '../db/exportLayer';
 import { db } from '../db/instance';
 import { projectCounts, projectStats } from '../db/repo';
 import { loopState, reviewProgress, reviewQueue, type ReviewQueueArgs } from '../db/review';
 import { occurrencesOf, searchDocuments } from '../db/search';
+import type { TagScheme } from '../core/types';
 
 /** A project's document ids on a split (or all), in id order, as one typed array (moved to the page, not copied). */
 async function documentIds(projectId: number, split: string): Promise<Uint32Array> {
@@ -29,6 +31,8 @@ export const QUERIES = {
   searchDocuments: (projectId: number, query: string) => searchDocuments(db, projectId, query),
   occurrences: (projectId: number, docId: number, words: string[]) => occurrencesOf(db, projectId, docId, words),
   reviewQueue: (args: ReviewQueueArgs) => reviewQueue(db, args),
+  exportLayer: (projectId: number, layerId: number, name: string, format: ExportFormat, scheme: TagScheme) =>
+    exportLayer(db, projectId, layerId, name, format, scheme),
   loopState: (projectId: number, layerName: string) => loopState(db, projectId, layerName),
   reviewProgress: (projectId: number, a: number | null, b: number | null) => reviewProgress(db, projectId, a, b),
 };

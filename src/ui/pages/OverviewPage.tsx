@@ -1,48 +1,9 @@
 import { useState } from 'react';
-import { writeConll } from '../../core/formats/conll';
-import { writeJsonl } from '../../core/formats/jsonl';
-import { writeLinesLabels, writeLinesText } from '../../core/formats/lines';
 import { SPLITS, TAG_SCHEMES, type Split, type TagScheme } from '../../core/types';
-import { db } from '../../db/instance';
-import { layerAnnotations, toParsedDoc } from '../../db/repo';
-import { layerRows } from '../../db/layerStore';
-import { useWorkerQuery } from '../workerQuery';
+import type { ExportFormat } from '../../db/exportLayer';
+import { queryOnce, useWorkerQuery } from '../workerQuery';
 import { NextSteps } from '../components/NextSteps';
 import { download, useProject, useProjectId } from '../hooks';
-
-type ExportFormat = 'conll' | 'jsonl' | 'lines';
-
-/**
- * Downloads a layer in the chosen format: only the documents it annotates (a gold layer's
- * unannotated documents are unknown, not all O); what was exported, in a sentence.
- */
-async function exportLayerFile(projectId: number, layerId: number, name: string, format: ExportFormat, scheme: TagScheme): Promise<string> {
-  const all = await db.documents.where('projectId').equals(projectId).sortBy('id');
-  // Only the documents the layer annotates: a gold layer's unannotated documents are unknown, not all O.
-  const rows = await layerRows(
-    db,
-    layerId,
-    all.map((d) => d.id!),
-  );
-  const docs = all.filter((_, k) => rows[k] !== undefined);
-  if (!docs.length) return `Nothing to export: layer "${name}" annotates no document.`;
-  const anns = await layerAnnotations(
-    db,
-    layerId,
-    docs.map((d) => d.id!),
-  );
-  const parsed = docs.map(toParsedDoc);
-  const safe = name.replace(/[^\w.-]+/g, '_');
-  if (format === 'conll') download(`${safe}.conll`, writeConll(parsed, anns, scheme));
-  else if (format === 'jsonl') download(`${safe}.jsonl`, writeJsonl(parsed, anns), 'application/jsonl');
-  else {
-    download(`${safe}_text.txt`, writeLinesText(parsed));
-    download(`${safe}_labels.txt`, writeLinesLabels(parsed, anns, scheme));
-  }
-  return docs.length === all.length
-    ? `Exported all ${docs.length.toLocaleString()} documents of "${name}".`
-    : `Exported the ${docs.length.toLocaleString()} documents "${name}" annotates; the other ${(all.length - docs.length).toLocaleString()} have no annotation in it and were left out.`;
-}
 
 export function OverviewPage() {
   const projectId = useProjectId();
@@ -58,7 +19,12 @@ export function OverviewPage() {
   const docsOf = (s: Split) => stats?.bySplit[s].documents ?? counts?.bySplit[s] ?? 0;
   const tokens = (n: number | undefined) => (n === undefined ? <span className="muted">counting…</span> : n.toLocaleString());
 
-  const exportLayer = async (layerId: number, name: string) => setExported(await exportLayerFile(projectId, layerId, name, format, scheme));
+  // Built in the query worker (it reads every document), then downloaded here.
+  const exportLayer = async (layerId: number, name: string) => {
+    const out = await queryOnce('exportLayer', projectId, layerId, name, format, scheme);
+    for (const f of out.files) download(f.name, f.text, f.type);
+    setExported(out.message);
+  };
 
   const goldOnDev = stats?.layers.some((l) => l.kind === 'gold' && l.devDocuments > 0);
   const documents = stats?.documents ?? counts?.documents ?? 0;
