@@ -5,9 +5,9 @@
  * training worker writes one (its predictions: the gold labels; its uncertainty: seeded as in
  * bench/review-queue.ts). Then, for each build given: the wall time and the longest main-thread
  * task (PerformanceObserver "longtask") while the queue opens, while it switches to reach, while
- * five sentences are decided with `a`, and while the editor, opened from the queue on the corrections
- * layer, labels a token and takes it back five times. Builds alternate (A B A B ...) so that a shared
- * machine's noise falls on both.
+ * five sentences are decided with `a`, while the editor, opened from the queue on the corrections
+ * layer, labels a token and takes it back five times, and while the run's predictions are exported
+ * from the Overview. Builds alternate (A B A B ...) so that a shared machine's noise falls on both.
  *
  *   npm run build && npx tsx bench/review-queue-browser.ts [--builds dist,/tmp/old/dist] [--rounds 2] [--out FILE]
  *
@@ -164,6 +164,14 @@ async function benchBuild(root: string, port: number) {
             await page.waitForTimeout(250);
           }
         }
+      });
+      // The run's predictions exported as CoNLL from the Overview: every document read and written.
+      await page.getByRole('link', { name: 'Overview', exact: true }).click();
+      const row = page.locator('[data-layer^="run "]');
+      await row.waitFor({ timeout: 120_000 });
+      steps.export = await measureStep(page, async () => {
+        await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), row.getByRole('button', { name: 'Export' }).click()]);
+        await page.getByTestId('export-result').waitFor();
       });
       await context.close();
       return steps;
