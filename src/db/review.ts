@@ -92,17 +92,20 @@ export async function queueDocs(db: StudioDB, a: Pick<ReviewQueueArgs, 'projectI
   if (a.weak === null) return null;
   const split = new Map<number, Split>();
   for (const sp of SPLITS) for (const id of await db.documents.where('[projectId+split]').equals([a.projectId, sp]).primaryKeys()) split.set(id as number, sp);
-  const ids = [...split.keys()].sort((x, y) => x - y);
   if (seen.db !== db || seen.projectId !== a.projectId) {
     seen.db = db;
     seen.projectId = a.projectId;
     seen.docs = new Map();
   }
-  const missing = ids.filter((id) => !seen.docs.has(id));
+  // This call's own reference: another project's query may replace the cache meanwhile.
+  const cache = seen.docs;
+  const missing = [...split.keys()].filter((id) => !cache.has(id));
   // Many unseen: one range read of the project's documents beats a point read each (see layerRows).
   const unseen = missing.length < 1000 ? await db.documents.bulkGet(missing) : await db.documents.where('projectId').equals(a.projectId).toArray();
-  for (const d of unseen) if (d && !seen.docs.has(d.id!)) seen.docs.set(d.id!, { name: d.name, words: tokenTexts(d), sentences: sentenceRanges(d) });
-  if (seen.docs.size > ids.length) for (const id of [...seen.docs.keys()]) if (!split.has(id)) seen.docs.delete(id);
+  for (const d of unseen) if (d && !cache.has(d.id!)) cache.set(d.id!, { name: d.name, words: tokenTexts(d), sentences: sentenceRanges(d) });
+  if (cache.size > split.size) for (const id of [...cache.keys()]) if (!split.has(id)) cache.delete(id);
+  // A document deleted between the two reads is left out (the live query runs again for the deletion).
+  const ids = [...split.keys()].filter((id) => cache.has(id)).sort((x, y) => x - y);
   const [w, p, sig] = await Promise.all([
     layerAnnotations(db, a.weak, ids),
     a.predLayer === null ? Promise.resolve(null) : layerAnnotations(db, a.predLayer, ids),
@@ -111,7 +114,7 @@ export async function queueDocs(db: StudioDB, a: Pick<ReviewQueueArgs, 'projectI
   const byDoc = new Map(sig.map((s) => [s.docId, s]));
   return {
     docs: ids.map((id, k): QueueDoc & { split: string } => {
-      const d = seen.docs.get(id)!;
+      const d = cache.get(id)!;
       return {
         docId: id,
         name: d.name,
