@@ -366,6 +366,22 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   await items.first().getByRole('link').click();
   await expect(page.getByTestId('annotate-title')).toBeVisible();
   expect(page.url()).toContain(`/annotate/${docs[1]}/0`);
+
+  // Weak layers but no aggregate (a project that imported its weak labels): the queue ranks the
+  // first weak layer, and the select shows it, instead of waiting on a layer nobody chose.
+  await page.evaluate(async (aggId) => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const tx = db.transaction('layers', 'readwrite');
+    tx.objectStore('layers').delete(aggId);
+    await new Promise((r) => (tx.oncomplete = r));
+    db.close();
+  }, agg.id);
+  await page.reload();
+  await page.getByRole('link', { name: 'Review queue', exact: true }).click();
+  const firstWeak = d.layers.filter((l) => l.kind === 'weak' && l.id !== agg.id).sort((x, y) => x.id - y.id)[0];
+  await expect(page.getByLabel('Review weak layer')).toHaveValue(String(firstWeak.id));
+  await expect(page.getByTestId('review-summary')).toContainText(/^\d+ training sentences queued: the model is least sure/);
 });
 
 test("two annotators' agreement equals the hand-computed kappa and span F1, and progress counts reviewed sentences", async ({ page, outside: _ }) => {

@@ -81,7 +81,8 @@ export function ReviewPage() {
   const [weakId, setWeakId] = useState<number | null>(null);
   const [runId, setRunId] = useState<number | null>(null);
   const [signalChoice, setSignal] = useState<string | null>(null);
-  const weak = weakId ?? layers?.find((l) => l.role === 'aggregate')?.id ?? null;
+  // The aggregate, else the first weak layer (a project may have imported its weak labels): the select shows what is ranked.
+  const weak = weakId ?? layers?.find((l) => l.role === 'aggregate')?.id ?? layers?.find((l) => l.kind === 'weak')?.id ?? null;
   const run = runs?.find((r) => r.id === runId) ?? runs?.at(-1) ?? null;
   const predLayer = (run?.metrics as { predictedLayerId?: number } | undefined)?.predictedLayerId ?? null;
 
@@ -129,13 +130,15 @@ export function ReviewPage() {
         data-ranked-at={view?.rankedAt}
         data-rank-ms={view?.rankMs}
         data-read-ms={view?.readMs}
-        aria-busy={weak !== null && !view}
+        aria-busy={view === undefined}
       >
         {view ? (
           <>
             {view.total} {allSplits ? '' : 'training '}sentences queued: {signal.title} (by {signal.rankedBy})
             {view.elsewhere > 0 && ` · ${view.elsewhere} more on dev and test, left out: their gold selects and scores the models`}
           </>
+        ) : view === null ? (
+          'Choose the weak layer to compare the run against.'
         ) : (
           'Ranking the sentences…'
         )}{' '}
