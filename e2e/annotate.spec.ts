@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { labelSpan, removeAt } from '../src/core/annotate';
+import { phraseRules, STOP } from '../src/core/guidedCorrection';
 import { rankSentences, type QueueDoc } from '../src/core/reviewSignals';
 import { sentenceRanges, tokenTexts, type Span } from '../src/core/types';
 import { reviewSignal } from '../src/methods/reviewSignals';
@@ -382,6 +383,74 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   const firstWeak = d.layers.filter((l) => l.kind === 'weak' && l.id !== agg.id).sort((x, y) => x.id - y.id)[0];
   await expect(page.getByLabel('Review weak layer')).toHaveValue(String(firstWeak.id));
   await expect(page.getByTestId('review-summary')).toContainText(/^\d+ training sentences queued: the model is least sure/);
+});
+
+test("the queue's decisions go into the dictionary in one step, the weak layer labelled again, and one undo takes them out", async ({ page, outside: _ }) => {
+  test.setTimeout(300_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
+  await page.getByLabel('Hidden units').fill('16');
+  await page.getByLabel('Epochs', { exact: true }).fill('2');
+  await page.getByLabel('Backend').selectOption('wasm');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
+  await page.getByRole('link', { name: 'Review queue', exact: true }).click();
+  const panel = page.getByTestId('queue-dictionary');
+  await expect(panel.getByRole('button', { name: /^Add 0 phrases/ })).toBeDisabled();
+  // Disagreement: the first sentence's weak labels and the run's differ, so accepting the run's teaches something.
+  await page.getByLabel('Review signal').selectOption('disagreement');
+  await expect(page.getByTestId('review-summary')).toContainText('weak labels and the run disagree');
+  const items = page.getByTestId('review-queue').locator('li');
+  const docId = Number(await items.first().getAttribute('data-doc'));
+  const d = await dump(page);
+  const agg = d.layers.find((l) => l.role === 'aggregate')!;
+  const pred = d.layers.filter((l) => l.kind === 'predicted').at(-1)!;
+  const spansIn = (layer: number) => d.annotations.find((a) => a.layerId === layer && a.docId === docId)?.spans ?? [];
+  const [row] = (await readStores(page, ['documents'])).documents.filter((x) => x.id === docId) as unknown as { text: string; offsets: number[] }[];
+  // The demo's documents are one sentence each.
+  const want = phraseRules([
+    {
+      words: tokenTexts(row),
+      weak: spansIn(agg.id).map((x) => ({ start: x.start, end: x.end, type: x.label })),
+      gold: spansIn(pred.id)
+        .filter((x) => x.label !== '?')
+        .map((x) => ({ start: x.start, end: x.end, type: x.label })),
+    },
+  ]);
+  expect(want.size).toBeGreaterThan(0);
+  await page.getByTestId('review-box').focus();
+  await page.keyboard.press('a');
+  await expect(items.first()).toHaveAttribute('data-decided', 'run');
+  const phrases = panel.getByTestId('queue-dictionary-phrases').locator('li[data-phrase]');
+  await expect(phrases).toHaveCount(want.size);
+  expect(await phrases.evaluateAll((els) => els.map((e) => [e.getAttribute('data-phrase'), e.getAttribute('data-answer')]))).toEqual(
+    [...want].map(([p, a]) => [p, a === STOP ? 'stop' : a]),
+  );
+  const entries = async () => {
+    const r = await readStores(page, ['gazetteers', 'gazetteerEntries']);
+    const byId = new Map(r.gazetteers.map((g) => [g.id as number, g as { name: string; stop?: boolean }]));
+    return r.gazetteerEntries
+      .filter((e) => byId.get(e.gazetteerId as number)?.name === 'corrections' || byId.get(e.gazetteerId as number)?.stop)
+      .map((e) => [e.phrase, byId.get(e.gazetteerId as number)?.stop ? 'stop' : e.type])
+      .sort();
+  };
+  expect(await entries()).toEqual([]);
+  await panel.getByRole('button', { name: `Add ${want.size} ${want.size === 1 ? 'phrase' : 'phrases'} to the dictionary` }).click();
+  await expect(panel.getByTestId('queue-dictionary-note')).toContainText('the weak layer is labelled again', { timeout: 60_000 });
+  expect(await entries()).toEqual([...want].map(([p, a]) => [p, a === STOP ? 'stop' : a]).sort());
+  // The weak labels were made again: a new aggregate, which the queue now ranks against.
+  const after = await dump(page);
+  expect(after.layers.some((l) => l.id === agg.id)).toBe(false);
+  expect(after.layers.some((l) => l.role === 'aggregate')).toBe(true);
+  await expect(page.getByTestId('review-summary')).toContainText('sentences queued');
+  // Sent decisions are not offered again; one undo takes every phrase out and labels again.
+  await expect(panel.getByRole('button', { name: /^Add 0 phrases/ })).toBeDisabled();
+  await panel.getByRole('button', { name: 'Undo' }).click();
+  await expect(panel.getByTestId('queue-dictionary-note')).toContainText('Taken out again; the weak layer is labelled again', { timeout: 60_000 });
+  expect(await entries()).toEqual([]);
+  await expect(panel.getByRole('button', { name: `Add ${want.size} ${want.size === 1 ? 'phrase' : 'phrases'} to the dictionary` })).toBeEnabled();
 });
 
 test("two annotators' agreement equals the hand-computed kappa and span F1, and progress counts reviewed sentences", async ({ page, outside: _ }) => {

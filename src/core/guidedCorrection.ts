@@ -121,30 +121,40 @@ export function spansOfIds(tags: readonly number[], names: readonly string[]): I
 /** What a corrected sentence teaches about its words: a phrase's type, or that a phrase is no entity (STOP). */
 export const STOP = '\u2205';
 
+/** A corrected sentence as its spans: the weak labels' and the corrected labels' (types by name). */
+export interface CorrectedSpans {
+  words: readonly string[];
+  weak: readonly { start: number; end: number; type: string }[];
+  gold: readonly { start: number; end: number; type: string }[];
+}
+
 /**
- * The rules a set of corrected sentences yields, as the editor's two travelling actions make them:
- * each gold span the weak tags missed or mistyped ("apply to all occurrences": phrase → type), and
- * each weak span that no gold span overlaps ("add to the stop list": phrase → STOP). A phrase given
- * two answers keeps the more frequent one (the first on a tie).
+ * The rules corrected sentences yield, as the editor's two travelling actions make them: each
+ * corrected span the weak labels missed or mistyped ("add to gazetteer": phrase → type), and each
+ * weak span that no corrected span overlaps ("add to the stop list": phrase → STOP). A phrase given
+ * two answers keeps the more frequent one (the first on a tie). The review queue's "into the
+ * dictionary" sends its decisions' rules; the simulated annotator's `gazetteer` arms, their gold's.
  */
-export function travelRules(pool: readonly PoolSentence[], corrected: readonly number[], names: readonly string[]): Map<string, string> {
+export function phraseRules(sentences: readonly CorrectedSpans[]): Map<string, string> {
   const votes = new Map<string, Map<string, number>>();
   const vote = (phrase: string, answer: string) => {
     const m = votes.get(phrase) ?? new Map<string, number>();
     m.set(answer, (m.get(answer) ?? 0) + 1);
     votes.set(phrase, m);
   };
-  for (const i of corrected) {
-    const s = pool[i];
-    const weak = spansOfIds(s.weak, names);
-    const gold = spansOfIds(s.gold, names);
-    const same = (a: IdSpan, b: IdSpan) => a.start === b.start && a.end === b.end && a.type === b.type;
-    for (const g of gold) if (!weak.some((w) => same(w, g))) vote(s.words.slice(g.start, g.end).join(' '), g.type);
-    for (const w of weak) if (!gold.some((g) => g.start < w.end && w.start < g.end)) vote(s.words.slice(w.start, w.end).join(' '), STOP);
+  const same = (a: CorrectedSpans['weak'][number], b: CorrectedSpans['weak'][number]) => a.start === b.start && a.end === b.end && a.type === b.type;
+  for (const s of sentences) {
+    for (const g of s.gold) if (!s.weak.some((w) => same(w, g))) vote(s.words.slice(g.start, g.end).join(' '), g.type);
+    for (const w of s.weak) if (!s.gold.some((g) => g.start < w.end && w.start < g.end)) vote(s.words.slice(w.start, w.end).join(' '), STOP);
   }
   const out = new Map<string, string>();
   for (const [phrase, m] of votes) out.set(phrase, [...m].reduce((best, x) => (x[1] > best[1] ? x : best))[0]);
   return out;
+}
+
+/** phraseRules of the pool's corrected sentences, their gold as the corrections. */
+export function travelRules(pool: readonly PoolSentence[], corrected: readonly number[], names: readonly string[]): Map<string, string> {
+  return phraseRules(corrected.map((i) => ({ words: pool[i].words, weak: spansOfIds(pool[i].weak, names), gold: spansOfIds(pool[i].gold, names) })));
 }
 
 /**

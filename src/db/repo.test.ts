@@ -4,7 +4,17 @@ import { lexiconMatcher } from '../core/lexicon';
 import { parseConll } from '../core/formats/conll';
 import { parseGazetteerTsv } from '../core/formats/gazetteer';
 import type { ParsedCorpus } from '../core/types';
-import { createProject, deleteProject, importCorpus, importGazetteer, projectStats, saveWeakLabels } from './repo';
+import { phraseRules, STOP } from '../core/guidedCorrection';
+import {
+  addPhrasesToDictionary,
+  createProject,
+  deleteProject,
+  importCorpus,
+  importGazetteer,
+  projectStats,
+  removeGazetteerEntries,
+  saveWeakLabels,
+} from './repo';
 import { layerRows } from './layerStore';
 import { StudioDB } from './schema';
 
@@ -221,5 +231,38 @@ describe("a layer's rows for many documents", () => {
     // Most of the layer, in any order, with ids it lacks and ids twice: one range read.
     const many = [...docs].reverse().concat([4000, 14, 15]);
     expect(await got(many)).toEqual(want(many));
+  });
+});
+
+describe("the review queue's decisions into the dictionary", () => {
+  it('adds typed phrases to the corrections gazetteer and STOP phrases to the stop list in one transaction, skips what is listed, and one call removes them', async () => {
+    const db = new StudioDB(`dict-${Math.random()}`);
+    const pid = await createProject(db, 'p');
+    // A decided sentence: the run found "Warfarin" (Chemical) where the weak labels had nothing, and dropped their "harm" (Disease).
+    const rules = phraseRules([
+      {
+        words: ['Warfarin', 'causes', 'no', 'harm'],
+        weak: [{ start: 3, end: 4, type: 'Disease' }],
+        gold: [{ start: 0, end: 1, type: 'Chemical' }],
+      },
+    ]);
+    expect([...rules]).toEqual([
+      ['Warfarin', 'Chemical'],
+      ['harm', STOP],
+    ]);
+    const first = await addPhrasesToDictionary(db, pid, rules);
+    expect(first.entries).toHaveLength(2);
+    expect(first.skipped).toEqual([]);
+    const lists = await db.gazetteers.where('projectId').equals(pid).toArray();
+    const corrections = lists.find((g) => g.name === 'corrections')!;
+    const stop = lists.find((g) => g.stop)!;
+    expect(await db.gazetteerEntries.where('gazetteerId').equals(corrections.id!).toArray()).toMatchObject([{ phrase: 'Warfarin', type: 'Chemical' }]);
+    expect(await db.gazetteerEntries.where('gazetteerId').equals(stop.id!).toArray()).toMatchObject([{ phrase: 'harm', type: null }]);
+    expect((await db.projects.get(pid))!.types.map((t) => t.name)).toContain('Chemical');
+    // Again: both are listed already, nothing is added twice.
+    const again = await addPhrasesToDictionary(db, pid, rules);
+    expect(again).toEqual({ entries: [], skipped: ['Warfarin', 'harm'] });
+    await removeGazetteerEntries(db, first.entries);
+    expect(await db.gazetteerEntries.count()).toBe(0);
   });
 });

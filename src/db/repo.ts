@@ -1,3 +1,4 @@
+import { STOP } from '../core/guidedCorrection';
 import { publicGroup } from '../core/publicGazetteers';
 import { makeLexicon, type Lexicon } from '../core/lexicon';
 import { parseRunRecords, recordScores } from '../core/runRecord';
@@ -414,6 +415,47 @@ export async function addToStopList(db: StudioDB, projectId: number, phrase: str
       found?.id ?? (await db.gazetteers.add({ projectId, name: 'stop list', mode: 'sensitive', priority: -1_000_000, createdAt: Date.now(), stop: true }));
     return addGazetteerEntry(db, gid, phrase, null);
   });
+}
+
+/**
+ * The review queue's "into the dictionary": each typed phrase into the corrections gazetteer, each
+ * STOP phrase into the stop list (core/guidedCorrection.ts phraseRules), all in one transaction.
+ * A phrase already listed there with that answer is skipped. Returns the new entries' ids (one undo
+ * removes them all: removeGazetteerEntries) and the phrases skipped.
+ */
+export async function addPhrasesToDictionary(
+  db: StudioDB,
+  projectId: number,
+  rules: ReadonlyMap<string, string>,
+): Promise<{ entries: number[]; skipped: string[] }> {
+  return db.transaction('rw', [db.projects, db.gazetteers, db.gazetteerEntries, db.rules], async () => {
+    const entries: number[] = [];
+    const skipped: string[] = [];
+    for (const [phrase, answer] of rules) {
+      const type = answer === STOP ? null : answer;
+      const list = await db.gazetteers
+        .where('projectId')
+        .equals(projectId)
+        .filter((g) => (type === null ? !!g.stop : g.name === 'corrections'))
+        .first();
+      const clean = phrase.trim().split(/\s+/).join(' ');
+      const listed =
+        list &&
+        (await db.gazetteerEntries
+          .where('[gazetteerId+phrase]')
+          .equals([list.id!, clean])
+          .filter((e) => e.type === type)
+          .count());
+      if (listed) skipped.push(clean);
+      else entries.push(type === null ? await addToStopList(db, projectId, clean) : await addToCorrectionsGazetteer(db, projectId, clean, type));
+    }
+    return { entries, skipped };
+  });
+}
+
+/** Removes gazetteer entries in one transaction (the undo of addPhrasesToDictionary). */
+export async function removeGazetteerEntries(db: StudioDB, entryIds: readonly number[]): Promise<void> {
+  await db.gazetteerEntries.bulkDelete([...entryIds]);
 }
 
 export async function retypeGazetteerEntry(db: StudioDB, entryId: number, type: string | null): Promise<void> {

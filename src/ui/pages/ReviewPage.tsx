@@ -14,6 +14,9 @@ import type { Span } from '../../core/types';
 import { db } from '../../db/instance';
 import { decideSentenceInLayer, restoreRows, type RowBefore } from '../../db/repo';
 import type { QueueItem } from '../../db/review';
+import { phraseRules, STOP, type CorrectedSpans } from '../../core/guidedCorrection';
+import { addPhrasesToDictionary, removeGazetteerEntries } from '../../db/repo';
+import { labelWeakAgain } from './annotateTravel';
 import type { LayerRow, RunRow } from '../../db/schema';
 import { useProjectId, useTypeColors } from '../hooks';
 import { LineChart } from '../components/LineChart';
@@ -82,7 +85,9 @@ export function ReviewPage() {
   const [runId, setRunId] = useState<number | null>(null);
   const [signalChoice, setSignal] = useState<string | null>(null);
   // The aggregate, else the first weak layer (a project may have imported its weak labels): the select shows what is ranked.
-  const weak = weakId ?? layers?.find((l) => l.role === 'aggregate')?.id ?? layers?.find((l) => l.kind === 'weak')?.id ?? null;
+  // A chosen layer that is gone (weak labels made again replace every weak layer) gives way too.
+  const chosen = weakId !== null && layers?.some((l) => l.id === weakId) ? weakId : null;
+  const weak = chosen ?? layers?.find((l) => l.role === 'aggregate')?.id ?? layers?.find((l) => l.kind === 'weak')?.id ?? null;
   const run = runs?.find((r) => r.id === runId) ?? runs?.at(-1) ?? null;
   const predLayer = (run?.metrics as { predictedLayerId?: number } | undefined)?.predictedLayerId ?? null;
 
@@ -100,7 +105,7 @@ export function ReviewPage() {
   const loop = useLoopSettings(projectId);
   const setLoop = useLoop((s) => s.setSettings);
   const layerName = loop.layer;
-  const { decided, decide, undo, error } = useDecisions({ projectId, layerName, cursor, setCursor, queueLength: queue.length });
+  const { decided, taught, decide, undo, error } = useDecisions({ projectId, layerName, cursor, setCursor, queueLength: queue.length });
   const box = useRef<HTMLDivElement>(null);
   // The queue takes keys as soon as it has entries, without a click into it first.
   const hasQueue = queue.length > 0;
@@ -186,6 +191,7 @@ export function ReviewPage() {
       >
         <QueueItems queue={queue} cursor={cursor} decided={decided} colors={colors} />
       </div>
+      <DictionaryPanel projectId={projectId} taught={taught} />
       <ProgressPanel projectId={projectId} />
     </div>
   );
@@ -290,6 +296,89 @@ function QueueItems({
         );
       })}
     </ol>
+  );
+}
+
+/**
+ * The queue's decisions into the dictionary: what the sentences decided here teach about their
+ * words (a phrase the run found where the weak labels missed or mistyped it goes to the
+ * corrections gazetteer with its type; a weak span the decision dropped, to the stop list), added
+ * in one step, and the weak layer labelled again, as the editor's g and s do one phrase at a time.
+ * In the simulated annotator this gained the most of any arm (BENCHMARKS.md). One undo takes them out.
+ */
+function DictionaryPanel({ projectId, taught }: { projectId: number; taught: Record<string, CorrectedSpans> }) {
+  /** The decisions already sent (their phrases are in the dictionary), and the last sending, which Undo takes back. */
+  const [sent, setSent] = useState<ReadonlySet<string>>(new Set());
+  const [added, setAdded] = useState<{ entries: number[]; ids: string[] } | null>(null);
+  const fresh = Object.entries(taught).filter(([id]) => !sent.has(id));
+  // A few dozen sentences at most: computed on each render.
+  const rules = phraseRules(fresh.map(([, t]) => t));
+  const [note, setNote] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const typed = [...rules].filter(([, a]) => a !== STOP);
+  const stopped = [...rules].filter(([, a]) => a === STOP);
+  const run = async (what: () => Promise<string>) => {
+    setBusy(true);
+    try {
+      setNote(await what());
+    } catch (e) {
+      setNote(`Not done: ${(e as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const add = () =>
+    run(async () => {
+      const r = await addPhrasesToDictionary(db, projectId, rules);
+      const ids = fresh.map(([id]) => id);
+      setAdded({ entries: r.entries, ids });
+      setSent((x) => new Set([...x, ...ids]));
+      const skipped = r.skipped.length ? `; ${r.skipped.length} already listed` : '';
+      setNote(`${r.entries.length} added${skipped}; labelling the weak layer again…`);
+      return `${r.entries.length} ${r.entries.length === 1 ? 'phrase' : 'phrases'} added${skipped}; the weak layer is labelled again (${await labelWeakAgain(projectId)}).`;
+    });
+  const undo = () =>
+    run(async () => {
+      if (!added) return 'Nothing to undo.';
+      await removeGazetteerEntries(db, added.entries);
+      setSent((x) => new Set([...x].filter((id) => !added.ids.includes(id))));
+      setAdded(null);
+      return `Taken out again; the weak layer is labelled again (${await labelWeakAgain(projectId)}).`;
+    });
+  return (
+    <section className="stack" data-testid="queue-dictionary">
+      <h3>Into the dictionary</h3>
+      <p className="muted">
+        {rules.size === 0
+          ? 'Where a decision here accepts labels that differ from the weak ones, its words can go to the dictionary: found phrases to the corrections gazetteer, dropped ones to the stop list.'
+          : `The decisions made here teach ${typed.length} ${typed.length === 1 ? 'phrase' : 'phrases'} for the corrections gazetteer and ${stopped.length} for the stop list. Adding them labels the weak layer again, every document, as g and s do in the editor.`}
+      </p>
+      {rules.size > 0 && (
+        <ul className="phrase-list" data-testid="queue-dictionary-phrases">
+          {[...rules].slice(0, 30).map(([phrase, answer]) => (
+            <li key={phrase} data-phrase={phrase} data-answer={answer === STOP ? 'stop' : answer}>
+              {phrase} <span className="muted">→ {answer === STOP ? 'stop list' : answer}</span>
+            </li>
+          ))}
+          {rules.size > 30 && <li className="muted">and {rules.size - 30} more</li>}
+        </ul>
+      )}
+      <p>
+        <button type="button" disabled={busy || rules.size === 0} onClick={() => void add()}>
+          Add {rules.size} {rules.size === 1 ? 'phrase' : 'phrases'} to the dictionary
+        </button>{' '}
+        {added && (
+          <button type="button" disabled={busy} onClick={() => void undo()}>
+            Undo
+          </button>
+        )}
+      </p>
+      {note && (
+        <p role="status" data-testid="queue-dictionary-note">
+          {note}
+        </p>
+      )}
+    </section>
   );
 }
 
@@ -494,17 +583,23 @@ function useDecisions(o: {
 }) {
   const { projectId, layerName, cursor, setCursor, queueLength } = o;
   const [decided, setDecided] = useState<Record<string, 'run' | 'weak'>>({});
+  /** What each decision made here says about its words (the weak spans and the ones decided), for "into the dictionary". */
+  const [taught, setTaught] = useState<Record<string, CorrectedSpans>>({});
   /** The decisions made here, newest last, each with the row it replaced: u or ctrl+z takes back the last. */
   const undoStack = useRef<{ id: string; cursor: number; before: RowBefore }[]>([]);
   const [error, setError] = useState<string | null>(null);
   /** Accept the run's labels or keep the weak ones for a queued sentence, then go to the next. */
-  const decide = async (q: Pick<QueueItem, 'docId' | 'sentence' | 'from' | 'to' | 'weak' | 'predicted'>, which: 'run' | 'weak') => {
+  const decide = async (q: Pick<QueueItem, 'docId' | 'sentence' | 'from' | 'to' | 'words' | 'weak' | 'predicted'>, which: 'run' | 'weak') => {
     const spans = (which === 'run' ? (q.predicted ?? []) : q.weak).filter((x) => x.label !== '?');
     const id = `q-${q.docId}-${q.sentence}`;
     try {
       const before = await decideSentenceInLayer(db, projectId, layerName, q.docId, q.from, q.to, spans);
       undoStack.current.push({ id, cursor, before });
       setDecided((d) => ({ ...d, [id]: which }));
+      // In the sentence's own coordinates, the spans inside it (those a decision writes).
+      const inside = (xs: readonly Span[]) =>
+        xs.filter((x) => x.start >= q.from && x.end <= q.to).map((x) => ({ start: x.start - q.from, end: x.end - q.from, type: x.label }));
+      setTaught((t) => ({ ...t, [id]: { words: q.words, weak: inside(q.weak), gold: inside(spans) } }));
       setCursor((c) => Math.min(c + 1, queueLength - 1));
       setError(null);
     } catch (e) {
@@ -516,7 +611,8 @@ function useDecisions(o: {
     if (!last) return;
     await restoreRows(db, [last.before]);
     setDecided(({ [last.id]: _, ...rest }) => rest);
+    setTaught(({ [last.id]: _, ...rest }) => rest);
     setCursor(last.cursor);
   };
-  return { decided, decide, undo, error };
+  return { decided, taught, decide, undo, error };
 }

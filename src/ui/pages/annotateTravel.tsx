@@ -54,13 +54,8 @@ interface KeyContext {
   words: readonly string[];
 }
 
-/** The weak labels made again as last time (after a gazetteer or stop-list change), the suggestions following the new weak layer. */
-async function relabelWeakLayer(
-  projectId: number,
-  layers: readonly LayerRow[],
-  setLayers: TravelArgs['setLayers'],
-  setSourceId: TravelArgs['setSourceId'],
-): Promise<string> {
+/** The weak labels made again as the last weak-labeling run made them (after a gazetteer or stop-list change); what it did, in a few words. */
+export async function labelWeakAgain(projectId: number): Promise<string> {
   const last = (
     await db.runs
       .where('projectId')
@@ -79,10 +74,21 @@ async function relabelWeakLayer(
     },
     () => {},
   );
+  return `${summary.documents} documents, ${summary.method}`;
+}
+
+/** labelWeakAgain, the editor's suggestions following the new weak layer. */
+async function relabelWeakLayer(
+  projectId: number,
+  layers: readonly LayerRow[],
+  setLayers: TravelArgs['setLayers'],
+  setSourceId: TravelArgs['setSourceId'],
+): Promise<string> {
+  const summary = await labelWeakAgain(projectId);
   const agg = (await db.layers.where('[projectId+kind]').equals([projectId, 'weak']).toArray()).find((l) => l.role === 'aggregate');
   setSourceId((prev) => (prev === null || !layers.some((l) => l.id === prev && l.kind === 'weak') ? prev : (agg?.id ?? prev)));
   setLayers(await db.layers.where('projectId').equals(projectId).sortBy('id'));
-  return `${summary.documents} documents, ${summary.method}`;
+  return summary;
 }
 
 export function useTravel({ projectId, docId, history, target, box, commit, restore, setError, layers, setLayers, setSourceId }: TravelArgs) {
