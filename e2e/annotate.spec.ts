@@ -39,6 +39,19 @@ function dump(page: Page): Promise<Dump> {
   });
 }
 
+/** The demo with weak labels and a small model trained on them (16 units, WASM), finished. */
+async function demoWithRun(page: Page, epochs: number): Promise<void> {
+  await openDemo(page);
+  await makeWeakLabels(page);
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
+  await page.getByLabel('Hidden units').fill('16');
+  await page.getByLabel('Epochs', { exact: true }).fill(String(epochs));
+  await page.getByLabel('Backend').selectOption('wasm');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
+}
+
 /** Every row of the named IndexedDB stores, typed arrays read as plain arrays. */
 function readStores(page: Page, names: string[]): Promise<Record<string, Record<string, unknown>[]>> {
   return page.evaluate(async (names) => {
@@ -175,15 +188,7 @@ test('selects tokens with the mouse (click, drag, shift-click), and a sentence r
 
 test('the review queue ranks sentences by how many tokens the weak labels and a run disagree on', async ({ page, outside: _ }) => {
   test.setTimeout(300_000);
-  await openDemo(page);
-  await makeWeakLabels(page);
-  await page.getByRole('link', { name: 'Train', exact: true }).click();
-  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
-  await page.getByLabel('Hidden units').fill('16');
-  await page.getByLabel('Epochs', { exact: true }).fill('2');
-  await page.getByLabel('Backend').selectOption('wasm');
-  await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
+  await demoWithRun(page, 2);
   await page.getByRole('link', { name: 'Review queue', exact: true }).click();
   await expect(page.getByTestId('review-queue').locator('li').first()).toBeVisible();
   // The queue opens on the model's uncertainty, taking keys at once; disagreement is one choice away.
@@ -387,15 +392,7 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
 
 test("the queue's decisions go into the dictionary in one step, the weak layer labelled again, and one undo takes them out", async ({ page, outside: _ }) => {
   test.setTimeout(300_000);
-  await openDemo(page);
-  await makeWeakLabels(page);
-  await page.getByRole('link', { name: 'Train', exact: true }).click();
-  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
-  await page.getByLabel('Hidden units').fill('16');
-  await page.getByLabel('Epochs', { exact: true }).fill('2');
-  await page.getByLabel('Backend').selectOption('wasm');
-  await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
+  await demoWithRun(page, 2);
   await page.getByRole('link', { name: 'Review queue', exact: true }).click();
   const panel = page.getByTestId('queue-dictionary');
   await expect(panel.getByRole('button', { name: /^Add 0 phrases/ })).toBeDisabled();
@@ -559,15 +556,7 @@ test('the review loop: corrections start a background fine-tune that a reload re
   outside: _,
 }) => {
   test.setTimeout(420_000);
-  await openDemo(page);
-  await makeWeakLabels(page);
-  await page.getByRole('link', { name: 'Train', exact: true }).click();
-  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
-  await page.getByLabel('Hidden units').fill('16');
-  await page.getByLabel('Epochs', { exact: true }).fill('4');
-  await page.getByLabel('Backend').selectOption('wasm');
-  await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
+  await demoWithRun(page, 4);
   const firstRun = Number(await page.getByTestId('runs-table').locator('tbody tr').first().getAttribute('data-run'));
   await page.getByRole('link', { name: 'Review queue', exact: true }).click();
   await expect(page.getByTestId('review-queue').locator('li').first()).toBeVisible();
