@@ -410,7 +410,10 @@ test("the queue's decisions go into the dictionary in one step, the weak layer l
   const want = phraseRules([
     {
       words: tokenTexts(row),
-      weak: spansIn(agg.id).map((x) => ({ start: x.start, end: x.end, type: x.label })),
+      // Untyped weak matches ('?') are left out: a decision never stop-lists them.
+      weak: spansIn(agg.id)
+        .filter((x) => x.label !== '?')
+        .map((x) => ({ start: x.start, end: x.end, type: x.label })),
       gold: spansIn(pred.id)
         .filter((x) => x.label !== '?')
         .map((x) => ({ start: x.start, end: x.end, type: x.label })),

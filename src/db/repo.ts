@@ -361,18 +361,27 @@ export async function deleteGazetteer(db: StudioDB, gazetteerId: number): Promis
   });
 }
 
+/** A phrase as a gazetteer keeps it: single spaces, no space at either end. */
+const cleanPhrase = (phrase: string) => phrase.trim().split(/\s+/).join(' ');
+
+/** Whether a gazetteer lists the (clean) phrase with this type (null: untyped). */
+async function isListed(db: StudioDB, gazetteerId: number, clean: string, type: string | null): Promise<boolean> {
+  return (
+    (await db.gazetteerEntries
+      .where('[gazetteerId+phrase]')
+      .equals([gazetteerId, clean])
+      .filter((e) => e.type === type)
+      .count()) > 0
+  );
+}
+
 export async function addGazetteerEntry(db: StudioDB, gazetteerId: number, phrase: string, type: string | null): Promise<number> {
-  const clean = phrase.trim().split(/\s+/).join(' ');
+  const clean = cleanPhrase(phrase);
   if (!clean) throw new Error('the phrase is empty');
   return db.transaction('rw', [db.gazetteers, db.gazetteerEntries, db.projects], async () => {
     const g = await db.gazetteers.get(gazetteerId);
     if (!g) throw new Error(`gazetteer ${gazetteerId} does not exist`);
-    const dup = await db.gazetteerEntries
-      .where('[gazetteerId+phrase]')
-      .equals([gazetteerId, clean])
-      .filter((e) => e.type === type)
-      .count();
-    if (dup) throw new Error(`"${clean}" is already listed${type ? ` as ${type}` : ''}`);
+    if (await isListed(db, gazetteerId, clean, type)) throw new Error(`"${clean}" is already listed${type ? ` as ${type}` : ''}`);
     if (type) await addType(db, g.projectId, type);
     return db.gazetteerEntries.add({ gazetteerId, phrase: clean, type });
   });
@@ -382,14 +391,18 @@ export async function addGazetteerEntry(db: StudioDB, gazetteerId: number, phras
  * Adds a phrase to the project's "corrections" gazetteer (made on first use, case-sensitive, after
  * the others in priority), in one transaction: the editor's "add to gazetteer". Returns the entry's id (its undo removes it).
  */
+/** The project's corrections gazetteer (typed) or its stop list (untyped), if it has made one. */
+function annotatorList(db: StudioDB, projectId: number, stop: boolean) {
+  return db.gazetteers
+    .where('projectId')
+    .equals(projectId)
+    .filter((g) => (stop ? !!g.stop : g.name === 'corrections'))
+    .first();
+}
+
 export async function addToCorrectionsGazetteer(db: StudioDB, projectId: number, phrase: string, type: string): Promise<number> {
   return db.transaction('rw', [db.projects, db.gazetteers, db.gazetteerEntries, db.rules], async () => {
-    const found = await db.gazetteers
-      .where('projectId')
-      .equals(projectId)
-      .filter((g) => g.name === 'corrections')
-      .first();
-    let gid = found?.id;
+    let gid = (await annotatorList(db, projectId, false))?.id;
     if (gid === undefined) {
       // The annotator's word wins ties over every other gazetteer (a lower priority wins).
       const first = (await db.gazetteers.where('projectId').equals(projectId).sortBy('priority'))[0];
@@ -406,13 +419,9 @@ export async function addToCorrectionsGazetteer(db: StudioDB, projectId: number,
  */
 export async function addToStopList(db: StudioDB, projectId: number, phrase: string): Promise<number> {
   return db.transaction('rw', [db.projects, db.gazetteers, db.gazetteerEntries], async () => {
-    const found = await db.gazetteers
-      .where('projectId')
-      .equals(projectId)
-      .filter((g) => !!g.stop)
-      .first();
     const gid =
-      found?.id ?? (await db.gazetteers.add({ projectId, name: 'stop list', mode: 'sensitive', priority: -1_000_000, createdAt: Date.now(), stop: true }));
+      (await annotatorList(db, projectId, true))?.id ??
+      (await db.gazetteers.add({ projectId, name: 'stop list', mode: 'sensitive', priority: -1_000_000, createdAt: Date.now(), stop: true }));
     return addGazetteerEntry(db, gid, phrase, null);
   });
 }
@@ -433,20 +442,9 @@ export async function addPhrasesToDictionary(
     const skipped: string[] = [];
     for (const [phrase, answer] of rules) {
       const type = answer === STOP ? null : answer;
-      const list = await db.gazetteers
-        .where('projectId')
-        .equals(projectId)
-        .filter((g) => (type === null ? !!g.stop : g.name === 'corrections'))
-        .first();
-      const clean = phrase.trim().split(/\s+/).join(' ');
-      const listed =
-        list &&
-        (await db.gazetteerEntries
-          .where('[gazetteerId+phrase]')
-          .equals([list.id!, clean])
-          .filter((e) => e.type === type)
-          .count());
-      if (listed) skipped.push(clean);
+      const list = await annotatorList(db, projectId, type === null);
+      const clean = cleanPhrase(phrase);
+      if (list && (await isListed(db, list.id!, clean, type))) skipped.push(clean);
       else entries.push(type === null ? await addToStopList(db, projectId, clean) : await addToCorrectionsGazetteer(db, projectId, clean, type));
     }
     return { entries, skipped };

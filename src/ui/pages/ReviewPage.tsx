@@ -105,7 +105,7 @@ export function ReviewPage() {
   const loop = useLoopSettings(projectId);
   const setLoop = useLoop((s) => s.setSettings);
   const layerName = loop.layer;
-  const { decided, taught, decide, undo, error } = useDecisions({ projectId, layerName, cursor, setCursor, queueLength: queue.length });
+  const { decisions, decide, undo, error } = useDecisions({ projectId, layerName, cursor, setCursor, queueLength: queue.length });
   const box = useRef<HTMLDivElement>(null);
   // The queue takes keys as soon as it has entries, without a click into it first.
   const hasQueue = queue.length > 0;
@@ -189,9 +189,9 @@ export function ReviewPage() {
           e.preventDefault();
         }}
       >
-        <QueueItems queue={queue} cursor={cursor} decided={decided} colors={colors} />
+        <QueueItems queue={queue} cursor={cursor} decisions={decisions} colors={colors} />
       </div>
-      <DictionaryPanel projectId={projectId} taught={taught} />
+      <DictionaryPanel projectId={projectId} decisions={decisions} />
       <ProgressPanel projectId={projectId} />
     </div>
   );
@@ -253,19 +253,19 @@ function QueueChoices(p: {
 function QueueItems({
   queue,
   cursor,
-  decided,
+  decisions,
   colors,
 }: {
   queue: readonly QueueItem[];
   cursor: number;
-  decided: Record<string, 'run' | 'weak'>;
+  decisions: Record<string, { which: 'run' | 'weak' }>;
   colors: Map<string, string>;
 }) {
   return (
     <ol data-testid="review-queue" className="review-queue">
       {queue.map((q, k) => {
         const id = `q-${q.docId}-${q.sentence}`;
-        const done = decided[id];
+        const done = decisions[id]?.which;
         return (
           <li
             key={id}
@@ -306,13 +306,13 @@ function QueueItems({
  * in one step, and the weak layer labelled again, as the editor's g and s do one phrase at a time.
  * In the simulated annotator this gained the most of any arm (BENCHMARKS.md). One undo takes them out.
  */
-function DictionaryPanel({ projectId, taught }: { projectId: number; taught: Record<string, CorrectedSpans> }) {
+function DictionaryPanel({ projectId, decisions }: { projectId: number; decisions: Record<string, { taught: CorrectedSpans }> }) {
   /** The decisions already sent (their phrases are in the dictionary), and the last sending, which Undo takes back. */
   const [sent, setSent] = useState<ReadonlySet<string>>(new Set());
   const [added, setAdded] = useState<{ entries: number[]; ids: string[] } | null>(null);
-  const fresh = Object.entries(taught).filter(([id]) => !sent.has(id));
+  const fresh = Object.entries(decisions).filter(([id]) => !sent.has(id));
   // A few dozen sentences at most: computed on each render.
-  const rules = phraseRules(fresh.map(([, t]) => t));
+  const rules = phraseRules(fresh.map(([, d]) => d.taught));
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const typed = [...rules].filter(([, a]) => a !== STOP);
@@ -582,9 +582,8 @@ function useDecisions(o: {
   queueLength: number;
 }) {
   const { projectId, layerName, cursor, setCursor, queueLength } = o;
-  const [decided, setDecided] = useState<Record<string, 'run' | 'weak'>>({});
-  /** What each decision made here says about its words (the weak spans and the ones decided), for "into the dictionary". */
-  const [taught, setTaught] = useState<Record<string, CorrectedSpans>>({});
+  /** Each decision made here: which labels it kept, and what it says about its words (for "into the dictionary"). */
+  const [decisions, setDecisions] = useState<Record<string, { which: 'run' | 'weak'; taught: CorrectedSpans }>>({});
   /** The decisions made here, newest last, each with the row it replaced: u or ctrl+z takes back the last. */
   const undoStack = useRef<{ id: string; cursor: number; before: RowBefore }[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -595,11 +594,12 @@ function useDecisions(o: {
     try {
       const before = await decideSentenceInLayer(db, projectId, layerName, q.docId, q.from, q.to, spans);
       undoStack.current.push({ id, cursor, before });
-      setDecided((d) => ({ ...d, [id]: which }));
-      // In the sentence's own coordinates, the spans inside it (those a decision writes).
+      // In the sentence's own coordinates, the typed spans inside it (those a decision writes). An
+      // untyped weak match ('?') is left out of both: the decision types it or says nothing of it,
+      // so it is never stop-listed.
       const inside = (xs: readonly Span[]) =>
-        xs.filter((x) => x.start >= q.from && x.end <= q.to).map((x) => ({ start: x.start - q.from, end: x.end - q.from, type: x.label }));
-      setTaught((t) => ({ ...t, [id]: { words: q.words, weak: inside(q.weak), gold: inside(spans) } }));
+        xs.filter((x) => x.start >= q.from && x.end <= q.to && x.label !== '?').map((x) => ({ start: x.start - q.from, end: x.end - q.from, type: x.label }));
+      setDecisions((d) => ({ ...d, [id]: { which, taught: { words: q.words, weak: inside(q.weak), gold: inside(spans) } } }));
       setCursor((c) => Math.min(c + 1, queueLength - 1));
       setError(null);
     } catch (e) {
@@ -610,9 +610,8 @@ function useDecisions(o: {
     const last = undoStack.current.pop();
     if (!last) return;
     await restoreRows(db, [last.before]);
-    setDecided(({ [last.id]: _, ...rest }) => rest);
-    setTaught(({ [last.id]: _, ...rest }) => rest);
+    setDecisions(({ [last.id]: _, ...rest }) => rest);
     setCursor(last.cursor);
   };
-  return { decided, taught, decide, undo, error };
+  return { decisions, decide, undo, error };
 }
