@@ -4,12 +4,16 @@
  * (same seed) beats it on test too. Written for twitter, whose dev and test disagree (WNUT-16's
  * test tweets come from another period than its dev's).
  *
- *   npx tsx bench/dev-test-shift.ts [--data ../shared/data] [--corpus twitter-distant] [--setting twitter] [--records bench/results/corpora.jsonl]
+ * Last, one type's mentions (--type, company by default) on dev and test: how many strings the
+ * distant training labels matched, and how many the public brands list holds.
+ *
+ *   npx tsx bench/dev-test-shift.ts [--data ../shared/data] [--corpus twitter-distant] [--setting twitter] [--records bench/results/corpora.jsonl] [--type company]
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseRunRecords } from '../src/core/runRecord';
+import { tagsToSpans } from '../src/core/tagScheme';
 
 const { values } = parseArgs({
   options: {
@@ -17,6 +21,7 @@ const { values } = parseArgs({
     corpus: { type: 'string', default: 'twitter-distant' },
     setting: { type: 'string', default: 'twitter' },
     records: { type: 'string', default: 'bench/results/corpora.jsonl' },
+    type: { type: 'string', default: 'company' },
   },
 });
 const counts = (file: string) => {
@@ -61,3 +66,35 @@ const sd = (xs: number[], m: number) => Math.sqrt(mean(xs.map((x) => (x - m) ** 
 console.log(
   `\n${values.setting}: ${recs.length} trained runs; of ${pairs} pairs of rows on the same seed, dev and test order them the same way in ${agree} (${pct(agree, pairs)}); correlation of the dev and test differences ${(cov / (sd(devGains, md) * sd(testGains, mt))).toFixed(2)}`,
 );
+
+// One type's mentions on dev and test: how many the distant training labels matched (the
+// dictionary the suite's settings read), and how many the public brands list holds (exact string,
+// a leading "#" dropped). For twitter's company: what its test holds that dev cannot show.
+const mentions = (textFile: string, labelFile: string) => {
+  const read = (f: string) =>
+    readFileSync(join(values.data!, values.corpus!, f), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => l.trim().split(/\s+/));
+  const texts = read(textFile);
+  return read(labelFile).flatMap((tags, s) => tagsToSpans(tags).map((x) => ({ type: x.label, phrase: texts[s].slice(x.start, x.end).join(' ') })));
+};
+const matched = new Set(mentions('train_text.txt', 'train_label_dist.txt').map((m) => m.phrase));
+const brands = new Set(
+  readFileSync(new URL('../public/gazetteers/brands.txt', import.meta.url), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean),
+);
+const type = values.type!;
+console.log(`\n| split | ${type} mentions | their string matched by the distant training labels | held by the brands list |`);
+console.log('| --- | --- | --- | --- |');
+for (const [split, t, l] of [
+  ['dev', 'valid_text.txt', 'valid_label_true.txt'],
+  ['test', 'test_text.txt', 'test_label_true.txt'],
+] as const) {
+  const ms = mentions(t, l).filter((m) => m.type === type);
+  const inDist = ms.filter((m) => matched.has(m.phrase)).length;
+  const inBrands = ms.filter((m) => brands.has(m.phrase) || brands.has(m.phrase.replace(/^#/, ''))).length;
+  console.log(`| ${split} | ${ms.length} | ${inDist} | ${inBrands} |`);
+}
