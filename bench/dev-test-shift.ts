@@ -97,4 +97,12 @@ for (const [split, t, l] of [
   const inDist = ms.filter((m) => matched.has(m.phrase)).length;
   const inBrands = ms.filter((m) => brands.has(m.phrase) || brands.has(m.phrase.replace(/^#/, ''))).length;
   console.log(`| ${split} | ${ms.length} | ${inDist} | ${inBrands} |`);
+  if (split === 'test') {
+    const counts = new Map<string, number>();
+    for (const m of ms) counts.set(m.phrase, (counts.get(m.phrase) ?? 0) + 1);
+    const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 8);
+    console.log(
+      `\ntest's most frequent ${type} strings: ${top.map(([p, n]) => `${p} ${n}${brands.has(p) ? ' (brands)' : ''}${matched.has(p) ? ' (distant)' : ''}`).join(', ')}`,
+    );
+  }
 }
