@@ -30,11 +30,15 @@ export function readDifference(weak: PRF, model: PRF): string {
   if (dr >= NOISE && dp <= -NOISE)
     return df >= NOISE
       ? `Finds more than the weak labels (recall ${pts(dr)}) at some cost in precision (${pts(dp)}): a net gain.`
-      : `Over-predicts: recall ${pts(dr)} but precision ${pts(dp)}, no better overall: the weak labels' O is mostly right here, and the model distrusts it.`;
+      : df <= -NOISE
+        ? `Over-predicts: recall ${pts(dr)} but precision ${pts(dp)}, F1 ${pts(df)}: the weak labels' O is mostly right here, and the model distrusts it.`
+        : `Trades precision for recall (recall ${pts(dr)}, precision ${pts(dp)}): F1 about the same (${pts(df)}).`;
   if (dp >= NOISE && dr <= -NOISE)
     return df >= NOISE
       ? `More precise than the weak labels (${pts(dp)}) and misses a little more (recall ${pts(dr)}): a net gain.`
-      : `More cautious than the weak labels: precision ${pts(dp)}, recall ${pts(dr)}; a lower O shift would find more.`;
+      : df <= -NOISE
+        ? `More cautious than the weak labels: precision ${pts(dp)}, recall ${pts(dr)}, F1 ${pts(df)}; a lower O shift would find more.`
+        : `Trades recall for precision (precision ${pts(dp)}, recall ${pts(dr)}): F1 about the same (${pts(df)}).`;
   if (dr >= NOISE) return `Finds what the weak labels miss (recall ${pts(dr)}) at their precision: it generalizes beyond the dictionary.`;
   if (dp >= NOISE) return `Corrects the weak labels' false matches (precision ${pts(dp)}) at their recall.`;
   if (dr <= -NOISE) return `Misses entities the weak labels find (recall ${pts(dr)}): it is more cautious than the dictionary.`;

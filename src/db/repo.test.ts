@@ -213,6 +213,35 @@ describe('the review tools in the store', () => {
   });
 });
 
+describe('the abbreviations the text defines, on dev', () => {
+  it('scores the aggregate on the dev gold with them and without, whichever way the option is', async () => {
+    const { runWeakLabeling } = await import('../worker/weakJob');
+    const db = new StudioDB(`abbr-${Math.random()}`);
+    const pid = await createProject(db, 'p');
+    // Dev defines CAA after a dictionary match and uses it again; gold labels all three.
+    const dev = 'chloroacetaldehyde B-Chemical\n( O\nCAA B-Chemical\n) O\nkills O\n. O\n\nCAA B-Chemical\nagain O\n';
+    await importCorpus(db, pid, parseConll(dev, { file: 'dev.conll', scheme: 'BIO', split: 'dev', layer }));
+    await importGazetteer(db, pid, 'g', 'insensitive', parseGazetteerTsv('Chemical\tchloroacetaldehyde\n', 'g.tsv'));
+    // Off: the stored aggregate has the dictionary's span alone (F1 1/2); read with a window of one document, CAA is found twice.
+    const off = await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true, tryAbbreviations: { following: 1 } });
+    expect(off.aggregate?.overall.f1).toBeCloseTo(0.5);
+    expect(off.abbreviationsOnDev).toMatchObject({ following: 1, added: 2 });
+    expect(off.abbreviationsOnDev?.without.f1).toBeCloseTo(0.5);
+    expect(off.abbreviationsOnDev?.with.f1).toBeCloseTo(1);
+    // Their document only: the second sentence's CAA is out of reach.
+    const own = await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
+    expect(own.abbreviationsOnDev).toMatchObject({ following: 0, added: 1 });
+    // On: the stored aggregate has them, and dev scores it without them too.
+    const on = await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true, abbreviations: { following: 1 } });
+    expect(on.aggregate?.overall.f1).toBeCloseTo(1);
+    expect(on.abbreviationsOnDev).toMatchObject({ following: 1, added: 2 });
+    expect(on.abbreviationsOnDev?.without.f1).toBeCloseTo(0.5);
+    await expect(runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true, tryAbbreviations: { following: -1 } })).rejects.toThrow(
+      /tryAbbreviations: .* is not a window/,
+    );
+  });
+});
+
 describe("a layer's rows for many documents", () => {
   it('reads them in the order asked, undefined where the layer has no row, by point reads and by one range read alike', async () => {
     const db = new StudioDB(`rows-${Math.random()}`);

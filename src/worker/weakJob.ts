@@ -1,9 +1,9 @@
 import { type PRF, scoreSpans, type SpanScores } from '../core/metrics';
-import type { Span } from '../core/types';
+import type { Annotation, Span } from '../core/types';
 import { tokenTexts } from '../core/types';
 import { type AggregateMethod, fitsHmm, type LabelModel } from '../core/weak/aggregate';
-import { type AbbreviationOptions, abbreviationOptionsSchema, MAX_FOLLOWING } from '../core/weak/abbreviations';
-import { WeakLabeler, type WeakHooks } from '../core/weak/pipeline';
+import { type AbbreviationOptions, abbreviationOptionsSchema, MAX_FOLLOWING, withAbbreviations } from '../core/weak/abbreviations';
+import { WeakLabeler, type WeakHooks, type WeakResult } from '../core/weak/pipeline';
 import { sourceStats, type SourceStats } from '../core/weak/stats';
 import { layerAnnotations, saveWeakLabels } from '../db/repo';
 import { addRun, updateRun } from '../db/runs';
@@ -27,6 +27,22 @@ export interface WeakOptions {
    * holds in (for documents of one sentence). Absent: off.
    */
   abbreviations?: AbbreviationOptions;
+  /**
+   * Where the project has gold on dev, the aggregate is scored there both with and without the
+   * abbreviations, so that dev can say whether to read them: with them off, they are tried with
+   * this window (default: their document only).
+   */
+  tryAbbreviations?: AbbreviationOptions;
+}
+
+/** The aggregate on the dev gold with and without the abbreviations the text defines. */
+export interface AbbreviationsOnDev {
+  /** The window they were read with. */
+  following: number;
+  /** The spans they add to the aggregate on dev. */
+  added: number;
+  with: PRF;
+  without: PRF;
 }
 
 export interface WeakSummary {
@@ -48,6 +64,8 @@ export interface WeakSummary {
   fitted?: { on: 'all' | 'train'; documents: number };
   /** The aggregate against gold on the dev split, when the project has gold there. */
   aggregate?: SpanScores;
+  /** The same with the abbreviations the other way (tried or left out), when the project has gold on dev. */
+  abbreviationsOnDev?: AbbreviationsOnDev;
   goldDocuments: number;
 }
 
@@ -60,10 +78,14 @@ const cache = new Map<string, WeakLabeler>();
  */
 export async function runWeakLabeling(db: StudioDB, projectId: number, options: WeakOptions, hooks: WeakHooks = {}): Promise<WeakSummary> {
   const { method, typeUntyped, abbreviations } = options;
-  if (abbreviations && !abbreviationOptionsSchema.safeParse(abbreviations).success)
-    throw new Error(
-      `abbreviations: ${JSON.stringify(abbreviations)} is not a window (the documents a definition also holds in: a whole number from 0 to ${MAX_FOLLOWING})`,
-    );
+  for (const [field, value] of [
+    ['abbreviations', abbreviations],
+    ['tryAbbreviations', options.tryAbbreviations],
+  ] as const)
+    if (value && !abbreviationOptionsSchema.safeParse(value).success)
+      throw new Error(
+        `${field}: ${JSON.stringify(value)} is not a window (the documents a definition also holds in: a whole number from 0 to ${MAX_FOLLOWING})`,
+      );
   const fitOn = fitsHmm(method) ? (options.fitOn ?? 'all') : undefined;
   const t0 = performance.now();
   const project = await db.projects.get(projectId);
@@ -163,6 +185,9 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
             gold.docs.map((k) => result.aggregate[k].spans),
           )
         : undefined,
+      ...(gold
+        ? { abbreviationsOnDev: abbreviationsOnDev(labeler, result, gold, abbreviations ?? options.tryAbbreviations ?? { following: 0 }, !!abbreviations) }
+        : {}),
       goldDocuments: gold?.docs.length ?? 0,
     };
     await updateRun(db, runId, { status: 'done', metrics: summary, finishedAt: Date.now() });
@@ -171,4 +196,22 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
     await updateRun(db, runId, { status: 'failed', error: (e as Error).message, finishedAt: Date.now() });
     throw e;
   }
+}
+
+/** The aggregate on the dev gold with the abbreviations read and without: `on` says which of the two the stored layer is. */
+function abbreviationsOnDev(
+  labeler: WeakLabeler,
+  result: WeakResult,
+  gold: { docs: number[]; spans: Span[][] },
+  opt: AbbreviationOptions,
+  on: boolean,
+): AbbreviationsOnDev {
+  const withThem = on ? result.aggregate : withAbbreviations(labeler.docs, result.beforeAbbreviations, opt).annotations;
+  const score = (anns: readonly Annotation[]) =>
+    scoreSpans(
+      gold.spans,
+      gold.docs.map((k) => anns[k].spans),
+    ).overall;
+  const added = gold.docs.reduce((a, k) => a + withThem[k].spans.length - result.beforeAbbreviations[k].spans.length, 0);
+  return { following: opt.following, added, with: score(withThem), without: score(result.beforeAbbreviations) };
 }

@@ -61,6 +61,8 @@ export interface WeakResult {
   chosen?: { method: AggregateMethod; scores: Record<AggregateMethod, PRF> };
   /** How many spans the abbreviations the text defines added to the aggregate (0 when off). */
   abbreviated: number;
+  /** The aggregate before the abbreviations were read into it (the same array as `aggregate` when they are off). */
+  beforeAbbreviations: Annotation[];
   /** How many matches of unknown type the spelling typer gave a type (0 when it did not run). */
   typedBySpelling: number;
   tokens: number;
@@ -143,9 +145,9 @@ export class WeakLabeler {
         }).hmm;
       }
       const a = aggregateWith(method, input, fixed);
-      if (!req.abbreviations) return { ...a, abbreviated: 0 };
+      if (!req.abbreviations) return { ...a, abbreviated: 0, before: a.annotations };
       const ab = withAbbreviations(this.docs, a.annotations, req.abbreviations);
-      return { ...a, annotations: ab.annotations, abbreviated: ab.added };
+      return { ...a, annotations: ab.annotations, abbreviated: ab.added, before: a.annotations };
     };
     let agg: ReturnType<typeof aggregateBy>;
     let chosen: WeakResult['chosen'];
@@ -174,6 +176,7 @@ export class WeakLabeler {
       ...(agg.hmm ? { hmm: agg.hmm } : {}),
       ...(chosen ? { chosen } : {}),
       abbreviated: agg.abbreviated,
+      beforeAbbreviations: agg.before,
       typedBySpelling: typed.typed,
       tokens: this.docs.reduce((a, d) => a + d.tokens.length, 0),
       ms,

@@ -6,7 +6,8 @@ import { AGGREGATE_METHODS, fitsHmm, LABEL_MODEL_ORDER, type LabelModel } from '
 import { db } from '../../db/instance';
 import { devGoldDocuments } from '../../db/repo';
 import { WeakJob, type Progress } from '../../worker/weakClient';
-import type { WeakSummary } from '../../worker/weakJob';
+import type { AbbreviationsOnDev as AbbreviationsOnDevScores, WeakSummary } from '../../worker/weakJob';
+import { readAbbreviationsOnDev } from '../abbreviationsOnDev';
 import { pct, useProjectId, count } from '../hooks';
 
 const METHOD_HELP: Record<LabelModel, string> = {
@@ -126,7 +127,17 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
           )}
         </tbody>
       </table>
+      {summary.abbreviationsOnDev && <AbbreviationsOnDev on={!!summary.abbreviations} dev={summary.abbreviationsOnDev} />}
     </>
+  );
+}
+
+/** What dev says of the abbreviations the text defines (abbreviationsOnDev.ts). */
+function AbbreviationsOnDev({ on, dev }: { on: boolean; dev: AbbreviationsOnDevScores }) {
+  return (
+    <p className="muted" data-testid="abbreviations-on-dev" data-gain={(dev.with.f1 - dev.without.f1).toFixed(4)}>
+      {readAbbreviationsOnDev(on, dev)}
+    </p>
   );
 }
 
@@ -140,6 +151,9 @@ export function WeakPage() {
   const [abbreviations, setAbbreviations] = useState(false);
   const [following, setFollowing] = useState('0');
   const typedWindow = abbreviations ? parseFollowing(following) : null;
+  // With them off, dev still scores them, with the window the field holds (its document only when it holds none).
+  const window = parseFollowing(following);
+  const tryWindow = 'error' in window ? { following: 0 } : window;
   const followingError = typedWindow && 'error' in typedWindow ? `Documents a definition also holds in: ${typedWindow.error}.` : null;
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -164,7 +178,12 @@ export function WeakPage() {
     try {
       await job.current.run(
         projectId,
-        { method, typeUntyped, ...(fitsHmm(method) ? { fitOn } : {}), ...(typedWindow && !('error' in typedWindow) ? { abbreviations: typedWindow } : {}) },
+        {
+          method,
+          typeUntyped,
+          ...(fitsHmm(method) ? { fitOn } : {}),
+          ...(typedWindow && !('error' in typedWindow) ? { abbreviations: typedWindow } : { tryAbbreviations: tryWindow }),
+        },
         setProgress,
       );
     } catch (e) {
