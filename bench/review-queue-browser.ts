@@ -6,8 +6,8 @@
  * bench/review-queue.ts). Then, for each build given: the wall time and the longest main-thread
  * task (PerformanceObserver "longtask") while the queue opens, while it switches to reach, while
  * five sentences are decided with `a`, while the editor, opened from the queue on the corrections
- * layer, labels a token and takes it back five times, and while the run's predictions are exported
- * from the Overview. Builds alternate (A B A B ...) so that a shared machine's noise falls on both.
+ * layer, labels a token and takes it back five times, while the run's predictions are exported
+ * from the Overview, and while the run's page opens (its method's records read). Builds alternate (A B A B ...) so that a shared machine's noise falls on both.
  *
  *   npm run build && npx tsx bench/review-queue-browser.ts [--builds dist,/tmp/old/dist] [--rounds 2] [--out FILE]
  *
@@ -41,8 +41,8 @@ const sentences = text.split('\n').length;
 type Step = Awaited<ReturnType<typeof measureStep>>;
 
 /** A finished run over every document, written as finishRun writes one: a predicted layer, its rows, the signals, the run. */
-async function seedRun(page: Page, projectName: string) {
-  await page.evaluate(
+async function seedRun(page: Page, projectName: string): Promise<number> {
+  return page.evaluate(
     async ({ projectName, gold }) => {
       const req = indexedDB.open('ner-studio');
       const db: IDBDatabase = await new Promise((r, j) => {
@@ -99,12 +99,13 @@ async function seedRun(page: Page, projectName: string) {
         kind: 'train',
         config: { method: { name: 'wsl' } },
         status: 'done',
-        metrics: { predictedLayerId: layerId },
+        metrics: { predictedLayerId: layerId, history: [] },
         createdAt: now,
         finishedAt: now,
       });
       await done;
       db.close();
+      return runId;
     },
     { projectName, gold },
   );
@@ -124,7 +125,7 @@ async function benchBuild(root: string, port: number) {
       await importGazetteer(page, gazetteer);
       await page.getByRole('button', { name: 'Make weak labels' }).click();
       await page.getByTestId('stats-table').waitFor({ timeout: 300_000 });
-      await seedRun(page, 'queue');
+      const runId = await seedRun(page, 'queue');
       const steps: Record<string, Step & { queued?: string; workerReadMs?: number; workerRankMs?: number }> = {};
       const items = page.getByTestId('review-queue').locator('li');
       const summary = page.getByTestId('review-summary');
@@ -172,6 +173,14 @@ async function benchBuild(root: string, port: number) {
       steps.export = await measureStep(page, async () => {
         await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), row.getByRole('button', { name: 'Export' }).click()]);
         await page.getByTestId('export-result').waitFor();
+      });
+      // The run's page: its scores, and its method's records (a default run has none a view draws).
+      steps.runPage = await measureStep(page, async () => {
+        // A link followed in the page (no reload, which would time the app's start too).
+        await page.evaluate((runId) => {
+          location.hash = location.hash.replace(/^#\/p\/(\d+).*$/, `#/p/$1/runs/${runId}`);
+        }, runId);
+        await page.getByTestId(`signals-${runId}`).waitFor({ state: 'attached', timeout: 120_000 });
       });
       await context.close();
       return steps;

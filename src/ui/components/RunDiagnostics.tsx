@@ -14,7 +14,7 @@ export function RunDiagnostics({ runId, metrics }: { runId: number; metrics: Tra
   const perEpoch = useMemo(() => {
     const rows = [
       ...(metrics.stages ?? []).flatMap((s) => (s.history ?? []).map((h) => ({ ...h, stage: s.stage }))),
-      ...(metrics.stages ? [] : metrics.history.map((h) => ({ ...h, stage: '' }))),
+      ...(metrics.stages ? [] : (metrics.history ?? []).map((h) => ({ ...h, stage: '' }))),
     ].filter((h) => h.methodStats);
     const keys = [...new Set(rows.flatMap((h) => Object.keys(h.methodStats!)))];
     // RoSTER's removal shares are keyed by tag id: name them.

@@ -150,10 +150,10 @@ export function WeakPage() {
   const [fitOn, setFitOn] = useState<'all' | 'train'>('all');
   const [abbreviations, setAbbreviations] = useState(false);
   const [following, setFollowing] = useState('0');
-  const typedWindow = abbreviations ? parseFollowing(following) : null;
-  // With them off, dev still scores them, with the window the field holds (its document only when it holds none).
-  const window = parseFollowing(following);
-  const tryWindow = 'error' in window ? { following: 0 } : window;
+  const entered = parseFollowing(following);
+  const typedWindow = abbreviations ? entered : null;
+  // With them off, dev still scores them, with the window the field holds (their document only where it holds no number).
+  const tryWindow = 'error' in entered ? { following: 0 } : entered;
   const followingError = typedWindow && 'error' in typedWindow ? `Documents a definition also holds in: ${typedWindow.error}.` : null;
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<string | null>(null);
