@@ -1,4 +1,4 @@
-import { docScreenshot, editOptions, expect, makeWeakLabels, openDemo, storeRows, test } from './fixtures';
+import { createProject, docScreenshot, editOptions, expect, makeWeakLabels, openDemo, storeRows, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { scoreSpans, spanErrors } from '../src/core/metrics';
 import type { Span } from '../src/core/types';
@@ -841,4 +841,71 @@ test("a run with encoder pre-training keeps the project's encoder, the next run 
   page.once('dialog', (d) => void d.accept());
   await page.getByTestId('encoders-table').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByTestId('encoders-table')).toHaveCount(0);
+});
+
+test('distant labels imported for the train split only: the dictionary is their strings, weak-label features are off, and the run page says the layer labels no dev or test document', async ({
+  page,
+  outside: _,
+}) => {
+  test.setTimeout(300_000);
+  const names = ['Anna', 'Boris', 'Clara', 'Dmitri', 'Elena'];
+  const places = ['Paris', 'Oslo', 'Lima', 'Quito'];
+  // Train: distant labels that miss some names (what a dictionary match gives); dev and test: gold.
+  const train = names.flatMap((n, k) => [
+    [`${n} flew to ${places[k % 4]} .`, `B-PER O O ${k % 2 ? 'O' : 'B-LOC'} O`],
+    [`${n} met ${names[(k + 1) % 5]} in ${places[(k + 1) % 4]} .`, `B-PER O B-PER O B-LOC O`],
+  ]);
+  const gold = (k: number) => [`${names[k]} lives in ${places[k % 4]} .`, 'B-PER O O B-LOC O'];
+  const files = (rows: string[][], split: string) => ({
+    text: { name: `${split}.txt`, mimeType: 'text/plain', buffer: Buffer.from(rows.map((r) => r[0]).join('\n')) },
+    labels: { name: `${split}-labels.txt`, mimeType: 'text/plain', buffer: Buffer.from(rows.map((r) => r[1]).join('\n')) },
+  });
+  await createProject(page, 'Distant');
+  for (const [split, rows, kind] of [
+    ['train', train, 'weak'],
+    ['dev', [0, 1, 2].map(gold), 'gold'],
+    ['test', [3, 4, 0].map(gold), 'gold'],
+  ] as const) {
+    const f = files(rows as string[][], split);
+    await page.getByRole('link', { name: 'Import', exact: true }).click();
+    await page.getByLabel('Format').selectOption('lines');
+    await page.getByLabel('Split').selectOption(split);
+    await page.getByLabel('Corpus files').setInputFiles(f.text);
+    await page.getByLabel('Label files').setInputFiles(f.labels);
+    await page.getByLabel(`Kind of ${f.labels.name}`).selectOption(kind);
+    await page.getByLabel(`Layer name of ${f.labels.name}`).fill(kind === 'weak' ? 'distant' : 'gold');
+    await page.getByRole('button', { name: 'Import' }).click();
+    const confirm = page.getByRole('button', { name: 'Import anyway' });
+    await expect(page.getByTestId('import-result').or(confirm)).toBeVisible();
+    if (await confirm.isVisible()) await confirm.click();
+    await expect(page.getByTestId('import-result')).toBeVisible();
+  }
+  // The distinct (type, string) pairs the distant labels hold on train.
+  const strings = new Set(
+    train.flatMap(([text, tags]) => {
+      const w = text.split(' ');
+      return tags.split(' ').flatMap((t, i) => (t.startsWith('B-') ? [`${t.slice(2)}\t${w[i]}`] : []));
+    }),
+  );
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  await page.getByLabel('Training layer').selectOption({ label: 'weak: distant' });
+  await page.getByLabel('Method', { exact: true }).selectOption({ label: 'WSL: strong and weak labels, the weak as if gold' });
+  await expect(page.getByLabel('Weak labels as features')).toBeChecked();
+  await page.getByLabel('Dictionary dropout').fill('0.5');
+  await page.getByLabel('Hidden units').fill('16');
+  await page.getByLabel('Epochs', { exact: true }).fill('2');
+  await page.getByLabel('Backend').selectOption('wasm');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
+  const id = Number(await latestRun(page).first().textContent());
+  const { metrics } = (await runMetrics(page, id)) as unknown as { metrics: { weak: Record<string, unknown>; features: string[] } };
+  expect(metrics.weak).toEqual({ layer: 'distant' });
+  await latestRun(page).first().getByRole('link').click();
+  const facts = page.getByTestId('run-facts');
+  await expect(facts).toContainText(
+    `dictionary features: the project has no gazetteer or rule, so its dictionary is the ${strings.size} distinct strings layer "distant" labels on the train split`,
+  );
+  await expect(facts).toContainText('the weak labels as features: off, layer "distant" labels no dev or test document');
+  await expect(page.getByTestId('run-vs-weak')).toHaveText(/The weak layer “distant” labels no dev or test document/);
+  await expect(page.getByTestId('run-weak-dev')).toHaveCount(0);
 });

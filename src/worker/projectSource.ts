@@ -4,7 +4,7 @@
  * finished run's predictions, signals and model go back in one transaction.
  */
 import { mergeCorrections } from '../core/annotate';
-import { alignedLexicon, type Lexicon, lexiconMatcher, lexiconSize, makeLexicon, spanMatches, weakFeatureTypes } from '../core/lexicon';
+import { alignedLexicon, type Lexicon, lexiconFromSpans, lexiconMatcher, lexiconSize, makeLexicon, spanMatches, weakFeatureTypes } from '../core/lexicon';
 import { publicLibrarySources } from '../core/publicGazetteers';
 import { scoreSpans } from '../core/metrics';
 import type { EditorAnnotation } from '../core/progress';
@@ -37,6 +37,8 @@ interface Loaded {
   parsed: ParsedDoc[];
   layer: LayerRow;
   layerAnns: Annotation[];
+  /** Whether the training layer has a row for each document (an imported weak layer may label the train split only). */
+  layerCovers: boolean[];
   goldAnns: Annotation[];
   devIdx: number[];
   testIdx: number[];
@@ -139,7 +141,9 @@ async function readLayers(db: StudioDB, cfg: RunConfig & { data: { kind: 'projec
   const docIds = docs.map((d) => d.id!);
   const layer = await db.layers.get(layerId);
   if (!layer) throw new Error(`layer ${layerId} does not exist`);
-  const layerAnns = await layerAnnotations(db, layerId, docIds);
+  const layerRowsRead = await layerRows(db, layerId, docIds);
+  const layerCovers = layerRowsRead.map((r) => r !== undefined);
+  const layerAnns: Annotation[] = layerRowsRead.map((r) => r ?? { spans: [], oMode: 'partial', oTokens: [] });
   const goldAnns = await layerAnnotations(db, goldLayerId, docIds);
   // Which training sentences are weak: all of a weak layer's, except those the strong layer
   // settles (a complete row's every sentence; a reviewed sentence of a corrections layer).
@@ -168,6 +172,7 @@ async function readLayers(db: StudioDB, cfg: RunConfig & { data: { kind: 'projec
     docIds,
     layer,
     layerAnns,
+    layerCovers,
     trainAnns,
     goldAnns,
     goldRows,
@@ -241,7 +246,18 @@ async function loadProject(a: ProjectRunArgs, cfg: RunConfig): Promise<{ data: E
   const spanData = mod.spanModel ? await spanModelData(a.db, cfg.data.projectId, weakLayer ? L.layerAnns : null, dev) : {};
   return {
     data: { tags, feat, train, dev, ...(unlabeled.length ? { unlabeled } : {}), ...spanData },
-    kept: { docs, parsed, layer, layerAnns: L.layerAnns, goldAnns: L.goldAnns, devIdx: L.devIdx, testIdx: L.testIdx, unassigned, withLex: withLex.attach },
+    kept: {
+      docs,
+      parsed,
+      layer,
+      layerAnns: L.layerAnns,
+      layerCovers: L.layerCovers,
+      goldAnns: L.goldAnns,
+      devIdx: L.devIdx,
+      testIdx: L.testIdx,
+      unassigned,
+      withLex: withLex.attach,
+    },
   };
 }
 
@@ -263,8 +279,21 @@ async function featureAttacher(
   const tokenFeatures = getPipeline(cfg.pipeline.kind).tokenFeatures !== false;
   const dictionary = cfg.model.dictionary && tokenFeatures;
   let lexicon = dictionary ? await projectLexicon(a.db, projectId, cfg.model.ruleFeatures) : null;
+  // What differs from the options is said live and kept with the run (its page lists it).
+  const note = (s: string) => {
+    stage(s);
+    a.metrics.features = [...(a.metrics.features ?? []).filter((x) => x !== s), s];
+  };
+  if (dictionary && !lexicon && L.layer.kind === 'weak') lexicon = layerLexicon(L, note);
   if (dictionary && cfg.model.publicLibrary) lexicon = await withPublicLibrary(a, projectId, lexicon, types, stage);
-  const weakTypes = cfg.model.weakFeatures && tokenFeatures ? types : [];
+  // Weak labels are features only where the model will also see them when it predicts: an imported
+  // layer of distant labels on the train split alone would be learned, then never seen on dev or test.
+  const weakUncovered = L.layer.kind === 'weak' && ![...L.devIdx, ...L.testIdx].some((k) => L.layerCovers[k]);
+  if (cfg.model.weakFeatures && tokenFeatures && weakUncovered)
+    note(
+      `the weak labels as features: off, layer "${L.layer.name}" labels no dev or test document (the model would learn them and never see them where it predicts)`,
+    );
+  const weakTypes = cfg.model.weakFeatures && tokenFeatures && !weakUncovered ? types : [];
   const weakAnns = weakTypes.length ? await projectWeakLabels(a.db, projectId, L.layer, L.layerAnns, L.docIds) : null;
   if (weakAnns) stage(`the weak labels as features (${weakTypes.join(', ')})`);
   const starter = cfg.model.starter && tokenFeatures ? await projectStarter(a, text, stage) : null;
@@ -299,6 +328,21 @@ async function featureAttacher(
   const groups =
     lexicon || weakAnns || starter ? [...(lexicon?.types ?? []), ...weakFeatureTypes(weakAnns ? weakTypes : []), ...starterGroups(starter?.types ?? [])] : [];
   return { attach, groups };
+}
+
+/**
+ * A project with no gazetteer and no rule that trains on a weak layer (distant labels imported with
+ * the text): its dictionary is the distinct strings the layer labels on the train split, each with
+ * its type, matched case-sensitively, as the suite's distant settings read theirs
+ * (bench/configs/corpora.json). Nothing from dev or test.
+ */
+function layerLexicon(L: Awaited<ReturnType<typeof readLayers>>, note: (s: string) => void): Lexicon | null {
+  const entries = lexiconFromSpans(L.trainIdx.map((k) => ({ words: tokenTexts(L.docs[k]), spans: L.layerAnns[k].spans })));
+  if (!entries.length) return null;
+  note(
+    `dictionary features: the project has no gazetteer or rule, so its dictionary is the ${entries.length.toLocaleString()} distinct strings layer "${L.layer.name}" labels on the train split`,
+  );
+  return makeLexicon([{ mode: 'sensitive', entries }]);
 }
 
 /** The project's dictionary with the public gazetteer library's lists of its kinds of type (model.publicLibrary). */
@@ -459,15 +503,23 @@ async function readLoopModel(db: StudioDB, from: number): Promise<LoopModel> {
   return model;
 }
 
-/** A weak training layer scored against gold on dev and test (the run page shows it beside the model's scores); nothing for a gold or corrected layer. */
+/**
+ * A weak training layer scored against gold on dev and test (the run page shows it beside the
+ * model's scores); nothing for a gold or corrected layer, nor on a split the layer labels no
+ * document of (distant labels imported for the train split only: "0.0" would read as labels that
+ * are all wrong).
+ */
 function weakScores(L: Loaded): Pick<TrainMetrics, 'weak'> {
   if (L.layer.kind !== 'weak') return {};
   const score = (ks: number[]) =>
-    scoreSpans(
-      ks.map((k) => L.goldAnns[k].spans),
-      ks.map((k) => L.layerAnns[k].spans.filter((s) => s.label !== UNKNOWN_TYPE)),
-    );
-  return { weak: { layer: L.layer.name, dev: score(L.devIdx), ...(L.testIdx.length ? { test: score(L.testIdx) } : {}) } };
+    ks.some((k) => L.layerCovers[k])
+      ? scoreSpans(
+          ks.map((k) => L.goldAnns[k].spans),
+          ks.map((k) => L.layerAnns[k].spans.filter((s) => s.label !== UNKNOWN_TYPE)),
+        )
+      : undefined;
+  const [dev, test] = [score(L.devIdx), score(L.testIdx)];
+  return { weak: { layer: L.layer.name, ...(dev ? { dev } : {}), ...(test ? { test } : {}) } };
 }
 
 /**

@@ -58,6 +58,8 @@ export interface TrainMetrics extends MethodMetrics {
   stages?: StageRecord[];
   /** A pipeline that keeps its best stage on dev (RoSTER's keepBest): the stage whose model the run kept, when not the last. */
   keptStage?: string;
+  /** What the model's token features were where they differ from what its options say (a dictionary made from the training layer, weak-label features switched off). */
+  features?: string[];
   /** model.dictionaryDropout "dev": the value chosen on dev, at which the run's stages trained. */
   dictionaryDropout?: number;
   tokensPerSecond?: number;

@@ -131,6 +131,7 @@ export function RunPage() {
         {m.oShift !== undefined ? ` · decodes with O shift ${m.oShift} (chosen on dev)` : ''}
         {m.typeShifts ? ` · type shifts ${describeTypeShifts(m.typeShifts)} (chosen on dev)` : ''}
         {m.dictionaryDropout !== undefined ? ` · dictionary dropout ${m.dictionaryDropout} (chosen on dev)` : ''}
+        {m.features?.map((f) => ` · ${f}`).join('')}
         {m.starter
           ? ` · read the starter model's ${Object.entries(m.starter.spans)
               .map(([t, n]) => `${n.toLocaleString()} ${t}`)
@@ -161,7 +162,13 @@ export function RunPage() {
           />
         </div>
       )}
-      {m.weak && (m.test ?? m.dev) && (
+      {m.weak && (m.test ?? m.dev) && !m.weak.dev && !m.weak.test && (
+        <p className="muted" data-testid="run-vs-weak">
+          The weak layer “{m.weak.layer}” labels no dev or test document, so the model cannot be set against it there (its own score is on the train split,
+          where the model learned it).
+        </p>
+      )}
+      {m.weak && (m.test ?? m.dev) && (m.weak.dev || m.weak.test) && (
         <p data-testid="run-vs-weak">
           {m.test && m.weak.test ? (
             <>
