@@ -903,7 +903,7 @@ test('distant labels imported for the train split only: the dictionary is their 
   await latestRun(page).first().getByRole('link').click();
   const facts = page.getByTestId('run-facts');
   await expect(facts).toContainText(
-    `dictionary features: the project has no gazetteer or rule, so its dictionary is the ${strings.size} distinct strings layer "distant" labels on the train split`,
+    `dictionary features: the project has no gazetteer of its own, so its dictionary is the ${strings.size} distinct strings layer "distant" labels on the train split`,
   );
   await expect(facts).toContainText('the weak labels as features: off, layer "distant" labels no dev or test document');
   await expect(page.getByTestId('run-vs-weak')).toHaveText(/The weak layer “distant” labels no dev or test document/);

@@ -213,6 +213,21 @@ describe('the review tools in the store', () => {
   });
 });
 
+describe("a project's own gazetteers", () => {
+  it("counts the user's gazetteers, not the annotator's corrections and stop list or a public list", async () => {
+    const { addPublicGazetteer, addToCorrectionsGazetteer, addToStopList, hasOwnGazetteer } = await import('./repo');
+    const db = new StudioDB(`own-${Math.random()}`);
+    const pid = await createProject(db, 'p');
+    await importCorpus(db, pid, parseConll(conll, { file: 'a.conll', scheme: 'BIO', split: 'train', layer }));
+    await addToCorrectionsGazetteer(db, pid, 'Aspirin', 'Chemical');
+    await addToStopList(db, pid, 'No');
+    await addPublicGazetteer(db, pid, { list: 'cities', title: 'Cities', source: 'test', type: 'Chemical', featuresOnly: true, phrases: ['Paris'] });
+    expect(await hasOwnGazetteer(db, pid)).toBe(false);
+    await importGazetteer(db, pid, 'g', 'insensitive', parseGazetteerTsv('Disease\tasthma\n', 'g.tsv'));
+    expect(await hasOwnGazetteer(db, pid)).toBe(true);
+  });
+});
+
 describe('the abbreviations the text defines, on dev', () => {
   it('scores the aggregate on the dev gold with them and without, whichever way the option is', async () => {
     const { runWeakLabeling } = await import('../worker/weakJob');

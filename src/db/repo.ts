@@ -387,10 +387,6 @@ export async function addGazetteerEntry(db: StudioDB, gazetteerId: number, phras
   });
 }
 
-/**
- * Adds a phrase to the project's "corrections" gazetteer (made on first use, case-sensitive, after
- * the others in priority), in one transaction: the editor's "add to gazetteer". Returns the entry's id (its undo removes it).
- */
 /** The project's corrections gazetteer (typed) or its stop list (untyped), if it has made one. */
 function annotatorList(db: StudioDB, projectId: number, stop: boolean) {
   return db.gazetteers
@@ -400,6 +396,21 @@ function annotatorList(db: StudioDB, projectId: number, stop: boolean) {
     .first();
 }
 
+/** Whether the project has a gazetteer of its own: not the annotator's corrections gazetteer or stop list, nor a list of the public library. */
+export async function hasOwnGazetteer(db: StudioDB, projectId: number): Promise<boolean> {
+  return (
+    (await db.gazetteers
+      .where('projectId')
+      .equals(projectId)
+      .filter((g) => !g.stop && !g.public && g.name !== 'corrections')
+      .count()) > 0
+  );
+}
+
+/**
+ * Adds a phrase to the project's "corrections" gazetteer (made on first use, case-sensitive, after
+ * the others in priority), in one transaction: the editor's "add to gazetteer". Returns the entry's id (its undo removes it).
+ */
 export async function addToCorrectionsGazetteer(db: StudioDB, projectId: number, phrase: string, type: string): Promise<number> {
   return db.transaction('rw', [db.projects, db.gazetteers, db.gazetteerEntries, db.rules], async () => {
     let gid = (await annotatorList(db, projectId, false))?.id;

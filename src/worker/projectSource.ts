@@ -11,7 +11,7 @@ import type { EditorAnnotation } from '../core/progress';
 import { type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
 import type { Annotation, ParsedDoc, Span } from '../core/types';
 import { UNKNOWN_TYPE, sentenceRanges, tokenTexts } from '../core/types';
-import { findEncoder, layerAnnotations, projectLexicon, saveEmbeddings, saveEncoder, toParsedDoc } from '../db/repo';
+import { findEncoder, hasOwnGazetteer, layerAnnotations, projectLexicon, saveEmbeddings, saveEncoder, toParsedDoc } from '../db/repo';
 import { layerRows } from '../db/layerStore';
 import { endRunWithoutModel, finishRun, loadRunState, saveRunState, updateRun } from '../db/runs';
 import type { DocumentRow, LayerRow, StudioDB } from '../db/schema';
@@ -284,7 +284,7 @@ async function featureAttacher(
     stage(s);
     a.metrics.features = [...(a.metrics.features ?? []).filter((x) => x !== s), s];
   };
-  if (dictionary && !lexicon && L.layer.kind === 'weak') lexicon = layerLexicon(L, note);
+  if (dictionary && L.layer.kind === 'weak' && !(await hasOwnGazetteer(a.db, projectId))) lexicon = withLayerStrings(L, lexicon, note);
   if (dictionary && cfg.model.publicLibrary) lexicon = await withPublicLibrary(a, projectId, lexicon, types, stage);
   // Weak labels are features only where the model will also see them when it predicts: an imported
   // layer of distant labels on the train split alone would be learned, then never seen on dev or test.
@@ -331,18 +331,19 @@ async function featureAttacher(
 }
 
 /**
- * A project with no gazetteer and no rule that trains on a weak layer (distant labels imported with
+ * A project with no gazetteer of its own that trains on a weak layer (distant labels imported with
  * the text): its dictionary is the distinct strings the layer labels on the train split, each with
  * its type, matched case-sensitively, as the suite's distant settings read theirs
- * (bench/configs/corpora.json). Nothing from dev or test.
+ * (bench/configs/corpora.json); nothing from dev or test. The annotator's corrections gazetteer and
+ * stop list, and the project's rules, join it as they join any dictionary.
  */
-function layerLexicon(L: Awaited<ReturnType<typeof readLayers>>, note: (s: string) => void): Lexicon | null {
+function withLayerStrings(L: Awaited<ReturnType<typeof readLayers>>, lexicon: Lexicon | null, note: (s: string) => void): Lexicon | null {
   const entries = lexiconFromSpans(L.trainIdx.map((k) => ({ words: tokenTexts(L.docs[k]), spans: L.layerAnns[k].spans })));
-  if (!entries.length) return null;
+  if (!entries.length) return lexicon;
   note(
-    `dictionary features: the project has no gazetteer or rule, so its dictionary is the ${entries.length.toLocaleString()} distinct strings layer "${L.layer.name}" labels on the train split`,
+    `dictionary features: the project has no gazetteer of its own, so its dictionary is the ${entries.length.toLocaleString()} distinct strings layer "${L.layer.name}" labels on the train split`,
   );
-  return makeLexicon([{ mode: 'sensitive', entries }]);
+  return makeLexicon([{ mode: 'sensitive', entries }, ...(lexicon?.sources ?? [])], lexicon?.rules ?? [], lexicon?.stop ?? []);
 }
 
 /** The project's dictionary with the public gazetteer library's lists of its kinds of type (model.publicLibrary). */
