@@ -20,6 +20,7 @@ import { experimentSchema, isScoredOnly, planExperiment, type splitSchema, type 
 import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
 import { WeakLabeler } from '../core/weak/pipeline';
+import { withAbbreviations } from '../core/weak/abbreviations';
 import type { HmmParams } from '../core/weak/hmm';
 import { type AggregateMethod, LABEL_MODEL_ORDER } from '../core/weak/aggregate';
 import {
@@ -170,6 +171,8 @@ export function loadSetting(s: Setting): SettingData {
   if (s.kind === 'distant') {
     corpus = readCorpus(s.train.text, { format: 'lines', labels: [{ file: s.train.weak, kind: 'weak', name: 'weak' }] });
     anns = corpus.layers[0].annotations;
+    // A definition holds only in the sentences after it, so a limitTrain prefix reads nothing beyond itself.
+    if (s.abbreviations) anns = withAbbreviations(corpus.docs.map((doc) => ({ tokens: tokenTexts(doc) })), anns, s.abbreviations).annotations;
     weak = corpus.docs.map(() => true);
   } else if (s.kind === 'mixed') {
     corpus = readCorpus(s.train.text, {

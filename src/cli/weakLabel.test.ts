@@ -134,3 +134,58 @@ describe('abbreviations the text defines (a dictionary setting\'s "abbreviations
     expect(() => setting(undefined, { abbreviations: { window: 3 } })).toThrow(/abbreviations/);
   });
 });
+
+describe('abbreviations the text defines over distant labels (a distant setting\'s "abbreviations")', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'abbreviations-distant-'));
+  const lines = (rows: string[][]) => rows.map((r) => r.join(' ')).join('\n');
+  const text = [
+    ['The', 'Kurdistan', 'Democratic', 'Party', '(', 'KDP', ')', 'said', '.'],
+    ['KDP', 'leaders', 'met', 'in', 'Paris', '.'],
+    ['Later', ',', 'KDP', 'agreed', '.'],
+  ];
+  const tags = [
+    ['O', 'B-ORG', 'I-ORG', 'I-ORG', 'O', 'O', 'O', 'O', 'O'],
+    ['O', 'O', 'O', 'O', 'B-LOC', 'O'],
+    ['O', 'O', 'O', 'O', 'O'],
+  ];
+  writeFileSync(join(dir, 'train.txt'), lines(text));
+  writeFileSync(join(dir, 'train_tags.txt'), lines(tags));
+  writeFileSync(join(dir, 'dev.txt'), lines([text[1]]));
+  writeFileSync(join(dir, 'dev_tags.txt'), lines([['B-ORG', 'O', 'O', 'O', 'B-LOC', 'O']]));
+  const distant = (more: Record<string, unknown>) =>
+    loadExperimentConfig(
+      join(dir, 't.json'),
+      {
+        name: 't',
+        settings: [
+          {
+            kind: 'distant',
+            name: 'd',
+            train: { text: 'train.txt', weak: 'train_tags.txt' },
+            dev: { text: 'dev.txt', labels: 'dev_tags.txt' },
+            test: { text: 'dev.txt', labels: 'dev_tags.txt' },
+            ...more,
+          },
+        ],
+        methods: [{ label: 'w', method: { name: 'wsl' } }],
+        records: 'r.jsonl',
+      },
+      dir,
+    ).exp.settings[0];
+  const spans = (d: ReturnType<typeof loadSetting>) =>
+    d.train.anns.map((a, k) => a.spans.map((s) => `${s.label}:${tokenTexts(d.train.corpus.docs[k]).slice(s.start, s.end).join(' ')}`));
+
+  it('type the short form where the distant labels say O, in its sentence and the following ones; off, the labels are as read', () => {
+    expect(spans(loadSetting(distant({})))).toEqual([['ORG:Kurdistan Democratic Party'], ['LOC:Paris'], []]);
+    expect(spans(loadSetting(distant({ abbreviations: { following: 1 } })))).toEqual([
+      ['ORG:Kurdistan Democratic Party', 'ORG:KDP'],
+      ['ORG:KDP', 'LOC:Paris'],
+      [],
+    ]);
+    expect(spans(loadSetting(distant({ abbreviations: { following: 2 } })))[2]).toEqual(['ORG:KDP']);
+  });
+
+  it('are checked when the config is read', () => {
+    expect(() => distant({ abbreviations: { following: 'all' } })).toThrow(/abbreviations/);
+  });
+});

@@ -62,6 +62,13 @@ export const settingSchema = z.discriminatedUnion('kind', [
       kind: z.literal('distant'),
       train: z.object({ text: z.string(), weak: z.string(), gold: z.string().optional() }).strict(),
       entryReliability: z.boolean().optional(),
+      /**
+       * The abbreviations the text defines after a typed distant span, read into the training
+       * sentences' distant labels as a dictionary setting reads them into its aggregate
+       * (core/weak/abbreviations.ts), before anything else reads those labels (the dictionary its
+       * model reads included). Absent: off.
+       */
+      abbreviations: abbreviationOptionsSchema.optional(),
       ...common,
     })
     .strict(),
