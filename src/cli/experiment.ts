@@ -172,7 +172,12 @@ export function loadSetting(s: Setting): SettingData {
     corpus = readCorpus(s.train.text, { format: 'lines', labels: [{ file: s.train.weak, kind: 'weak', name: 'weak' }] });
     anns = corpus.layers[0].annotations;
     // A definition holds only in the sentences after it, so a limitTrain prefix reads nothing beyond itself.
-    if (s.abbreviations) anns = withAbbreviations(corpus.docs.map((doc) => ({ tokens: tokenTexts(doc) })), anns, s.abbreviations).annotations;
+    if (s.abbreviations)
+      anns = withAbbreviations(
+        corpus.docs.map((doc) => ({ tokens: tokenTexts(doc) })),
+        anns,
+        s.abbreviations,
+      ).annotations;
     weak = corpus.docs.map(() => true);
   } else if (s.kind === 'mixed') {
     corpus = readCorpus(s.train.text, {
@@ -988,6 +993,10 @@ export async function prepareMethod({ exp, configFile, setting, data, m, glove, 
   if (planned[0]?.config.model.publicLibrary)
     throw new Error(
       `${configFile}: methods["${m.label}"].model.publicLibrary: the training page's switch; in an experiment give the setting its lists ("publicGazetteers": [{"list": "cities", "type": "LOC"}, ...]), mapped as the page maps them`,
+    );
+  if (planned[0]?.config.model.abbreviations)
+    throw new Error(
+      `${configFile}: methods["${m.label}"].model.abbreviations: the training page's run option; in an experiment give the setting "abbreviations": {"following": N} (a dictionary or distant setting), which reads them into its weak labels before any method does`,
     );
   let sents = sentencesFor(data, tags, setting);
   // The method's module says what its model reads (the decoupled model: words only, and a [MASK]).

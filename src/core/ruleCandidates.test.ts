@@ -70,10 +70,13 @@ describe('the rule’s candidates', () => {
       expect(page.config.model.wordDropout).toBe(0.1);
       expect(byLabel.get('WSL without dictionary features')!.model.wordDropout).toBe(0);
       expect([...byLabel.values()].filter((c) => c.model.wordDropout === 0.1)).toHaveLength(2);
-      // Each kept prior's options on exactly its rows: weight averaging's train.average, the library's run option.
+      // Each kept prior's options on exactly its rows: weight averaging's train.average, the library's and the abbreviations' run options.
       for (const [label, c] of byLabel) {
         expect(c.train.average, label).toBe(label.includes('weight average 0.99') ? 0.99 : 0);
         expect(c.model.publicLibrary, label).toBe(label.includes('public gazetteers'));
+        expect(c.model.abbreviations, label).toEqual(
+          label.includes('abbreviations') ? json('bench/configs/abbreviations.json').settings[0].abbreviations : undefined,
+        );
       }
     }
   });

@@ -10,6 +10,7 @@
  * cannot apply to the project (the gazetteer library, where no list maps onto its types) is
  * replaced by what the rule keeps where it is inert (`everyCorpus.whereInert`).
  */
+import abbreviations from '../../bench/configs/abbreviations.json';
 import corpora from '../../bench/configs/corpora.json';
 import library from '../../bench/configs/public-gazetteers-brands.json';
 import loco from '../../bench/results/loco.json';
@@ -44,10 +45,28 @@ const LIBRARY: Prior = {
   model: { publicLibrary: true },
 };
 
+/** The abbreviations the text defines, a prior of the data (each setting of its config reads them): on a project, the run reads them into its weak layer. */
+const ABBREVIATIONS: Prior = {
+  name: 'word dropout 0.1 + abbreviations',
+  file: 'bench/configs/abbreviations.json',
+  config: abbreviations,
+  over: WORD_DROPOUT.name,
+  model: { abbreviations: abbreviationsOf(abbreviations.settings) },
+};
+
+/** The one window every setting of the abbreviations config reads them with. */
+function abbreviationsOf(settings: readonly { abbreviations?: { following: number } }[]): { following: number } {
+  const windows = new Set(settings.map((s) => s.abbreviations?.following));
+  if (windows.size !== 1 || windows.has(undefined))
+    throw new Error('bench/configs/abbreviations.json: every setting reads the abbreviations with one window ("abbreviations": {"following": N})');
+  return { following: [...windows][0]! };
+}
+
 /** A kept prior and the rows it is kept for, in the order they stack. */
 export type KeptPrior = { prior: Prior; rows: string[] };
 
-const PRIORS = new Map([WORD_DROPOUT, WEIGHT_AVERAGE, LIBRARY].map((p) => [p.name, p]));
+const ALL_PRIORS = [WORD_DROPOUT, WEIGHT_AVERAGE, LIBRARY, ABBREVIATIONS];
+const PRIORS = new Map(ALL_PRIORS.map((p) => [p.name, p]));
 
 /** loco.json's list of kept priors as the page's: those kept for some row, each with its config. */
 function kept(list: readonly { name: string; rows: string[] }[]): KeptPrior[] {
@@ -86,7 +105,7 @@ export function keptPriorsFor(types: readonly string[]): KeptPrior[] {
 export function ruleCandidates(types: readonly string[]): ExperimentMethods & { file: string } {
   const exp = parseExperimentMethods(JSON.stringify(corpora), 'bench/configs/corpora.json');
   const kept = keptPriorsFor(types);
-  const parsed = new Map([WORD_DROPOUT, WEIGHT_AVERAGE, LIBRARY].map((p) => [p.name, parseExperimentMethods(JSON.stringify(p.config), p.file)]));
+  const parsed = new Map(ALL_PRIORS.map((p) => [p.name, parseExperimentMethods(JSON.stringify(p.config), p.file)]));
   const priors = kept.map(({ prior: p, rows }) => {
     const prior = parsed.get(p.name)!;
     const under = p.over ? parsed.get(p.over)! : exp;

@@ -10,6 +10,7 @@ import { sstPipelineSchema } from '../methods/sst.def';
 import { singlePipelineSchema } from '../methods/supervised.def';
 import { TAG_SCHEMES } from './types';
 import { issueSentence } from './issueSentence';
+import { abbreviationOptionsSchema } from './weak/abbreviations';
 
 /**
  * A run, described by one serializable object: data, labels, model, method, hyperparameters and
@@ -123,6 +124,16 @@ export const modelSchema = z.object({
    * run with it, and not for the page's pipeline (dev −0.91; BENCHMARKS.md, the rule decides every prior).
    */
   publicLibrary: z.boolean().default(false),
+  /**
+   * The abbreviations the text defines (core/weak/abbreviations.ts), read into the weak layer the
+   * run trains on, for this run only: a short form in parentheses right after a typed weak span
+   * ("chloroacetaldehyde ( CAA )") takes the span's type there and at its later occurrences, in
+   * its document and the `following` ones (documents in import order), wherever the layer says O;
+   * the weak-label features read the same layer. What the Weak labels page's option does to a new
+   * aggregate, for a layer made without it. Absent: off. The training page's rule candidates set
+   * it where the leave-one-corpus-out rule keeps it (BENCHMARKS.md, the abbreviations the text defines).
+   */
+  abbreviations: abbreviationOptionsSchema.optional(),
   /**
    * Epochs of encoder pre-training (0: off): the BiLSTM learns the project's unlabeled training
    * text as a bidirectional language model once (src/model/pretrain.ts), kept as a project asset,
@@ -264,6 +275,7 @@ export function modelName(cfg: Pick<RunConfig, 'model'>): string {
     m.weakFeatures === true && 'weak labels in',
     m.starter === true && 'starter model in',
     m.publicLibrary === true && 'public gazetteers',
+    m.abbreviations !== undefined && 'abbreviations read',
     m.spelling === true && 'spelling vectors',
     (m.pretrain ?? 0) > 0 && `pre-trained encoder (${m.pretrain} epochs)`,
   ].filter(Boolean);

@@ -11,6 +11,7 @@ import type { EditorAnnotation } from '../core/progress';
 import { type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
 import type { Annotation, ParsedDoc, Span } from '../core/types';
 import { UNKNOWN_TYPE, sentenceRanges, tokenTexts } from '../core/types';
+import { withAbbreviations } from '../core/weak/abbreviations';
 import { findEncoder, hasOwnGazetteer, layerAnnotations, projectLexicon, saveEmbeddings, saveEncoder, toParsedDoc } from '../db/repo';
 import { layerRows } from '../db/layerStore';
 import { endRunWithoutModel, finishRun, loadRunState, saveRunState, updateRun } from '../db/runs';
@@ -143,7 +144,25 @@ async function readLayers(db: StudioDB, cfg: RunConfig & { data: { kind: 'projec
   if (!layer) throw new Error(`layer ${layerId} does not exist`);
   const layerRowsRead = await layerRows(db, layerId, docIds);
   const layerCovers = layerRowsRead.map((r) => r !== undefined);
-  const layerAnns: Annotation[] = layerRowsRead.map((r) => r ?? { spans: [], oMode: 'partial', oTokens: [] });
+  let layerAnns: Annotation[] = layerRowsRead.map((r) => r ?? { spans: [], oMode: 'partial', oTokens: [] });
+  // model.abbreviations: the short forms the text defines after a typed weak span, read into a weak
+  // layer (over every document in import order, as the Weak labels page reads them into an aggregate);
+  // a document the layer does not label stays unlabeled.
+  let abbreviated: number | null = null;
+  if (cfg.model.abbreviations && layer.kind === 'weak') {
+    const before = layerAnns;
+    const read = withAbbreviations(
+      docs.map((d) => ({ tokens: tokenTexts(d) })),
+      before,
+      cfg.model.abbreviations,
+    ).annotations;
+    abbreviated = 0;
+    layerAnns = read.map((x, k) => {
+      if (!layerCovers[k] || x === before[k]) return before[k];
+      abbreviated! += x.spans.length - before[k].spans.length;
+      return x;
+    });
+  }
   const goldAnns = await layerAnnotations(db, goldLayerId, docIds);
   // Which training sentences are weak: all of a weak layer's, except those the strong layer
   // settles (a complete row's every sentence; a reviewed sentence of a corrections layer).
@@ -182,6 +201,7 @@ async function readLayers(db: StudioDB, cfg: RunConfig & { data: { kind: 'projec
     devIdx,
     testIdx,
     unassignedIdx: idx('unassigned'),
+    abbreviated,
   };
 }
 
@@ -226,6 +246,14 @@ async function loadProject(a: ProjectRunArgs, cfg: RunConfig): Promise<{ data: E
     a.fetchGlove,
   );
   const withLex = await featureAttacher(a, cfg, L, [...trainTypes].sort(), stage, { emb, parsed, tags });
+  if (cfg.model.abbreviations) {
+    const what =
+      L.abbreviated === null
+        ? `the abbreviations the text defines: off, layer "${layer.name}" is not a weak layer`
+        : `the abbreviations the text defines, read into layer "${layer.name}" (a definition holds in its document and the ${cfg.model.abbreviations.following} after it): ${L.abbreviated.toLocaleString()} spans added`;
+    stage(what);
+    a.metrics.features = [...(a.metrics.features ?? []).filter((x) => x !== what), what];
+  }
   const train = withLex.attach(trainRaw);
   const dev = withLex.attach(sub(L.devIdx, L.goldAnns));
   // The self-training pool (pipeline.unlabeled of completion, BOND and RoSTER): the sentences of the
