@@ -851,10 +851,15 @@ test('distant labels imported for the train split only: the dictionary is their 
   const names = ['Anna', 'Boris', 'Clara', 'Dmitri', 'Elena'];
   const places = ['Paris', 'Oslo', 'Lima', 'Quito'];
   // Train: distant labels that miss some names (what a dictionary match gives); dev and test: gold.
-  const train = names.flatMap((n, k) => [
-    [`${n} flew to ${places[k % 4]} .`, `B-PER O O ${k % 2 ? 'O' : 'B-LOC'} O`],
-    [`${n} met ${names[(k + 1) % 5]} in ${places[(k + 1) % 4]} .`, `B-PER O B-PER O B-LOC O`],
-  ]);
+  const train = [
+    ...names.flatMap((n, k) => [
+      [`${n} flew to ${places[k % 4]} .`, `B-PER O O ${k % 2 ? 'O' : 'B-LOC'} O`],
+      [`${n} met ${names[(k + 1) % 5]} in ${places[(k + 1) % 4]} .`, `B-PER O B-PER O B-LOC O`],
+    ]),
+    // A definition the distant labels do not follow up: "CPL" in the next line is O.
+    ['The Central Park Library ( CPL ) hired Anna .', 'O B-LOC I-LOC I-LOC O O O O B-PER O'],
+    ['CPL opened in Lima .', 'O O O B-LOC O'],
+  ];
   const gold = (k: number) => [`${names[k]} lives in ${places[k % 4]} .`, 'B-PER O O B-LOC O'];
   const files = (rows: string[][], split: string) => ({
     text: { name: `${split}.txt`, mimeType: 'text/plain', buffer: Buffer.from(rows.map((r) => r[0]).join('\n')) },
@@ -908,4 +913,20 @@ test('distant labels imported for the train split only: the dictionary is their 
   await expect(facts).toContainText('the weak labels as features: off, layer "distant" labels no dev or test document');
   await expect(page.getByTestId('run-vs-weak')).toHaveText(/The weak layer “distant” labels no dev or test document/);
   await expect(page.getByTestId('run-weak-dev')).toHaveCount(0);
+  await expect(facts).not.toContainText('abbreviations');
+  // The abbreviations the text defines, read into the imported layer for a run: "CPL" in the line after its definition.
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  await page.getByLabel('Abbreviations the text defines').check();
+  const window = page.getByLabel('Documents a definition also holds in');
+  await window.fill('-1');
+  await expect(window).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
+  await window.fill('1');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
+  await latestRun(page).first().getByRole('link').click();
+  await expect(facts).toContainText(
+    'the abbreviations the text defines, read into layer "distant" (a definition holds in its document and the 1 after it): 2 spans added',
+  );
+  await expect(facts).toContainText(`its dictionary is the ${strings.size + 1} distinct strings layer "distant" labels on the train split`);
 });

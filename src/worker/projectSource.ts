@@ -250,7 +250,7 @@ async function loadProject(a: ProjectRunArgs, cfg: RunConfig): Promise<{ data: E
     const what =
       L.abbreviated === null
         ? `the abbreviations the text defines: off, layer "${layer.name}" is not a weak layer`
-        : `the abbreviations the text defines, read into layer "${layer.name}" (a definition holds in its document and the ${cfg.model.abbreviations.following} after it): ${L.abbreviated.toLocaleString()} spans added`;
+        : `the abbreviations the text defines, read into layer "${layer.name}" (a definition holds in its document and the ${cfg.model.abbreviations.following} after it): ${L.abbreviated.toLocaleString()} span${L.abbreviated === 1 ? '' : 's'} added`;
     stage(what);
     a.metrics.features = [...(a.metrics.features ?? []).filter((x) => x !== what), what];
   }

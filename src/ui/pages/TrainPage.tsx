@@ -46,6 +46,7 @@ const NUMBER_FIELDS = {
   batch: 'batch',
   lr: 'lr',
   seed: 'seed',
+  abbreviationsFollowing: 'documents a definition also holds in',
 } as const;
 
 /** A field's number, or an error that names the field and what was typed. */
@@ -64,6 +65,7 @@ function formProblems(form: Form): string[] {
   const problems: string[] = [];
   for (const k of Object.keys(NUMBER_FIELDS) as (keyof typeof NUMBER_FIELDS)[]) {
     if (k === 'dictDropout' && (!form.dictionary || form.dictDropout.trim() === 'dev')) continue;
+    if (k === 'abbreviationsFollowing' && !form.abbreviations) continue;
     try {
       num(form, k);
     } catch (e) {
@@ -92,6 +94,7 @@ function formSettings(form: Form) {
       weakFeatures: form.weakFeatures,
       starter: form.starter,
       publicLibrary: form.publicLibrary,
+      ...(form.abbreviations ? { abbreviations: { following: num(form, 'abbreviationsFollowing') } } : {}),
     },
     train: {
       epochs: num(form, 'epochs'),
@@ -124,6 +127,7 @@ const FIELD_OF: Record<string, string> = {
   'train.batchSize': 'batch',
   'train.lr': 'lr',
   'train.seed': 'seed',
+  'model.abbreviations.following': 'documents a definition also holds in',
 };
 
 function NumberInput({ invalid, ...props }: { 'aria-label': string; value: string; onChange: React.ChangeEventHandler<HTMLInputElement>; invalid: boolean }) {
@@ -217,6 +221,10 @@ function trainFormDefaults() {
     starter: MODEL_DEFAULTS.starter,
     // Off: the rule keeps the library for WSL with the priors, not for the page's pipeline (BENCHMARKS.md).
     publicLibrary: MODEL_DEFAULTS.publicLibrary,
+    // Off, as on the Weak labels page: the rule keeps them where the text defines them (BENCHMARKS.md,
+    // the abbreviations the text defines), and its candidates read them; a project's own dev says which.
+    abbreviations: false,
+    abbreviationsFollowing: '0',
     // Off, chosen on dev (BENCHMARKS.md, thirty-first session): in the page's completion pipeline the encoder adds dev
     // −0.08 on conll03 distant 1k with the other training text to self-train on, +0.10 with none; it costs minutes.
     pretrain: String(MODEL_DEFAULTS.pretrain),
@@ -248,7 +256,7 @@ function useTrainForm(projectId: number) {
     onChange: set(k),
     invalid: problems.some((p) => p.startsWith(`${NUMBER_FIELDS[k]}:`)),
   });
-  const check = (k: 'dictionary' | 'weakFeatures' | 'starter' | 'spelling' | 'typeShifts' | 'publicLibrary') => ({
+  const check = (k: 'dictionary' | 'weakFeatures' | 'starter' | 'spelling' | 'typeShifts' | 'publicLibrary' | 'abbreviations') => ({
     checked: form[k],
     onChange: (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.checked }),
   });
@@ -529,6 +537,14 @@ function ModelFields({ f, disabled }: { f: TrainForm; disabled: boolean }) {
       <label title="The project's weak labels (their aggregate) as model input too, so the model starts from what they say and learns from context where to differ">
         <input type="checkbox" aria-label="Weak labels as features" {...check('weakFeatures')} /> weak labels as features
       </label>
+      <label title="A short form in parentheses right after a weak span ('chloroacetaldehyde ( CAA )', its letters read in order out of the span's words) takes the span's type, there and at its later occurrences, where the weak layer says O: read into the layer this run trains on (and its weak-label features), for this run only. For a layer imported without them, or an aggregate made without them; the Weak labels page does the same to a new aggregate">
+        <input type="checkbox" aria-label="Abbreviations the text defines" {...check('abbreviations')} /> abbreviations the text defines
+      </label>
+      {form.abbreviations && (
+        <label title="For documents of one sentence each (a file of lines, CoNLL without -DOCSTART-) in the text's order: how many following documents a definition also holds in. 0 for real documents">
+          also in the next <NumberInput aria-label="Documents a definition also holds in" {...numField('abbreviationsFollowing')} /> documents
+        </label>
+      )}
       <label title="The starter model (the studio's tagger trained on CoNLL-2003 news: PER, LOC, ORG, MISC) reads every document, and its predictions are model input of their own: the model learns on your labels what each is worth. It helped on tweets and web pages and cost a point on biomedical text (BENCHMARKS.md): compare a run with and without it on dev">
         <input type="checkbox" aria-label="Starter model features" {...check('starter')} /> starter model features
       </label>
