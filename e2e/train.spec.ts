@@ -193,7 +193,7 @@ test('an experiment from a config file runs its methods × seeds in turn; compar
   await page.getByLabel('Backend').selectOption('wasm');
   // One click loads the leave-one-corpus-out rule's candidates, as the suite measured them.
   await page.getByRole('button', { name: "The default rule's candidates" }).click();
-  await expect(page.getByTestId('experiment-file')).toHaveText('bench/configs/corpora.json, with word-dropout.json and weight-average.json: corpora');
+  await expect(page.getByTestId('experiment-file')).toHaveText('bench/configs/corpora.json, with word-dropout.json and abbreviations.json: corpora');
   const methods = page.getByRole('group', { name: 'Experiment: what to run' }).getByRole('checkbox');
   await expect(methods).toHaveCount(5);
   for (const box of await methods.all()) await expect(box).toBeChecked();

@@ -126,7 +126,8 @@ export function ruleCandidates(types: readonly string[]): ExperimentMethods & { 
         : m;
     });
   const files = kept.filter((k) => k.rows.length).map((k) => k.prior.file.replace('bench/configs/', ''));
-  return { ...exp, methods, file: `bench/configs/corpora.json${files.length ? `, with ${files.join(' and ')}` : ''}` };
+  const list = files.length > 1 ? `${files.slice(0, -1).join(', ')} and ${files.at(-1)}` : (files[0] ?? '');
+  return { ...exp, methods, file: `bench/configs/corpora.json${list ? `, with ${list}` : ''}` };
 }
 
 /** What the page knows of a run to choose among an experiment's runs. */
