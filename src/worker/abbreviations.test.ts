@@ -3,10 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { useWasmBackend } from '../cli/train';
 import { parseConll } from '../core/formats/conll';
 import { createProject, importCorpus } from '../db/repo';
-import { addRun } from '../db/runs';
 import { StudioDB } from '../db/schema';
-import { readGloveAsset } from '../model/gloveNode';
-import { runTraining } from './trainJob';
+import { trainOnProject } from './testRuns';
 
 /** CoNLL lines from sentences of `word/TAG` tokens (a bare word is O). */
 const conll = (sentences: string[]) =>
@@ -44,21 +42,10 @@ describe("a run's model.abbreviations", () => {
       train: { epochs: 1, batchSize: 4 },
       backend: 'wasm',
     };
-    const assets = {
-      fetchGlove: async () => readGloveAsset(),
-      fetchStarter: async () => {
-        throw new Error('no starter model here');
-      },
-      fetchPublic: async () => '',
-    };
     const run = async (cfg: object) => {
-      const runId = await addRun(db, { projectId: pid, kind: 'train', config: cfg, status: 'running', createdAt: Date.now() });
-      const stages: string[] = [];
-      const metrics = await runTraining(db, runId, assets, (e) => {
-        if (e.kind === 'stage') stages.push(e.stage);
-      });
-      expect((await db.runs.get(runId))!.status).toBe('done');
-      return { stages, metrics };
+      const r = await trainOnProject(db, pid, cfg);
+      expect((await db.runs.get(r.runId))!.status).toBe('done');
+      return r;
     };
     const dictionary = (stages: string[]) => stages.find((s) => s.startsWith('dictionary features: the project has no gazetteer'));
     const off = await run(config);

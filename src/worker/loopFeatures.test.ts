@@ -1,13 +1,10 @@
 import 'fake-indexeddb/auto';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useWasmBackend } from '../cli/train';
 import { parseConll } from '../core/formats/conll';
 import { addToCorrectionsGazetteer, createProject, importCorpus, importGazetteer } from '../db/repo';
-import { addRun } from '../db/runs';
 import { StudioDB } from '../db/schema';
-import { readGloveAsset } from '../model/gloveNode';
-import { runTraining } from './trainJob';
+import { trainOnProject } from './testRuns';
 
 /** Sentences that name a person in a place, in CoNLL form. */
 const conll = (names: readonly [string, string][]) => names.map(([who, where]) => `${who} B-PER\nvisited O\n${where} B-LOC\n.\tO\n`).join('\n');
@@ -37,21 +34,7 @@ describe("the review loop's fine-tune and the dictionary", () => {
       train: { epochs: 1, batchSize: 4 },
       backend: 'wasm',
     };
-    const assets = {
-      fetchGlove: async () => readGloveAsset(),
-      fetchStarter: async () => {
-        throw new Error('no starter model here');
-      },
-      fetchPublic: async (path: string) => readFileSync(new URL(`../../public/${path}`, import.meta.url), 'utf8'),
-    };
-    const run = async (cfg: object) => {
-      const runId = await addRun(db, { projectId: pid, kind: 'train', config: cfg, status: 'running', createdAt: Date.now() });
-      const stages: string[] = [];
-      const metrics = await runTraining(db, runId, assets, (e) => {
-        if (e.kind === 'stage') stages.push(e.stage);
-      });
-      return { runId, stages, metrics };
-    };
+    const run = (cfg: object) => trainOnProject(db, pid, cfg);
     const first = await run(config);
     expect(first.stages).toContain('dictionary features from 1 entries (LOC)');
     // The annotator adds a person to the gazetteer: PER had no dictionary feature when the model trained.
