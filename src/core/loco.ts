@@ -225,7 +225,11 @@ export function keptPriors(
     if (under === undefined) throw new Error(`prior ${prior.name}: it stacks on ${prior.over}, which is not an earlier prior of the list`);
     const base = under ? devs(under.records) : plain;
     const byRow = new Map<string, ReturnType<typeof otherCorporaGain>>();
-    const inert = inertHere.has(prior.name) ? 'it cannot apply to its types' : leftOut === null ? undefined : prior.inert?.[leftOut];
+    const inert = inertHere.has(prior.name)
+      ? `it cannot apply there, as on ${Object.keys(prior.inert ?? {}).join(' and ') || 'no corpus of the suite'}`
+      : leftOut === null
+        ? undefined
+        : prior.inert?.[leftOut];
     if (inert) return { prior, under, byRow, inert };
     for (const label of input.candidates) {
       // Per setting, the mean over seeds of the run with the prior less the same seed's run without it.
