@@ -50,6 +50,19 @@ describe('the rule’s candidates', () => {
     expect(ruleCandidates(NEWS).file).toMatch(/^bench\/configs\/corpora\.json, with word-dropout\.json/);
   });
 
+  it('read the abbreviations with the window measured on text of one sentence a document, and within its own document in a project of real documents', () => {
+    const measured = json('bench/configs/abbreviations.json').settings[0].abbreviations;
+    const windows = (c: ReturnType<typeof ruleCandidates>) => c.methods.filter((m) => m.label.includes('abbreviations')).map((m) => m.model?.abbreviations);
+    for (const types of [NEWS, CHEMISTRY]) {
+      const rows = windows(ruleCandidates(types)).length;
+      expect(rows).toBeGreaterThan(0);
+      expect(rows).toBe(keptPriorsFor(types).find((k) => k.prior.name === 'word dropout 0.1 + abbreviations')?.rows.length ?? 0);
+      expect(windows(ruleCandidates(types))).toEqual(Array(rows).fill(measured));
+      expect(windows(ruleCandidates(types, { oneSentenceDocuments: true }))).toEqual(Array(rows).fill(measured));
+      expect(windows(ruleCandidates(types, { oneSentenceDocuments: false }))).toEqual(Array(rows).fill({ following: 0 }));
+    }
+  });
+
   it('plan on a project’s layers as the suite ran them', () => {
     for (const types of [NEWS, CHEMISTRY]) {
       const candidates = ruleCandidates(types);

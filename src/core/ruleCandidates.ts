@@ -102,7 +102,16 @@ export function keptPriorsFor(types: readonly string[]): KeptPrior[] {
  * from the suite's, or from the prior it stacks on, and what it sets beyond), and its label saying
  * so ("<row> + word dropout 0.1 + weight average 0.99"); `file` names the configs they come from.
  */
-export function ruleCandidates(types: readonly string[]): ExperimentMethods & { file: string } {
+export function ruleCandidates(
+  types: readonly string[],
+  /**
+   * Whether the project's documents hold one sentence each (files of lines, as every corpus of the
+   * suite is): the abbreviations' window (documents a definition also holds in) is then the one
+   * measured; in a project of real documents a definition holds in its own document only (0), as
+   * the option means there. Absent: as measured.
+   */
+  shape: { oneSentenceDocuments?: boolean } = {},
+): ExperimentMethods & { file: string } {
   const exp = parseExperimentMethods(JSON.stringify(corpora), 'bench/configs/corpora.json');
   const kept = keptPriorsFor(types);
   const parsed = new Map(ALL_PRIORS.map((p) => [p.name, parseExperimentMethods(JSON.stringify(p.config), p.file)]));
@@ -110,7 +119,9 @@ export function ruleCandidates(types: readonly string[]): ExperimentMethods & { 
     const prior = parsed.get(p.name)!;
     const under = p.over ? parsed.get(p.over)! : exp;
     const own = p.over ? p.name.slice(p.over.length + 3) : p.name;
-    return { rows: new Set(rows), model: { ...differs(prior.model, under.model), ...p.model }, train: differs(prior.train, under.train), suffix: ` + ${own}` };
+    const model = { ...differs(prior.model, under.model), ...p.model };
+    if (p === ABBREVIATIONS && shape.oneSentenceDocuments === false) model.abbreviations = { following: 0 };
+    return { rows: new Set(rows), model, train: differs(prior.train, under.train), suffix: ` + ${own}` };
   });
   const methods = exp.methods
     .filter((m) => !isScoredOnly(m.method.name))

@@ -30,6 +30,7 @@ describe('repository', () => {
     let stats = await projectStats(db, pid);
     expect(stats.documents).toBe(2);
     expect(stats.tokens).toBe(5);
+    expect(stats.sentences).toBe(2);
     expect(stats.bySplit.dev.documents).toBe(2);
     // Both entities are on dev: the layer can score runs but not train one (src/ui/layerChecks.ts).
     expect(stats.layers[0]).toMatchObject({ kind: 'gold', spans: 2, perType: { Chemical: 1, Disease: 1 }, trainSpans: 0, devSpans: 2 });
@@ -54,6 +55,10 @@ describe('repository', () => {
     expect(stats.documents).toBe(2);
     expect(stats.layers[0].spans).toBe(2);
     expect((await db.projects.get(pid))!.types.map((t) => t.name)).toEqual(['Chemical', 'Disease']);
+    // A document of two sentences (-DOCSTART- groups them): more sentences than documents.
+    await importCorpus(db, pid, parseConll(`-DOCSTART- O\n\n${conll}`, { file: 'b.conll', scheme: 'BIO', split: 'train', layer }));
+    stats = await projectStats(db, pid);
+    expect([stats.documents, stats.sentences]).toEqual([3, 4]);
   });
 
   it('weak labels replace weak layers only; deleting a project removes what it owns', async () => {

@@ -247,6 +247,8 @@ export async function saveWeakLabels(
 export interface ProjectStats {
   documents: number;
   tokens: number;
+  /** Sentences over every document (as many as documents: a corpus of one sentence a document, as files of lines are). */
+  sentences: number;
   bySplit: Record<Split, { documents: number; tokens: number }>;
   /**
    * Per layer: the documents it annotates (devDocuments: those on the dev split), its spans, by
@@ -285,6 +287,7 @@ export async function projectStats(db: StudioDB, projectId: number): Promise<Pro
   };
   let documents = 0;
   let tokens = 0;
+  let sentences = 0;
   const devIds = new Set<number>();
   const trainIds = new Set<number>();
   await db.documents
@@ -295,6 +298,7 @@ export async function projectStats(db: StudioDB, projectId: number): Promise<Pro
       if (d.split === 'train') trainIds.add(d.id!);
       documents++;
       tokens += d.tokenCount;
+      sentences += Math.max(d.sentenceStarts.length, 1);
       bySplit[d.split].documents++;
       bySplit[d.split].tokens += d.tokenCount;
     });
@@ -322,7 +326,7 @@ export async function projectStats(db: StudioDB, projectId: number): Promise<Pro
     });
     out.push({ id: l.id!, kind: l.kind, name: l.name, role: l.role, documents: docs, devDocuments: dev, spans, perType, trainSpans, devSpans });
   }
-  return { documents, tokens, bySplit, layers: out };
+  return { documents, tokens, sentences, bySplit, layers: out };
 }
 
 export function toParsedDoc(d: DocumentRow): ParsedDoc {

@@ -43,6 +43,8 @@ export function ExperimentPanel(props: {
   blocked?: boolean;
   onQueued: (ids: number[]) => Promise<void>;
   onError: (message: string | null) => void;
+  /** Whether the project's documents hold one sentence each (its stats; absent while they are read). */
+  oneSentenceDocuments?: boolean;
 }) {
   const projectId = useProjectId();
   const project = useProject(projectId);
@@ -57,7 +59,10 @@ export function ExperimentPanel(props: {
     props.onError(null);
     setMessage(null);
     // A prior that cannot apply to the project's types (the gazetteer library) gives way to what the rule keeps there instead.
-    const candidates = ruleCandidates((project?.types ?? []).map((t) => t.name));
+    const candidates = ruleCandidates(
+      (project?.types ?? []).map((t) => t.name),
+      props.oneSentenceDocuments === undefined ? {} : { oneSentenceDocuments: props.oneSentenceDocuments },
+    );
     setFile(candidates);
     setChosen(new Set(candidates.methods.map((m) => m.label)));
   };

@@ -313,6 +313,8 @@ function useTrainForm(projectId: number) {
     layerId,
     goldId,
     baseConfig,
+    // A corpus of one sentence a document (files of lines): the rule's candidates read the abbreviations' window as measured.
+    oneSentenceDocuments: stats ? stats.sentences === stats.documents : undefined,
   };
 }
 type TrainForm = ReturnType<typeof useTrainForm>;
@@ -438,7 +440,15 @@ export function TrainPage() {
           }
         />
       )}
-      <ExperimentPanel baseConfig={f.baseConfig} runs={runs ?? []} busy={busy} blocked={dataProblems.length > 0} onQueued={r.runQueue} onError={r.setError} />
+      <ExperimentPanel
+        baseConfig={f.baseConfig}
+        runs={runs ?? []}
+        busy={busy}
+        blocked={dataProblems.length > 0}
+        onQueued={r.runQueue}
+        onError={r.setError}
+        {...(f.oneSentenceDocuments === undefined ? {} : { oneSentenceDocuments: f.oneSentenceDocuments })}
+      />
       {r.error && (
         <p role="alert" className="error" data-testid="train-error">
           {r.error}
