@@ -222,10 +222,10 @@ function trainFormDefaults() {
     // Off: the rule keeps the library for WSL with the priors, not for the page's pipeline (BENCHMARKS.md).
     publicLibrary: MODEL_DEFAULTS.publicLibrary,
     // Off, as on the Weak labels page: a stated exception to the rule, which keeps them for this
-    // pipeline with every corpus voting (BENCHMARKS.md, the rule decides the abbreviations too), and
-    // whose candidates read them with bc5cdr's window of 40 documents. That window is right for text
-    // of one sentence a document and wrong for real documents, which the page cannot tell apart,
-    // and the demo's own dev says no (−0.94 over ten seeds): a project turns them on and compares on dev.
+    // pipeline with every corpus voting (BENCHMARKS.md, the rule decides the abbreviations too; its
+    // candidates read them, with the window measured where the documents hold one sentence each).
+    // The demo's own dev says no (−0.94 over ten seeds), and they were measured only on corpora of
+    // one sentence a document: a project turns them on and compares on dev.
     abbreviations: false,
     abbreviationsFollowing: '0',
     // Off, chosen on dev (BENCHMARKS.md, thirty-first session): in the page's completion pipeline the encoder adds dev
