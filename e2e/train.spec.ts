@@ -923,6 +923,9 @@ test('distant labels imported for the train split only: the dictionary is their 
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
   await window.fill('1');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
+  // The new run's row, not the first run's (done already).
+  await expect(page.getByTestId('runs-table').locator('tbody tr')).toHaveCount(2);
+  await expect(latestRun(page).first()).not.toHaveText(String(id));
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
   await latestRun(page).first().getByRole('link').click();
   await expect(facts).toContainText(
