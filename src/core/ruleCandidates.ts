@@ -19,6 +19,11 @@ import wordDropout from '../../bench/configs/word-dropout.json';
 import { type ExperimentMethods, isScoredOnly, parseExperimentMethods } from './experimentConfig';
 import { publicLibraryApplies } from './publicGazetteers';
 
+/** What of a project a prior's run options depend on: whether its documents hold one sentence each (absent: as the suite's corpora do). */
+export interface ProjectShape {
+  oneSentenceDocuments?: boolean;
+}
+
 /** A prior the rule keeps: its name in loco.json, the config its runs were measured with, the prior it stacks on, what it sets beyond its config's model and training options. */
 interface Prior {
   name: string;
@@ -26,7 +31,7 @@ interface Prior {
   config: unknown;
   over?: string;
   /** A prior of the data (a setting of its config's settings): the run option that does the same on a project. */
-  model?: Record<string, unknown>;
+  model?: (shape: ProjectShape) => Record<string, unknown>;
 }
 
 const WORD_DROPOUT: Prior = { name: 'word dropout 0.1', file: 'bench/configs/word-dropout.json', config: wordDropout };
@@ -42,7 +47,7 @@ const LIBRARY: Prior = {
   file: 'bench/configs/public-gazetteers-brands.json',
   config: library,
   over: WORD_DROPOUT.name,
-  model: { publicLibrary: true },
+  model: () => ({ publicLibrary: true }),
 };
 
 /** The abbreviations the text defines, a prior of the data (each setting of its config reads them): on a project, the run reads them into its weak layer. */
@@ -51,7 +56,8 @@ const ABBREVIATIONS: Prior = {
   file: 'bench/configs/abbreviations.json',
   config: abbreviations,
   over: WORD_DROPOUT.name,
-  model: { abbreviations: abbreviationsOf(abbreviations.settings) },
+  // The window measured on text of one sentence a document; in a project of real documents a definition holds in its own (0).
+  model: (shape) => ({ abbreviations: shape.oneSentenceDocuments === false ? { following: 0 } : abbreviationsOf(abbreviations.settings) }),
 };
 
 /** The one window every setting of the abbreviations config reads them with. */
@@ -110,7 +116,7 @@ export function ruleCandidates(
    * measured; in a project of real documents a definition holds in its own document only (0), as
    * the option means there. Absent: as measured.
    */
-  shape: { oneSentenceDocuments?: boolean } = {},
+  shape: ProjectShape = {},
 ): ExperimentMethods & { file: string } {
   const exp = parseExperimentMethods(JSON.stringify(corpora), 'bench/configs/corpora.json');
   const kept = keptPriorsFor(types);
@@ -119,8 +125,7 @@ export function ruleCandidates(
     const prior = parsed.get(p.name)!;
     const under = p.over ? parsed.get(p.over)! : exp;
     const own = p.over ? p.name.slice(p.over.length + 3) : p.name;
-    const model = { ...differs(prior.model, under.model), ...p.model };
-    if (p === ABBREVIATIONS && shape.oneSentenceDocuments === false) model.abbreviations = { following: 0 };
+    const model = { ...differs(prior.model, under.model), ...p.model?.(shape) };
     return { rows: new Set(rows), model, train: differs(prior.train, under.train), suffix: ` + ${own}` };
   });
   const methods = exp.methods
