@@ -398,7 +398,19 @@ function scoreWeakLabels(s: Setting, d: SettingData, fitOnTrain = false): { spli
  */
 function scoreDictionaryMatch(s: Setting, d: SettingData, lexicon: Lexicon | null): ReturnType<typeof roundScores> {
   if (!lexicon) throw new Error(`setting "${s.name}": it has no dictionary to match (a distant or dictionary setting has one)`);
-  const docs = d.test.docs.map((doc) => ({ text: doc.text, offsets: doc.offsets, tokens: tokenTexts(doc), sentenceStarts: doc.sentenceStarts }));
+  const gold = d.test.layers.find((l) => l.kind === 'gold')!.annotations;
+  const pred = dictionaryMatch(s, lexicon, d.test).map((a) => a.spans);
+  return roundScores(
+    scoreSpans(
+      gold.map((a) => a.spans),
+      pred,
+    ),
+  );
+}
+
+/** The longest dictionary match over a corpus's documents (overlaps resolved by length, then source order), untyped matches left out. */
+function dictionaryMatch(s: Setting, lexicon: Lexicon, corpus: ParsedCorpus): Annotation[] {
+  const docs = corpus.docs.map((doc) => ({ text: doc.text, offsets: doc.offsets, tokens: tokenTexts(doc), sentenceStarts: doc.sentenceStarts }));
   const gazetteers = lexicon.sources.map((src, k) => ({
     name: `dictionary ${k + 1}`,
     mode: src.mode,
@@ -413,14 +425,18 @@ function scoreDictionaryMatch(s: Setting, d: SettingData, lexicon: Lexicon | nul
     method: 'priority',
     typeUntyped: s.kind !== 'dictionary' || s.typeUntyped,
   });
-  const gold = d.test.layers.find((l) => l.kind === 'gold')!.annotations;
-  const pred = result.aggregate.map((a) => a.spans.filter((x) => x.label !== UNKNOWN_TYPE));
-  return roundScores(
-    scoreSpans(
-      gold.map((a) => a.spans),
-      pred,
-    ),
-  );
+  return result.aggregate.map((a) => ({ ...a, spans: a.spans.filter((x) => x.label !== UNKNOWN_TYPE) }));
+}
+
+/**
+ * New text weak-labeled by a setting's own dictionary (its gazetteers, or a distant setting's
+ * strings of its training labels; no public lists, no rules): what a project's gazetteers give the
+ * documents it imports later. The simulated annotator's pool from dev in a distant setting.
+ */
+export function ownDictionaryLabels(s: Setting, d: SettingData, corpus: ParsedCorpus): Annotation[] {
+  const lexicon = ownLexicon(s, d, false);
+  if (!lexicon) throw new Error(`setting "${s.name}": it has no dictionary to label new text with`);
+  return dictionaryMatch(s, lexicon, corpus);
 }
 
 /**

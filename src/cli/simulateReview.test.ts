@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tokenTexts } from '../core/types';
 import { loadExperimentConfig, loadSetting } from './experiment';
 import { poolData, readSimRecords, simulateReview, simulateSchema, summarize } from './simulateReview';
 
@@ -163,6 +164,37 @@ describe('simulate-review', () => {
     expect(last.gold.slice(10).every((g) => g !== undefined)).toBe(true);
     expect(random.data.train.corpus.docs.slice(10)).not.toEqual(dev.slice(-50));
     expect(random.data.dev.docs).toHaveLength(dev.length - 50);
+  });
+
+  it('labels a distant setting’s pool from dev with its own dictionary: the strings its training labels matched, never the pool’s gold', () => {
+    const { exp } = loadExperimentConfig(
+      't.json',
+      { name: 't', settings: [{ ...conllTiny(200, 1000), limitDev: undefined }], methods: [{ label: 'w', method: { name: 'wsl' } }], records: 'r.jsonl' },
+      fixtures,
+    );
+    const s = exp.settings[0];
+    const { data, gold } = poolData(s, { pools: simulateSchema.shape.pools.parse({ 'conll tiny': { fromDev: 30, limitTrain: 100 } }) });
+    const train = loadSetting(s).train;
+    const words = (k: number) => tokenTexts(data.train.corpus.docs[k]);
+    // The first 100 training sentences keep their distant labels and have no gold for the annotator.
+    expect(data.train.anns.slice(0, 100)).toEqual(train.anns.slice(0, 100));
+    expect(gold.slice(0, 100).every((g) => g === undefined)).toBe(true);
+    // Every weak span of the pool is a typed string the first 100 distant labels gave (the dictionary), whatever the gold says.
+    const typed = (anns: typeof train.anns, from: number) =>
+      anns.flatMap((a, j) =>
+        a.spans.map(
+          (x) =>
+            `${x.label}\t${words(from + j)
+              .slice(x.start, x.end)
+              .join(' ')}`,
+        ),
+      );
+    const dictionary = new Set(typed(train.anns.slice(0, 100), 0));
+    const poolSpans = typed(data.train.anns.slice(100), 100);
+    expect(poolSpans.length).toBeGreaterThan(0);
+    expect(poolSpans.every((x) => dictionary.has(x))).toBe(true);
+    expect(data.train.anns.slice(100)).not.toEqual(gold.slice(100));
+    expect(data.train.corpus.docs).toHaveLength(130);
   });
 
   it('summarizes gains over each seed’s own base model', () => {

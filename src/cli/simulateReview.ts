@@ -61,7 +61,7 @@ import type { Weights } from '../model/tagger';
 import { evaluate, predict, predictMarginals } from '../model/train';
 import type { RunConfig } from '../core/runConfig';
 import { missingFilesError, readConfigJson, resolveConfigPath } from './dataFolder';
-import { loadExperimentConfig, loadSetting, prepareMethod, settingSources, type SettingData } from './experiment';
+import { loadExperimentConfig, loadSetting, ownDictionaryLabels, prepareMethod, settingSources, type SettingData } from './experiment';
 import { readCorpus } from './readCorpus';
 import { fileRunStore, runStoreDir } from './runStore';
 import { useWasmBackend } from './train';
@@ -124,10 +124,11 @@ export const simulateSchema = z
       })
       .strict(),
     /**
-     * Settings whose pool is part of dev (a dictionary setting has no gold on its training text):
-     * `fromDev` dev sentences, weak-labeled by the setting's sources (the HMM fitted on train),
-     * join the training sentences, and the rest of dev selects the models. `limitTrain` caps the
-     * setting's own training sentences.
+     * Settings whose pool is part of dev (a dictionary setting has no gold on its training text,
+     * nor a distant one without train.gold): `fromDev` dev sentences, weak-labeled as the setting
+     * labels new text (a dictionary setting's sources, the HMM fitted on train; a distant setting's
+     * dictionary of its training labels' strings), join the training sentences, and the rest of dev
+     * selects the models. `limitTrain` caps the setting's own training sentences.
      */
     pools: z
       .record(
@@ -211,14 +212,12 @@ export function poolData(setting: Setting, opts: Pick<SimulateOptions, 'pools'>)
     const gold = readCorpus(setting.train.text, { format: 'lines', labels: [{ file: setting.train.gold, kind: 'gold', name: 'gold' }] }).layers[0].annotations;
     return { data, setting, gold };
   }
-  if (setting.kind !== 'dictionary')
-    throw new Error(`setting "${setting.name}": a pool from dev is for dictionary settings (their sources label the dev text)`);
-  if (!('conll' in setting.dev)) throw new Error(`setting "${setting.name}": a pool from dev needs a CoNLL dev file`);
+  if (setting.kind !== 'dictionary' && setting.kind !== 'distant')
+    throw new Error(`setting "${setting.name}": a pool from dev is for dictionary and distant settings (their dictionary labels the dev text)`);
   const { limitTrain, ...rest } = setting;
   const data = loadSetting(rest as Setting);
   const nTrain = Math.min(data.train.corpus.docs.length, pool.limitTrain ?? limitTrain ?? Infinity);
-  const devFile = setting.dev.conll;
-  const labeled = weakLabelCorpus({ corpus: devFile, ...settingSources(setting, data), ...(data.hmm ? { hmm: data.hmm, types: data.hmm.types } : {}) });
+  const poolWeak = poolWeakLabels(setting, data, nTrain);
   const goldLayer = data.dev.layers.find((l) => l.kind === 'gold');
   if (!goldLayer) throw new Error(`setting "${setting.name}": dev has no gold labels`);
   const n = data.dev.docs.length;
@@ -239,13 +238,30 @@ export function poolData(setting: Setting, opts: Pick<SimulateOptions, 'pools'>)
     types: c.types,
   });
   const corpus: ParsedCorpus = { docs: [...data.train.corpus.docs.slice(0, nTrain), ...poolIdx.map((k) => data.dev.docs[k])], layers: [], types: [] };
-  const anns = [...data.train.anns.slice(0, nTrain), ...poolIdx.map((k) => labeled.result.aggregate[k])];
+  const anns = [...data.train.anns.slice(0, nTrain), ...poolIdx.map((k) => poolWeak[k])];
   const gold = [...new Array<Annotation | undefined>(nTrain).fill(undefined), ...poolIdx.map((k) => goldLayer.annotations[k])];
   return {
     data: { ...data, train: { corpus, anns, weak: corpus.docs.map(() => true) }, dev: sub(data.dev, restIdx) },
     setting: rest as Setting,
     gold,
   };
+}
+
+/**
+ * The weak labels of every dev document, as the setting would label text it has not seen: a
+ * dictionary setting's sources aggregated by the HMM fitted on its training text; a distant
+ * setting's dictionary (the strings its labels matched in its first `nTrain` training sentences),
+ * longest match first, since new text comes with no distant labels of its own.
+ */
+function poolWeakLabels(setting: Setting, data: SettingData, nTrain: number): Annotation[] {
+  if (setting.kind === 'distant') {
+    const train = { ...data.train, corpus: { ...data.train.corpus, docs: data.train.corpus.docs.slice(0, nTrain) }, anns: data.train.anns.slice(0, nTrain) };
+    return ownDictionaryLabels({ ...setting, limitTrain: nTrain }, { ...data, train }, data.dev);
+  }
+  if (setting.kind !== 'dictionary') throw new Error(`setting "${setting.name}": no dictionary to label the pool with`);
+  if (!('conll' in setting.dev)) throw new Error(`setting "${setting.name}": a pool from dev needs a CoNLL dev file`);
+  return weakLabelCorpus({ corpus: setting.dev.conll, ...settingSources(setting, data), ...(data.hmm ? { hmm: data.hmm, types: data.hmm.types } : {}) }).result
+    .aggregate;
 }
 
 export function readSimRecords(file: string): SimRecord[] {
