@@ -197,6 +197,38 @@ describe('simulate-review', () => {
     expect(data.train.corpus.docs).toHaveLength(130);
   });
 
+  it('draws a pool from test where dev is not test’s kind of text: the rest of test scores, less any repeat of a pool document, and dev stays whole', () => {
+    const { exp } = loadExperimentConfig(
+      't.json',
+      { name: 't', settings: [{ ...conllTiny(100, 1000), limitDev: undefined }], methods: [{ label: 'w', method: { name: 'wsl' } }], records: 'r.jsonl' },
+      fixtures,
+    );
+    const s = exp.settings[0];
+    const whole = loadSetting(s);
+    const pools = (p: Record<string, unknown>) => simulateSchema.shape.pools.parse({ 'conll tiny': p });
+    const { data, gold } = poolData(s, { pools: pools({ fromTest: 100 }) });
+    const poolDocs = data.train.corpus.docs.slice(100);
+    expect(poolDocs).toHaveLength(100);
+    expect(data.dev.docs).toEqual(whole.dev.docs);
+    // The pool's gold is test's gold for those documents; no text of the pool is scored.
+    const testGold = whole.test.layers.find((l) => l.kind === 'gold')!.annotations;
+    let at = 0;
+    const poolAt = poolDocs.map((d) => {
+      while (JSON.stringify(whole.test.docs[at]) !== JSON.stringify(d)) at++;
+      return at++;
+    });
+    expect(gold.slice(100)).toEqual(poolAt.map((k) => testGold[k]));
+    const poolTexts = new Set(poolDocs.map((d) => d.text));
+    expect(data.test.docs.some((d) => poolTexts.has(d.text))).toBe(false);
+    const repeats = whole.test.docs.filter((d) => poolTexts.has(d.text)).length - 100;
+    // The fixture repeats lines ("LONDON 1996-12-06" five times): the draw takes some of them.
+    expect(repeats).toBeGreaterThan(0);
+    expect(data.test.docs).toHaveLength(whole.test.docs.length - 100 - repeats);
+    expect(data.test.layers[0].annotations).toHaveLength(data.test.docs.length);
+    expect(() => pools({ fromTest: 50, fromDev: 50 })).toThrow(/one of fromDev and fromTest/);
+    expect(() => pools({})).toThrow(/one of fromDev and fromTest/);
+  });
+
   it('summarizes gains over each seed’s own base model', () => {
     const r = (seed: number, arm: string, fraction: number, test: number) => ({
       key: `s/${seed}/${arm}/${fraction}`,

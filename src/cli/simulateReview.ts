@@ -135,7 +135,14 @@ export const simulateSchema = z
         z.string(),
         z
           .object({
-            fromDev: z.number().int().positive(),
+            fromDev: z.number().int().positive().optional(),
+            /**
+             * The pool is drawn from test instead, and the rest of test scores the models, less any
+             * document whose text equals a pool document's (a repeated tweet): where dev comes from
+             * another period than test (twitter-distant), a pool from dev measures what corrections
+             * of dev's kind of text are worth on test's. Nothing chooses on test: dev still selects.
+             */
+            fromTest: z.number().int().positive().optional(),
             limitTrain: z.number().int().positive().optional(),
             splitSeed: z.number().int().default(1),
             /**
@@ -145,7 +152,8 @@ export const simulateSchema = z
              */
             contiguous: z.boolean().default(false),
           })
-          .strict(),
+          .strict()
+          .refine((p) => (p.fromDev === undefined) !== (p.fromTest === undefined), { message: 'give one of fromDev and fromTest' }),
       )
       .default({}),
     /** The summary JSON (`--report` writes it). */
@@ -206,61 +214,71 @@ export function poolData(setting: Setting, opts: Pick<SimulateOptions, 'pools'>)
   if (!pool) {
     if (setting.kind !== 'distant' || !setting.train.gold)
       throw new Error(
-        `setting "${setting.name}": the annotator needs gold for the pool: a distant setting with train.gold, or simulate.pools["${setting.name}"].fromDev`,
+        `setting "${setting.name}": the annotator needs gold for the pool: a distant setting with train.gold, or simulate.pools["${setting.name}"].fromDev or .fromTest`,
       );
     const data = loadSetting(setting);
     const gold = readCorpus(setting.train.text, { format: 'lines', labels: [{ file: setting.train.gold, kind: 'gold', name: 'gold' }] }).layers[0].annotations;
     return { data, setting, gold };
   }
+  const from = pool.fromTest !== undefined ? 'test' : 'dev';
+  const size = (pool.fromTest ?? pool.fromDev)!;
   if (setting.kind !== 'dictionary' && setting.kind !== 'distant')
-    throw new Error(`setting "${setting.name}": a pool from dev is for dictionary and distant settings (their dictionary labels the dev text)`);
+    throw new Error(`setting "${setting.name}": a pool from ${from} is for dictionary and distant settings (their dictionary labels the ${from} text)`);
   const { limitTrain, ...rest } = setting;
   const data = loadSetting(rest as Setting);
   const nTrain = Math.min(data.train.corpus.docs.length, pool.limitTrain ?? limitTrain ?? Infinity);
-  const poolWeak = poolWeakLabels(setting, data, nTrain);
-  const goldLayer = data.dev.layers.find((l) => l.kind === 'gold');
-  if (!goldLayer) throw new Error(`setting "${setting.name}": dev has no gold labels`);
-  const n = data.dev.docs.length;
-  if (pool.fromDev >= n) throw new Error(`setting "${setting.name}": a pool of ${pool.fromDev} dev documents leaves none of the ${n} to select models on`);
+  const split = data[from];
+  const poolWeak = poolWeakLabels(setting, data, nTrain, from);
+  const goldLayer = split.layers.find((l) => l.kind === 'gold');
+  if (!goldLayer) throw new Error(`setting "${setting.name}": ${from} has no gold labels`);
+  const n = split.docs.length;
+  if (size >= n)
+    throw new Error(
+      `setting "${setting.name}": a pool of ${size} ${from} documents leaves none of the ${n} to ${from === 'dev' ? 'select models on' : 'score on'}`,
+    );
   const rand = mulberry32(pool.splitSeed);
   const drawn = pool.contiguous
-    ? Array.from({ length: pool.fromDev }, (_, k) => n - pool.fromDev + k)
+    ? Array.from({ length: size }, (_, k) => n - size + k)
     : Array.from({ length: n }, (_, k) => [rand(), k] as const)
         .sort((a, b) => a[0] - b[0])
-        .slice(0, pool.fromDev)
+        .slice(0, size)
         .map(([, k]) => k);
   const inPool = new Set(drawn);
   const poolIdx = [...inPool].sort((a, b) => a - b);
-  const restIdx = data.dev.docs.map((_, k) => k).filter((k) => !inPool.has(k));
+  // A test document whose text is a pool document's would score what the annotator corrected (dev's
+  // repeats only select models, and stay as the recorded simulations had them).
+  const poolTexts = new Set(from === 'test' ? poolIdx.map((k) => split.docs[k].text) : []);
+  const restIdx = split.docs.map((_, k) => k).filter((k) => !inPool.has(k) && !poolTexts.has(split.docs[k].text));
   const sub = (c: ParsedCorpus, ks: number[]): ParsedCorpus => ({
     docs: ks.map((k) => c.docs[k]),
     layers: c.layers.map((l) => ({ ...l, annotations: ks.map((k) => l.annotations[k]) })),
     types: c.types,
   });
-  const corpus: ParsedCorpus = { docs: [...data.train.corpus.docs.slice(0, nTrain), ...poolIdx.map((k) => data.dev.docs[k])], layers: [], types: [] };
+  const corpus: ParsedCorpus = { docs: [...data.train.corpus.docs.slice(0, nTrain), ...poolIdx.map((k) => split.docs[k])], layers: [], types: [] };
   const anns = [...data.train.anns.slice(0, nTrain), ...poolIdx.map((k) => poolWeak[k])];
   const gold = [...new Array<Annotation | undefined>(nTrain).fill(undefined), ...poolIdx.map((k) => goldLayer.annotations[k])];
   return {
-    data: { ...data, train: { corpus, anns, weak: corpus.docs.map(() => true) }, dev: sub(data.dev, restIdx) },
+    data: { ...data, train: { corpus, anns, weak: corpus.docs.map(() => true) }, [from]: sub(split, restIdx) },
     setting: rest as Setting,
     gold,
   };
 }
 
 /**
- * The weak labels of every dev document, as the setting would label text it has not seen: a
+ * The weak labels of every document of a split, as the setting would label text it has not seen: a
  * dictionary setting's sources aggregated by the HMM fitted on its training text; a distant
  * setting's dictionary (the strings its labels matched in its first `nTrain` training sentences),
  * longest match first, since new text comes with no distant labels of its own.
  */
-function poolWeakLabels(setting: Setting, data: SettingData, nTrain: number): Annotation[] {
+function poolWeakLabels(setting: Setting, data: SettingData, nTrain: number, from: 'dev' | 'test'): Annotation[] {
   if (setting.kind === 'distant') {
     const train = { ...data.train, corpus: { ...data.train.corpus, docs: data.train.corpus.docs.slice(0, nTrain) }, anns: data.train.anns.slice(0, nTrain) };
-    return ownDictionaryLabels({ ...setting, limitTrain: nTrain }, { ...data, train }, data.dev);
+    return ownDictionaryLabels({ ...setting, limitTrain: nTrain }, { ...data, train }, data[from]);
   }
   if (setting.kind !== 'dictionary') throw new Error(`setting "${setting.name}": no dictionary to label the pool with`);
-  if (!('conll' in setting.dev)) throw new Error(`setting "${setting.name}": a pool from dev needs a CoNLL dev file`);
-  return weakLabelCorpus({ corpus: setting.dev.conll, ...settingSources(setting, data), ...(data.hmm ? { hmm: data.hmm, types: data.hmm.types } : {}) }).result
+  const file = setting[from];
+  if (!('conll' in file)) throw new Error(`setting "${setting.name}": a pool from ${from} needs a CoNLL ${from} file`);
+  return weakLabelCorpus({ corpus: file.conll, ...settingSources(setting, data), ...(data.hmm ? { hmm: data.hmm, types: data.hmm.types } : {}) }).result
     .aggregate;
 }
 
