@@ -35,6 +35,12 @@ const bc5cdrTiny = (name: string) => ({
   test: { conll: '$data/bc5cdr/test.conll' },
 });
 
+/** A setting as an experiment config parses it (paths resolved in the fixtures), every dev sentence kept. */
+function loadedSetting(setting: Record<string, unknown>) {
+  const config = { name: 't', settings: [{ ...setting, limitDev: undefined }], methods: [{ label: 'w', method: { name: 'wsl' } }], records: 'r.jsonl' };
+  return loadExperimentConfig('t.json', config, fixtures).exp.settings[0];
+}
+
 /** Writes a tiny simulation config (the tiny model, one epoch, seed 1) into a fresh folder, runs it, and returns its records and log. */
 async function runTinySimulation(name: string, settings: unknown[], simulate: Record<string, unknown>, model: Record<string, unknown> = { dictionary: false }) {
   const dir = mkdtempSync(join(tmpdir(), 'studio-sim-'));
@@ -167,12 +173,7 @@ describe('simulate-review', () => {
   });
 
   it('labels a distant setting’s pool from dev with its own dictionary: the strings its training labels matched, never the pool’s gold', () => {
-    const { exp } = loadExperimentConfig(
-      't.json',
-      { name: 't', settings: [{ ...conllTiny(200, 1000), limitDev: undefined }], methods: [{ label: 'w', method: { name: 'wsl' } }], records: 'r.jsonl' },
-      fixtures,
-    );
-    const s = exp.settings[0];
+    const s = loadedSetting(conllTiny(200, 1000));
     const { data, gold } = poolData(s, { pools: simulateSchema.shape.pools.parse({ 'conll tiny': { fromDev: 30, limitTrain: 100 } }) });
     const train = loadSetting(s).train;
     const words = (k: number) => tokenTexts(data.train.corpus.docs[k]);
@@ -198,12 +199,7 @@ describe('simulate-review', () => {
   });
 
   it('draws a pool from test where dev is not test’s kind of text: the rest of test scores, less any repeat of a pool document, and dev stays whole', () => {
-    const { exp } = loadExperimentConfig(
-      't.json',
-      { name: 't', settings: [{ ...conllTiny(100, 1000), limitDev: undefined }], methods: [{ label: 'w', method: { name: 'wsl' } }], records: 'r.jsonl' },
-      fixtures,
-    );
-    const s = exp.settings[0];
+    const s = loadedSetting(conllTiny(100, 1000));
     const whole = loadSetting(s);
     const pools = (p: Record<string, unknown>) => simulateSchema.shape.pools.parse({ 'conll tiny': p });
     const { data, gold } = poolData(s, { pools: pools({ fromTest: 100 }) });
