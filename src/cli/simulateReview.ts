@@ -271,10 +271,8 @@ export function poolData(setting: Setting, opts: Pick<SimulateOptions, 'pools'>)
  * longest match first, since new text comes with no distant labels of its own.
  */
 function poolWeakLabels(setting: Setting, data: SettingData, nTrain: number, from: 'dev' | 'test'): Annotation[] {
-  if (setting.kind === 'distant') {
-    const train = { ...data.train, corpus: { ...data.train.corpus, docs: data.train.corpus.docs.slice(0, nTrain) }, anns: data.train.anns.slice(0, nTrain) };
-    return ownDictionaryLabels({ ...setting, limitTrain: nTrain }, { ...data, train }, data[from]);
-  }
+  // The dictionary reads the first limitTrain training sentences' labels, the pool's never.
+  if (setting.kind === 'distant') return ownDictionaryLabels({ ...setting, limitTrain: nTrain }, data, data[from]);
   if (setting.kind !== 'dictionary') throw new Error(`setting "${setting.name}": no dictionary to label the pool with`);
   const file = setting[from];
   if (!('conll' in file)) throw new Error(`setting "${setting.name}": a pool from ${from} needs a CoNLL ${from} file`);
