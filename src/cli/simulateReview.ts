@@ -43,6 +43,7 @@ import {
   tokenErrors,
   travelEffect,
   travelRules,
+  uncertaintyMax,
   uncertaintySum,
   type CoverItem,
   type PoolSentence,
@@ -69,11 +70,11 @@ import { weakLabelCorpus } from './weakLabel';
 import { issueSentence } from '../core/issueSentence';
 
 /** The ranking signals, each a sentence score over the pool (higher: correct it sooner). */
-export const SIGNALS = ['doubt', 'crossfit', 'uncertainty', 'combined', 'reach', 'reach-set'] as const;
+export const SIGNALS = ['doubt', 'crossfit', 'uncertainty', 'uncertainty-max', 'combined', 'reach', 'reach-set'] as const;
 export type SignalName = (typeof SIGNALS)[number];
 
 /** The rankings that need no fold model: the base model's own signals, and the oracle of reach. */
-const BASE_RANKINGS: readonly string[] = ['uncertainty', 'reach', 'reach-set', 'oracle-reach', 'oracle-reach-set'];
+const BASE_RANKINGS: readonly string[] = ['uncertainty', 'uncertainty-max', 'reach', 'reach-set', 'oracle-reach', 'oracle-reach-set'];
 
 /** Rankings a simulation may correct by: the signals, and the oracle of reach (gold ranks it: the bound of what reach could do). */
 const TRAINABLE = [...SIGNALS, 'oracle-reach', 'oracle-reach-set'] as const;
@@ -82,6 +83,7 @@ export const SIGNAL_TITLES: Record<(typeof TRAINABLE)[number] | 'random' | 'orac
   doubt: 'cross-fitted doubt: Σ 1 − p(weak tag) under a fold model that did not train on the sentence',
   crossfit: "cross-fitted disagreement: tokens where a fold model's decoding differs from the weak tags",
   uncertainty: "the base model's uncertainty: Σ 1 − its largest marginal",
+  'uncertainty-max': "the base model's least sure token: the largest 1 − its largest marginal (the studio's review queue ranks so)",
   combined: 'doubt and uncertainty by mean rank',
   reach:
     "the weak-label errors a correction is expected to fix once it travels: per phrase the base model doubts (1 − p(weak tag) ≥ 0.5), that doubt times the phrase's occurrences in the training text",
@@ -292,7 +294,7 @@ export function readSimRecords(file: string): SimRecord[] {
 /** The rankings of the pool: every signal's, random and the oracle's; the oracles of reach (a pass of every sentence's rules over the pool) only where `trained` names them. */
 function rankings(
   pool: readonly PoolSentence[],
-  scores: Record<'doubt' | 'crossfit' | 'uncertainty' | 'reach', number[]>,
+  scores: Record<'doubt' | 'crossfit' | 'uncertainty' | 'uncertainty-max' | 'reach', number[]>,
   reachSet: CoverItem[],
   tags: readonly string[],
   seed: number,
@@ -304,6 +306,7 @@ function rankings(
     doubt: rankBy(scores.doubt, seed),
     crossfit: rankBy(scores.crossfit, seed),
     uncertainty: rankBy(scores.uncertainty, seed),
+    'uncertainty-max': rankBy(scores['uncertainty-max'], seed),
     reach: rankBy(scores.reach, seed),
     'reach-set': rankByCover(reachSet, seed),
   };
@@ -443,7 +446,7 @@ async function simulateSeed(a: SeedArgs): Promise<void> {
 /** The base model (the config's method on the weak labels), recorded; its weights, the one-stage config the fold and fine-tune models use, and its signals on the pool: uncertainty and reach. */
 async function baseModel(
   c: SeedContext,
-): Promise<{ weights: Weights; stageCfg: RunConfig; base: { uncertainty: number[]; reach: number[]; reachSet: CoverItem[] } }> {
+): Promise<{ weights: Weights; stageCfg: RunConfig; base: { uncertainty: number[]; 'uncertainty-max': number[]; reach: number[]; reachSet: CoverItem[] } }> {
   const { setting, seed, cfg, m, feat, sents, pool, poolAt, tags, done, log, store, key, write, onEpoch } = c;
   const t0 = performance.now();
   const base = await runEngine(
@@ -493,7 +496,12 @@ async function baseModel(
   return {
     weights,
     stageCfg,
-    base: { uncertainty, reach: pool.map((_, i) => reachScore(doubted[i], counts, uncertainty[i])), reachSet: reachItems(doubted, counts, uncertainty) },
+    base: {
+      uncertainty,
+      'uncertainty-max': pool.map((_, i) => uncertaintyMax(marg[i], tags.length)),
+      reach: pool.map((_, i) => reachScore(doubted[i], counts, uncertainty[i])),
+      reachSet: reachItems(doubted, counts, uncertainty),
+    },
   };
 }
 
@@ -501,7 +509,7 @@ async function baseModel(
 async function crossFit(
   c: SeedContext,
   stageCfg: RunConfig,
-  base: { uncertainty: number[]; reach: number[]; reachSet: CoverItem[] },
+  base: { uncertainty: number[]; 'uncertainty-max': number[]; reach: number[]; reachSet: CoverItem[] },
 ): Promise<Record<string, number[]>> {
   const { sim, setting, seed, feat, sents, pool, poolAt, tags, done, store, key, write, onEpoch } = c;
   const t0 = performance.now();

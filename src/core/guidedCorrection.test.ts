@@ -21,10 +21,13 @@ import {
   travelOracle,
   travelOracleItems,
   travelRules,
+  uncertaintyMax,
   uncertaintySum,
   type PoolSentence,
 } from './guidedCorrection';
 import { lexiconMatcher, makeLexicon } from './lexicon';
+import { mulberry32 } from './random';
+import { rankSentences, uncertaintyOf, uncertaintySignal } from './reviewSignals';
 
 const names = ['O', 'B-PER', 'I-PER', 'B-LOC', 'I-LOC'];
 const ids = (s: string) => s.split(' ').map((t) => names.indexOf(t === 'O' ? 'O' : t));
@@ -56,6 +59,46 @@ describe('ranking and budgets', () => {
     const m = Float32Array.from([0.9, 0.1, 0.8, 0.2]);
     expect(doubt(m, [0, 1], 2)).toBeCloseTo(0.1 + 0.8, 6);
     expect(uncertaintySum(m, 2)).toBeCloseTo(0.1 + 0.2, 6);
+    expect(uncertaintyMax(m, 2)).toBeCloseTo(0.2, 6);
+  });
+
+  it("ranks by the least sure token as the studio's review queue does, and not as the sum does", () => {
+    // Sentences of 1 to 12 tokens, K = 3, each token's marginals drawn at random.
+    const rand = mulberry32(7);
+    const K = 3;
+    const margs = Array.from({ length: 40 }, (_, i) => {
+      const m = new Float32Array((1 + (i % 12)) * K);
+      for (let t = 0; t < m.length / K; t++) {
+        const raw = [rand() ** 3, rand(), rand()];
+        const z = raw.reduce((a, b) => a + b, 0);
+        raw.forEach((x, k) => (m[t * K + k] = x / z));
+      }
+      return m;
+    });
+    const docs = margs.map((m, i) => {
+      const n = m.length / K;
+      return {
+        docId: i + 1,
+        name: `d${i}`,
+        words: Array.from({ length: n }, (_, t) => `w${t}`),
+        sentences: [[0, n] as const],
+        weak: [],
+        signals: { uncertainty: uncertaintyOf(m, K) },
+      };
+    });
+    const queue = rankSentences(docs, uncertaintySignal).map((e) => e.docId - 1);
+    expect(
+      rankBy(
+        margs.map((m) => uncertaintyMax(m, K)),
+        1,
+      ),
+    ).toEqual(queue);
+    expect(
+      rankBy(
+        margs.map((m) => uncertaintySum(m, K)),
+        1,
+      ),
+    ).not.toEqual(queue);
   });
 
   it('ranks by score, highest first, breaking ties by seed and not by position', () => {

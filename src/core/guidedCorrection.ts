@@ -59,6 +59,20 @@ export function uncertaintySum(marginals: Float32Array, K: number): number {
   return u;
 }
 
+/**
+ * The largest over tokens of 1 − the largest marginal: how unsure a model is of its least sure
+ * token. The studio's review queue ranks by it (reviewSignals.ts uncertaintySignal, `score: 'max'`).
+ */
+export function uncertaintyMax(marginals: Float32Array, K: number): number {
+  let u = 0;
+  for (let t = 0; t < marginals.length / K; t++) {
+    let best = 0;
+    for (let k = 0; k < K; k++) best = Math.max(best, marginals[t * K + k]);
+    u = Math.max(u, 1 - best);
+  }
+  return u;
+}
+
 /** Tokens where a decoded path differs from the weak tags. */
 export function disagreement(path: readonly number[], weak: readonly number[]): number {
   let n = 0;
