@@ -111,7 +111,14 @@ describe('simulate-review', () => {
     // No fold model trained, and the rankings it would have made are not reported as if they had been
     // (the base model's reach is); the oracles of reach are computed only where a config trains on them.
     expect(logs.some((l) => l.includes('fold'))).toBe(false);
-    expect(Object.keys(records.find((r) => r.arm === 'ranking')!.precisions!).sort()).toEqual(['oracle', 'random', 'reach', 'reach-set', 'uncertainty', 'uncertainty-max']);
+    expect(Object.keys(records.find((r) => r.arm === 'ranking')!.precisions!).sort()).toEqual([
+      'oracle',
+      'random',
+      'reach',
+      'reach-set',
+      'uncertainty',
+      'uncertainty-max',
+    ]);
     // The oracle's sentences were wrong before (their weak labels' F1 below 100) and the fine-tune's fit is scored on them.
     const oracle = records.find((r) => r.arm === 'oracle')!;
     expect(oracle.fit!.weak).toBeLessThan(100);

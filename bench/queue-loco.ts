@@ -1,0 +1,48 @@
+/**
+ * The review queue's default signal, chosen leave-one-corpus-out over the three simulated
+ * annotators that use the Train button's model defaults (src/core/queueLoco.ts has the rule):
+ * conll03 distant 3k and bc5cdr core (bench/configs/guided-correction-defaults-6-seeds.json and
+ * guided-correction-defaults-bc5cdr.json, records guided-correction-defaults.jsonl) and tweets
+ * (guided-correction-twitter-test.json). Candidates: the signals the studio's queue can open on and
+ * the simulator ranks alike. Writes bench/results/queue-loco.json and prints the table.
+ *
+ *   npx tsx bench/queue-loco.ts [--fraction 0.02] [--out bench/results/queue-loco.json]
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { type QueueRecord, queueLoco } from '../src/core/queueLoco';
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
+const fraction = Number(arg('--fraction', '0.02'));
+const out = arg('--out', 'bench/results/queue-loco.json');
+const FILES = ['bench/results/guided-correction-defaults.jsonl', 'bench/results/guided-correction-twitter-test.jsonl'];
+const CORPORA = [
+  { corpus: 'conll03', settings: ['conll03 distant 3k, no other text'] },
+  { corpus: 'bc5cdr', settings: ['bc5cdr core, a pool of 2,000 dev sentences'] },
+  { corpus: 'twitter', settings: ['twitter, a pool of 1,000 test tweets'] },
+];
+/** The studio's queue: uncertainty is its least sure token (uncertainty-max); the sum and reach as a set are the other rankings measured alike. */
+const CANDIDATES = ['uncertainty-max', 'uncertainty', 'reach-set'];
+
+const records: QueueRecord[] = FILES.flatMap((f) =>
+  readFileSync(f, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as QueueRecord),
+);
+const result = queueLoco(records, CORPORA, CANDIDATES, fraction);
+const rule =
+  'For each left-out corpus: among the candidates, the one whose mean dev gain over as many random sentences (seed for seed, at the budget), per corpus the mean over its seeds, averaged over the other corpora, is largest; ties to the earlier. The left-out corpus’s test is read after.';
+writeFileSync(out, `${JSON.stringify({ records: FILES, fraction, candidates: CANDIDATES, rule, corpora: result }, null, 2)}\n`);
+
+const s = (x: { mean: number; std: number; n: number }) => (x.n ? `${x.mean >= 0 ? '+' : ''}${x.mean.toFixed(2)} ± ${x.std.toFixed(2)} (${x.n})` : '–');
+console.log(`| corpus | choice | test gain: choice | random | choice − random | ${CANDIDATES.map((c) => `${c} − random`).join(' | ')} |`);
+console.log(`| --- | --- | --- | --- | --- | ${CANDIDATES.map(() => '---').join(' | ')} |`);
+for (const c of result)
+  console.log(
+    `| ${c.corpus} | ${c.choice} | ${s(c.test.choice)} | ${s(c.test.random)} | ${s(c.test.overRandom)} | ${CANDIDATES.map((k) => s(c.candidates[k])).join(' | ')} |`,
+  );
+for (const c of result) console.log(`- ${c.corpus}: ${c.why}`);
+console.log(`written ${out}`);

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { pairedGains, type QueueRecord, queueLoco } from './queueLoco';
+
+/** Records of one setting: per seed a base, random and each arm at 2 %, dev and test given as gains over the base of 50. */
+function setting(name: string, arms: Record<string, { dev: number[]; test: number[] }>): QueueRecord[] {
+  const seeds = arms.random.dev.map((_, i) => i + 1);
+  return seeds.flatMap((seed, i) => [
+    { setting: name, seed, arm: 'base', fraction: 0, dev: 50, test: 50 },
+    ...Object.entries(arms).map(([arm, g]) => ({ setting: name, seed, arm, fraction: 0.02, dev: 50 + g.dev[i], test: 50 + g.test[i] })),
+  ]);
+}
+
+const corpora = [
+  { corpus: 'a', settings: ['a1', 'a2'] },
+  { corpus: 'b', settings: ['b'] },
+  { corpus: 'c', settings: ['c'] },
+];
+
+describe('the queue signal chosen leave-one-corpus-out', () => {
+  const records = [
+    // Corpus a: x is best on its own dev; a's two settings are left out together.
+    ...setting('a1', { random: { dev: [1, 1], test: [1, 1] }, x: { dev: [9, 9], test: [5, 7] }, y: { dev: [2, 2], test: [3, 3] } }),
+    ...setting('a2', { random: { dev: [1, 1], test: [1, 1] }, x: { dev: [9, 9], test: [6, 6] }, y: { dev: [2, 2], test: [2, 2] } }),
+    // Corpora b and c: y beats random on dev, x does not.
+    ...setting('b', { random: { dev: [2, 2, 2], test: [2, 2, 2] }, x: { dev: [1, 1, 1], test: [9, 9, 9] }, y: { dev: [4, 4, 4], test: [1, 1, 1] } }),
+    ...setting('c', { random: { dev: [0, 0], test: [0, 0] }, y: { dev: [1, 3], test: [1, 3] } }),
+  ];
+
+  it('pairs gains seed for seed', () => {
+    expect([...pairedGains(records, 'a1', 'x', 'random', 0.02, 'test')]).toEqual([
+      [1, 4],
+      [2, 6],
+    ]);
+    expect([...pairedGains(records, 'a1', 'random', 'base', 0.02, 'test').values()]).toEqual([1, 1]);
+  });
+
+  it("chooses on the other corpora's dev only, and reads the left-out corpus's test after", () => {
+    const [a, b, c] = queueLoco(records, corpora, ['x', 'y'], 0.02);
+    // a left out: b says x −1, y +2; c has no x (no vote) and y +2: y, although a's own dev prefers x.
+    expect(a.choice).toBe('y');
+    expect(a.why).toBe('x: b -1.00; mean -1.00 | y: b +2.00, c +2.00; mean +2.00');
+    expect(a.settings).toEqual(['a1', 'a2']);
+    // Its test, over both settings' seeds: y gains 3, 3, 2, 2 over base; random 1 each.
+    expect(a.test.choice).toEqual({ mean: 2.5, std: 0.58, n: 4 });
+    expect(a.test.random.mean).toBe(1);
+    expect(a.ratio).toBe(2.5);
+    expect(a.candidates.x.mean).toBe(5);
+    // b left out: a's settings give x +8 and y +1 (each the mean over its seeds, then over settings); c y +2: x +8 > y +1.5.
+    expect(b.choice).toBe('x');
+    expect(b.test.overRandom).toEqual({ mean: 7, std: 0, n: 3 });
+    expect(c.choice).toBe('x');
+    // c has no record of x: its figures say so rather than invent one.
+    expect(c.test.choice.n).toBe(0);
+    expect(c.ratio).toBeNull();
+  });
+
+  it("does not read the left-out corpus's own figures to choose", () => {
+    const tilted = records.map((r) => (r.setting.startsWith('a') && r.arm === 'y' ? { ...r, dev: 0 } : r));
+    expect(queueLoco(tilted, corpora, ['x', 'y'], 0.02)[0].choice).toBe('y');
+  });
+});

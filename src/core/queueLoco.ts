@@ -1,0 +1,123 @@
+/**
+ * The review queue's default signal chosen leave-one-corpus-out, over the simulated annotator's
+ * records (`studio simulate-review`): for each corpus, the candidate whose corrections gain most on
+ * dev over as many random sentences' (seed for seed, at one budget), averaged over the other
+ * corpora only; then what that choice gains on the left-out corpus's test. It answers the question
+ * a user bringing a new corpus asks of the queue: does its ranking beat random where nobody chose it?
+ */
+
+/** One fine-tune of the simulated annotator (a line of a simulate-review records file). */
+export interface QueueRecord {
+  setting: string;
+  seed: number;
+  arm: string;
+  fraction: number;
+  test?: number;
+  dev?: number;
+}
+
+export interface QueueLocoCorpus {
+  corpus: string;
+  settings: string[];
+  seeds: number[];
+  choice: string;
+  /** The other corpora's mean dev gain over random per candidate, and their mean: what chose it. */
+  why: string;
+  /** On the left-out corpus, test F1 gains over the seed's base model (mean ± std over its seeds). */
+  test: { choice: Stat; random: Stat; overRandom: Stat };
+  dev: { choice: Stat; random: Stat; overRandom: Stat };
+  /** The choice's gain over random's gain, when random's is positive. */
+  ratio: number | null;
+  /** Every candidate's test gain over random on this corpus, for the table (not read by the choice). */
+  candidates: Record<string, Stat>;
+}
+
+export interface Stat {
+  mean: number;
+  std: number;
+  n: number;
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;
+function stat(xs: readonly number[]): Stat {
+  const n = xs.length;
+  const mean = n ? xs.reduce((a, b) => a + b, 0) / n : Number.NaN;
+  const std = n > 1 ? Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1)) : 0;
+  return { mean: round(mean), std: round(std), n };
+}
+
+/**
+ * Per seed of a setting, an arm's gain over another at the budget ('base': the seed's base model,
+ * at fraction 0), on dev or test; seeds lacking either are left out.
+ */
+export function pairedGains(
+  records: readonly QueueRecord[],
+  setting: string,
+  arm: string,
+  over: string,
+  fraction: number,
+  split: 'dev' | 'test',
+): Map<number, number> {
+  const at = (a: string) =>
+    new Map(
+      records
+        .filter((r) => r.setting === setting && r.arm === a && r.fraction === (a === 'base' ? 0 : fraction) && r[split] !== undefined)
+        .map((r) => [r.seed, r[split]!]),
+    );
+  const x = at(arm);
+  const y = at(over);
+  const out = new Map<number, number>();
+  for (const [seed, v] of x) if (y.has(seed)) out.set(seed, v - y.get(seed)!);
+  return out;
+}
+
+/**
+ * The rule. For each corpus (its settings left out together): among `candidates`, the one whose
+ * mean dev gain over random at `fraction` — per setting the mean over its seeds, per corpus the
+ * mean over its settings — averaged over the other corpora, is largest; ties to the earlier
+ * candidate; a corpus where a candidate has no record gives it no vote. The left-out corpus's
+ * test is read after the choice.
+ */
+export function queueLoco(
+  records: readonly QueueRecord[],
+  corpora: readonly { corpus: string; settings: readonly string[] }[],
+  candidates: readonly string[],
+  fraction: number,
+): QueueLocoCorpus[] {
+  const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  // A corpus's dev gain over random for a candidate: the mean over its settings of the mean over seeds.
+  const devGain = (c: { settings: readonly string[] }, arm: string): number | undefined => {
+    const per = c.settings.map((s) => [...pairedGains(records, s, arm, 'random', fraction, 'dev').values()]).filter((xs) => xs.length);
+    return per.length ? mean(per.map(mean)) : undefined;
+  };
+  return corpora.map((left) => {
+    const others = corpora.filter((c) => c !== left);
+    const scored = candidates.map((arm) => {
+      const votes = others.flatMap((c) => {
+        const g = devGain(c, arm);
+        return g === undefined ? [] : [{ corpus: c.corpus, g }];
+      });
+      return { arm, votes, score: votes.length ? mean(votes.map((v) => v.g)) : Number.NEGATIVE_INFINITY };
+    });
+    const best = scored.reduce((a, b) => (b.score > a.score ? b : a));
+    const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
+    const why = scored
+      .map((s) => `${s.arm}: ${s.votes.map((v) => `${v.corpus} ${sign(v.g)}`).join(', ') || 'no records'}${s.votes.length ? `; mean ${sign(s.score)}` : ''}`)
+      .join(' | ');
+    const gains = (arm: string, over: string, split: 'dev' | 'test') =>
+      stat(left.settings.flatMap((s) => [...pairedGains(records, s, arm, over, fraction, split).values()]));
+    const seeds = [...new Set(left.settings.flatMap((s) => [...pairedGains(records, s, best.arm, 'random', fraction, 'test').keys()]))].sort((a, b) => a - b);
+    const test = { choice: gains(best.arm, 'base', 'test'), random: gains('random', 'base', 'test'), overRandom: gains(best.arm, 'random', 'test') };
+    return {
+      corpus: left.corpus,
+      settings: [...left.settings],
+      seeds,
+      choice: best.arm,
+      why,
+      test,
+      dev: { choice: gains(best.arm, 'base', 'dev'), random: gains('random', 'base', 'dev'), overRandom: gains(best.arm, 'random', 'dev') },
+      ratio: test.random.mean > 0 ? round(test.choice.mean / test.random.mean) : null,
+      candidates: Object.fromEntries(candidates.map((arm) => [arm, gains(arm, 'random', 'test')])),
+    };
+  });
+}
