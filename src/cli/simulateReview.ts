@@ -187,6 +187,8 @@ export interface SimRecord {
   gazetteer?: { added: number; stopped: number; skipped: number };
   /** Share of the corrected sentences that had a label error. */
   precision?: number;
+  /** The corrected sentences' tokens: what the annotator read (a ranking by a sum over tokens favours long sentences). */
+  tokens?: number;
   /** The corrected sentences' F1 against their gold: the fine-tuned model's, and their weak labels' before the correction. */
   fit?: { model: number; weak: number };
   /** Test and dev F1 (percent). */
@@ -638,6 +640,7 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
       ...(travelled ? { travelled: moved, travel: travelEffect(pool, travelled) } : {}),
       ...(gazetteer ? { gazetteer } : {}),
       precision: Math.round(10000 * precisionOf(pool, corrected)) / 10000,
+      tokens: corrected.reduce((a, i) => a + pool[i].words.length, 0),
       ...(fit !== undefined ? { fit: { model: fit, weak: pct(weakF1(pool, corrected, tags)) } } : {}),
       test,
       ...(dev ? { dev: pct(dev.overall.f1) } : {}),
