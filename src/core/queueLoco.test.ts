@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pairedGains, type QueueRecord, queueLoco } from './queueLoco';
+import { chooseQueueSignal, pairedGains, type QueueRecord, queueLoco } from './queueLoco';
 
 /** Records of one setting: per seed a base, random and each arm at 2 %, dev and test given as gains over the base of 50. */
 function setting(name: string, arms: Record<string, { dev: number[]; test: number[] }>): QueueRecord[] {
@@ -52,6 +52,12 @@ describe('the queue signal chosen leave-one-corpus-out', () => {
     // c has no record of x: its figures say so rather than invent one.
     expect(c.test.choice.n).toBe(0);
     expect(c.ratio).toBeNull();
+  });
+
+  it('chooses the default on every corpus by the same rule', () => {
+    // x: a +8, b −1 (c none) → +3.5; y: a +1, b +2, c +2 → +1.67.
+    expect(chooseQueueSignal(records, corpora, ['x', 'y'], 0.02).choice).toBe('x');
+    expect(chooseQueueSignal(records, corpora, ['y', 'x'], 0.02).why).toBe('y: a +1.00, b +2.00, c +2.00; mean +1.67 | x: a +8.00, b -1.00; mean +3.50');
   });
 
   it("does not read the left-out corpus's own figures to choose", () => {

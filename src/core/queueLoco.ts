@@ -71,12 +71,43 @@ export function pairedGains(
   return out;
 }
 
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
+
 /**
- * The rule. For each corpus (its settings left out together): among `candidates`, the one whose
- * mean dev gain over random at `fraction` — per setting the mean over its seeds, per corpus the
- * mean over its settings — averaged over the other corpora, is largest; ties to the earlier
- * candidate; a corpus where a candidate has no record gives it no vote. The left-out corpus's
- * test is read after the choice.
+ * The rule on the corpora given: the candidate whose mean dev gain over random at `fraction` — per
+ * setting the mean over its seeds, per corpus the mean over its settings — averaged over the
+ * corpora, is largest; ties to the earlier candidate; a corpus where a candidate has no record
+ * gives it no vote. With every corpus, it is the studio's default; with all but one, that one's
+ * leave-one-corpus-out choice.
+ */
+export function chooseQueueSignal(
+  records: readonly QueueRecord[],
+  corpora: readonly { corpus: string; settings: readonly string[] }[],
+  candidates: readonly string[],
+  fraction: number,
+): { choice: string; why: string } {
+  const devGain = (c: { settings: readonly string[] }, arm: string): number | undefined => {
+    const per = c.settings.map((s) => [...pairedGains(records, s, arm, 'random', fraction, 'dev').values()]).filter((xs) => xs.length);
+    return per.length ? mean(per.map(mean)) : undefined;
+  };
+  const scored = candidates.map((arm) => {
+    const votes = corpora.flatMap((c) => {
+      const g = devGain(c, arm);
+      return g === undefined ? [] : [{ corpus: c.corpus, g }];
+    });
+    return { arm, votes, score: votes.length ? mean(votes.map((v) => v.g)) : Number.NEGATIVE_INFINITY };
+  });
+  const best = scored.reduce((a, b) => (b.score > a.score ? b : a));
+  const why = scored
+    .map((s) => `${s.arm}: ${s.votes.map((v) => `${v.corpus} ${sign(v.g)}`).join(', ') || 'no records'}${s.votes.length ? `; mean ${sign(s.score)}` : ''}`)
+    .join(' | ');
+  return { choice: best.arm, why };
+}
+
+/**
+ * The rule left one corpus out at a time: each corpus (its settings left out together) gets
+ * chooseQueueSignal over the other corpora; its own test is read after the choice.
  */
 export function queueLoco(
   records: readonly QueueRecord[],
@@ -84,38 +115,25 @@ export function queueLoco(
   candidates: readonly string[],
   fraction: number,
 ): QueueLocoCorpus[] {
-  const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  // A corpus's dev gain over random for a candidate: the mean over its settings of the mean over seeds.
-  const devGain = (c: { settings: readonly string[] }, arm: string): number | undefined => {
-    const per = c.settings.map((s) => [...pairedGains(records, s, arm, 'random', fraction, 'dev').values()]).filter((xs) => xs.length);
-    return per.length ? mean(per.map(mean)) : undefined;
-  };
   return corpora.map((left) => {
-    const others = corpora.filter((c) => c !== left);
-    const scored = candidates.map((arm) => {
-      const votes = others.flatMap((c) => {
-        const g = devGain(c, arm);
-        return g === undefined ? [] : [{ corpus: c.corpus, g }];
-      });
-      return { arm, votes, score: votes.length ? mean(votes.map((v) => v.g)) : Number.NEGATIVE_INFINITY };
-    });
-    const best = scored.reduce((a, b) => (b.score > a.score ? b : a));
-    const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
-    const why = scored
-      .map((s) => `${s.arm}: ${s.votes.map((v) => `${v.corpus} ${sign(v.g)}`).join(', ') || 'no records'}${s.votes.length ? `; mean ${sign(s.score)}` : ''}`)
-      .join(' | ');
+    const { choice, why } = chooseQueueSignal(
+      records,
+      corpora.filter((c) => c !== left),
+      candidates,
+      fraction,
+    );
     const gains = (arm: string, over: string, split: 'dev' | 'test') =>
       stat(left.settings.flatMap((s) => [...pairedGains(records, s, arm, over, fraction, split).values()]));
-    const seeds = [...new Set(left.settings.flatMap((s) => [...pairedGains(records, s, best.arm, 'random', fraction, 'test').keys()]))].sort((a, b) => a - b);
-    const test = { choice: gains(best.arm, 'base', 'test'), random: gains('random', 'base', 'test'), overRandom: gains(best.arm, 'random', 'test') };
+    const seeds = [...new Set(left.settings.flatMap((s) => [...pairedGains(records, s, choice, 'random', fraction, 'test').keys()]))].sort((a, b) => a - b);
+    const test = { choice: gains(choice, 'base', 'test'), random: gains('random', 'base', 'test'), overRandom: gains(choice, 'random', 'test') };
     return {
       corpus: left.corpus,
       settings: [...left.settings],
       seeds,
-      choice: best.arm,
+      choice,
       why,
       test,
-      dev: { choice: gains(best.arm, 'base', 'dev'), random: gains('random', 'base', 'dev'), overRandom: gains(best.arm, 'random', 'dev') },
+      dev: { choice: gains(choice, 'base', 'dev'), random: gains('random', 'base', 'dev'), overRandom: gains(choice, 'random', 'dev') },
       ratio: test.random.mean > 0 ? round(test.choice.mean / test.random.mean) : null,
       candidates: Object.fromEntries(candidates.map((arm) => [arm, gains(arm, 'random', 'test')])),
     };
