@@ -9,7 +9,7 @@
  *   npx tsx bench/queue-loco.ts [--fraction 0.02] [--out bench/results/queue-loco.json]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { chooseQueueSignal, type QueueRecord, queueLoco } from '../src/core/queueLoco';
+import { chooseQueueSignal, type QueueRecord, queueLoco, STUDIO_SIGNAL } from '../src/core/queueLoco';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(name);
@@ -23,8 +23,8 @@ const CORPORA = [
   { corpus: 'bc5cdr', settings: ['bc5cdr core, a pool of 2,000 dev sentences'] },
   { corpus: 'twitter', settings: ['twitter, a pool of 1,000 test tweets'] },
 ];
-/** The studio's queue: uncertainty is its least sure token (uncertainty-max); the sum and reach as a set are the other rankings measured alike. */
-const CANDIDATES = ['uncertainty-max', 'uncertainty', 'reach-set'];
+/** The rankings the studio's queue offers, by the simulator's names (STUDIO_SIGNAL maps them). */
+const CANDIDATES = Object.keys(STUDIO_SIGNAL);
 
 const records: QueueRecord[] = FILES.flatMap((f) =>
   readFileSync(f, 'utf8')
@@ -37,7 +37,10 @@ const result = queueLoco(records, CORPORA, CANDIDATES, fraction);
 const chosen = chooseQueueSignal(records, CORPORA, CANDIDATES, fraction);
 const rule =
   'For each left-out corpus: among the candidates, the one whose mean dev gain over as many random sentences (seed for seed, at the budget), per corpus the mean over its seeds, averaged over the other corpora, is largest; ties to the earlier. The left-out corpus’s test is read after.';
-writeFileSync(out, `${JSON.stringify({ records: FILES, fraction, candidates: CANDIDATES, rule, default: chosen, corpora: result }, null, 2)}\n`);
+writeFileSync(
+  out,
+  `${JSON.stringify({ records: FILES, fraction, candidates: CANDIDATES, rule, default: { ...chosen, studio: STUDIO_SIGNAL[chosen.choice] }, corpora: result.map((c) => ({ ...c, studio: STUDIO_SIGNAL[c.choice] })) }, null, 2)}\n`,
+);
 
 const s = (x: { mean: number; std: number; n: number }) => (x.n ? `${x.mean >= 0 ? '+' : ''}${x.mean.toFixed(2)} ± ${x.std.toFixed(2)} (${x.n})` : '–');
 console.log(`| corpus | choice | test gain: choice | random | choice − random | ${CANDIDATES.map((c) => `${c} − random`).join(' | ')} |`);
@@ -47,5 +50,5 @@ for (const c of result)
     `| ${c.corpus} | ${c.choice} | ${s(c.test.choice)} | ${s(c.test.random)} | ${s(c.test.overRandom)} | ${CANDIDATES.map((k) => s(c.candidates[k])).join(' | ')} |`,
   );
 for (const c of result) console.log(`- ${c.corpus} left out: ${c.why}`);
-console.log(`- the default, on every corpus: ${chosen.choice} (${chosen.why})`);
+console.log(`- the default, on every corpus: ${chosen.choice}, the studio's ${STUDIO_SIGNAL[chosen.choice]} (${chosen.why})`);
 console.log(`written ${out}`);

@@ -27,7 +27,7 @@ import {
 } from './guidedCorrection';
 import { lexiconMatcher, makeLexicon } from './lexicon';
 import { mulberry32 } from './random';
-import { rankSentences, uncertaintyOf, uncertaintySignal } from './reviewSignals';
+import { rankSentences, uncertaintyOf, uncertaintySignal, uncertaintySumSignal } from './reviewSignals';
 
 const names = ['O', 'B-PER', 'I-PER', 'B-LOC', 'I-LOC'];
 const ids = (s: string) => s.split(' ').map((t) => names.indexOf(t === 'O' ? 'O' : t));
@@ -62,7 +62,7 @@ describe('ranking and budgets', () => {
     expect(uncertaintyMax(m, 2)).toBeCloseTo(0.2, 6);
   });
 
-  it("ranks by the least sure token as the studio's review queue does, and not as the sum does", () => {
+  it("ranks by the least sure token as the studio's uncertainty does, and by the sum as its uncertainty-sum does", () => {
     // Sentences of 1 to 12 tokens, K = 3, each token's marginals drawn at random.
     const rand = mulberry32(7);
     const K = 3;
@@ -93,12 +93,12 @@ describe('ranking and budgets', () => {
         1,
       ),
     ).toEqual(queue);
-    expect(
-      rankBy(
-        margs.map((m) => uncertaintySum(m, K)),
-        1,
-      ),
-    ).not.toEqual(queue);
+    const bySum = rankBy(
+      margs.map((m) => uncertaintySum(m, K)),
+      1,
+    );
+    expect(bySum).not.toEqual(queue);
+    expect(bySum).toEqual(rankSentences(docs, uncertaintySumSignal).map((e) => e.docId - 1));
   });
 
   it('ranks by score, highest first, breaking ties by seed and not by position', () => {

@@ -6,6 +6,19 @@
  * a user bringing a new corpus asks of the queue: does its ranking beat random where nobody chose it?
  */
 
+/**
+ * The studio's review signal (core/reviewSignals.ts) for each ranking the simulator names
+ * (cli/simulateReview.ts SIGNALS): the queue's candidates are the rankings it offers.
+ * `uncertainty-max` ranks exactly as the studio's uncertainty, `uncertainty` exactly as its
+ * uncertainty-sum (core/guidedCorrection.test.ts); the studio's reach reads a lower bound of the
+ * simulator's doubt from the stored uncertainty (reviewSignals.ts reachSignal).
+ */
+export const STUDIO_SIGNAL: Readonly<Record<string, string>> = {
+  'uncertainty-max': 'uncertainty',
+  uncertainty: 'uncertainty-sum',
+  'reach-set': 'reach',
+};
+
 /** One fine-tune of the simulated annotator (a line of a simulate-review records file). */
 export interface QueueRecord {
   setting: string;

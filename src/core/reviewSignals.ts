@@ -42,6 +42,12 @@ export interface ReviewSignal {
    */
   cover?: boolean;
   /**
+   * The signal that ranks, after this one's, the sentences it does not flag, so that the queue
+   * goes on past them (reach flags only sentences with a doubted phrase; the simulated annotator's
+   * reach ranks the rest by uncertainty too).
+   */
+  then?: ReviewSignal;
+  /**
    * What the signal reads across the documents ranked (reach: how often each phrase occurs in
    * them), once per ranking; `flag` finds it in FlagContext.across.
    */
@@ -92,6 +98,19 @@ export const uncertaintySignal: ReviewSignal = {
 };
 
 /**
+ * The final model's uncertainty summed over the sentence's tokens: a sentence unsure throughout,
+ * which favours long sentences. The simulated annotator's `uncertainty` ranks so
+ * (core/guidedCorrection.ts uncertaintySum).
+ */
+export const uncertaintySumSignal: ReviewSignal = {
+  ...uncertaintySignal,
+  id: 'uncertainty-sum',
+  title: 'the model is unsure throughout',
+  score: 'sum',
+  rankedBy: "its tokens' uncertainty, summed",
+};
+
+/**
  * Reach: the weak-label errors a sentence's correction is expected to fix once it travels ("apply
  * to all occurrences", "add to gazetteer"). Each phrase of a weak span, or of a span the run
  * predicts where the weak labels have none, counts the run's doubt of its weak labels times how
@@ -105,7 +124,8 @@ export const reachSignal: ReviewSignal = {
   title: 'correcting it reaches farthest',
   score: 'sum',
   cover: true,
-  rankedBy: 'the doubted weak labels its correction may fix, here and where the same words recur',
+  then: uncertaintySignal,
+  rankedBy: 'the doubted weak labels its correction may fix, here and where the same words recur; then the least sure',
   present: (sg) => !!sg.uncertainty,
   across: (docs) => {
     // Per document, the spans starting at each token: its weak spans, and the run's where the weak labels have none.
@@ -232,10 +252,11 @@ export function rankSentences(docs: readonly QueueDoc[], signal: ReviewSignal, l
       keyed.map((phrases) => ({ own: 0, phrases })),
       null,
     );
-    return order
-      .map((i, k) => ({ ...out[i], score: worth[k] }))
-      .filter((e) => e.score > 0)
-      .slice(0, limit);
+    const first = order.map((i, k) => ({ ...out[i], score: worth[k] })).filter((e) => e.score > 0);
+    if (!signal.then || first.length >= limit) return first.slice(0, limit);
+    const taken = new Set(first.map((e) => `${e.docId}:${e.sentence}`));
+    const rest = rankSentences(docs, signal.then).filter((e) => !taken.has(`${e.docId}:${e.sentence}`));
+    return [...first, ...rest].slice(0, limit);
   }
   out.sort((x, y) => y.score - x.score || y.count - x.count || x.docId - y.docId || x.sentence - y.sentence);
   return out.slice(0, limit);

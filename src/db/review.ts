@@ -64,13 +64,17 @@ export function signalsPresent(rows: readonly DocSignals[], hasRun: boolean): st
 }
 
 /**
- * The queue's default signal: the model's uncertainty where the run carries it. On its own training
- * sentences a model mostly reproduces the weak labels, so disagreement finds little there, while
- * its least sure sentences had a weak-label error 88 to 100 % of the time in the simulated
- * annotator (BENCHMARKS.md).
+ * The queue's default signal, where the run carries it: reach (the doubted phrases a correction
+ * settles wherever they recur, as a set; then the least sure sentences), which the rule of
+ * bench/results/queue-loco.json chooses over every simulated corpus by the dev gain of its
+ * corrections over as many random ones (bench/queue-loco.ts; BENCHMARKS.md, "The queue's signal,
+ * leave-one-corpus-out"). Then the model's uncertainty, then disagreement: on its own training
+ * sentences a model mostly reproduces the weak labels, so disagreement finds little there.
  */
+export const DEFAULT_SIGNALS = ['reach', 'uncertainty', 'disagreement'] as const;
+
 export function defaultSignal(have: readonly string[]): string {
-  return have.includes('uncertainty') ? 'uncertainty' : have.includes('disagreement') ? 'disagreement' : (have[0] ?? 'disagreement');
+  return DEFAULT_SIGNALS.find((s) => have.includes(s)) ?? have[0] ?? 'disagreement';
 }
 
 const SPLITS: readonly Split[] = ['train', 'dev', 'test', 'unassigned'];

@@ -84,20 +84,30 @@ describe('review queue signals', () => {
     ];
     const q = rankSentences(docs, reviewSignal('reach'));
     // CAA occurs twice: 0.8 × 2; "rare" once: 0.9; zinc's doubt 0.1 is under the threshold.
+    // Then the sentences with no doubted phrase, by their least sure token (zinc's 0.1).
     expect(q.map((e) => [e.sentence, +e.score.toFixed(6)])).toEqual([
       [1, 1.6],
       [3, 0.9],
+      [2, 0.1],
     ]);
     expect(q[0].reasons[0]).toBe('CAA (2 occurrences; weak O, run Chemical, doubt 0.8)');
-    // Without a run's predictions there is nothing to doubt.
-    expect(rankSentences([{ ...docs[0], predicted: undefined }], reviewSignal('reach'))).toEqual([]);
+    expect(q[2].reasons[0]).toBe('zinc (uncertainty 0.1; weak Chemical, run Chemical)');
+    // Without a run's predictions there is nothing to doubt: the queue is the uncertainty's.
+    const bare = [{ ...docs[0], predicted: undefined }];
+    expect(rankSentences(bare, reviewSignal('reach'))).toEqual(rankSentences(bare, reviewSignal('uncertainty')));
     // As a set: a second document with the same sentences doubles each phrase's occurrences, and
     // adds nothing to the queue, since correcting CAA and "rare" once settles them everywhere.
     const twice = rankSentences([docs[0], { ...docs[0], docId: 2, name: 'd2' }], reviewSignal('reach'));
+    // The sentences it settles follow with the rest, by uncertainty.
     expect(twice.map((e) => [e.docId, e.sentence, +e.score.toFixed(6)])).toEqual([
       [1, 1, 3.2],
       [1, 3, 1.8],
+      [2, 1, 0.2],
+      [1, 2, 0.1],
+      [2, 2, 0.1],
+      [2, 3, 0.1],
     ]);
+    expect(rankSentences([docs[0], { ...docs[0], docId: 2, name: 'd2' }], reviewSignal('reach'), 3)).toEqual(twice.slice(0, 3));
   });
 
   it("removes RoSTER's low-probability weak labels, exempting a type mostly under τ", () => {
