@@ -72,6 +72,7 @@ describe('simulate-review', () => {
       expect(records.filter((r) => r.setting === setting).map((r) => r.arm)).toEqual([
         'base',
         'ranking',
+        'tokens',
         'control',
         'random',
         'oracle',
@@ -107,7 +108,7 @@ describe('simulate-review', () => {
       travel: false,
       finetune: { epochs: 1, gamma: 0.1 },
     });
-    expect(records.map((r) => r.arm)).toEqual(['base', 'ranking', 'control', 'random', 'oracle', 'uncertainty', 'summary']);
+    expect(records.map((r) => r.arm)).toEqual(['base', 'ranking', 'tokens', 'control', 'random', 'oracle', 'uncertainty', 'summary']);
     // No fold model trained, and the rankings it would have made are not reported as if they had been
     // (the base model's reach is); the oracles of reach are computed only where a config trains on them.
     expect(logs.some((l) => l.includes('fold'))).toBe(false);
@@ -119,6 +120,14 @@ describe('simulate-review', () => {
       'uncertainty',
       'uncertainty-max',
     ]);
+    // What the annotator reads: each ranking's top sentences' tokens, the same as the fine-tune that corrected them records.
+    const tokens = records.find((r) => r.arm === 'tokens')!.tokensPerSentence!;
+    expect(Object.keys(tokens).sort()).toEqual(Object.keys(records.find((r) => r.arm === 'ranking')!.precisions!).sort());
+    for (const arm of ['random', 'oracle', 'uncertainty']) {
+      const ft = records.find((r) => r.arm === arm)!;
+      expect(tokens[arm]['0.1']).toBeCloseTo(ft.tokens! / ft.corrected, 2);
+      expect(ft.tokens! / ft.corrected).toBeGreaterThanOrEqual(1);
+    }
     // The oracle's sentences were wrong before (their weak labels' F1 below 100) and the fine-tune's fit is scored on them.
     const oracle = records.find((r) => r.arm === 'oracle')!;
     expect(oracle.fit!.weak).toBeLessThan(100);
@@ -143,6 +152,7 @@ describe('simulate-review', () => {
     expect(records.map((r) => r.arm)).toEqual([
       'base',
       'ranking',
+      'tokens',
       'control',
       'random',
       'oracle',

@@ -196,6 +196,8 @@ export interface SimRecord {
   dev?: number;
   /** arm 'ranking': precision per ranking and budget. */
   precisions?: Record<string, Record<string, number>>;
+  /** arm 'tokens': per ranking and budget, the mean tokens a sentence of its top sentences. */
+  tokensPerSentence?: Record<string, Record<string, number>>;
   poolSize?: number;
   /** Pool sentences with at least one weak-label error. */
   poolErrors?: number;
@@ -563,6 +565,18 @@ async function crossFit(
       poolErrors: pool.filter((p) => tokenErrors(p) > 0).length,
       wallSeconds: Math.round((performance.now() - t0) / 1000),
     });
+  // What each ranking's top sentences cost the annotator to read: their mean tokens a sentence (a ranking by a sum over tokens favours long sentences).
+  if (!done.has(key('tokens', 0))) {
+    const tokens: Record<string, Record<string, number>> = {};
+    for (const name of Object.keys(precisions))
+      tokens[name] = Object.fromEntries(
+        sim.budgets.map((b) => {
+          const top = ranked[name].slice(0, budgetCount(pool.length, b));
+          return [String(b), Math.round((100 * top.reduce((a, i) => a + pool[i].words.length, 0)) / top.length) / 100];
+        }),
+      );
+    write({ key: key('tokens', 0), setting, seed, arm: 'tokens', fraction: 0, corrected: 0, tokensPerSentence: tokens, wallSeconds: 0 });
+  }
   return ranked;
 }
 
@@ -685,7 +699,7 @@ function rematcher(before: Lexicon, after: Lexicon) {
 /** Whether a seed has every record its config plans (an arm added to the simulator runs on seeds simulated before it). */
 function seedComplete(sim: SimulateOptions, setting: string, seed: number, done: ReadonlySet<string>): boolean {
   const has = (arm: string, fraction: number) => done.has(`${setting}/${seed}/${arm}/${fraction}`);
-  return done.has(`${setting}/${seed}/summary`) && plannedArms(sim).every((p) => has(p.arm, p.fraction));
+  return done.has(`${setting}/${seed}/summary`) && has('tokens', 0) && plannedArms(sim).every((p) => has(p.arm, p.fraction));
 }
 
 interface TravelSummary {
