@@ -117,6 +117,7 @@ describe('simulate-review', () => {
       'random',
       'reach',
       'reach-set',
+      'reach-studio',
       'uncertainty',
       'uncertainty-max',
     ]);

@@ -38,6 +38,7 @@ import {
   travelOracleItems,
   foldsOf,
   precisionOf,
+  queueOrder,
   randomOrder,
   rankBy,
   tokenErrors,
@@ -68,13 +69,14 @@ import { fileRunStore, runStoreDir } from './runStore';
 import { useWasmBackend } from './train';
 import { weakLabelCorpus } from './weakLabel';
 import { issueSentence } from '../core/issueSentence';
+import { reachSignal } from '../core/reviewSignals';
 
 /** The ranking signals, each a sentence score over the pool (higher: correct it sooner). */
-export const SIGNALS = ['doubt', 'crossfit', 'uncertainty', 'uncertainty-max', 'combined', 'reach', 'reach-set'] as const;
+export const SIGNALS = ['doubt', 'crossfit', 'uncertainty', 'uncertainty-max', 'combined', 'reach', 'reach-set', 'reach-studio'] as const;
 export type SignalName = (typeof SIGNALS)[number];
 
 /** The rankings that need no fold model: the base model's own signals, and the oracle of reach. */
-const BASE_RANKINGS: readonly string[] = ['uncertainty', 'uncertainty-max', 'reach', 'reach-set', 'oracle-reach', 'oracle-reach-set'];
+const BASE_RANKINGS: readonly string[] = ['uncertainty', 'uncertainty-max', 'reach-studio', 'reach', 'reach-set', 'oracle-reach', 'oracle-reach-set'];
 
 /** Rankings a simulation may correct by: the signals, and the oracle of reach (gold ranks it: the bound of what reach could do). */
 const TRAINABLE = [...SIGNALS, 'oracle-reach', 'oracle-reach-set'] as const;
@@ -88,6 +90,8 @@ export const SIGNAL_TITLES: Record<(typeof TRAINABLE)[number] | 'random' | 'orac
   reach:
     "the weak-label errors a correction is expected to fix once it travels: per phrase the base model doubts (1 − p(weak tag) ≥ 0.5), that doubt times the phrase's occurrences in the training text",
   'reach-set': 'reach as a set: greedily, each sentence by what its doubted phrases add to those of the sentences above it (a phrase counted once)',
+  'reach-studio':
+    "the studio's reach queue itself (its review page's ranking of the pool from the run's decoded spans and stored uncertainty; then the rest by the least sure token)",
   'oracle-reach-set':
     "the oracle of reach as a set: greedily, each sentence by its own token errors and its rules' net fixes in the pool's other sentences, a phrase counted once (the gold labels rank them)",
   'oracle-reach':
@@ -300,6 +304,7 @@ function rankings(
   pool: readonly PoolSentence[],
   scores: Record<'doubt' | 'crossfit' | 'uncertainty' | 'uncertainty-max' | 'reach', number[]>,
   reachSet: CoverItem[],
+  studioReach: number[],
   tags: readonly string[],
   seed: number,
   trained: readonly string[],
@@ -313,6 +318,7 @@ function rankings(
     'uncertainty-max': rankBy(scores['uncertainty-max'], seed),
     reach: rankBy(scores.reach, seed),
     'reach-set': rankByCover(reachSet, seed),
+    'reach-studio': studioReach,
   };
   if (trained.includes('oracle-reach')) r['oracle-reach'] = rankBy(travelOracle(pool, tags), seed);
   if (trained.includes('oracle-reach-set')) r['oracle-reach-set'] = rankByCover(travelOracleItems(pool, tags), seed);
@@ -448,9 +454,11 @@ async function simulateSeed(a: SeedArgs): Promise<void> {
 }
 
 /** The base model (the config's method on the weak labels), recorded; its weights, the one-stage config the fold and fine-tune models use, and its signals on the pool: uncertainty and reach. */
-async function baseModel(
-  c: SeedContext,
-): Promise<{ weights: Weights; stageCfg: RunConfig; base: { uncertainty: number[]; 'uncertainty-max': number[]; reach: number[]; reachSet: CoverItem[] } }> {
+async function baseModel(c: SeedContext): Promise<{
+  weights: Weights;
+  stageCfg: RunConfig;
+  base: { uncertainty: number[]; 'uncertainty-max': number[]; reach: number[]; reachSet: CoverItem[]; studioReach: number[] };
+}> {
   const { setting, seed, cfg, m, feat, sents, pool, poolAt, tags, done, log, store, key, write, onEpoch } = c;
   const t0 = performance.now();
   const base = await runEngine(
@@ -467,6 +475,13 @@ async function baseModel(
           feat,
           poolAt.map((k) => sents.train[k]),
         ))!,
+        paths: (
+          await predict(
+            tagger,
+            feat,
+            poolAt.map((k) => sents.train[k]),
+          )
+        ).paths,
       };
       run.model.dispose();
       return r;
@@ -474,7 +489,7 @@ async function baseModel(
     store,
     { onStage: (x) => log(`${setting}/${seed} base: ${x}`), onEpoch: onEpoch('base') },
   );
-  const { weights, test: baseTest, dev: baseDev, marg } = base;
+  const { weights, test: baseTest, dev: baseDev, marg, paths } = base;
   const dropout = base.dictionaryDropout ?? cfg.model.dictionaryDropout;
   const stageCfg: RunConfig = { ...cfg, model: { ...cfg.model, dictionaryDropout: typeof dropout === 'number' ? dropout : 0.5 } };
   // A seed resumed (or given new arms) trains its base model again for the weights: the same run, so the same figure.
@@ -505,6 +520,7 @@ async function baseModel(
       'uncertainty-max': pool.map((_, i) => uncertaintyMax(marg[i], tags.length)),
       reach: pool.map((_, i) => reachScore(doubted[i], counts, uncertainty[i])),
       reachSet: reachItems(doubted, counts, uncertainty),
+      studioReach: queueOrder(pool, marg, paths, tags, reachSignal, seed),
     },
   };
 }
@@ -513,7 +529,7 @@ async function baseModel(
 async function crossFit(
   c: SeedContext,
   stageCfg: RunConfig,
-  base: { uncertainty: number[]; 'uncertainty-max': number[]; reach: number[]; reachSet: CoverItem[] },
+  base: { uncertainty: number[]; 'uncertainty-max': number[]; reach: number[]; reachSet: CoverItem[]; studioReach: number[] },
 ): Promise<Record<string, number[]>> {
   const { sim, setting, seed, feat, sents, pool, poolAt, tags, done, store, key, write, onEpoch } = c;
   const t0 = performance.now();
@@ -545,7 +561,7 @@ async function crossFit(
       scores.crossfit[i] = disagreement(paths[j], pool[i].weak);
     });
   }
-  const ranked = rankings(pool, scores, base.reachSet, tags, seed, sim.train);
+  const ranked = rankings(pool, scores, base.reachSet, base.studioReach, tags, seed, sim.train);
   const precisions: Record<string, Record<string, number>> = {};
   for (const [name, order] of Object.entries(ranked))
     if (folds || ['random', 'oracle', ...BASE_RANKINGS].includes(name))

@@ -9,6 +9,7 @@ import {
   foldsOf,
   phraseCounts,
   precisionOf,
+  queueOrder,
   randomOrder,
   rankBy,
   rankByCover,
@@ -27,7 +28,7 @@ import {
 } from './guidedCorrection';
 import { lexiconMatcher, makeLexicon } from './lexicon';
 import { mulberry32 } from './random';
-import { rankSentences, uncertaintyOf, uncertaintySignal, uncertaintySumSignal } from './reviewSignals';
+import { rankSentences, reachSignal, uncertaintyOf, uncertaintySignal, uncertaintySumSignal } from './reviewSignals';
 
 const names = ['O', 'B-PER', 'I-PER', 'B-LOC', 'I-LOC'];
 const ids = (s: string) => s.split(' ').map((t) => names.indexOf(t === 'O' ? 'O' : t));
@@ -99,6 +100,34 @@ describe('ranking and budgets', () => {
     );
     expect(bySum).not.toEqual(queue);
     expect(bySum).toEqual(rankSentences(docs, uncertaintySumSignal).map((e) => e.docId - 1));
+  });
+
+  it("puts the pool in the studio queue's order, the sentences it leaves out after", () => {
+    // Marginals over O, B-PER, I-PER, B-LOC, I-LOC, one row per token.
+    const row = (p: number[]) => p;
+    const pool = [sent('Ann met Bo', 'B-PER O O', 'B-PER O B-PER'), sent('Bo ran', 'O O', 'B-PER O'), sent('it rained', 'O O', 'O O')];
+    const marg = [
+      Float32Array.from([...row([0.05, 0.9, 0.02, 0.02, 0.01]), ...row([0.99, 0, 0, 0, 0.01]), ...row([0.3, 0.6, 0.05, 0.05, 0])]),
+      Float32Array.from([...row([0.4, 0.5, 0.05, 0.05, 0]), ...row([1, 0, 0, 0, 0])]),
+      Float32Array.from([...row([1, 0, 0, 0, 0]), ...row([1, 0, 0, 0, 0])]),
+    ];
+    const paths = [ids('B-PER O B-PER'), ids('B-PER O'), ids('O O')];
+    const order = queueOrder(pool, marg, paths, names, reachSignal, 1);
+    // "Bo", predicted where the weak labels have nothing, in two sentences: the first that holds it
+    // settles it; then the rest by their least sure token; "it rained", flagged by neither, last.
+    expect(order).toHaveLength(3);
+    expect(order[2]).toBe(2);
+    const docs = pool.map((p, i) => ({
+      docId: i,
+      name: '',
+      words: p.words,
+      sentences: [[0, p.words.length] as const],
+      weak: spansOfIds(p.weak, names).map((x) => ({ start: x.start, end: x.end, label: x.type })),
+      predicted: spansOfIds(paths[i], names).map((x) => ({ start: x.start, end: x.end, label: x.type })),
+      signals: { uncertainty: uncertaintyOf(marg[i], names.length) },
+    }));
+    expect(order.slice(0, 2)).toEqual(rankSentences(docs, reachSignal).map((e) => e.docId));
+    expect(rankSentences(docs, reachSignal)[0].reasons[0]).toMatch(/^Bo \(2 occurrences; weak O, run PER/);
   });
 
   it('ranks by score, highest first, breaking ties by seed and not by position', () => {

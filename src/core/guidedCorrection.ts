@@ -8,6 +8,7 @@
  */
 import { alignedLexicon, type Lexicon } from './lexicon';
 import { mulberry32 } from './random';
+import { type QueueDoc, rankSentences, type ReviewSignal, uncertaintyOf } from './reviewSignals';
 
 /** A sentence the annotator may correct: its words, its weak tags and the gold tags the annotator knows. */
 export interface PoolSentence {
@@ -105,6 +106,35 @@ export function combineRanks(rankings: readonly (readonly number[])[]): number[]
 /** The share of the chosen sentences whose weak tags had an error: the queue's precision. */
 export function precisionOf(pool: readonly PoolSentence[], chosen: readonly number[]): number {
   return chosen.length ? chosen.filter((i) => tokenErrors(pool[i]) > 0).length / chosen.length : 0;
+}
+
+/**
+ * The pool in the order the studio's review queue puts it under `signal` (core/reviewSignals.ts
+ * rankSentences), each sentence a document with its weak spans, the model's decoded spans
+ * (`paths`) and the uncertainty the run stores (1 − the largest marginal); the sentences the
+ * signal leaves out follow in a seeded random order. The simulated annotator's `reach-studio`.
+ */
+export function queueOrder(
+  pool: readonly PoolSentence[],
+  marginals: readonly Float32Array[],
+  paths: readonly (readonly number[])[],
+  names: readonly string[],
+  signal: ReviewSignal,
+  seed: number,
+): number[] {
+  const spans = (ids: readonly number[]) => spansOfIds(ids, names).map((x) => ({ start: x.start, end: x.end, label: x.type }));
+  const docs: QueueDoc[] = pool.map((p, i) => ({
+    docId: i,
+    name: '',
+    words: p.words,
+    sentences: [[0, p.words.length]],
+    weak: spans(p.weak),
+    predicted: spans(paths[i]),
+    signals: { uncertainty: uncertaintyOf(marginals[i], names.length) },
+  }));
+  const ranked = rankSentences(docs, signal).map((e) => e.docId);
+  const seen = new Set(ranked);
+  return [...ranked, ...randomOrder(pool.length, seed).filter((i) => !seen.has(i))];
 }
 
 /** A span of tag ids: [start, end) and its type. */
