@@ -8,15 +8,15 @@
 
 /**
  * The studio's review signal (core/reviewSignals.ts) for each ranking the simulator names
- * (cli/simulateReview.ts SIGNALS): the queue's candidates are the rankings it offers.
- * `uncertainty-max` ranks exactly as the studio's uncertainty, `uncertainty` exactly as its
- * uncertainty-sum (core/guidedCorrection.test.ts); the studio's reach reads a lower bound of the
- * simulator's doubt from the stored uncertainty (reviewSignals.ts reachSignal).
+ * (cli/simulateReview.ts SIGNALS): the queue's candidates are the rankings it offers, each
+ * simulated exactly as the page ranks. `uncertainty-max` orders as the studio's uncertainty,
+ * `uncertainty` as its uncertainty-sum (core/guidedCorrection.test.ts), and `reach-studio` is the
+ * page's own reach ranking called on the pool (guidedCorrection.ts queueOrder).
  */
 export const STUDIO_SIGNAL: Readonly<Record<string, string>> = {
   'uncertainty-max': 'uncertainty',
   uncertainty: 'uncertainty-sum',
-  'reach-set': 'reach',
+  'reach-studio': 'reach',
 };
 
 /** One fine-tune of the simulated annotator (a line of a simulate-review records file). */
