@@ -46,7 +46,7 @@ export interface ReviewSignal {
    * goes on past them (reach flags only sentences with a doubted phrase; the simulated annotator's
    * reach ranks the rest by uncertainty too).
    */
-  then?: ReviewSignal;
+  after?: ReviewSignal;
   /**
    * What the signal reads across the documents ranked (reach: how often each phrase occurs in
    * them), once per ranking; `flag` finds it in FlagContext.across.
@@ -124,7 +124,7 @@ export const reachSignal: ReviewSignal = {
   title: 'correcting it reaches farthest',
   score: 'sum',
   cover: true,
-  then: uncertaintySignal,
+  after: uncertaintySignal,
   rankedBy: 'the doubted weak labels its correction may fix, here and where the same words recur; then the least sure',
   present: (sg) => !!sg.uncertainty,
   across: (docs) => {
@@ -253,9 +253,9 @@ export function rankSentences(docs: readonly QueueDoc[], signal: ReviewSignal, l
       null,
     );
     const first = order.map((i, k) => ({ ...out[i], score: worth[k] })).filter((e) => e.score > 0);
-    if (!signal.then || first.length >= limit) return first.slice(0, limit);
+    if (!signal.after || first.length >= limit) return first.slice(0, limit);
     const taken = new Set(first.map((e) => `${e.docId}:${e.sentence}`));
-    const rest = rankSentences(docs, signal.then).filter((e) => !taken.has(`${e.docId}:${e.sentence}`));
+    const rest = rankSentences(docs, signal.after).filter((e) => !taken.has(`${e.docId}:${e.sentence}`));
     return [...first, ...rest].slice(0, limit);
   }
   out.sort((x, y) => y.score - x.score || y.count - x.count || x.docId - y.docId || x.sentence - y.sentence);
