@@ -6,10 +6,15 @@
  * (guided-correction-twitter-test.json). Candidates: the signals the studio's queue can open on and
  * the simulator ranks alike. Writes bench/results/queue-loco.json and prints the table.
  *
+ * Since the fifty-seventh session a fine-tune keeps its start unless an epoch beats it on dev, as
+ * the studio's loop now does: the records are read that way (core/queueLoco keptStart), and the
+ * rule's choices as they were recorded, each fine-tune's best epoch kept whatever it scored against
+ * its base, are written beside (`anyEpoch`).
+ *
  *   npx tsx bench/queue-loco.ts [--fraction 0.02] [--out bench/results/queue-loco.json]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { chooseQueueSignal, type QueueRecord, queueLoco, STUDIO_SIGNAL } from '../src/core/queueLoco';
+import { chooseQueueSignal, keptStart, type QueueRecord, queueLoco, STUDIO_SIGNAL } from '../src/core/queueLoco';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(name);
@@ -26,20 +31,50 @@ const CORPORA = [
 /** The rankings the studio's queue offers, by the simulator's names (STUDIO_SIGNAL maps them). */
 const CANDIDATES = Object.keys(STUDIO_SIGNAL);
 
-const records: QueueRecord[] = FILES.flatMap((f) =>
+const recorded: QueueRecord[] = FILES.flatMap((f) =>
   readFileSync(f, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as QueueRecord),
 );
+const records = keptStart(recorded);
 const result = queueLoco(records, CORPORA, CANDIDATES, fraction);
 // The studio's default: the same rule on every corpus.
 const chosen = chooseQueueSignal(records, CORPORA, CANDIDATES, fraction);
+const anyEpoch = { default: chooseQueueSignal(recorded, CORPORA, CANDIDATES, fraction), corpora: queueLoco(recorded, CORPORA, CANDIDATES, fraction) };
+/** Per corpus and candidate, on how many seeds its fine-tune kept the base model. */
+const kept = Object.fromEntries(
+  CORPORA.map((c) => [
+    c.corpus,
+    Object.fromEntries(
+      ['random', ...CANDIDATES].map((arm) => [
+        arm,
+        records.filter((r) => c.settings.includes(r.setting) && r.arm === arm && r.fraction === fraction && r.start === 'kept').length,
+      ]),
+    ),
+  ]),
+);
 const rule =
   'For each left-out corpus: among the candidates, the one whose mean dev gain over as many random sentences (seed for seed, at the budget), per corpus the mean over its seeds, averaged over the other corpora, is largest; ties to the earlier. The left-out corpus’s test is read after.';
 writeFileSync(
   out,
-  `${JSON.stringify({ records: FILES, fraction, candidates: CANDIDATES, rule, default: { ...chosen, studio: STUDIO_SIGNAL[chosen.choice] }, corpora: result.map((c) => ({ ...c, studio: STUDIO_SIGNAL[c.choice] })) }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      records: FILES,
+      fraction,
+      candidates: CANDIDATES,
+      rule,
+      fineTunes: 'each keeps the base model unless an epoch beats it on dev, as the studio’s loop does (older records read so from their dev F1)',
+      default: { ...chosen, studio: STUDIO_SIGNAL[chosen.choice] },
+      corpora: result.map((c) => ({ ...c, studio: STUDIO_SIGNAL[c.choice], kept: kept[c.corpus] })),
+      anyEpoch: {
+        default: { ...anyEpoch.default, studio: STUDIO_SIGNAL[anyEpoch.default.choice] },
+        corpora: anyEpoch.corpora.map((c) => ({ ...c, studio: STUDIO_SIGNAL[c.choice] })),
+      },
+    },
+    null,
+    2,
+  )}\n`,
 );
 
 const s = (x: { mean: number; std: number; n: number }) => (x.n ? `${x.mean >= 0 ? '+' : ''}${x.mean.toFixed(2)} ± ${x.std.toFixed(2)} (${x.n})` : '–');
@@ -49,6 +84,9 @@ for (const c of result)
   console.log(
     `| ${c.corpus} | ${c.choice} | ${s(c.test.choice)} | ${s(c.test.random)} | ${s(c.test.overRandom)} | ${CANDIDATES.map((k) => s(c.candidates[k])).join(' | ')} |`,
   );
-for (const c of result) console.log(`- ${c.corpus} left out: ${c.why}`);
+for (const c of result) console.log(`- ${c.corpus} left out: ${c.why}; fine-tunes that kept the base: ${JSON.stringify(kept[c.corpus])}`);
 console.log(`- the default, on every corpus: ${chosen.choice}, the studio's ${STUDIO_SIGNAL[chosen.choice]} (${chosen.why})`);
+console.log(
+  `- as recorded (each fine-tune's best epoch, whatever it scored against its base): the default ${anyEpoch.default.choice}; left out: ${anyEpoch.corpora.map((c) => `${c.corpus} ${c.choice}`).join(', ')}`,
+);
 console.log(`written ${out}`);

@@ -56,7 +56,7 @@ import type { Annotation, ParsedCorpus } from '../core/types';
 import { lexiconMatcher, type Lexicon } from '../core/lexicon';
 import { mulberry32 } from '../core/random';
 import { runEngine, type RunSource, scopedStore } from '../engine/run';
-import { pipelineSchema } from '../methods/pipelines';
+import { pipelineSchema, START_STAGE } from '../methods/pipelines';
 import { toSentences, type LabeledSentence } from '../model/data';
 import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
 import type { Weights } from '../model/tagger';
@@ -70,6 +70,7 @@ import { useWasmBackend } from './train';
 import { weakLabelCorpus } from './weakLabel';
 import { issueSentence } from '../core/issueSentence';
 import { reachSignal } from '../core/reviewSignals';
+import { keptStart } from '../core/queueLoco';
 
 /** The ranking signals, each a sentence score over the pool (higher: correct it sooner). */
 export const SIGNALS = ['doubt', 'crossfit', 'uncertainty', 'uncertainty-max', 'combined', 'reach', 'reach-set', 'reach-studio'] as const;
@@ -198,6 +199,8 @@ export interface SimRecord {
   /** Test and dev F1 (percent). */
   test?: number;
   dev?: number;
+  /** A fine-tune's: whether it kept the base model (no epoch beat it on dev) or beat it; absent before the fifty-seventh session (core/queueLoco keptStart). */
+  start?: 'kept' | 'beaten';
   /** arm 'ranking': precision per ranking and budget. */
   precisions?: Record<string, Record<string, number>>;
   /** arm 'tokens': per ranking and budget, the mean tokens a sentence of its top sentences. */
@@ -642,7 +645,7 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
     // The fine-tune the studio's review loop runs: one stage from the base model's weights.
     // The corrected sentences with their gold: how well the fine-tuned model learned them (against how wrong their weak labels were).
     const fixed = corrected.map((i) => ({ ...train[poolAt[i]], tags: [...pool[i].gold] }));
-    const { test, dev, fit } = await runEngine(
+    const { test, dev, fit, start } = await runEngine(
       single(ftCfg),
       {
         ...engineSource({ ...c, sents: now }, train, async (run) => {
@@ -651,6 +654,8 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
             test: pct((await evaluate(tagger, feat, now.test)).overall.f1),
             dev: run.dev,
             fit: fixed.length ? pct((await evaluate(tagger, feat, fixed)).overall.f1) : undefined,
+            // As the studio's loop runs it: no epoch beat the base on dev, so the run kept the base.
+            start: run.keptStage === START_STAGE ? ('kept' as const) : ('beaten' as const),
           };
           run.model.dispose();
           return r;
@@ -674,6 +679,7 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
       ...(fit !== undefined ? { fit: { model: fit, weak: pct(weakF1(pool, corrected, tags)) } } : {}),
       test,
       ...(dev ? { dev: pct(dev.overall.f1) } : {}),
+      start,
       wallSeconds: Math.round((performance.now() - t1) / 1000),
     });
   };
@@ -740,8 +746,8 @@ interface BudgetSummary {
   randomGazetteer?: TravelSummary;
   /** Each ranking's precision (mean over seeds), trained on or not. */
   precisions: Record<string, number>;
-  /** Every arm recorded at the budget (the records may hold arms of other configs): its gain, spread and seeds. */
-  arms: Record<string, { gain: number; std: number; seeds: number }>;
+  /** Every arm recorded at the budget (the records may hold arms of other configs): its gain, spread and seeds, and on how many seeds the fine-tune kept the base model. */
+  arms: Record<string, { gain: number; std: number; seeds: number; kept: number }>;
 }
 
 /**
@@ -758,8 +764,10 @@ export function summarize(
   onlySeeds?: readonly number[],
 ) {
   const out = [];
+  // Every fine-tune as the studio's loop now runs it: one that does not beat its base on dev keeps the base.
+  const asRun = keptStart(records);
   for (const name of settings) {
-    const rs = records.filter((r) => r.setting === name && (!onlySeeds || onlySeeds.includes(r.seed)));
+    const rs = asRun.filter((r) => r.setting === name && (!onlySeeds || onlySeeds.includes(r.seed)));
     const seeds = [...new Set(rs.filter((r) => r.arm === 'base').map((r) => r.seed))].sort();
     if (!seeds.length) continue;
     const base = new Map(rs.filter((r) => r.arm === 'base').map((r) => [r.seed, r.test!]));
@@ -812,7 +820,7 @@ export function summarize(
           arms: Object.fromEntries(
             [...new Set(rs.filter((r) => r.fraction === b).map((r) => r.arm))].sort().map((arm) => {
               const g = gainOf(arm, b);
-              return [arm, { gain: g.gain, std: g.std, seeds: g.n }];
+              return [arm, { gain: g.gain, std: g.std, seeds: g.n, kept: g.xs.filter((r) => r.start === 'kept').length }];
             }),
           ),
         };

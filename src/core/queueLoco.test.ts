@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseQueueSignal, pairedGains, type QueueRecord, queueLoco } from './queueLoco';
+import { chooseQueueSignal, keptStart, pairedGains, type QueueRecord, queueLoco } from './queueLoco';
 
 /** Records of one setting: per seed a base, random and each arm at 2 %, dev and test given as gains over the base of 50. */
 function setting(name: string, arms: Record<string, { dev: number[]; test: number[] }>): QueueRecord[] {
@@ -63,5 +63,32 @@ describe('the queue signal chosen leave-one-corpus-out', () => {
   it("does not read the left-out corpus's own figures to choose", () => {
     const tilted = records.map((r) => (r.setting.startsWith('a') && r.arm === 'y' ? { ...r, dev: 0 } : r));
     expect(queueLoco(tilted, corpora, ['x', 'y'], 0.02)[0].choice).toBe('y');
+  });
+});
+
+describe('fine-tunes that keep their start', () => {
+  const base = { setting: 's', seed: 1, arm: 'base', fraction: 0, dev: 60, test: 55 };
+  it('a fine-tune no better than its base on dev reads as the base; one that beats it, or one recorded under the rule, is left as it was', () => {
+    const records: QueueRecord[] = [
+      base,
+      { setting: 's', seed: 1, arm: 'worse', fraction: 0.02, dev: 59, test: 58 },
+      { setting: 's', seed: 1, arm: 'tied', fraction: 0.02, dev: 60, test: 57 },
+      { setting: 's', seed: 1, arm: 'better', fraction: 0.02, dev: 61, test: 54 },
+      { setting: 's', seed: 1, arm: 'recorded', fraction: 0.02, dev: 60, test: 55, start: 'kept' },
+      // Another seed's base does not count: this one has none, so it is left alone.
+      { setting: 's', seed: 2, arm: 'orphan', fraction: 0.02, dev: 10, test: 10 },
+      { setting: 's', seed: 1, arm: 'ranking', fraction: 0 },
+    ];
+    expect(keptStart(records)).toEqual([
+      base,
+      { setting: 's', seed: 1, arm: 'worse', fraction: 0.02, dev: 60, test: 55, start: 'kept' },
+      { setting: 's', seed: 1, arm: 'tied', fraction: 0.02, dev: 60, test: 55, start: 'kept' },
+      { setting: 's', seed: 1, arm: 'better', fraction: 0.02, dev: 61, test: 54, start: 'beaten' },
+      records[4],
+      records[5],
+      records[6],
+    ]);
+    // So a kept fine-tune gains nothing over its base, on dev or test.
+    expect([...pairedGains(keptStart(records), 's', 'worse', 'base', 0.02, 'test').values()]).toEqual([0]);
   });
 });

@@ -5,6 +5,7 @@
  * corpora only; then what that choice gains on the left-out corpus's test. It answers the question
  * a user bringing a new corpus asks of the queue: does its ranking beat random where nobody chose it?
  */
+import { meanStd } from './metrics';
 
 /**
  * The studio's review signal (core/reviewSignals.ts) for each ranking the simulator names
@@ -27,6 +28,31 @@ export interface QueueRecord {
   fraction: number;
   test?: number;
   dev?: number;
+  /**
+   * Whether the fine-tune kept the base model it started from (no epoch beat it on dev) or was
+   * beaten by it: recorded since the fifty-seventh session, when fine-tunes began keeping their
+   * start (methods/pipelines.ts, the single pipeline). Absent from older records.
+   */
+  start?: 'kept' | 'beaten';
+}
+
+/** The records that are not fine-tunes: a seed's base model, its rankings, its tokens, a summary. */
+const NOT_FINE_TUNES = new Set(['base', 'ranking', 'tokens', 'summary']);
+
+/**
+ * The records as fine-tunes that keep their start score them: a fine-tune whose dev F1 does not
+ * beat its seed's base model's takes the base's dev and test F1 (the run keeps the base model, and
+ * decodes it as the base run did: engine/run.test.ts checks the dev F1 is the same). Records made
+ * under the rule (`start` set) are left as they are; older ones get it from their dev F1, so both
+ * read alike. A record without dev F1, or without its seed's base, is left as it is.
+ */
+export function keptStart<R extends QueueRecord>(records: readonly R[]): R[] {
+  const base = new Map(records.filter((r) => r.arm === 'base').map((r) => [`${r.setting}\u0000${r.seed}`, r]));
+  return records.map((r) => {
+    const b = base.get(`${r.setting}\u0000${r.seed}`);
+    if (NOT_FINE_TUNES.has(r.arm) || r.start || r.dev === undefined || b?.dev === undefined || b.test === undefined) return r;
+    return r.dev > b.dev ? { ...r, start: 'beaten' as const } : { ...r, dev: b.dev, test: b.test, start: 'kept' as const };
+  });
 }
 
 export interface QueueLocoCorpus {
@@ -53,10 +79,8 @@ export interface Stat {
 
 const round = (x: number) => Math.round(x * 100) / 100;
 function stat(xs: readonly number[]): Stat {
-  const n = xs.length;
-  const mean = n ? xs.reduce((a, b) => a + b, 0) / n : Number.NaN;
-  const std = n > 1 ? Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1)) : 0;
-  return { mean: round(mean), std: round(std), n };
+  const { mean, std } = meanStd(xs);
+  return { mean: round(mean), std: round(std), n: xs.length };
 }
 
 /**
@@ -84,7 +108,7 @@ export function pairedGains(
   return out;
 }
 
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const mean = (xs: readonly number[]) => meanStd(xs).mean;
 const sign = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)}`;
 
 /**

@@ -6,6 +6,9 @@
  */
 import type { RunConfig } from './runConfig';
 
+/** The stage a fine-tune names the model it started from, when no epoch beat it on dev and the run kept it (methods/pipelines.ts). */
+export const START_STAGE = 'starting model';
+
 export interface LoopRunView {
   id: number;
   status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted';

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunConfig } from '../core/runConfig';
 import { pipelineSchema } from '../methods/pipelines';
+import { featureDims } from '../model/features';
+import { Tagger } from '../model/tagger';
 import * as tf from '../model/tf';
 import type { RunStore } from '../model/train';
 import { config, dev, feat, mixed, tags } from '../testing/toyTask';
@@ -98,6 +100,59 @@ describe('the run engine', () => {
     expect(Number(tuned.losses[0])).toBeLessThan(Number(fresh.losses[0]));
     const sst = { ...wsl(1), pipeline: pipelineSchema.parse({ kind: 'sst' }) };
     await expect(runEngine(sst, init, undefined)).rejects.toThrow('pipeline "single"');
+  }, 60_000);
+
+  it('a fine-tune keeps the model it started from unless it beats it on dev, and says so', async () => {
+    let weights: unknown;
+    let baseDev = '';
+    await runEngine(
+      wsl(),
+      source({
+        record: async (run) => {
+          weights = await run.model.tagger!.getWeights();
+          baseDev = (run.dev?.overall.f1 ?? 0).toFixed(6);
+          run.model.dispose();
+          return { ended: run.ended, losses: [], devF1: '', predicted: 0 };
+        },
+      }),
+      undefined,
+    );
+    expect(Number(baseDev)).toBeGreaterThan(0);
+    const kept = (run: FinishedRun) => ({
+      keptStage: run.keptStage ?? null,
+      stages: run.stages.map((st) => st.stage),
+      devF1: (run.dev?.overall.f1 ?? 0).toFixed(6),
+    });
+    // Labels that unlearn every entity, learned hard: dev falls, so the run keeps its start, scored as the start scored.
+    const allO = mixed.map((x) => ({ ...x, weak: false, tags: x.tags.map(() => 0) }));
+    const worse = source({
+      init: async () => weights as never,
+      load: async () => ({ tags, feat, train: allO, dev }),
+      record: async (run) => {
+        const r = kept(run);
+        run.model.dispose();
+        return r as never;
+      },
+    });
+    const hard = { ...wsl(2), train: { ...wsl(2).train, lr: 0.05 } };
+    expect(await runEngine(hard, worse, undefined)).toEqual({ keptStage: 'starting model', stages: ['starting model', 'wsl'], devF1: baseDev });
+    // From an untrained model the fine-tune beats its start: its own model, no kept stage.
+    const fresh = new Tagger(wsl().model, featureDims(feat), 9);
+    const untrained = await fresh.getWeights();
+    fresh.dispose();
+    const better = await runEngine(
+      wsl(3),
+      source({
+        init: async () => untrained,
+        record: async (run) => {
+          const r = kept(run);
+          run.model.dispose();
+          return r as never;
+        },
+      }),
+      undefined,
+    );
+    expect(better).toMatchObject({ keptStage: null, stages: ['wsl'] });
   }, 60_000);
 
   it('a run starts from an encoder pre-trained elsewhere (startEncoder) where its model has no pre-training of its own', async () => {

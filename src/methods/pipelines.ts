@@ -4,6 +4,7 @@
  * model. Runs the same in Node and in the training worker.
  */
 import type { SpanScores } from '../core/metrics';
+import { START_STAGE } from '../core/reviewLoop';
 import { describeTypeShifts, type RunConfig } from '../core/runConfig';
 import type { LabeledSentence } from '../model/data';
 import type { Featurizer } from '../model/features';
@@ -14,18 +15,33 @@ import { getPipeline, registerPipeline } from './registry';
 import { PipelineStopped, pct, pipelineContext, type PipelineData, type PipelineResult } from './stages';
 
 export { pipelineSchema, type Pipeline } from '../core/runConfig';
+export { START_STAGE } from '../core/reviewLoop';
 import type { Pipeline } from '../core/runConfig';
 export { PipelineStopped, type PipelineData, type PipelineResult, type StageRecord, type TrainSignals } from './stages';
 
 /**
  * One training run with the config's method, from the run's initial weights where it has them (the
  * review loop's fine-tune). Stopped by the user, it keeps its best epoch so far as the run's model.
+ * A fine-tune keeps the model it started from unless its best epoch beats it on dev (each with the
+ * O shift dev chooses), as completion keeps a teacher its student does not beat: a round of the
+ * review loop never hands the annotator a model worse on dev than the one before.
  */
 registerPipeline({
   kind: 'single',
   run: async (ctx) => {
     try {
-      return ctx.finish(await ctx.stage(ctx.cfg.method.name, ctx.cfg, ctx.data.train, ctx.data.init));
+      const tuned = await ctx.stage(ctx.cfg.method.name, ctx.cfg, ctx.data.train, ctx.data.init);
+      if (!ctx.data.init) return ctx.finish(tuned);
+      const start = await ctx.startModel(ctx.data.init);
+      const [after, before] = [await ctx.scoreOnDev(tuned), await ctx.scoreOnDev(start)];
+      if (after > before) {
+        start.tagger.dispose();
+        return ctx.finish(tuned);
+      }
+      ctx.hooks.onStage?.(`the fine-tune's dev F1 ${pct(after)} does not beat its starting model's ${pct(before)}: the run keeps the starting model`);
+      tuned.tagger.dispose();
+      ctx.keepStage(START_STAGE, start);
+      return ctx.finish(start, { keptStage: START_STAGE });
     } catch (e) {
       if (e instanceof PipelineStopped && e.partial) return ctx.finish(e.partial, { stopped: 'stopped' });
       throw e;

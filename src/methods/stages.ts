@@ -8,11 +8,11 @@ import type { SpanScores } from '../core/metrics';
 import type { Span } from '../core/types';
 import { DICTIONARY_DROPOUT_CHOICES, type Pipeline, type RunConfig } from '../core/runConfig';
 import type { LabeledSentence } from '../model/data';
-import type { Featurizer } from '../model/features';
 import { encoderLanguageModel, type LanguageModel, newLanguageModel } from '../model/lm';
 import type { EncoderLm } from '../model/pretrain';
-import type { Tagger, Weights } from '../model/tagger';
-import { chooseOShift, trainStage, type RunStore, type TrainHooks } from '../model/train';
+import { type Featurizer, featureDims } from '../model/features';
+import { Tagger, type Weights } from '../model/tagger';
+import { chooseOShift, evaluate, trainStage, type RunStore, type TrainHooks } from '../model/train';
 import { getMethod } from './registry';
 
 export interface PipelineData {
@@ -132,6 +132,14 @@ export interface PipelineContext {
     extra?: StageExtra,
     shown?: string,
   ): Promise<StageRun & { candidates?: Candidate[] }>;
+  /**
+   * A model the run starts from (the review loop's fine-tune starts from an earlier run's), as a
+   * stage of 0 epochs scored on dev; recorded among the stages only when the run keeps it
+   * (`keepStage`), before the stage that did not beat it.
+   */
+  startModel(init: Weights): Promise<StageRun>;
+  /** Records `r`, a model from `startModel`, as the stage `name` before the last stage trained. */
+  keepStage(name: string, r: StageRun): void;
   /** A language model on a fresh tagger of the config's encoder, trained on `text` (or restored from the store under `name`), recorded as a stage. */
   languageModel(name: string, stageName: string, text: readonly { words: readonly string[] }[], o: { epochs: number; vocab: number }): Promise<LanguageModel>;
   /**
@@ -307,6 +315,15 @@ export function pipelineContext(cfg: RunConfig, feat: Featurizer, data: Pipeline
       return r.lm;
     },
     scoreOnDev: devF1,
+    async startModel(init) {
+      const tagger = new Tagger(cfg.model, featureDims(feat), cfg.train.seed);
+      tagger.setWeights(init);
+      const bestDev = await evaluate(tagger, feat, data.dev);
+      return { tagger, bestEpoch: 0, bestDev, history: [], seconds: 0, trainTokens: 0, trainSentences: 0, tokensPerSecond: 0, stopped: 'done' as const };
+    },
+    keepStage(name, r) {
+      stages.splice(Math.max(0, stages.length - 1), 0, stageRecord(name, r));
+    },
     projectLanguageModel(stageName) {
       if (!data.encoder || !data.encoderLm) return null;
       const lm = encoderLanguageModel(cfg.model, feat, data.encoder, data.encoderLm, cfg.train.seed);

@@ -6,7 +6,7 @@
  */
 import { useEffect } from 'react';
 import { create } from 'zustand';
-import { nextLoopAction } from '../core/reviewLoop';
+import { nextLoopAction, START_STAGE } from '../core/reviewLoop';
 import { db } from '../db/instance';
 import { trainsTokenTagger } from '../methods/catalog';
 import { addRun, failRunIfLive } from '../db/runs';
@@ -79,10 +79,13 @@ async function train(projectId: number, runId: number, corrections: number): Pro
 function lastFineTune(runs: readonly RunRow[]): string {
   const last = [...runs].reverse().find((r) => (r.config as { loop?: unknown }).loop);
   if (!last) return '';
-  const n = (last.config as { loop: { corrections: number } }).loop.corrections;
-  const f1 = (last.metrics as { dev?: { overall?: { f1?: number } } } | undefined)?.dev?.overall?.f1;
+  const { corrections: n, fromRunId } = (last.config as { loop: { corrections: number; fromRunId: number } }).loop;
+  const metrics = last.metrics as { dev?: { overall?: { f1?: number } }; keptStage?: string } | undefined;
+  const f1 = metrics?.dev?.overall?.f1;
+  // No epoch beat the model it started from on dev: the run is that model (methods/pipelines.ts).
+  const kept = metrics?.keptStage === START_STAGE ? `: no epoch beat run ${fromRunId} on dev, so it keeps that model` : '';
   if (last.status === 'done')
-    return `run ${last.id} fine-tuned with ${n} corrections${f1 !== undefined ? ` (dev F1 ${(100 * f1).toFixed(2)})` : ''}; the queue is ranked by it · `;
+    return `run ${last.id} fine-tuned with ${n} corrections${f1 !== undefined ? ` (dev F1 ${(100 * f1).toFixed(2)})` : ''}${kept}; the queue is ranked by it · `;
   if (last.status === 'failed') return `the fine-tune with ${n} corrections (run ${last.id}) failed: ${last.error ?? 'no reason recorded'} · `;
   return '';
 }

@@ -5,6 +5,7 @@
  * records are drawn by its view (SignalDiagnostics, src/methods/*.view.tsx).
  */
 import { useMemo } from 'react';
+import { START_STAGE } from '../../core/reviewLoop';
 import type { TrainMetrics } from '../../worker/trainJob';
 import { LineChart } from './LineChart';
 
@@ -29,11 +30,18 @@ export function RunDiagnostics({ runId, metrics }: { runId: number; metrics: Tra
   return (
     <section className="stack" data-testid={`diagnostics-${runId}`}>
       <h3>Run {runId}: what the method recorded</h3>
-      {metrics.keptStage && (
+      {metrics.keptStage === START_STAGE ? (
         <p data-testid={`kept-stage-${runId}`}>
-          The run's model is its {metrics.keptStage}'s{kept ? ` (dev F1 ${(100 * kept.devF1).toFixed(2)} before the O shift)` : ''}: the best on dev of its
-          stages; the later ones scored lower.
+          No epoch of this fine-tune beat the model it started from on dev{kept ? ` (dev F1 ${(100 * kept.devF1).toFixed(2)} before the O shift)` : ''}, so the
+          run's model is that one, unchanged. Its corrections are kept, and the next round trains on them with those that follow.
         </p>
+      ) : (
+        metrics.keptStage && (
+          <p data-testid={`kept-stage-${runId}`}>
+            The run's model is its {metrics.keptStage}'s{kept ? ` (dev F1 ${(100 * kept.devF1).toFixed(2)} before the O shift)` : ''}: the best on dev of its
+            stages; the later ones scored lower.
+          </p>
+        )
       )}
       {perEpoch.rows.length > 0 && (
         <LineChart
