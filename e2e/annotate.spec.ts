@@ -191,9 +191,9 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   await demoWithRun(page, 2);
   await page.getByRole('link', { name: 'Review queue', exact: true }).click();
   await expect(page.getByTestId('review-queue').locator('li').first()).toBeVisible();
-  // The queue opens on the model's uncertainty (the rule over the simulated corpora chose it), taking keys at once; disagreement is one choice away.
+  // The queue opens on reach (the rule over the simulated corpora chose it), taking keys at once; disagreement is one choice away.
   await expect(page.getByTestId('review-box')).toBeFocused();
-  await expect(page.getByTestId('review-summary')).toContainText('the model is least sure');
+  await expect(page.getByTestId('review-summary')).toContainText('correcting it reaches farthest');
   await page.getByLabel('Review signal').selectOption('disagreement');
   // Ranked in the query worker: the summary says so once the new ranking is in.
   await expect(page.getByTestId('review-summary')).toContainText('weak labels and the run disagree');
@@ -387,7 +387,7 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   await page.getByRole('link', { name: 'Review queue', exact: true }).click();
   const firstWeak = d.layers.filter((l) => l.kind === 'weak' && l.id !== agg.id).sort((x, y) => x.id - y.id)[0];
   await expect(page.getByLabel('Review weak layer')).toHaveValue(String(firstWeak.id));
-  await expect(page.getByTestId('review-summary')).toContainText(/^\d+ training sentences queued: the model is least sure/);
+  await expect(page.getByTestId('review-summary')).toContainText(/^\d+ training sentences queued: correcting it reaches farthest/);
 });
 
 test("the queue's decisions go into the dictionary in one step, the weak layer labelled again, and one undo takes them out", async ({ page, outside: _ }) => {
