@@ -575,13 +575,16 @@ test('the review loop: corrections start a background fine-tune that a reload re
   const runs = await storeRows<{
     id: number;
     status: string;
-    config: { loop?: { corrections: number; fromRunId: number }; method: unknown };
+    config: { loop?: { corrections: number; fromRunId: number }; method: unknown; pipeline?: unknown };
     metrics?: { resumedFrom?: number };
   }>(page, 'runs');
   const loopRun = runs.find((r) => r.config.loop)!;
   expect(loopRun.config.loop).toEqual({ corrections: 2, fromRunId: firstRun });
   // The page's WSL run is fine-tuned with the corrections weighing ten times the weak sentences.
   expect(loopRun.config.method).toEqual({ name: 'weighted-wsl', gamma: 0.1 });
+  // It keeps the model it started from unless it beats it on dev: the panel's setting, on by default.
+  await expect(page.getByLabel('Keep the current model when a fine-tune does not beat it on dev')).toBeChecked();
+  expect(loopRun.config.pipeline).toEqual({ kind: 'single' });
   // The editor works while it trains: an edit there is saved at once.
   await page.getByTestId('review-queue').locator('li').nth(2).getByRole('link').click();
   const editor = page.getByTestId('annotate-box');

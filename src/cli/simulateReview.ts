@@ -128,6 +128,12 @@ export const simulateSchema = z
          * sentences are not drowned by thousands of weak ones; unset: the base model's method.
          */
         gamma: z.number().gt(0).max(1).optional(),
+        /**
+         * False: each fine-tune keeps its best epoch even where it does not beat the base on dev
+         * (as every simulation before the fifty-seventh session did); default: the base is kept
+         * then, as the studio's loop does by default. Recorded as each fine-tune's `start`.
+         */
+        keepStart: z.boolean().default(true),
       })
       .strict(),
     /**
@@ -200,7 +206,7 @@ export interface SimRecord {
   test?: number;
   dev?: number;
   /** A fine-tune's: whether it kept the base model (no epoch beat it on dev) or beat it; absent before the fifty-seventh session (core/queueLoco keptStart). */
-  start?: 'kept' | 'beaten';
+  start?: 'kept' | 'beaten' | 'any';
   /** arm 'ranking': precision per ranking and budget. */
   precisions?: Record<string, Record<string, number>>;
   /** arm 'tokens': per ranking and budget, the mean tokens a sentence of its top sentences. */
@@ -611,6 +617,7 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
       ...(sim.finetune.lr ? { lr: sim.finetune.lr } : {}),
     },
     ...(sim.finetune.gamma !== undefined ? { method: { name: 'weighted-wsl', gamma: sim.finetune.gamma } } : {}),
+    pipeline: pipelineSchema.parse(sim.finetune.keepStart ? { kind: 'single' } : { kind: 'single', keepStart: false }),
   };
   const fineTune = async (arm: string, fraction: number, corrected: readonly number[], travel: Travel) => {
     const k = key(arm, fraction);
@@ -646,7 +653,7 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
     // The corrected sentences with their gold: how well the fine-tuned model learned them (against how wrong their weak labels were).
     const fixed = corrected.map((i) => ({ ...train[poolAt[i]], tags: [...pool[i].gold] }));
     const { test, dev, fit, start } = await runEngine(
-      single(ftCfg),
+      ftCfg,
       {
         ...engineSource({ ...c, sents: now }, train, async (run) => {
           const tagger = run.model.tagger!;
@@ -654,8 +661,8 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
             test: pct((await evaluate(tagger, feat, now.test)).overall.f1),
             dev: run.dev,
             fit: fixed.length ? pct((await evaluate(tagger, feat, fixed)).overall.f1) : undefined,
-            // As the studio's loop runs it: no epoch beat the base on dev, so the run kept the base.
-            start: run.keptStage === START_STAGE ? ('kept' as const) : ('beaten' as const),
+            // As the studio's loop runs it: no epoch beat the base on dev, so the run kept the base ('any': not asked).
+            start: !sim.finetune.keepStart ? ('any' as const) : run.keptStage === START_STAGE ? ('kept' as const) : ('beaten' as const),
           };
           run.model.dispose();
           return r;

@@ -29,11 +29,12 @@ export interface QueueRecord {
   test?: number;
   dev?: number;
   /**
-   * Whether the fine-tune kept the base model it started from (no epoch beat it on dev) or was
-   * beaten by it: recorded since the fifty-seventh session, when fine-tunes began keeping their
-   * start (methods/pipelines.ts, the single pipeline). Absent from older records.
+   * Whether the fine-tune kept the base model it started from (no epoch beat it on dev) or beat
+   * it: recorded since the fifty-seventh session, when fine-tunes began keeping their start
+   * (methods/pipelines.ts, the single pipeline); 'any' where the config turned that off
+   * (`finetune.keepStart: false`). Absent from older records, which kept their best epoch.
    */
-  start?: 'kept' | 'beaten';
+  start?: 'kept' | 'beaten' | 'any';
 }
 
 /** The records that are not fine-tunes: a seed's base model, its rankings, its tokens, a summary. */

@@ -52,6 +52,8 @@ export function nextLoopAction(o: {
   busy: boolean;
   /** Whether a run's model is a token tagger, which the loop fine-tunes (the method's module says; default: yes). */
   tokenTagger?: (cfg: RunConfig) => boolean;
+  /** False: a fine-tune keeps its best epoch even where it does not beat its start on dev (the single pipeline's keepStart; default true). */
+  keepStart?: boolean;
 }): LoopAction {
   if (o.every <= 0) return { kind: 'idle', why: 'the loop is off' };
   if (o.busy) return { kind: 'idle', why: 'a fine-tune is training' };
@@ -75,7 +77,7 @@ export function nextLoopAction(o: {
     ...cfg,
     name: `review loop: ${o.corrections} corrections`,
     data: { ...cfg.data, strongLayerId: o.layerId } as RunConfig['data'],
-    pipeline: { kind: 'single' } as RunConfig['pipeline'],
+    pipeline: (o.keepStart === false ? { kind: 'single', keepStart: false } : { kind: 'single' }) as RunConfig['pipeline'],
     // WSL learns the corrections with more weight than the weak labels; another method keeps its own loss.
     method: cfg.method.name === 'wsl' ? { name: 'weighted-wsl', gamma: LOOP_WEAK_WEIGHT } : cfg.method,
     model: { ...cfg.model, dictionaryDropout: dropout, pretrain: 0 },

@@ -136,6 +136,13 @@ describe('the run engine', () => {
     });
     const hard = { ...wsl(2), train: { ...wsl(2).train, lr: 0.05 } };
     expect(await runEngine(hard, worse, undefined)).toEqual({ keptStage: 'starting model', stages: ['starting model', 'wsl'], devF1: baseDev });
+    // Turned off, the same fine-tune keeps its own best epoch, worse on dev.
+    const anyEpoch = (await runEngine({ ...hard, pipeline: pipelineSchema.parse({ kind: 'single', keepStart: false }) }, worse, undefined)) as unknown as {
+      keptStage: string | null;
+      devF1: string;
+    };
+    expect(anyEpoch.keptStage).toBeNull();
+    expect(Number(anyEpoch.devF1)).toBeLessThan(Number(baseDev));
     // From an untrained model the fine-tune beats its start: its own model, no kept stage.
     const fresh = new Tagger(wsl().model, featureDims(feat), 9);
     const untrained = await fresh.getWeights();

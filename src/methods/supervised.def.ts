@@ -4,8 +4,12 @@ import type { MethodDef } from './def';
 /** Plain supervised learning on the strong (gold) sentences. */
 export const supervisedSchema = z.object({ name: z.literal('supervised') }).strict();
 
-/** One training run with the config's method. */
-export const singlePipelineSchema = z.object({ kind: z.literal('single') }).strict();
+/**
+ * One training run with the config's method. `keepStart` (a fine-tune, which starts from a model:
+ * the review loop's): false to keep the fine-tune's best epoch even where it does not beat the
+ * model it started from on dev; absent or true, that model is kept then (methods/pipelines.ts).
+ */
+export const singlePipelineSchema = z.object({ kind: z.literal('single'), keepStart: z.boolean().optional() }).strict();
 
 export const supervisedDef: MethodDef = {
   losses: [supervisedSchema],

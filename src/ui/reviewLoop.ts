@@ -20,9 +20,11 @@ export interface LoopSettings {
   every: number;
   /** The corrections layer the queue writes and the fine-tunes read as strong labels. */
   layer: string;
+  /** A fine-tune that does not beat the model it started from on dev keeps that model. */
+  keepStart: boolean;
 }
 
-export const LOOP_DEFAULTS: LoopSettings = { every: 20, layer: 'corrections' };
+export const LOOP_DEFAULTS: LoopSettings = { every: 20, layer: 'corrections', keepStart: true };
 const settingsKey = (projectId: number) => `review-loop/${projectId}`;
 
 interface LoopState {
@@ -106,6 +108,7 @@ export function useReviewLoop(projectId: number): void {
       layerId: data.layerId,
       busy,
       tokenTagger: trainsTokenTagger,
+      keepStart: settings.keepStart,
     });
     if (a.kind === 'idle') {
       if (!busy) setStatus(projectId, `${lastFineTune(data.runs)}${data.corrections} ${data.corrections === 1 ? 'correction' : 'corrections'}; ${a.why}`);
@@ -125,5 +128,5 @@ export function useReviewLoop(projectId: number): void {
         setStatus(projectId, `the fine-tune could not start: ${e.message}`);
       },
     );
-  }, [data, settings.every, busy, projectId]);
+  }, [data, settings.every, settings.keepStart, busy, projectId]);
 }

@@ -416,6 +416,13 @@ function LoopPanel({ projectId, runs }: { projectId: number; runs: readonly RunR
         (0 turns it off). Each fine-tune trains the newest finished run for up to {LOOP_EPOCHS} epochs on the weak labels and the corrections layer&apos;s
         reviewed sentences, in the background; the queue then ranks by it.
       </p>
+      <p className="muted">
+        <label>
+          <input type="checkbox" checked={loop.keepStart} onChange={(e) => setLoop(projectId, { ...loop, keepStart: e.target.checked })} /> Keep the current
+          model when a fine-tune does not beat it on dev
+        </label>{' '}
+        (off: the fine-tune&apos;s best epoch is kept even so; for a dev set that is not the kind of text you correct).
+      </p>
       {invalid && (
         <p role="alert" className="error">
           Fine-tune every: a whole number of corrections from 0 (off) to 10,000, not {JSON.stringify(every)}.
