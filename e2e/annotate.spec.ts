@@ -191,9 +191,9 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   await demoWithRun(page, 2);
   await page.getByRole('link', { name: 'Review queue', exact: true }).click();
   await expect(page.getByTestId('review-queue').locator('li').first()).toBeVisible();
-  // The queue opens on reach (the rule over the simulated corpora chose it), taking keys at once; disagreement is one choice away.
+  // The queue opens on the model's uncertainty (the rule over the simulated corpora chose it), taking keys at once; disagreement is one choice away.
   await expect(page.getByTestId('review-box')).toBeFocused();
-  await expect(page.getByTestId('review-summary')).toContainText('correcting it reaches farthest');
+  await expect(page.getByTestId('review-summary')).toContainText('the model is least sure');
   await page.getByLabel('Review signal').selectOption('disagreement');
   // Ranked in the query worker: the summary says so once the new ranking is in.
   await expect(page.getByTestId('review-summary')).toContainText('weak labels and the run disagree');
@@ -387,7 +387,7 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   await page.getByRole('link', { name: 'Review queue', exact: true }).click();
   const firstWeak = d.layers.filter((l) => l.kind === 'weak' && l.id !== agg.id).sort((x, y) => x.id - y.id)[0];
   await expect(page.getByLabel('Review weak layer')).toHaveValue(String(firstWeak.id));
-  await expect(page.getByTestId('review-summary')).toContainText(/^\d+ training sentences queued: correcting it reaches farthest/);
+  await expect(page.getByTestId('review-summary')).toContainText(/^\d+ training sentences queued: the model is least sure/);
 });
 
 test("the queue's decisions go into the dictionary in one step, the weak layer labelled again, and one undo takes them out", async ({ page, outside: _ }) => {
@@ -582,8 +582,8 @@ test('the review loop: corrections start a background fine-tune that a reload re
   expect(loopRun.config.loop).toEqual({ corrections: 2, fromRunId: firstRun });
   // The page's WSL run is fine-tuned with the corrections weighing ten times the weak sentences.
   expect(loopRun.config.method).toEqual({ name: 'weighted-wsl', gamma: 0.1 });
-  // It keeps the model it started from unless it beats it on dev: the panel's setting, on by default.
-  await expect(page.getByLabel('Keep the current model when a fine-tune does not beat it on dev')).toBeChecked();
+  // Keeping the model it started from where it does not beat it on dev is the panel's setting, off by default.
+  await expect(page.getByLabel('Keep the current model when a fine-tune does not beat it on dev')).not.toBeChecked();
   expect(loopRun.config.pipeline).toEqual({ kind: 'single' });
   // The editor works while it trains: an edit there is saved at once.
   await page.getByTestId('review-queue').locator('li').nth(2).getByRole('link').click();

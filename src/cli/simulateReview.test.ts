@@ -293,17 +293,19 @@ describe('simulate-review', () => {
       random: { gain: 0.5, std: 0, seeds: 2, kept: 0 },
       reach: { gain: 3, std: 1.41, seeds: 2, kept: 0 },
     });
-    // With dev F1 recorded, a fine-tune no better than its base on dev reads as the base (the loop keeps its start), and is counted.
+    // With finetune.keepStart, a fine-tune no better than its base on dev reads as the base (the loop kept its start), and is counted; without, as recorded.
     const withDev = [
       { ...r(1, 'base', 0, 70), dev: 80 },
       { ...r(2, 'base', 0, 72), dev: 80 },
       { ...r(1, 'random', 0.02, 74), dev: 79 },
       { ...r(2, 'random', 0.02, 73), dev: 81 },
     ];
-    const opts = { budgets: [0.02], train: ['doubt' as const], travel: false };
-    const [k] = summarize([...withDev, r(1, 'oracle', 0.02, 71), r(2, 'oracle', 0.02, 73), r(1, 'doubt', 0.02, 71), r(2, 'doubt', 0.02, 73)], opts, ['s']);
+    const opts = { budgets: [0.02], train: ['doubt' as const], travel: false, finetune: { keepStart: true } };
+    const all = [...withDev, r(1, 'oracle', 0.02, 71), r(2, 'oracle', 0.02, 73), r(1, 'doubt', 0.02, 71), r(2, 'doubt', 0.02, 73)];
+    const [k] = summarize(all, opts, ['s']);
     expect(k.budgets[0].random).toMatchObject({ gain: 0.5, std: 0.71 });
     expect(k.budgets[0].arms.random).toEqual({ gain: 0.5, std: 0.71, seeds: 2, kept: 1 });
+    expect(summarize(all, { ...opts, finetune: { keepStart: false } }, ['s'])[0].budgets[0].arms.random).toEqual({ gain: 2.5, std: 2.12, seeds: 2, kept: 0 });
     expect(summarize(shared, { budgets: [0.02], train: ['doubt'], travel: false }, ['s'])[0].budgets[0].random.gain).toBeCloseTo((0.5 + 0.5 + 10) / 3, 2);
   });
 });

@@ -129,11 +129,11 @@ export const simulateSchema = z
          */
         gamma: z.number().gt(0).max(1).optional(),
         /**
-         * False: each fine-tune keeps its best epoch even where it does not beat the base on dev
-         * (as every simulation before the fifty-seventh session did); default: the base is kept
-         * then, as the studio's loop does by default. Recorded as each fine-tune's `start`.
+         * True: a fine-tune that does not beat the base on dev keeps the base (the studio's loop
+         * with "keep the current model" ticked); default false, as the loop's default and every
+         * simulation before: its best epoch whatever it scores. Recorded as each fine-tune's `start`.
          */
-        keepStart: z.boolean().default(true),
+        keepStart: z.boolean().default(false),
       })
       .strict(),
     /**
@@ -205,7 +205,7 @@ export interface SimRecord {
   /** Test and dev F1 (percent). */
   test?: number;
   dev?: number;
-  /** A fine-tune's: whether it kept the base model (no epoch beat it on dev) or beat it; absent before the fifty-seventh session (core/queueLoco keptStart). */
+  /** A fine-tune's, with finetune.keepStart: whether it kept the base model (no epoch beat it on dev) or beat it; 'any' without (absent before the fifty-seventh session, alike). */
   start?: 'kept' | 'beaten' | 'any';
   /** arm 'ranking': precision per ranking and budget. */
   precisions?: Record<string, Record<string, number>>;
@@ -617,7 +617,7 @@ async function fineTunes(c: SeedContext, stageCfg: RunConfig, baseWeights: Weigh
       ...(sim.finetune.lr ? { lr: sim.finetune.lr } : {}),
     },
     ...(sim.finetune.gamma !== undefined ? { method: { name: 'weighted-wsl', gamma: sim.finetune.gamma } } : {}),
-    pipeline: pipelineSchema.parse(sim.finetune.keepStart ? { kind: 'single' } : { kind: 'single', keepStart: false }),
+    pipeline: pipelineSchema.parse(sim.finetune.keepStart ? { kind: 'single', keepStart: true } : { kind: 'single' }),
   };
   const fineTune = async (arm: string, fraction: number, corrected: readonly number[], travel: Travel) => {
     const k = key(arm, fraction);
@@ -765,14 +765,14 @@ interface BudgetSummary {
  */
 export function summarize(
   records: readonly SimRecord[],
-  sim: Pick<SimulateOptions, 'budgets' | 'train' | 'travel'>,
+  sim: Pick<SimulateOptions, 'budgets' | 'train' | 'travel'> & { finetune?: { keepStart?: boolean } },
   settings: readonly string[],
   /** The config's seeds: records of other seeds (another config's, sharing the file) are left out, so every arm is compared over the same seeds. */
   onlySeeds?: readonly number[],
 ) {
   const out = [];
-  // Every fine-tune as the studio's loop now runs it: one that does not beat its base on dev keeps the base.
-  const asRun = keptStart(records);
+  // With finetune.keepStart, every fine-tune as the loop runs it then, older records included: one that does not beat its base on dev keeps the base.
+  const asRun = sim.finetune?.keepStart ? keptStart(records) : records;
   for (const name of settings) {
     const rs = asRun.filter((r) => r.setting === name && (!onlySeeds || onlySeeds.includes(r.seed)));
     const seeds = [...new Set(rs.filter((r) => r.arm === 'base').map((r) => r.seed))].sort();

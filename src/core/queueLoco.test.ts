@@ -75,6 +75,8 @@ describe('fine-tunes that keep their start', () => {
       { setting: 's', seed: 1, arm: 'tied', fraction: 0.02, dev: 60, test: 57 },
       { setting: 's', seed: 1, arm: 'better', fraction: 0.02, dev: 61, test: 54 },
       { setting: 's', seed: 1, arm: 'recorded', fraction: 0.02, dev: 60, test: 55, start: 'kept' },
+      // Recorded without the rule: read by it like the older records.
+      { setting: 's', seed: 1, arm: 'any', fraction: 0.02, dev: 58, test: 59, start: 'any' },
       // Another seed's base does not count: this one has none, so it is left alone.
       { setting: 's', seed: 2, arm: 'orphan', fraction: 0.02, dev: 10, test: 10 },
       { setting: 's', seed: 1, arm: 'ranking', fraction: 0 },
@@ -85,8 +87,9 @@ describe('fine-tunes that keep their start', () => {
       { setting: 's', seed: 1, arm: 'tied', fraction: 0.02, dev: 60, test: 55, start: 'kept' },
       { setting: 's', seed: 1, arm: 'better', fraction: 0.02, dev: 61, test: 54, start: 'beaten' },
       records[4],
-      records[5],
+      { setting: 's', seed: 1, arm: 'any', fraction: 0.02, dev: 60, test: 55, start: 'kept' },
       records[6],
+      records[7],
     ]);
     // So a kept fine-tune gains nothing over its base, on dev or test.
     expect([...pairedGains(keptStart(records), 's', 'worse', 'base', 0.02, 'test').values()]).toEqual([0]);

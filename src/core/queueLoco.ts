@@ -30,9 +30,9 @@ export interface QueueRecord {
   dev?: number;
   /**
    * Whether the fine-tune kept the base model it started from (no epoch beat it on dev) or beat
-   * it: recorded since the fifty-seventh session, when fine-tunes began keeping their start
-   * (methods/pipelines.ts, the single pipeline); 'any' where the config turned that off
-   * (`finetune.keepStart: false`). Absent from older records, which kept their best epoch.
+   * it, where it ran with `finetune.keepStart` (methods/pipelines.ts, the single pipeline); 'any'
+   * where it did not: its best epoch, whatever it scored against the base (absent from records
+   * made before the fifty-seventh session, alike).
    */
   start?: 'kept' | 'beaten' | 'any';
 }
@@ -44,14 +44,15 @@ const NOT_FINE_TUNES = new Set(['base', 'ranking', 'tokens', 'summary']);
  * The records as fine-tunes that keep their start score them: a fine-tune whose dev F1 does not
  * beat its seed's base model's takes the base's dev and test F1 (the run keeps the base model, and
  * decodes it as the base run did: engine/run.test.ts checks the dev F1 is the same). Records made
- * under the rule (`start` set) are left as they are; older ones get it from their dev F1, so both
- * read alike. A record without dev F1, or without its seed's base, is left as it is.
+ * under the rule ('kept', 'beaten') are left as they are; the others get it from their dev F1, so
+ * both read alike. A record without dev F1, or without its seed's base, is left as it is.
  */
 export function keptStart<R extends QueueRecord>(records: readonly R[]): R[] {
   const base = new Map(records.filter((r) => r.arm === 'base').map((r) => [`${r.setting}\u0000${r.seed}`, r]));
   return records.map((r) => {
     const b = base.get(`${r.setting}\u0000${r.seed}`);
-    if (NOT_FINE_TUNES.has(r.arm) || r.start || r.dev === undefined || b?.dev === undefined || b.test === undefined) return r;
+    if (NOT_FINE_TUNES.has(r.arm) || r.start === 'kept' || r.start === 'beaten' || r.dev === undefined || b?.dev === undefined || b.test === undefined)
+      return r;
     return r.dev > b.dev ? { ...r, start: 'beaten' as const } : { ...r, dev: b.dev, test: b.test, start: 'kept' as const };
   });
 }

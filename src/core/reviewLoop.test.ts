@@ -34,9 +34,9 @@ describe('the review loop', () => {
     expect(a.config.loop).toEqual({ fromRunId: 1, corrections: 20 });
     expect(a.config.data).toMatchObject({ strongLayerId: 9, layerId: 2 });
     expect(a.config.pipeline).toEqual({ kind: 'single' });
-    // Kept unless the annotator turns it off: a fine-tune that does not beat its start on dev keeps the start.
-    const any = nextLoopAction({ every: 20, corrections: 20, runs, layerId: 9, busy: false, keepStart: false });
-    expect(any.kind === 'start' && any.config.pipeline).toEqual({ kind: 'single', keepStart: false });
+    // Where the annotator asks for it, a fine-tune that does not beat its start on dev keeps the start.
+    const keep = nextLoopAction({ every: 20, corrections: 20, runs, layerId: 9, busy: false, keepStart: true });
+    expect(keep.kind === 'start' && keep.config.pipeline).toEqual({ kind: 'single', keepStart: true });
     // WSL's fine-tune weighs the weak sentences at 0.1 (the corrections count ten times as much); a loop run's own weighting is kept.
     expect(a.config.method).toEqual({ name: 'weighted-wsl', gamma: 0.1 });
     // The dictionary dropout the run chose on dev; at most 5 epochs.

@@ -52,7 +52,7 @@ export function nextLoopAction(o: {
   busy: boolean;
   /** Whether a run's model is a token tagger, which the loop fine-tunes (the method's module says; default: yes). */
   tokenTagger?: (cfg: RunConfig) => boolean;
-  /** False: a fine-tune keeps its best epoch even where it does not beat its start on dev (the single pipeline's keepStart; default true). */
+  /** True: a fine-tune that does not beat its start on dev keeps the start (the single pipeline's keepStart; default off). */
   keepStart?: boolean;
 }): LoopAction {
   if (o.every <= 0) return { kind: 'idle', why: 'the loop is off' };
@@ -77,7 +77,7 @@ export function nextLoopAction(o: {
     ...cfg,
     name: `review loop: ${o.corrections} corrections`,
     data: { ...cfg.data, strongLayerId: o.layerId } as RunConfig['data'],
-    pipeline: (o.keepStart === false ? { kind: 'single', keepStart: false } : { kind: 'single' }) as RunConfig['pipeline'],
+    pipeline: (o.keepStart ? { kind: 'single', keepStart: true } : { kind: 'single' }) as RunConfig['pipeline'],
     // WSL learns the corrections with more weight than the weak labels; another method keeps its own loss.
     method: cfg.method.name === 'wsl' ? { name: 'weighted-wsl', gamma: LOOP_WEAK_WEIGHT } : cfg.method,
     model: { ...cfg.model, dictionaryDropout: dropout, pretrain: 0 },

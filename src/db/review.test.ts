@@ -50,11 +50,11 @@ async function project() {
 }
 
 describe("the queue's default signal", () => {
-  it('is the one the rule over the simulated corpora chose (bench/results/queue-loco.json), then uncertainty, then disagreement', () => {
+  it('is the one the rule over the simulated corpora chose (bench/results/queue-loco.json), then reach, then disagreement', () => {
     const record = JSON.parse(readFileSync('bench/results/queue-loco.json', 'utf8')) as { default: { studio: string } };
     expect(DEFAULT_SIGNALS[0]).toBe(record.default.studio);
-    expect(defaultSignal(['disagreement', 'uncertainty', 'reach'])).toBe('reach');
-    expect(defaultSignal(['disagreement', 'uncertainty'])).toBe('uncertainty');
+    expect(defaultSignal(['disagreement', 'uncertainty', 'reach'])).toBe('uncertainty');
+    expect(defaultSignal(['disagreement', 'reach'])).toBe('reach');
     expect(defaultSignal(['pu', 'disagreement'])).toBe('disagreement');
     expect(defaultSignal(['pu'])).toBe('pu');
   });
@@ -65,8 +65,8 @@ describe('the review queue, read and ranked in the query worker', () => {
     const p = await project();
     const args = { projectId: p.projectId, weak: p.weak, predLayer: p.predLayer, runId: p.runId, signal: null, allSplits: false, limit: 200 };
     const view = (await reviewQueue(p.db, args))!;
-    // The run carries uncertainty, so the queue opens on reach, which reads it.
-    expect(view.signal).toBe('reach');
+    // The run carries uncertainty, so the queue opens on it.
+    expect(view.signal).toBe('uncertainty');
     expect(view.have).toEqual(expect.arrayContaining(['disagreement', 'uncertainty', 'uncertainty-sum', 'reach']));
     const queueDocs = (split: string): QueueDoc[] =>
       p.docs.flatMap((doc, k) =>
@@ -84,11 +84,11 @@ describe('the review queue, read and ranked in the query worker', () => {
             ]
           : [],
       );
-    const want = rankSentences(queueDocs('train'), reviewSignal('reach'));
+    const want = rankSentences(queueDocs('train'), reviewSignal('uncertainty'));
     expect(want.length).toBeGreaterThan(1);
     expect(view.entries.map(({ words: _, weak: __, predicted: ___, ...e }) => e)).toEqual(want);
     expect(view.total).toBe(want.length);
-    expect(view.elsewhere).toBe(rankSentences(queueDocs('dev'), reviewSignal('reach')).length);
+    expect(view.elsewhere).toBe(rankSentences(queueDocs('dev'), reviewSignal('uncertainty')).length);
     for (const e of view.entries) {
       const k = p.docIds.indexOf(e.docId);
       expect(e.words).toEqual(tokenTexts(p.docs[k]).slice(e.from, e.to));

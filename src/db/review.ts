@@ -64,16 +64,14 @@ export function signalsPresent(rows: readonly DocSignals[], hasRun: boolean): st
 }
 
 /**
- * The queue's default signal, where the run carries it: reach (the doubted phrases a correction
- * settles wherever they recur, as a set; then the rest by their least sure token), which the rule
- * of bench/results/queue-loco.json chooses over every simulated corpus by the dev gain of its
- * corrections over as many random ones, each fine-tune keeping the model it started from unless it
- * beats it on dev, as the loop's do (bench/queue-loco.ts; BENCHMARKS.md, "The queue as the studio
- * ranks it" and "Fine-tunes that keep their start"). Then the model's uncertainty, then
- * disagreement: on its own training sentences a model mostly reproduces the weak labels, so
- * disagreement finds little there.
+ * The queue's default signal, where the run carries it: the model's uncertainty, by a sentence's
+ * least sure token, which the rule of bench/results/queue-loco.json chooses over every simulated
+ * corpus by the dev gain of its corrections over as many random ones (bench/queue-loco.ts;
+ * BENCHMARKS.md, "The queue as the studio ranks it"; with three seeds of tweets it chose reach,
+ * with five this). Then reach, then disagreement: on its own training sentences a model mostly
+ * reproduces the weak labels, so disagreement finds little there.
  */
-export const DEFAULT_SIGNALS = ['reach', 'uncertainty', 'disagreement'] as const;
+export const DEFAULT_SIGNALS = ['uncertainty', 'reach', 'disagreement'] as const;
 
 export function defaultSignal(have: readonly string[]): string {
   return DEFAULT_SIGNALS.find((s) => have.includes(s)) ?? have[0] ?? 'disagreement';

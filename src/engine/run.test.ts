@@ -102,7 +102,7 @@ describe('the run engine', () => {
     await expect(runEngine(sst, init, undefined)).rejects.toThrow('pipeline "single"');
   }, 60_000);
 
-  it('a fine-tune keeps the model it started from unless it beats it on dev, and says so', async () => {
+  it('a fine-tune with keepStart keeps the model it started from unless it beats it on dev, and says so', async () => {
     let weights: unknown;
     let baseDev = '';
     await runEngine(
@@ -134,10 +134,10 @@ describe('the run engine', () => {
         return r as never;
       },
     });
-    const hard = { ...wsl(2), train: { ...wsl(2).train, lr: 0.05 } };
+    const hard = { ...wsl(2), train: { ...wsl(2).train, lr: 0.05 }, pipeline: pipelineSchema.parse({ kind: 'single', keepStart: true }) };
     expect(await runEngine(hard, worse, undefined)).toEqual({ keptStage: 'starting model', stages: ['starting model', 'wsl'], devF1: baseDev });
-    // Turned off, the same fine-tune keeps its own best epoch, worse on dev.
-    const anyEpoch = (await runEngine({ ...hard, pipeline: pipelineSchema.parse({ kind: 'single', keepStart: false }) }, worse, undefined)) as unknown as {
+    // Without it (the default), the same fine-tune keeps its own best epoch, worse on dev.
+    const anyEpoch = (await runEngine({ ...hard, pipeline: pipelineSchema.parse({ kind: 'single' }) }, worse, undefined)) as unknown as {
       keptStage: string | null;
       devF1: string;
     };
@@ -148,7 +148,7 @@ describe('the run engine', () => {
     const untrained = await fresh.getWeights();
     fresh.dispose();
     const better = await runEngine(
-      wsl(3),
+      { ...wsl(3), pipeline: pipelineSchema.parse({ kind: 'single', keepStart: true }) },
       source({
         init: async () => untrained,
         record: async (run) => {

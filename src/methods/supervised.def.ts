@@ -6,8 +6,8 @@ export const supervisedSchema = z.object({ name: z.literal('supervised') }).stri
 
 /**
  * One training run with the config's method. `keepStart` (a fine-tune, which starts from a model:
- * the review loop's): false to keep the fine-tune's best epoch even where it does not beat the
- * model it started from on dev; absent or true, that model is kept then (methods/pipelines.ts).
+ * the review loop's): true to keep the model it started from where no epoch beats it on dev;
+ * absent or false, the fine-tune's best epoch is the run's model (methods/pipelines.ts).
  */
 export const singlePipelineSchema = z.object({ kind: z.literal('single'), keepStart: z.boolean().optional() }).strict();
 

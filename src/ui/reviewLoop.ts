@@ -24,7 +24,7 @@ export interface LoopSettings {
   keepStart: boolean;
 }
 
-export const LOOP_DEFAULTS: LoopSettings = { every: 20, layer: 'corrections', keepStart: true };
+export const LOOP_DEFAULTS: LoopSettings = { every: 20, layer: 'corrections', keepStart: false };
 const settingsKey = (projectId: number) => `review-loop/${projectId}`;
 
 interface LoopState {

@@ -421,7 +421,8 @@ function LoopPanel({ projectId, runs }: { projectId: number; runs: readonly RunR
           <input type="checkbox" checked={loop.keepStart} onChange={(e) => setLoop(projectId, { ...loop, keepStart: e.target.checked })} /> Keep the current
           model when a fine-tune does not beat it on dev
         </label>{' '}
-        (off: the fine-tune&apos;s best epoch is kept even so; for a dev set that is not the kind of text you correct).
+        (off by default: the fine-tune&apos;s best epoch is kept even so, since a dev set of another kind of text than the one you correct can refuse every
+        fine-tune while the corrections help).
       </p>
       {invalid && (
         <p role="alert" className="error">
