@@ -3,9 +3,10 @@
  * against the share of the pool corrected, for random sentences, the oracle, the queue's top
  * sentences, and the queue's and random sentences' with travelling corrections, in the pool and
  * into the dictionary, where the summary has them (mean ± std over the seeds recorded). Several
- * `--in` summaries draw their settings side by side.
+ * `--in` summaries draw their settings side by side. `--arm NAME=LABEL` adds any arm of the
+ * summaries' `arms` (a ranking trained beside the first, `uncertainty-max`, `reach-studio`, ...).
  *
- *   npx tsx bench/plot-guided.ts [--in bench/results/guided-correction.json ...] [--out docs/guided-correction.svg]
+ *   npx tsx bench/plot-guided.ts [--in bench/results/guided-correction.json ...] [--arm reach-studio="the studio's reach" ...] [--guided-label TEXT] [--out docs/guided-correction.svg]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,7 @@ interface Budget {
   randomTravel?: Arm;
   gazetteer?: Arm;
   randomGazetteer?: Arm;
+  arms?: Record<string, Arm>;
 }
 interface Setting {
   name: string;
@@ -35,6 +37,8 @@ const { values } = parseArgs({
   options: {
     in: { type: 'string', multiple: true, default: ['bench/results/guided-correction.json'] },
     out: { type: 'string', default: 'docs/guided-correction.svg' },
+    arm: { type: 'string', multiple: true, default: [] },
+    'guided-label': { type: 'string' },
   },
 });
 const settings = values.in!.flatMap((f) => (JSON.parse(readFileSync(f, 'utf8')) as { settings: Setting[] }).settings);
@@ -42,24 +46,37 @@ const settings = values.in!.flatMap((f) => (JSON.parse(readFileSync(f, 'utf8')) 
 const W = 420;
 const H = 300;
 const M = { l: 48, r: 12, t: 36, b: 44 };
-type Line = { key: 'random' | 'oracle' | 'guided' | 'travel' | 'randomTravel' | 'gazetteer' | 'randomGazetteer'; label: string; color: string; dash?: string };
+type Key = 'random' | 'oracle' | 'guided' | 'travel' | 'randomTravel' | 'gazetteer' | 'randomGazetteer';
+/** A summary's line (`key`), or an arm of its `arms` (`arm`). */
+type Line = { key?: Key; arm?: string; label: string; color: string; dash?: string };
+const EXTRA_COLORS = ['#17becf', '#bcbd22', '#e377c2', '#393b79'];
 const ALL_LINES: Line[] = [
   { key: 'random', label: 'random sentences', color: '#7f7f7f' },
-  { key: 'guided', label: `the queue's top (${settings[0]?.budgets[0]?.guided.signal ?? 'doubt'})`, color: '#1f77b4' },
+  { key: 'guided', label: values['guided-label'] ?? `the queue's top (${settings[0]?.budgets[0]?.guided.signal ?? 'doubt'})`, color: '#1f77b4' },
   { key: 'travel', label: 'the queue\u2019s, corrections travelling', color: '#2ca02c' },
   { key: 'randomTravel', label: 'random, corrections travelling', color: '#9467bd', dash: '2 2' },
   { key: 'gazetteer', label: 'the queue\u2019s, into the dictionary too', color: '#ff7f0e' },
   { key: 'randomGazetteer', label: 'random, into the dictionary too', color: '#8c564b', dash: '2 2' },
   { key: 'oracle', label: 'oracle (most wrong)', color: '#d62728', dash: '4 3' },
 ];
+for (const [k, a] of values.arm!.entries()) {
+  const [arm, ...label] = a.split('=');
+  ALL_LINES.splice(ALL_LINES.length - 1, 0, { arm, label: label.join('=') || arm, color: EXTRA_COLORS[k % EXTRA_COLORS.length] });
+}
+const at = (b: Budget, l: Line): Arm | undefined => (l.arm ? b.arms?.[l.arm] : b[l.key!]);
 // Only the lines some summary has.
-const LINES = ALL_LINES.filter((l) => settings.some((s) => s.budgets.some((b) => b[l.key])));
+const LINES = ALL_LINES.filter((l) => settings.some((s) => s.budgets.some((b) => at(b, l))));
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function panel(s: Setting, x0: number): string {
   const xs = s.budgets.map((b) => 100 * b.fraction);
-  const all = s.budgets.flatMap((b) => LINES.flatMap((l) => (b[l.key] ? [b[l.key]!.gain - b[l.key]!.std, b[l.key]!.gain + b[l.key]!.std] : [])));
+  const all = s.budgets.flatMap((b) =>
+    LINES.flatMap((l) => {
+      const v = at(b, l);
+      return v ? [v.gain - v.std, v.gain + v.std] : [];
+    }),
+  );
   const lo = Math.min(0, ...all, s.control?.gain ?? 0);
   const hi = Math.max(0, ...all);
   const pad = (hi - lo) * 0.08 || 1;
@@ -86,7 +103,7 @@ function panel(s: Setting, x0: number): string {
     `<text x="${x0 + 12}" y="${(M.t + H - M.b) / 2}" text-anchor="middle" font-size="11" transform="rotate(-90 ${x0 + 12} ${(M.t + H - M.b) / 2})">test F1 gain over the base model</text>`,
   );
   for (const l of LINES) {
-    const pts = s.budgets.filter((bb) => bb[l.key]).map((bb) => [100 * bb.fraction, bb[l.key]!.gain, bb[l.key]!.std] as const);
+    const pts = s.budgets.filter((bb) => at(bb, l)).map((bb) => [100 * bb.fraction, at(bb, l)!.gain, at(bb, l)!.std] as const);
     if (!pts.length) continue;
     out.push(
       `<polyline fill="none" stroke="${l.color}" stroke-width="2"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''} points="${pts.map(([x, y]) => `${X(x).toFixed(1)},${Y(y).toFixed(1)}`).join(' ')}"/>`,
