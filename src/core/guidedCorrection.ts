@@ -49,15 +49,13 @@ export function doubt(marginals: Float32Array, weak: readonly number[], K: numbe
   return d;
 }
 
-/** Σ over tokens of 1 − the largest marginal: how unsure a model is of the sentence, whatever its weak tags. */
+/**
+ * Σ over tokens of 1 − the largest marginal: how unsure a model is of the sentence, whatever its
+ * weak tags. Read from `uncertaintyOf`, the values the studio stores, so it sums as the queue's
+ * uncertainty-sum does.
+ */
 export function uncertaintySum(marginals: Float32Array, K: number): number {
-  let u = 0;
-  for (let t = 0; t < marginals.length / K; t++) {
-    let best = 0;
-    for (let k = 0; k < K; k++) best = Math.max(best, marginals[t * K + k]);
-    u += 1 - best;
-  }
-  return u;
+  return uncertaintyOf(marginals, K).reduce((a, u) => a + u, 0);
 }
 
 /**
@@ -65,13 +63,7 @@ export function uncertaintySum(marginals: Float32Array, K: number): number {
  * token. The studio's review queue ranks by it (reviewSignals.ts uncertaintySignal, `score: 'max'`).
  */
 export function uncertaintyMax(marginals: Float32Array, K: number): number {
-  let u = 0;
-  for (let t = 0; t < marginals.length / K; t++) {
-    let best = 0;
-    for (let k = 0; k < K; k++) best = Math.max(best, marginals[t * K + k]);
-    u = Math.max(u, 1 - best);
-  }
-  return u;
+  return uncertaintyOf(marginals, K).reduce((a, u) => Math.max(a, u), 0);
 }
 
 /** Tokens where a decoded path differs from the weak tags. */
