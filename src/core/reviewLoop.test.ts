@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { correctionsIn, loopCurve, nextLoopAction, type LoopRunView } from './reviewLoop';
+import { correctionsIn, lastFineTune, loopCurve, nextLoopAction, type LoopRunView, START_STAGE } from './reviewLoop';
 import { parseRunConfig } from './runConfig';
 
 const base = parseRunConfig({
@@ -75,5 +75,22 @@ describe('the review loop', () => {
       { corrections: 20, devF1: 0.65, runId: 2 },
     ]);
     expect(loopCurve([run(1, 'done')])).toEqual([]);
+  });
+
+  it("says how the newest fine-tune ended: its dev F1, below its start's where it fell, the start kept where it was", () => {
+    const loop = (id: number, from: number, f1: number, metrics: object = {}) => {
+      const r = run(id, 'done', { loop: { fromRunId: from, corrections: 20 } }, f1);
+      return { ...r, metrics: { ...(r.metrics as object), ...metrics } };
+    };
+    expect(lastFineTune([run(1, 'done')])).toBe('');
+    expect(lastFineTune([run(1, 'done', {}, 0.6), loop(2, 1, 0.65)])).toBe('run 2 fine-tuned with 20 corrections (dev F1 65.00); the queue is ranked by it · ');
+    expect(lastFineTune([run(1, 'done', {}, 0.6), loop(2, 1, 0.55)])).toBe(
+      "run 2 fine-tuned with 20 corrections (dev F1 55.00, below run 1's 60.00): where dev is another kind of text than the one corrected, dev can fall while the model learns; the queue is ranked by it · ",
+    );
+    expect(lastFineTune([run(1, 'done', {}, 0.6), loop(2, 1, 0.6, { keptStage: START_STAGE })])).toBe(
+      'run 2 fine-tuned with 20 corrections (dev F1 60.00): no epoch beat run 1 on dev, so it keeps that model; the queue is ranked by it · ',
+    );
+    const failed = { ...run(3, 'failed', { loop: { fromRunId: 1, corrections: 40 } }), error: 'out of memory' };
+    expect(lastFineTune([run(1, 'done'), failed])).toBe('the fine-tune with 40 corrections (run 3) failed: out of memory · ');
   });
 });

@@ -14,6 +14,7 @@ export interface LoopRunView {
   status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted';
   config: unknown;
   metrics?: unknown;
+  error?: string;
 }
 
 export type LoopAction =
@@ -99,4 +100,31 @@ export function loopCurve(runs: readonly LoopRunView[]): { corrections: number; 
   const root = runs.find((r) => r.id === loopOf(done[0])!.fromRunId && !loopOf(r));
   const points = done.map((r) => ({ corrections: loopOf(r)!.corrections, devF1: f1(r)!, runId: r.id }));
   return root && f1(root) !== undefined ? [{ corrections: 0, devF1: f1(root)!, runId: root.id }, ...points] : points;
+}
+
+const devF1Of = (r: LoopRunView | undefined) => (r?.metrics as { dev?: { overall?: { f1?: number } } } | undefined)?.dev?.overall?.f1;
+
+/**
+ * How the newest loop run ended, as the start of the loop's status ('' when there is none yet):
+ * its dev F1, and against the model it started from where that was better, or where the run kept
+ * it (the single pipeline's keepStart).
+ */
+export function lastFineTune(runs: readonly LoopRunView[]): string {
+  const last = [...runs].reverse().find((r) => loopOf(r));
+  if (!last) return '';
+  const { corrections: n, fromRunId } = loopOf(last)!;
+  const f1 = devF1Of(last);
+  const before = devF1Of(runs.find((r) => r.id === fromRunId));
+  const pct = (x: number) => (100 * x).toFixed(2);
+  const kept = (last.metrics as { keptStage?: string } | undefined)?.keptStage === START_STAGE;
+  const fell = !kept && f1 !== undefined && before !== undefined && f1 < before;
+  const score = f1 === undefined ? '' : ` (dev F1 ${pct(f1)}${fell ? `, below run ${fromRunId}'s ${pct(before!)}` : ''})`;
+  const why = kept
+    ? `: no epoch beat run ${fromRunId} on dev, so it keeps that model`
+    : fell
+      ? ': where dev is another kind of text than the one corrected, dev can fall while the model learns'
+      : '';
+  if (last.status === 'done') return `run ${last.id} fine-tuned with ${n} corrections${score}${why}; the queue is ranked by it · `;
+  if (last.status === 'failed') return `the fine-tune with ${n} corrections (run ${last.id}) failed: ${last.error ?? 'no reason recorded'} · `;
+  return '';
 }

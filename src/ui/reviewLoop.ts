@@ -6,11 +6,10 @@
  */
 import { useEffect } from 'react';
 import { create } from 'zustand';
-import { nextLoopAction, START_STAGE } from '../core/reviewLoop';
+import { lastFineTune, nextLoopAction } from '../core/reviewLoop';
 import { db } from '../db/instance';
 import { trainsTokenTagger } from '../methods/catalog';
 import { addRun, failRunIfLive } from '../db/runs';
-import type { RunRow } from '../db/schema';
 import { TrainJob } from '../worker/trainClient';
 import { readKept } from './kept';
 import { useWorkerQuery } from './workerQuery';
@@ -77,21 +76,6 @@ async function train(projectId: number, runId: number, corrections: number): Pro
   }
 }
 
-/** How the newest loop run ended, as the start of the loop's status ('' when there is none yet). */
-function lastFineTune(runs: readonly RunRow[]): string {
-  const last = [...runs].reverse().find((r) => (r.config as { loop?: unknown }).loop);
-  if (!last) return '';
-  const { corrections: n, fromRunId } = (last.config as { loop: { corrections: number; fromRunId: number } }).loop;
-  const metrics = last.metrics as { dev?: { overall?: { f1?: number } }; keptStage?: string } | undefined;
-  const f1 = metrics?.dev?.overall?.f1;
-  // No epoch beat the model it started from on dev: the run is that model (methods/pipelines.ts).
-  const kept = metrics?.keptStage === START_STAGE ? `: no epoch beat run ${fromRunId} on dev, so it keeps that model` : '';
-  if (last.status === 'done')
-    return `run ${last.id} fine-tuned with ${n} corrections${f1 !== undefined ? ` (dev F1 ${(100 * f1).toFixed(2)})` : ''}${kept}; the queue is ranked by it · `;
-  if (last.status === 'failed') return `the fine-tune with ${n} corrections (run ${last.id}) failed: ${last.error ?? 'no reason recorded'} · `;
-  return '';
-}
-
 /** The loop of one project: call it from a component that stays mounted while the project is open. */
 export function useReviewLoop(projectId: number): void {
   const settings = useLoopSettings(projectId);
@@ -111,7 +95,11 @@ export function useReviewLoop(projectId: number): void {
       keepStart: settings.keepStart,
     });
     if (a.kind === 'idle') {
-      if (!busy) setStatus(projectId, `${lastFineTune(data.runs)}${data.corrections} ${data.corrections === 1 ? 'correction' : 'corrections'}; ${a.why}`);
+      if (!busy)
+        setStatus(
+          projectId,
+          `${lastFineTune(data.runs.map((r) => ({ ...r, id: r.id! })))}${data.corrections} ${data.corrections === 1 ? 'correction' : 'corrections'}; ${a.why}`,
+        );
       return;
     }
     // Claimed before anything awaits, so a second change in the meantime starts nothing.
