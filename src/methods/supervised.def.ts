@@ -14,7 +14,12 @@ export const singlePipelineSchema = z.object({ kind: z.literal('single'), keepSt
 export const supervisedDef: MethodDef = {
   losses: [supervisedSchema],
   pipeline: singlePipelineSchema,
-  options: {},
+  options: {
+    'pipeline.keepStart': {
+      label: 'keep the starting model',
+      help: 'A fine-tune (the review loop’s) keeps the model it started from when no epoch beats it on dev; off, its best epoch is kept whatever it scores against the start',
+    },
+  },
   presets: [
     {
       id: 'supervised',
