@@ -5,6 +5,8 @@
  * beside the other's and random's. The records: γ 0.1 from the defaults simulations, γ 0.03 from
  * bench/configs/guided-correction-gamma-0.03*.json, paired seed for seed (the same base models).
  *
+ * `joint` chooses the ranking and γ together by the same rule, among the queue's three rankings.
+ *
  *   npx tsx bench/gamma-loco.ts [--arm uncertainty-max] [--out bench/results/gamma-loco.json]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -75,7 +77,26 @@ const rows = CORPORA.map((left) => {
   };
 });
 const overall = choose(CORPORA);
-writeFileSync(values.out!, `${JSON.stringify({ arm, fraction: FRACTION, default: overall.g, corpora: rows }, null, 2)}\n`);
+// The ranking and γ together: each pair's mean dev gain over the base, over the corpora given.
+const RANKINGS = ['uncertainty-max', 'reach-studio', 'uncertainty'];
+const pairs = RANKINGS.flatMap((a) => Object.keys(GAMMAS).map((g) => ({ arm: a, g })));
+const pairGain = (p: { arm: string; g: string }, c: (typeof CORPORA)[number], split: 'dev' | 'test') =>
+  gain(p.g, c.setting, p.arm, split, seedsOf(c.setting, p.arm)).mean;
+const choosePair = (others: typeof CORPORA) =>
+  pairs.map((p) => ({ ...p, score: round(meanStd(others.map((c) => pairGain(p, c, 'dev'))).mean) })).reduce((a, b) => (b.score > a.score ? b : a));
+const joint = {
+  default: choosePair(CORPORA),
+  corpora: CORPORA.map((left) => {
+    const chosen = choosePair(CORPORA.filter((c) => c !== left));
+    return { corpus: left.corpus, choice: `${chosen.arm} at γ ${chosen.g}`, test: pairGain(chosen, left, 'test') };
+  }),
+  pairs: pairs.map((p) => ({
+    ...p,
+    dev: Object.fromEntries(CORPORA.map((c) => [c.corpus, pairGain(p, c, 'dev')])),
+    test: Object.fromEntries(CORPORA.map((c) => [c.corpus, pairGain(p, c, 'test')])),
+  })),
+};
+writeFileSync(values.out!, `${JSON.stringify({ arm, fraction: FRACTION, default: overall.g, corpora: rows, joint }, null, 2)}\n`);
 for (const r of rows) {
   const cells = Object.entries(r.byGamma)
     .map(([g, x]) => `γ ${g}: ${arm} ${x[arm].mean} ± ${x[arm].std}, random ${x.random.mean} ± ${x.random.std} (dev ${x.dev.mean})`)
@@ -83,4 +104,8 @@ for (const r of rows) {
   console.log(`- ${r.corpus} (seeds ${r.seeds.join(', ')}): chosen γ ${r.choice} (${r.why}); ${cells}`);
 }
 console.log(`- over every corpus: γ ${overall.g}`);
+for (const p of joint.pairs) console.log(`- ${p.arm} at γ ${p.g}: dev ${JSON.stringify(p.dev)}, test ${JSON.stringify(p.test)}`);
+console.log(
+  `- ranking and γ together: ${joint.default.arm} at γ ${joint.default.g} (mean dev gain over base ${joint.default.score}); left out: ${joint.corpora.map((c) => `${c.corpus} ${c.choice} (test ${c.test})`).join(', ')}`,
+);
 console.log(`written ${values.out}`);
