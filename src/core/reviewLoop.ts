@@ -30,7 +30,9 @@ export const LOOP_EPOCHS = 5;
  * corrected sentences are not drowned by thousands of weak ones. Set before measuring, not tuned:
  * `simulate-review` on conll03 distant 3k (bench/configs/guided-correction-weighted.json, 3 seeds),
  * correcting the queue's top 2 % gained +5.16 F1 with it against +2.08 without, random sentences
- * +1.54 against +0.73 (BENCHMARKS.md).
+ * +1.54 against +0.73 (BENCHMARKS.md). 0.03 was tried against it on the three simulated corpora
+ * (the fifty-seventh session, bench/gamma-loco.ts): choosing the ranking and the weight together
+ * leave-one-corpus-out keeps 0.1.
  */
 export const LOOP_WEAK_WEIGHT = 0.1;
 
