@@ -615,6 +615,25 @@ test('the review loop: corrections start a background fine-tune that a reload re
   await expect(page.getByLabel('Review run')).toHaveValue(String(loopRun.id));
   await expect(page.getByTestId('loop-curve').locator('tbody tr')).toHaveCount(2);
   await expect(page.getByTestId('loop-curve').locator('tbody tr').nth(1)).toHaveAttribute('data-corrections', '2');
+  // Ticked (kept across a reload), the next fine-tune keeps its start where no epoch beats it on dev.
+  const keep = page.getByLabel('Keep the current model when a fine-tune does not beat it on dev');
+  await keep.check();
+  await page.reload();
+  await page.getByRole('link', { name: 'Review queue', exact: true }).click();
+  await expect(keep).toBeChecked();
+  await expect(page.getByTestId('review-queue').locator('li').first()).toBeVisible();
+  await page.getByTestId('review-box').focus();
+  await page.keyboard.press('a');
+  await expect(page.getByTestId('loop-status')).toContainText('3 corrections; 1 more correction');
+  await page.keyboard.press('x');
+  await expect(page.getByTestId('loop-status')).toContainText('with 4 corrections: ', { timeout: 120_000 });
+  await expect
+    .poll(
+      async () =>
+        (await storeRows<{ config: { loop?: { corrections: number }; pipeline?: unknown } }>(page, 'runs')).find((r) => r.config.loop?.corrections === 4)
+          ?.config.pipeline,
+    )
+    .toEqual({ kind: 'single', keepStart: true });
   // Fine-tune every: a value that is no whole number is refused where it is typed.
   await page.getByLabel('Fine-tune every').fill('2.5');
   await expect(page.getByRole('alert')).toContainText('Fine-tune every: a whole number of corrections');
