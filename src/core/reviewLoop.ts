@@ -36,6 +36,8 @@ export const LOOP_EPOCHS = 5;
  */
 export const LOOP_WEAK_WEIGHT = 0.1;
 
+/** A run's dev F1 as its metrics record it. */
+const devF1Of = (r: LoopRunView | undefined) => (r?.metrics as { dev?: { overall?: { f1?: number } } } | undefined)?.dev?.overall?.f1;
 const loopOf = (r: LoopRunView) => (r.config as Partial<RunConfig>).loop;
 
 /** Sentences reviewed in a layer's rows (each row's reviewedAt holds one entry per reviewed sentence). */
@@ -95,16 +97,13 @@ export function nextLoopAction(o: {
  * run the loop first fine-tuned (at 0) and every finished loop run after it.
  */
 export function loopCurve(runs: readonly LoopRunView[]): { corrections: number; devF1: number; runId: number }[] {
-  const f1 = (r: LoopRunView) => (r.metrics as { dev?: { overall?: { f1?: number } } } | undefined)?.dev?.overall?.f1;
-  const done = runs.filter((r) => r.status === 'done' && loopOf(r) && f1(r) !== undefined);
+  const done = runs.filter((r) => r.status === 'done' && loopOf(r) && devF1Of(r) !== undefined);
   if (!done.length) return [];
   // The chain's root: the first loop run's starting model, when it is not a loop run itself.
   const root = runs.find((r) => r.id === loopOf(done[0])!.fromRunId && !loopOf(r));
-  const points = done.map((r) => ({ corrections: loopOf(r)!.corrections, devF1: f1(r)!, runId: r.id }));
-  return root && f1(root) !== undefined ? [{ corrections: 0, devF1: f1(root)!, runId: root.id }, ...points] : points;
+  const points = done.map((r) => ({ corrections: loopOf(r)!.corrections, devF1: devF1Of(r)!, runId: r.id }));
+  return root && devF1Of(root) !== undefined ? [{ corrections: 0, devF1: devF1Of(root)!, runId: root.id }, ...points] : points;
 }
-
-const devF1Of = (r: LoopRunView | undefined) => (r?.metrics as { dev?: { overall?: { f1?: number } } } | undefined)?.dev?.overall?.f1;
 
 /**
  * How the newest loop run ended, as the start of the loop's status ('' when there is none yet):

@@ -85,21 +85,18 @@ export function useReviewLoop(projectId: number): void {
   const data = useWorkerQuery('loopState', [projectId, settings.layer]);
   useEffect(() => {
     if (!data) return;
+    const runs = data.runs.map((r) => ({ ...r, id: r.id! }));
     const a = nextLoopAction({
       every: settings.every,
       corrections: data.corrections,
-      runs: data.runs.map((r) => ({ ...r, id: r.id! })),
+      runs,
       layerId: data.layerId,
       busy,
       tokenTagger: trainsTokenTagger,
       keepStart: settings.keepStart,
     });
     if (a.kind === 'idle') {
-      if (!busy)
-        setStatus(
-          projectId,
-          `${lastFineTune(data.runs.map((r) => ({ ...r, id: r.id! })))}${data.corrections} ${data.corrections === 1 ? 'correction' : 'corrections'}; ${a.why}`,
-        );
+      if (!busy) setStatus(projectId, `${lastFineTune(runs)}${data.corrections} ${data.corrections === 1 ? 'correction' : 'corrections'}; ${a.why}`);
       return;
     }
     // Claimed before anything awaits, so a second change in the meantime starts nothing.
