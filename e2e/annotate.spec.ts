@@ -570,8 +570,17 @@ test('the review loop: corrections start a background fine-tune that a reload re
   await page.getByTestId('review-box').focus();
   await page.keyboard.press('a');
   await expect(page.getByTestId('loop-status')).toContainText('1 correction; 1 more correction');
+  // What reviewing found: the run's labels may or may not differ from the weak ones there.
+  const found = page.getByTestId('loop-yield');
+  await expect(found).toHaveAttribute('data-reviewed', '1');
+  const changed = Number(await found.getAttribute('data-changed'));
+  expect([0, 1]).toContain(changed);
   await page.keyboard.press('x');
   await expect(page.getByTestId('loop-status')).toContainText('with 2 corrections: epoch', { timeout: 120_000 });
+  // Keeping the weak labels changes none: the count of changed sentences stays.
+  await expect(found).toHaveAttribute('data-reviewed', '2');
+  await expect(found).toHaveAttribute('data-changed', String(changed));
+  await expect(found).toContainText(`${changed} of the 2 training sentences reviewed in “corrections”`);
   const runs = await storeRows<{
     id: number;
     status: string;

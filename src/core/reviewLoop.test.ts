@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { correctionsIn, lastFineTune, loopCurve, nextLoopAction, type LoopRunView, START_STAGE } from './reviewLoop';
+import { correctionYield, correctionsIn, lastFineTune, loopCurve, nextLoopAction, type LoopRunView, START_STAGE, sentenceChanged } from './reviewLoop';
 import { parseRunConfig } from './runConfig';
 
 const base = parseRunConfig({
@@ -92,5 +92,39 @@ describe('the review loop', () => {
     );
     const failed = { ...run(3, 'failed', { loop: { fromRunId: 1, corrections: 40 } }), error: 'out of memory' };
     expect(lastFineTune([run(1, 'done'), failed])).toBe('the fine-tune with 40 corrections (run 3) failed: out of memory · ');
+  });
+
+  it('says whether a reviewed sentence changed its weak labels: a span added, removed, retyped or cut, inside the sentence only', () => {
+    const weak = [
+      { start: 1, end: 3, label: 'PER' },
+      { start: 12, end: 13, label: 'LOC' },
+    ];
+    expect(sentenceChanged([{ start: 1, end: 3, label: 'PER' }], weak, 0, 10)).toBe(false);
+    expect(sentenceChanged([], weak, 0, 10)).toBe(true);
+    expect(sentenceChanged([{ start: 1, end: 3, label: 'ORG' }], weak, 0, 10)).toBe(true);
+    expect(sentenceChanged([{ start: 1, end: 2, label: 'PER' }], weak, 0, 10)).toBe(true);
+    expect(
+      sentenceChanged(
+        [
+          { start: 1, end: 3, label: 'PER' },
+          { start: 5, end: 6, label: 'LOC' },
+        ],
+        weak,
+        0,
+        10,
+      ),
+    ).toBe(true);
+    // The other sentence's span is not this one's business.
+    expect(sentenceChanged([{ start: 1, end: 3, label: 'PER' }], weak, 0, 10)).toBe(false);
+    expect(sentenceChanged([], weak, 10, 20)).toBe(true);
+    expect(sentenceChanged([{ start: 12, end: 13, label: 'LOC' }], weak, 10, 20)).toBe(false);
+  });
+
+  it('counts the reviewed sentences that changed their weak labels, overall and over the newest', () => {
+    const sentences = Array.from({ length: 30 }, (_, k) => ({ at: 1000 + k, changed: k < 20 }));
+    // The newest 20 (at 1010..1029): the 10 changed ones among them.
+    expect(correctionYield(sentences)).toEqual({ reviewed: 30, changed: 20, recent: { reviewed: 20, changed: 10 } });
+    expect(correctionYield([...sentences].reverse(), 5)).toEqual({ reviewed: 30, changed: 20, recent: { reviewed: 5, changed: 0 } });
+    expect(correctionYield([])).toEqual({ reviewed: 0, changed: 0, recent: { reviewed: 0, changed: 0 } });
   });
 });

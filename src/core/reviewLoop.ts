@@ -5,6 +5,7 @@
  * (src/ui/reviewLoop.ts) asks `nextLoopAction` whenever the corrections or the runs change.
  */
 import type { RunConfig } from './runConfig';
+import type { Span } from './types';
 
 /** The stage a fine-tune names the model it started from, when no epoch beat it on dev and the run kept it (methods/pipelines.ts). */
 export const START_STAGE = 'starting model';
@@ -128,4 +129,42 @@ export function lastFineTune(runs: readonly LoopRunView[]): string {
   if (last.status === 'done') return `run ${last.id} fine-tuned with ${n} corrections${score}${why}; the queue is ranked by it · `;
   if (last.status === 'failed') return `the fine-tune with ${n} corrections (run ${last.id}) failed: ${last.error ?? 'no reason recorded'} · `;
   return '';
+}
+
+/** How many of the newest reviewed sentences the yield's second figure reads. */
+export const YIELD_RECENT = 20;
+
+/**
+ * Whether a sentence [from, to) reviewed in the corrections layer says anything its weak labels
+ * did not: a span added, removed, retyped or cut otherwise. Spans are compared whole, by the
+ * tokens and type of those that touch the sentence.
+ */
+export function sentenceChanged(corrected: readonly Span[], weak: readonly Span[], from: number, to: number): boolean {
+  const inside = (spans: readonly Span[]) => new Set(spans.filter((s) => s.start < to && s.end > from).map((s) => `${s.start}:${s.end}:${s.label}`));
+  const a = inside(corrected);
+  const b = inside(weak);
+  return a.size !== b.size || [...a].some((k) => !b.has(k));
+}
+
+export interface CorrectionYield {
+  /** Sentences reviewed, and how many of them changed their weak labels. */
+  reviewed: number;
+  changed: number;
+  /** The same over the newest `YIELD_RECENT` reviewed (by when they were marked). */
+  recent: { reviewed: number; changed: number };
+}
+
+/**
+ * What reviewing has found so far: the share of reviewed sentences whose weak labels were wrong.
+ * It is the annotator's own measure of the queue's precision (in the simulations 94-100 % of the
+ * queue's top sentences had an error, against about 43 % at random): a newest share that falls
+ * says the queue is running out of the errors it can find.
+ */
+export function correctionYield(sentences: readonly { at: number; changed: boolean }[], recent = YIELD_RECENT): CorrectionYield {
+  const newest = [...sentences].sort((x, y) => y.at - x.at).slice(0, recent);
+  return {
+    reviewed: sentences.length,
+    changed: sentences.filter((s) => s.changed).length,
+    recent: { reviewed: newest.length, changed: newest.filter((s) => s.changed).length },
+  };
 }

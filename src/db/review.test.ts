@@ -7,7 +7,7 @@ import { rankSentences, type QueueDoc } from '../core/reviewSignals';
 import { sentenceRanges, tokenTexts } from '../core/types';
 import { reviewSignal } from '../methods/reviewSignals';
 import { createProject, decideSentenceInLayer, importCorpus, moveDocuments, saveWeakLabels } from './repo';
-import { DEFAULT_SIGNALS, defaultSignal, loopState, reviewProgress, reviewQueue } from './review';
+import { correctionYieldOf, DEFAULT_SIGNALS, defaultSignal, loopState, reviewProgress, reviewQueue } from './review';
 import { addRun, finishRun } from './runs';
 import { StudioDB } from './schema';
 
@@ -161,6 +161,18 @@ describe('the review queue, read and ranked in the query worker', () => {
     expect(state.layerId).not.toBeNull();
     expect(state.corrections).toBe(2);
     expect(await loopState(p.db, p.projectId, 'another')).toMatchObject({ layerId: null, corrections: 0 });
+    // What reviewing found: the two train sentences kept their weak labels; the dev one is not counted.
+    expect(trainEntries).toHaveLength(3);
+    expect(await correctionYieldOf(p.db, p.projectId, 'corrections', p.weak)).toEqual({ reviewed: 2, changed: 0, recent: { reviewed: 2, changed: 0 } });
+    // The third gets a Chemical at its first token, which its weak labels lack: a change, and the newest.
+    const third = trainEntries[2];
+    await decideSentenceInLayer(p.db, p.projectId, 'corrections', third.docId, third.from, third.to, [
+      ...third.weak,
+      { start: third.from, end: third.from + 1, label: 'Chemical' },
+    ]);
+    expect(await correctionYieldOf(p.db, p.projectId, 'corrections', p.weak)).toEqual({ reviewed: 3, changed: 1, recent: { reviewed: 3, changed: 1 } });
+    expect(await correctionYieldOf(p.db, p.projectId, 'another', p.weak)).toBeNull();
+    expect(await correctionYieldOf(p.db, p.projectId, 'corrections', null)).toBeNull();
     // Progress of a gold layer: the imported one, which reviewed nothing.
     const gold = (await p.db.layers.where('[projectId+kind]').equals([p.projectId, 'gold']).first())!.id!;
     const progress = (await reviewProgress(p.db, p.projectId, gold, null))!;

@@ -11,7 +11,7 @@
  * At that scale, reading every document on the page's thread took 290-380 ms (bench/review-queue-browser.ts).
  */
 import { agreementOf, progressOf, reviewSpeed, type EditorAnnotation } from '../core/progress';
-import { correctionsIn } from '../core/reviewLoop';
+import { correctionsIn, correctionYield, type CorrectionYield, sentenceChanged } from '../core/reviewLoop';
 import { rankSentences, type DocSignals, type QueueDoc, type QueueEntry } from '../core/reviewSignals';
 import { sentenceRanges, tokenTexts, type Span, type Split } from '../core/types';
 import { REVIEW_SIGNALS, reviewSignal } from '../methods/reviewSignals';
@@ -198,6 +198,41 @@ export async function loopState(db: StudioDB, projectId: number, layerName: stri
     if (train.has(r.docId)) rows.push(r);
   });
   return { layerId: layer.id!, corrections: correctionsIn(rows as { reviewedAt?: Record<number, number> }[]), runs };
+}
+
+/**
+ * What reviewing the corrections layer (by name) has found on the train split: how many reviewed
+ * sentences changed their labels in `weak` (the layer the queue compares against), overall and
+ * over the newest. Reads the layer's own rows, their documents' sentences and the weak layer's
+ * rows for those documents only; null without a weak layer or a corrections layer.
+ */
+export async function correctionYieldOf(db: StudioDB, projectId: number, layerName: string, weak: number | null): Promise<CorrectionYield | null> {
+  if (weak === null) return null;
+  const layer = await db.layers
+    .where('[projectId+kind]')
+    .equals([projectId, 'corrected'])
+    .filter((l) => l.name === layerName)
+    .first();
+  if (!layer) return null;
+  const train = new Set(await db.documents.where('[projectId+split]').equals([projectId, 'train']).primaryKeys());
+  const rows: AnnotationRow[] = [];
+  await eachRow(db, layer, (r) => {
+    if (train.has(r.docId) && Object.keys((r as EditorAnnotation).reviewedAt ?? {}).length) rows.push(r);
+  });
+  const ids = rows.map((r) => r.docId);
+  const [docs, weakRows] = await Promise.all([db.documents.bulkGet(ids), layerAnnotations(db, weak, ids)]);
+  const sentences: { at: number; changed: boolean }[] = [];
+  rows.forEach((r, k) => {
+    const doc = docs[k];
+    if (!doc) return;
+    const ends = new Map(sentenceRanges(doc));
+    for (const [start, at] of Object.entries((r as EditorAnnotation).reviewedAt ?? {})) {
+      const from = Number(start);
+      const to = ends.get(from);
+      if (to !== undefined) sentences.push({ at, changed: sentenceChanged(r.spans, weakRows[k].spans, from, to) });
+    }
+  });
+  return correctionYield(sentences);
 }
 
 /** Annotation progress of gold layer `a` per split and type, its review speed, and its agreement with layer `b` (null: none); null without `a`. */

@@ -10,7 +10,7 @@ import { labelDistributionRows } from '../db/distribution';
 import { exportLayer, type ExportFormat } from '../db/exportLayer';
 import { db } from '../db/instance';
 import { projectCounts, projectStats } from '../db/repo';
-import { loopState, reviewProgress, reviewQueue, type ReviewQueueArgs } from '../db/review';
+import { correctionYieldOf, loopState, reviewProgress, reviewQueue, type ReviewQueueArgs } from '../db/review';
 import { occurrencesOf, searchDocuments } from '../db/search';
 import type { TagScheme } from '../core/types';
 
@@ -35,6 +35,7 @@ export const QUERIES = {
     exportLayer(db, projectId, layerId, name, format, scheme),
   loopState: (projectId: number, layerName: string) => loopState(db, projectId, layerName),
   reviewProgress: (projectId: number, a: number | null, b: number | null) => reviewProgress(db, projectId, a, b),
+  correctionYield: (projectId: number, layerName: string, weak: number | null) => correctionYieldOf(db, projectId, layerName, weak),
 };
 
 export type QueryName = keyof typeof QUERIES;

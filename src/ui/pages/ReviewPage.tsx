@@ -165,7 +165,7 @@ export function ReviewPage() {
           />
         </label>
       </p>
-      <LoopPanel projectId={projectId} runs={runs ?? []} />
+      <LoopPanel projectId={projectId} runs={runs ?? []} weak={weak} />
       {error && (
         <p role="alert" className="error">
           {error}
@@ -386,8 +386,10 @@ function DictionaryPanel({ projectId, decisions }: { projectId: number; decision
  * The review loop: its setting (fine-tune after every N corrections), what it is doing, and the
  * curve the annotator watches, dev F1 against the corrections each model trained with.
  */
-function LoopPanel({ projectId, runs }: { projectId: number; runs: readonly RunRow[] }) {
+function LoopPanel({ projectId, runs, weak }: { projectId: number; runs: readonly RunRow[]; weak: number | null }) {
   const loop = useLoopSettings(projectId);
+  // Read in the query worker, again on every decision (it reads the corrections layer).
+  const found = useWorkerQuery('correctionYield', [projectId, loop.layer, weak]);
   const setLoop = useLoop((s) => s.setSettings);
   const status = useLoop((s) => s.status[projectId]);
   const [every, setEvery] = useState(String(loop.every));
@@ -430,6 +432,15 @@ function LoopPanel({ projectId, runs }: { projectId: number; runs: readonly RunR
         </p>
       )}
       <p data-testid="loop-status">{status ?? ''}</p>
+      {found && found.reviewed > 0 && (
+        <p className="muted" data-testid="loop-yield" data-reviewed={found.reviewed} data-changed={found.changed}>
+          What reviewing found: {found.changed} of the {found.reviewed} training {found.reviewed === 1 ? 'sentence' : 'sentences'} reviewed in &ldquo;
+          {loop.layer}&rdquo; changed {found.changed === 1 ? 'its' : 'their'} weak labels ({pct(found.changed / found.reviewed)})
+          {found.reviewed > found.recent.reviewed &&
+            `; the newest ${found.recent.reviewed}: ${found.recent.changed} (${pct(found.recent.changed / found.recent.reviewed)})`}
+          . Where the share falls, the queue is running out of the errors it finds: the next fine-tune, or another signal, ranks them again.
+        </p>
+      )}
       {curve.length > 0 && (
         <>
           <LineChart
