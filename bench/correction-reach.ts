@@ -4,7 +4,7 @@
  * cut), and how many test mentions share such a string and type while no weak label of the
  * training text has it. It bounds what memorizing the corrections adds on test; it trains nothing.
  * The sentences are the simulator's own (cli/simulateReview poolData): the oracle's top (most token
- * errors) and random's, seeds 1-3, at each budget.
+ * errors) and random's, seeds 1-3, at each budget; with what they cost to read (tokens a sentence).
  *
  *   npx tsx bench/correction-reach.ts [--budget 0.02] [--out bench/results/correction-reach.json]
  */
@@ -64,19 +64,25 @@ for (const file of CONFIGS) {
   };
   const k = budgetCount(pool.length, fraction);
   const per = (order: (seed: number) => number[]) => SEEDS.map((seed) => taughtBy(order(seed).slice(0, k)));
-  const mean = (xs: { taught: number; testMentions: number }[]) => ({
+  // What the top sentences cost to read: their mean tokens a sentence, over the seeds.
+  const tokensOf = (order: (seed: number) => number[]) =>
+    Math.round((10 * SEEDS.reduce((a, seed) => a + order(seed).slice(0, k).reduce((b, i) => b + pool[i].words.length, 0) / k, 0)) / SEEDS.length) / 10;
+  const mean = (xs: { taught: number; testMentions: number }[], tokensPerSentence: number) => ({
     taught: Math.round((10 * xs.reduce((a, x) => a + x.taught, 0)) / xs.length) / 10,
     testMentions: Math.round((10 * xs.reduce((a, x) => a + x.testMentions, 0)) / xs.length) / 10,
+    tokensPerSentence,
   });
   const errors = pool.map((_, i) => i).filter((i) => tokenErrors(pool[i]) > 0);
+  const oracleOrder = (seed: number) => rankBy(pool.map(tokenErrors), seed);
+  const randomOf = (seed: number) => randomOrder(pool.length, seed);
   const row = {
     setting: setting.name,
     pool: pool.length,
     sentences: k,
     testMentions: test.length,
     testUnknown: test.filter((m) => !known.has(m)).length,
-    oracle: mean(per((seed) => rankBy(pool.map(tokenErrors), seed))),
-    random: mean(per((seed) => randomOrder(pool.length, seed))),
+    oracle: mean(per(oracleOrder), tokensOf(oracleOrder)),
+    random: mean(per(randomOf), tokensOf(randomOf)),
     wholePool: taughtBy(errors),
   };
   out.push(row);
@@ -84,7 +90,8 @@ for (const file of CONFIGS) {
   process.stdout.write(
     `${row.setting}: ${k} of ${row.pool} pool sentences; test ${row.testMentions} mentions, ${row.testUnknown} (${share(row.testUnknown)}) of a typed phrase no weak label of the training text has. ` +
       `Corrected, new typed phrases and the test mentions they name: oracle ${row.oracle.taught} → ${row.oracle.testMentions} (${share(row.oracle.testMentions)}), ` +
-      `random ${row.random.taught} → ${row.random.testMentions} (${share(row.random.testMentions)}), the whole pool's errors ${row.wholePool.taught} → ${row.wholePool.testMentions} (${share(row.wholePool.testMentions)})\n`,
+      `random ${row.random.taught} → ${row.random.testMentions} (${share(row.random.testMentions)}), the whole pool's errors ${row.wholePool.taught} → ${row.wholePool.testMentions} (${share(row.wholePool.testMentions)}); ` +
+      `tokens a sentence: oracle ${row.oracle.tokensPerSentence}, random ${row.random.tokensPerSentence}\n`,
   );
 }
 writeFileSync(values.out!, `${JSON.stringify({ fraction, seeds: SEEDS, settings: out }, null, 2)}\n`);
