@@ -65,8 +65,10 @@ for (const file of CONFIGS) {
   const k = budgetCount(pool.length, fraction);
   const per = (order: (seed: number) => number[]) => SEEDS.map((seed) => taughtBy(order(seed).slice(0, k)));
   // What the top sentences cost to read: their mean tokens a sentence, over the seeds.
-  const tokensOf = (order: (seed: number) => number[]) =>
-    Math.round((10 * SEEDS.reduce((a, seed) => a + order(seed).slice(0, k).reduce((b, i) => b + pool[i].words.length, 0) / k, 0)) / SEEDS.length) / 10;
+  const tokensOf = (order: (seed: number) => number[]) => {
+    const perSeed = SEEDS.map((seed) => order(seed).slice(0, k).reduce((b, i) => b + pool[i].words.length, 0) / k);
+    return Math.round((10 * perSeed.reduce((a, x) => a + x, 0)) / perSeed.length) / 10;
+  };
   const mean = (xs: { taught: number; testMentions: number }[], tokensPerSentence: number) => ({
     taught: Math.round((10 * xs.reduce((a, x) => a + x.taught, 0)) / xs.length) / 10,
     testMentions: Math.round((10 * xs.reduce((a, x) => a + x.testMentions, 0)) / xs.length) / 10,
