@@ -10,11 +10,8 @@
  *   npx tsx bench/correction-patterns.ts [--budget 0.02]
  */
 import { parseArgs } from 'node:util';
-import { readConfigJson } from '../src/cli/dataFolder';
-import { loadExperimentConfig } from '../src/cli/experiment';
-import { poolData, simulateSchema } from '../src/cli/simulateReview';
+import { simulatedPool } from './simulatedPool';
 import { applyTravel, budgetCount, type PoolSentence, randomOrder, rankBy, spansOfIds, tokenErrors, travelRules } from '../src/core/guidedCorrection';
-import { bioTags, toSentences } from '../src/model/data';
 
 const { values } = parseArgs({ options: { budget: { type: 'string', default: '0.02' }, support: { type: 'string', default: '2' } } });
 const fraction = Number(values.budget);
@@ -104,17 +101,7 @@ function applyPatterns(words: readonly string[], tags: number[], patterns: reado
 }
 
 for (const file of CONFIGS) {
-  const { simulate, ...raw } = readConfigJson(file) as Record<string, unknown>;
-  const { exp } = loadExperimentConfig(file, raw);
-  const sim = simulateSchema.parse(simulate);
-  const setting = exp.settings[0];
-  const { data, gold } = poolData(setting, sim);
-  const tags = bioTags(data.types);
-  const limit = sim.pools[setting.name] ? Infinity : ((setting as { limitTrain?: number }).limitTrain ?? Infinity);
-  const weakSents = toSentences(data.train.corpus.docs, data.train.anns, tags).slice(0, limit);
-  const goldSents = toSentences(data.train.corpus.docs, gold, tags).slice(0, limit);
-  const poolAt = weakSents.map((x, k) => (gold[x.doc!] ? k : -1)).filter((k) => k >= 0);
-  const pool: PoolSentence[] = poolAt.map((k) => ({ words: weakSents[k].words, weak: weakSents[k].tags, gold: goldSents[k].tags }));
+  const { setting, tags, pool } = simulatedPool(file);
   const k = budgetCount(pool.length, fraction);
   for (const [arm, order] of [
     ['oracle', (seed: number) => rankBy(pool.map(tokenErrors), seed)],

@@ -10,11 +10,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { readConfigJson } from '../src/cli/dataFolder';
-import { loadExperimentConfig } from '../src/cli/experiment';
-import { poolData, simulateSchema } from '../src/cli/simulateReview';
+import { simulatedPool } from './simulatedPool';
 import { budgetCount, randomOrder, rankBy, spansOfIds, tokenErrors } from '../src/core/guidedCorrection';
-import { bioTags, toSentences } from '../src/model/data';
+import { toSentences } from '../src/model/data';
 
 const { values } = parseArgs({
   options: {
@@ -37,18 +35,7 @@ function mentions(words: readonly string[], ids: readonly number[], tags: readon
 
 const out = [];
 for (const file of CONFIGS) {
-  const { simulate, ...raw } = readConfigJson(file) as Record<string, unknown>;
-  const { exp } = loadExperimentConfig(file, raw);
-  const sim = simulateSchema.parse(simulate);
-  const setting = exp.settings[0];
-  const { data, gold } = poolData(setting, sim);
-  const tags = bioTags(data.types);
-  // The training sentences as the simulator has them: a setting without a pool of its own keeps its first limitTrain.
-  const limit = sim.pools[setting.name] ? Infinity : ((setting as { limitTrain?: number }).limitTrain ?? Infinity);
-  const weakSents = toSentences(data.train.corpus.docs, data.train.anns, tags).slice(0, limit);
-  const goldSents = toSentences(data.train.corpus.docs, gold, tags).slice(0, limit);
-  const poolAt = weakSents.map((x, k) => (gold[x.doc!] ? k : -1)).filter((k) => k >= 0);
-  const pool = poolAt.map((k) => ({ words: weakSents[k].words, weak: weakSents[k].tags, gold: goldSents[k].tags }));
+  const { setting, data, tags, weakSents, pool } = simulatedPool(file);
   // What the weak labels of the training text know: every typed phrase they label anywhere.
   const known = new Set(weakSents.flatMap((s) => mentions(s.words, s.tags, tags)));
   const testLayer = data.test.layers.find((l) => l.kind === 'gold')!;
@@ -66,7 +53,12 @@ for (const file of CONFIGS) {
   const per = (order: (seed: number) => number[]) => SEEDS.map((seed) => taughtBy(order(seed).slice(0, k)));
   // What the top sentences cost to read: their mean tokens a sentence, over the seeds.
   const tokensOf = (order: (seed: number) => number[]) => {
-    const perSeed = SEEDS.map((seed) => order(seed).slice(0, k).reduce((b, i) => b + pool[i].words.length, 0) / k);
+    const perSeed = SEEDS.map(
+      (seed) =>
+        order(seed)
+          .slice(0, k)
+          .reduce((b, i) => b + pool[i].words.length, 0) / k,
+    );
     return Math.round((10 * perSeed.reduce((a, x) => a + x, 0)) / perSeed.length) / 10;
   };
   const mean = (xs: { taught: number; testMentions: number }[], tokensPerSentence: number) => ({
