@@ -19,6 +19,13 @@ export interface EditorAnnotation extends Annotation {
   reviewedAt?: Record<number, number>;
   /** Suggestions the annotator rejected ("start:end:label"), kept across reloads. */
   rejected?: string[];
+  /**
+   * Sentence start token → whether its labels differed from the weak layer's when it was last
+   * marked reviewed: what reviewing found, kept as it was found (a later "add to gazetteer" that
+   * labels the weak layer again does not rewrite it). Absent for sentences reviewed before it was
+   * kept, or where no weak layer was there to compare.
+   */
+  weakChanged?: Record<number, boolean>;
 }
 
 export function sentenceReviewed(ann: Annotation | undefined, from: number, to: number): boolean {

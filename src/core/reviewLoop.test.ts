@@ -118,6 +118,20 @@ describe('the review loop', () => {
     expect(sentenceChanged([{ start: 1, end: 3, label: 'PER' }], weak, 0, 10)).toBe(false);
     expect(sentenceChanged([], weak, 10, 20)).toBe(true);
     expect(sentenceChanged([{ start: 12, end: 13, label: 'LOC' }], weak, 10, 20)).toBe(false);
+    // An untyped weak match is no label to change: keeping the weak labels drops it unsaid, typing it is a change.
+    const untyped = [...weak, { start: 7, end: 8, label: '?' }];
+    expect(sentenceChanged([{ start: 1, end: 3, label: 'PER' }], untyped, 0, 10)).toBe(false);
+    expect(
+      sentenceChanged(
+        [
+          { start: 1, end: 3, label: 'PER' },
+          { start: 7, end: 8, label: 'ORG' },
+        ],
+        untyped,
+        0,
+        10,
+      ),
+    ).toBe(true);
   });
 
   it('counts the reviewed sentences that changed their weak labels, overall and over the newest', () => {

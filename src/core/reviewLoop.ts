@@ -5,7 +5,7 @@
  * (src/ui/reviewLoop.ts) asks `nextLoopAction` whenever the corrections or the runs change.
  */
 import type { RunConfig } from './runConfig';
-import type { Span } from './types';
+import { type Span, UNKNOWN_TYPE } from './types';
 
 /** The stage a fine-tune names the model it started from, when no epoch beat it on dev and the run kept it (methods/pipelines.ts). */
 export const START_STAGE = 'starting model';
@@ -137,10 +137,12 @@ export const YIELD_RECENT = 20;
 /**
  * Whether a sentence [from, to) reviewed in the corrections layer says anything its weak labels
  * did not: a span added, removed, retyped or cut otherwise. Spans are compared whole, by the
- * tokens and type of those that touch the sentence.
+ * tokens and type of those that touch the sentence. An untyped weak match ('?') is left out: a
+ * decision types it or says nothing of it (keeping the weak labels drops it unsaid).
  */
 export function sentenceChanged(corrected: readonly Span[], weak: readonly Span[], from: number, to: number): boolean {
-  const inside = (spans: readonly Span[]) => new Set(spans.filter((s) => s.start < to && s.end > from).map((s) => `${s.start}:${s.end}:${s.label}`));
+  const inside = (spans: readonly Span[]) =>
+    new Set(spans.filter((s) => s.start < to && s.end > from && s.label !== UNKNOWN_TYPE).map((s) => `${s.start}:${s.end}:${s.label}`));
   const a = inside(corrected);
   const b = inside(weak);
   return a.size !== b.size || [...a].some((k) => !b.has(k));

@@ -4,6 +4,7 @@ import { makeLexicon, type Lexicon } from '../core/lexicon';
 import { parseRunRecords, recordScores } from '../core/runRecord';
 import type { EditorAnnotation } from '../core/progress';
 import { decideSentence, labelOccurrences } from '../core/annotate';
+import { sentenceChanged } from '../core/reviewLoop';
 import type { ParsedGazetteer } from '../core/formats/gazetteer';
 import type { Annotation, EntityType, LayerKind, ParsedCorpus, ParsedDoc, Span, Split, TagScheme } from '../core/types';
 import { UNKNOWN_TYPE } from '../core/types';
@@ -529,7 +530,7 @@ export async function saveAnnotation(
   docId: number,
   spans: Span[],
   oTokens: number[],
-  extra: Pick<EditorAnnotation, 'reviewedAt' | 'rejected'> = {},
+  extra: Pick<EditorAnnotation, 'reviewedAt' | 'rejected' | 'weakChanged'> = {},
 ): Promise<void> {
   await db.annotations.put({ layerId, docId, spans, oMode: 'partial', oTokens, ...extra });
 }
@@ -574,6 +575,8 @@ export interface RowBefore {
  * Writes a decision on one sentence into an annotator's layer of corrections (kind "corrected",
  * made on first use), in one transaction: the sentence's spans become `spans`, its other tokens
  * definite O, and it counts as reviewed now. The rest of the document's annotation is kept.
+ * With `weak`, the weak labels the decision was made against (those touching the sentence), it
+ * also keeps whether the decision changed them (`weakChanged`: what reviewing found).
  * Returns the row as it was, for the undo (restoreRows). Training reads such a layer as strong
  * labels for the sentences it settles (mergeCorrections); gold layers stay the annotator's own.
  */
@@ -585,6 +588,7 @@ export async function decideSentenceInLayer(
   from: number,
   to: number,
   spans: readonly Span[],
+  weak?: readonly Span[],
 ): Promise<RowBefore> {
   return db.transaction('rw', [db.layers, db.annotations], async () => {
     const lid = await layerId(db, projectId, 'corrected', layerName);
@@ -598,6 +602,7 @@ export async function decideSentenceInLayer(
       oTokens: next.oTokens,
       reviewedAt: { ...own?.reviewedAt, [from]: Date.now() },
       rejected: own?.rejected ?? [],
+      ...(weak || own?.weakChanged ? { weakChanged: { ...own?.weakChanged, ...(weak ? { [from]: sentenceChanged(next.spans, weak, from, to) } : {}) } } : {}),
     };
     await db.annotations.put(row);
     return { layerId: lid, docId, row: own };

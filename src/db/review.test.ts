@@ -8,6 +8,7 @@ import { sentenceRanges, tokenTexts } from '../core/types';
 import { reviewSignal } from '../methods/reviewSignals';
 import { createProject, decideSentenceInLayer, importCorpus, moveDocuments, saveWeakLabels } from './repo';
 import { correctionYieldOf, DEFAULT_SIGNALS, defaultSignal, loopState, reviewProgress, reviewQueue } from './review';
+import { layerRows } from './layerStore';
 import { addRun, finishRun } from './runs';
 import { StudioDB } from './schema';
 
@@ -156,7 +157,8 @@ describe('the review queue, read and ranked in the query worker', () => {
     }))!;
     const devEntry = view.entries.find((e) => p.docs[p.docIds.indexOf(e.docId)].split === 'dev')!;
     const trainEntries = view.entries.filter((e) => e !== devEntry);
-    for (const e of [devEntry, ...trainEntries.slice(0, 2)]) await decideSentenceInLayer(p.db, p.projectId, 'corrections', e.docId, e.from, e.to, e.weak);
+    for (const e of [devEntry, ...trainEntries.slice(0, 2)])
+      await decideSentenceInLayer(p.db, p.projectId, 'corrections', e.docId, e.from, e.to, e.weak, e.weak);
     const state = await loopState(p.db, p.projectId, 'corrections');
     expect(state.layerId).not.toBeNull();
     expect(state.corrections).toBe(2);
@@ -171,6 +173,28 @@ describe('the review queue, read and ranked in the query worker', () => {
       { start: third.from, end: third.from + 1, label: 'Chemical' },
     ]);
     expect(await correctionYieldOf(p.db, p.projectId, 'corrections', p.weak)).toEqual({ reviewed: 3, changed: 1, recent: { reviewed: 3, changed: 1 } });
+    // That one was decided without a verdict kept: it is read against the weak layer as it is now.
+    expect(await p.db.annotations.get([state.layerId!, third.docId])).not.toHaveProperty(`weakChanged.${third.from}`);
+    // Decided again against its weak labels, the verdict is kept; the weak layer labelled again to
+    // hold the Chemical (as "add to gazetteer" does) does not take back what reviewing found.
+    const chemical = { start: third.from, end: third.from + 1, label: 'Chemical' };
+    await decideSentenceInLayer(p.db, p.projectId, 'corrections', third.docId, third.from, third.to, [...third.weak, chemical], third.weak);
+    const relabelled = p.docs.map((_, k) => (p.docIds[k] === third.docId ? [...p.weakSpans[k], chemical] : p.weakSpans[k]));
+    await saveWeakLabels(
+      p.db,
+      p.projectId,
+      p.docIds,
+      [{ name: 'g', priority: 0, spans: relabelled }],
+      relabelled.map((spans) => ({ spans, oMode: 'partial' as const })),
+      'priority',
+    );
+    const weakNow = (await p.db.layers
+      .where('[projectId+kind]')
+      .equals([p.projectId, 'weak'])
+      .filter((l) => l.role === 'aggregate')
+      .first())!.id!;
+    expect((await layerRows(p.db, weakNow, [third.docId]))[0]!.spans).toContainEqual(chemical);
+    expect(await correctionYieldOf(p.db, p.projectId, 'corrections', weakNow)).toEqual({ reviewed: 3, changed: 1, recent: { reviewed: 3, changed: 1 } });
     expect(await correctionYieldOf(p.db, p.projectId, 'another', p.weak)).toBeNull();
     expect(await correctionYieldOf(p.db, p.projectId, 'corrections', null)).toBeNull();
     // Progress of a gold layer: the imported one, which reviewed nothing.

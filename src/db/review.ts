@@ -202,9 +202,11 @@ export async function loopState(db: StudioDB, projectId: number, layerName: stri
 
 /**
  * What reviewing the corrections layer (by name) has found on the train split: how many reviewed
- * sentences changed their labels in `weak` (the layer the queue compares against), overall and
- * over the newest. Reads the layer's own rows, their documents' sentences and the weak layer's
- * rows for those documents only; null without a weak layer or a corrections layer.
+ * sentences changed their weak labels, overall and over the newest. A sentence's verdict is the
+ * one kept when it was marked (`weakChanged`); a sentence reviewed before verdicts were kept is
+ * compared with `weak` (the layer the queue compares against) as it is now. Reads the layer's own
+ * rows, their documents' sentences and the weak layer's rows for those documents only; null
+ * without a weak layer or a corrections layer.
  */
 export async function correctionYieldOf(db: StudioDB, projectId: number, layerName: string, weak: number | null): Promise<CorrectionYield | null> {
   if (weak === null) return null;
@@ -229,7 +231,8 @@ export async function correctionYieldOf(db: StudioDB, projectId: number, layerNa
     for (const [start, at] of Object.entries((r as EditorAnnotation).reviewedAt ?? {})) {
       const from = Number(start);
       const to = ends.get(from);
-      if (to !== undefined) sentences.push({ at, changed: sentenceChanged(r.spans, weakRows[k].spans, from, to) });
+      const kept = (r as EditorAnnotation).weakChanged?.[from];
+      if (to !== undefined) sentences.push({ at, changed: kept ?? sentenceChanged(r.spans, weakRows[k].spans, from, to) });
     }
   });
   return correctionYield(sentences);

@@ -15,6 +15,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { History, labelSpan, markReviewed, removeAt, type EditState } from '../../core/annotate';
 import type { EditorAnnotation } from '../../core/progress';
+import { sentenceChanged } from '../../core/reviewLoop';
 import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
 import { correctionsLayer, goldLayer, saveAnnotation } from '../../db/repo';
@@ -437,7 +438,9 @@ function useEditorDocument(o: {
   const history = useRef<History | null>(null);
   const target = useRef<number | null>(null);
   /** What the editor keeps beside spans: when sentences were reviewed, and rejected suggestions. */
-  const extra = useRef<{ reviewedAt: Record<number, number>; rejected: string[] }>({ reviewedAt: {}, rejected: [] });
+  const extra = useRef<{ reviewedAt: Record<number, number>; rejected: string[]; weakChanged?: Record<number, boolean> }>({ reviewedAt: {}, rejected: [] });
+  /** In a corrections layer, the document's weak labels (the aggregate, else the first weak layer: what the queue compares against by default), to keep what marking a sentence reviewed found. */
+  const weakSpans = useRef<readonly Span[] | null>(null);
   useEffect(() => {
     let stop = false;
     (async () => {
@@ -445,13 +448,17 @@ function useEditorDocument(o: {
       const ls = await db.layers.where('projectId').equals(projectId).sortBy('id');
       const tid = into === 'corrections' ? await correctionsLayer(db, projectId, correctionsName) : await goldLayer(db, projectId, annotator);
       const [own] = await layerRows(db, tid, [docId]);
+      const weakLayer = into === 'corrections' ? (ls.find((l) => l.role === 'aggregate') ?? ls.find((l) => l.kind === 'weak')) : undefined;
+      const [weakRow] = weakLayer ? await layerRows(db, weakLayer.id!, [docId]) : [undefined];
       if (stop) return;
+      weakSpans.current = weakLayer ? (weakRow?.spans ?? []) : null;
       target.current = tid;
       const initial = { spans: own?.spans ?? [], oTokens: own?.oTokens ?? [] };
       history.current = new History(initial);
       extra.current = {
         reviewedAt: { ...(own as EditorAnnotation | undefined)?.reviewedAt },
         rejected: [...((own as EditorAnnotation | undefined)?.rejected ?? [])],
+        ...((own as EditorAnnotation | undefined)?.weakChanged ? { weakChanged: { ...(own as EditorAnnotation).weakChanged } } : {}),
       };
       setDismissed(new Set(extra.current.rejected));
       setCursor(Math.min(startToken, Math.max(0, (d?.offsets.length ?? 0) / 2 - 1)));
@@ -496,7 +503,9 @@ function useEditorDocument(o: {
   };
   const review = (a: number, b: number) => {
     extra.current.reviewedAt = { ...extra.current.reviewedAt, [a]: Date.now() };
-    commit(markReviewed(history.current!.state, a, b));
+    const next = markReviewed(history.current!.state, a, b);
+    if (weakSpans.current) extra.current.weakChanged = { ...extra.current.weakChanged, [a]: sentenceChanged(next.spans, weakSpans.current, a, b) };
+    commit(next);
   };
   return { doc, layers, setLayers, sourceId, setSourceId, suggested, state, dismissed, history, target, extra, edits: { commit, restore, reject, review } };
 }

@@ -611,7 +611,7 @@ function useDecisions(o: {
     const spans = (which === 'run' ? (q.predicted ?? []) : q.weak).filter((x) => x.label !== '?');
     const id = `q-${q.docId}-${q.sentence}`;
     try {
-      const before = await decideSentenceInLayer(db, projectId, layerName, q.docId, q.from, q.to, spans);
+      const before = await decideSentenceInLayer(db, projectId, layerName, q.docId, q.from, q.to, spans, q.weak);
       undoStack.current.push({ id, cursor, before });
       // In the sentence's own coordinates, the typed spans inside it (those a decision writes). An
       // untyped weak match ('?') is left out of both: the decision types it or says nothing of it,
