@@ -581,6 +581,17 @@ test('the review loop: corrections start a background fine-tune that a reload re
   await expect(found).toHaveAttribute('data-reviewed', '2');
   await expect(found).toHaveAttribute('data-changed', String(changed));
   await expect(found).toContainText(`${changed} of the 2 training sentences reviewed in “corrections”`);
+  // Each verdict is kept in the corrections layer's row as it was decided (a weak layer labelled again does not rewrite it).
+  const verdicts = async () => {
+    const dd = await dump(page);
+    const layer = dd.layers.find((l) => l.kind === 'corrected' && l.name === 'corrections')!;
+    return dd.annotations
+      .filter((x) => x.layerId === layer.id)
+      .flatMap((x) => Object.values((x as { weakChanged?: Record<number, boolean> }).weakChanged ?? {}))
+      .map(Number)
+      .sort();
+  };
+  expect(await verdicts()).toEqual(changed ? [0, 1] : [0, 0]);
   const runs = await storeRows<{
     id: number;
     status: string;
