@@ -613,7 +613,8 @@ test('the review loop: corrections start a background fine-tune that a reload re
   await expect(page.getByLabel('Write to')).toHaveValue('corrections');
   await page.keyboard.press('1');
   await expect(page.getByTestId('annotate-status')).toContainText('1 span ·');
-  const editedDoc = Number(/annotate\/(\d+)\//.exec(page.url())![1]);
+  const editorUrl = page.url();
+  const editedDoc = Number(/annotate\/(\d+)\//.exec(editorUrl)![1]);
   await expect
     .poll(async () => {
       const dd = await dump(page);
@@ -657,6 +658,19 @@ test('the review loop: corrections start a background fine-tune that a reload re
   // Fine-tune every: a value that is no whole number is refused where it is typed.
   await page.getByLabel('Fine-tune every').fill('2.5');
   await expect(page.getByRole('alert')).toContainText('Fine-tune every: a whole number of corrections');
+  // A sentence marked reviewed in the editor (r) keeps its verdict against its weak labels too.
+  await page.goto(editorUrl);
+  await expect(page.getByLabel('Write to')).toHaveValue('corrections');
+  await page.getByTestId('annotate-box').focus();
+  await page.keyboard.press('r');
+  await expect
+    .poll(async () => {
+      const dd = await dump(page);
+      const layer = dd.layers.find((l) => l.kind === 'corrected' && l.name === 'corrections')!;
+      const row = dd.annotations.find((x) => x.layerId === layer.id && x.docId === editedDoc) as { weakChanged?: Record<number, boolean> } | undefined;
+      return Object.values(row?.weakChanged ?? {}).map((v) => typeof v);
+    })
+    .toContain('boolean');
 });
 
 test('a correction travels: apply to every occurrence (a preview, then one undo for all), and add to the gazetteer, which labels the weak layer again', async ({
