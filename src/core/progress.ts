@@ -20,10 +20,10 @@ export interface EditorAnnotation extends Annotation {
   /** Suggestions the annotator rejected ("start:end:label"), kept across reloads. */
   rejected?: string[];
   /**
-   * Sentence start token → whether its labels differed from the weak layer's when it was last
-   * marked reviewed: what reviewing found, kept as it was found (a later "add to gazetteer" that
-   * labels the weak layer again does not rewrite it). Absent for sentences reviewed before it was
-   * kept, or where no weak layer was there to compare.
+   * Sentence start token → whether its labels differed from the weak layer's when it was decided
+   * (marked reviewed, or edited since in the editor): what reviewing found, kept as it was found
+   * (a later "add to gazetteer" that labels the weak layer again does not rewrite it). Absent for
+   * sentences reviewed before it was kept, or where no weak layer was there to compare.
    */
   weakChanged?: Record<number, boolean>;
 }

@@ -439,8 +439,32 @@ function useEditorDocument(o: {
   const target = useRef<number | null>(null);
   /** What the editor keeps beside spans: when sentences were reviewed, and rejected suggestions. */
   const extra = useRef<{ reviewedAt: Record<number, number>; rejected: string[]; weakChanged?: Record<number, boolean> }>({ reviewedAt: {}, rejected: [] });
-  /** In a corrections layer, the document's weak labels (the aggregate, else the first weak layer: what the queue compares against by default), to keep what marking a sentence reviewed found. */
+  /**
+   * In a corrections layer, the document's weak labels when it was opened (the aggregate, else the
+   * first weak layer: what the queue compares against by default) and its sentences' ends, to keep
+   * what each reviewed sentence's labels say against them (`weakChanged`) with every write.
+   */
   const weakSpans = useRef<readonly Span[] | null>(null);
+  const sentenceEnds = useRef<Map<number, number>>(new Map());
+  /** The labels last loaded or written, which the next write's verdicts compare with. */
+  const written = useRef<EditState>({ spans: [], oTokens: [] });
+  /**
+   * `extra` as a write from `prev` to `s` leaves it: a reviewed sentence whose labels the write
+   * changed, or that has no verdict yet (just marked), gets its verdict from `s`; the others keep
+   * theirs, as they were decided (here or in the queue).
+   */
+  const withVerdicts = useCallback((prev: EditState, s: EditState) => {
+    const weak = weakSpans.current;
+    written.current = s;
+    if (!weak) return extra.current;
+    const verdicts = { ...extra.current.weakChanged };
+    for (const a of Object.keys(extra.current.reviewedAt).map(Number)) {
+      const b = sentenceEnds.current.get(a);
+      if (b !== undefined && (verdicts[a] === undefined || sentenceChanged(s.spans, prev.spans, a, b))) verdicts[a] = sentenceChanged(s.spans, weak, a, b);
+    }
+    extra.current.weakChanged = verdicts;
+    return extra.current;
+  }, []);
   useEffect(() => {
     let stop = false;
     (async () => {
@@ -452,9 +476,11 @@ function useEditorDocument(o: {
       const [weakRow] = weakLayer ? await layerRows(db, weakLayer.id!, [docId]) : [undefined];
       if (stop) return;
       weakSpans.current = weakLayer ? (weakRow?.spans ?? []) : null;
+      sentenceEnds.current = new Map(d ? sentenceRanges(d) : []);
       target.current = tid;
       const initial = { spans: own?.spans ?? [], oTokens: own?.oTokens ?? [] };
       history.current = new History(initial);
+      written.current = initial;
       extra.current = {
         reviewedAt: { ...(own as EditorAnnotation | undefined)?.reviewedAt },
         rejected: [...((own as EditorAnnotation | undefined)?.rejected ?? [])],
@@ -488,14 +514,18 @@ function useEditorDocument(o: {
     (next: EditState) => {
       if (!history.current || target.current === null) return;
       setState(history.current.apply(next));
-      saveAnnotation(db, target.current, docId, next.spans, next.oTokens, extra.current).catch((e) => setError(`not saved: ${(e as Error).message}`));
+      saveAnnotation(db, target.current, docId, next.spans, next.oTokens, withVerdicts(written.current, next)).catch((e) =>
+        setError(`not saved: ${(e as Error).message}`),
+      );
     },
-    [docId, setError],
+    [docId, setError, withVerdicts],
   );
   const restore = (s: EditState) => {
     setState(s);
     if (target.current !== null)
-      saveAnnotation(db, target.current, docId, s.spans, s.oTokens, extra.current).catch((e) => setError(`not saved: ${(e as Error).message}`));
+      saveAnnotation(db, target.current, docId, s.spans, s.oTokens, withVerdicts(written.current, s)).catch((e) =>
+        setError(`not saved: ${(e as Error).message}`),
+      );
   };
   const reject = (s: Span) => {
     setDismissed(new Set([...dismissed, key(s)]));
@@ -503,9 +533,9 @@ function useEditorDocument(o: {
   };
   const review = (a: number, b: number) => {
     extra.current.reviewedAt = { ...extra.current.reviewedAt, [a]: Date.now() };
-    const next = markReviewed(history.current!.state, a, b);
-    if (weakSpans.current) extra.current.weakChanged = { ...extra.current.weakChanged, [a]: sentenceChanged(next.spans, weakSpans.current, a, b) };
-    commit(next);
+    // Marked (again), the sentence's verdict is taken afresh.
+    if (extra.current.weakChanged) delete extra.current.weakChanged[a];
+    commit(markReviewed(history.current!.state, a, b));
   };
   return { doc, layers, setLayers, sourceId, setSourceId, suggested, state, dismissed, history, target, extra, edits: { commit, restore, reject, review } };
 }
