@@ -594,6 +594,7 @@ export async function decideSentenceInLayer(
     const lid = await layerId(db, projectId, 'corrected', layerName);
     const own = (await db.annotations.get([lid, docId])) as (EditorAnnotation & { layerId: number; docId: number }) | undefined;
     const next = decideSentence({ spans: own?.spans ?? [], oTokens: own?.oTokens ?? [] }, from, to, spans);
+    const weakChanged = weak ? { ...own?.weakChanged, [from]: sentenceChanged(next.spans, weak, from, to) } : own?.weakChanged;
     const row: EditorAnnotation & { layerId: number; docId: number } = {
       layerId: lid,
       docId,
@@ -602,7 +603,7 @@ export async function decideSentenceInLayer(
       oTokens: next.oTokens,
       reviewedAt: { ...own?.reviewedAt, [from]: Date.now() },
       rejected: own?.rejected ?? [],
-      ...(weak || own?.weakChanged ? { weakChanged: { ...own?.weakChanged, ...(weak ? { [from]: sentenceChanged(next.spans, weak, from, to) } : {}) } } : {}),
+      ...(weakChanged ? { weakChanged } : {}),
     };
     await db.annotations.put(row);
     return { layerId: lid, docId, row: own };

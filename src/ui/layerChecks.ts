@@ -1,4 +1,5 @@
 import type { LayerStats } from '../db/repo';
+import type { LayerRow } from '../db/schema';
 
 /** A problem with the layers a run is set to use, and the page that fixes it where there is one. */
 export interface LayerProblem {
@@ -43,4 +44,12 @@ export function layerProblems(layers: readonly LayerStats[], chosen: { layerId?:
  */
 export function defaultTrainingLayer(layers: readonly LayerStats[]): number | undefined {
   return (layers.find((l) => l.role === 'aggregate') ?? layers.find((l) => l.trainSpans > 0) ?? layers[0])?.id;
+}
+
+/**
+ * The weak layer the review queue compares against by default, and the editor's verdicts with it:
+ * the aggregate, else the first weak layer (a project may have imported its weak labels).
+ */
+export function defaultWeakLayer<L extends Pick<LayerRow, 'role' | 'kind'>>(layers: readonly L[]): L | undefined {
+  return layers.find((l) => l.role === 'aggregate') ?? layers.find((l) => l.kind === 'weak');
 }

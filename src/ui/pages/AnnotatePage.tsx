@@ -19,6 +19,7 @@ import { sentenceChanged } from '../../core/reviewLoop';
 import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
 import { correctionsLayer, goldLayer, saveAnnotation } from '../../db/repo';
+import { defaultWeakLayer } from '../layerChecks';
 import { useLoopSettings } from '../reviewLoop';
 import { layerRows } from '../../db/layerStore';
 import type { DocumentRow, LayerRow } from '../../db/schema';
@@ -472,7 +473,7 @@ function useEditorDocument(o: {
       const ls = await db.layers.where('projectId').equals(projectId).sortBy('id');
       const tid = into === 'corrections' ? await correctionsLayer(db, projectId, correctionsName) : await goldLayer(db, projectId, annotator);
       const [own] = await layerRows(db, tid, [docId]);
-      const weakLayer = into === 'corrections' ? (ls.find((l) => l.role === 'aggregate') ?? ls.find((l) => l.kind === 'weak')) : undefined;
+      const weakLayer = into === 'corrections' ? defaultWeakLayer(ls) : undefined;
       const [weakRow] = weakLayer ? await layerRows(db, weakLayer.id!, [docId]) : [undefined];
       if (stop) return;
       weakSpans.current = weakLayer ? (weakRow?.spans ?? []) : null;

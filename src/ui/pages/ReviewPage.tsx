@@ -8,6 +8,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { CsvButton } from '../components/ChartExport';
+import { defaultWeakLayer } from '../layerChecks';
 import { Link, useLocation } from 'wouter';
 import { REVIEW_SIGNALS, reviewSignal } from '../../methods/reviewSignals';
 import type { Span } from '../../core/types';
@@ -87,7 +88,7 @@ export function ReviewPage() {
   // The aggregate, else the first weak layer (a project may have imported its weak labels): the select shows what is ranked.
   // A chosen layer that is gone (weak labels made again replace every weak layer) gives way too.
   const chosen = weakId !== null && layers?.some((l) => l.id === weakId) ? weakId : null;
-  const weak = chosen ?? layers?.find((l) => l.role === 'aggregate')?.id ?? layers?.find((l) => l.kind === 'weak')?.id ?? null;
+  const weak = chosen ?? (layers ? defaultWeakLayer(layers)?.id : undefined) ?? null;
   const run = runs?.find((r) => r.id === runId) ?? runs?.at(-1) ?? null;
   const predLayer = (run?.metrics as { predictedLayerId?: number } | undefined)?.predictedLayerId ?? null;
 
