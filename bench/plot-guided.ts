@@ -6,7 +6,7 @@
  * `--in` summaries draw their settings side by side. `--arm NAME=LABEL` adds any arm of the
  * summaries' `arms` (a ranking trained beside the first, `uncertainty-max`, `reach-studio`, ...).
  *
- *   npx tsx bench/plot-guided.ts [--in bench/results/guided-correction.json ...] [--arm reach-studio="the studio's reach" ...] [--guided-label TEXT] [--out docs/guided-correction.svg]
+ *   npx tsx bench/plot-guided.ts [--in bench/results/guided-correction.json ...] [--arm reach-studio="the studio's reach" ...] [--guided-label TEXT] [--out docs/guided-correction-studio.svg]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -36,7 +36,7 @@ interface Setting {
 const { values } = parseArgs({
   options: {
     in: { type: 'string', multiple: true, default: ['bench/results/guided-correction.json'] },
-    out: { type: 'string', default: 'docs/guided-correction.svg' },
+    out: { type: 'string', default: 'docs/guided-correction-studio.svg' },
     arm: { type: 'string', multiple: true, default: [] },
     'guided-label': { type: 'string' },
   },

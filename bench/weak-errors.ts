@@ -1,13 +1,13 @@
 /**
  * What kind of errors the annotator's pool holds, per setting of the simulated annotator
- * (bench/configs/guided-correction.json): each gold mention of the pool matched exactly by the
+ * (bench/configs/guided-correction-first.json): each gold mention of the pool matched exactly by the
  * weak labels, missed (no weak span overlaps it), cut wrong (overlapping, other boundaries) or
  * mistyped (same boundaries); weak spans that overlap no gold mention (spurious); and how
  * systematic the errors are: the share of erring mentions whose string errs at least twice in the
  * pool, and how many test mentions share an erring string (what a correction of it could reach).
  * Issue 47: why corrections move conll03 and not bc5cdr.
  *
- *   npx tsx bench/weak-errors.ts [--config bench/configs/guided-correction.json]
+ *   npx tsx bench/weak-errors.ts [--config bench/configs/guided-correction-first.json]
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -17,7 +17,7 @@ import { weakLabelCorpus } from '../src/cli/weakLabel';
 import { mulberry32 } from '../src/core/random';
 import { type Annotation, type ParsedDoc, type Span, tokenTexts } from '../src/core/types';
 
-const { values } = parseArgs({ options: { config: { type: 'string', default: 'bench/configs/guided-correction.json' } } });
+const { values } = parseArgs({ options: { config: { type: 'string', default: 'bench/configs/guided-correction-first.json' } } });
 const configFile = values.config!;
 const { simulate, ...raw } = readConfigJson(configFile) as Record<string, unknown>;
 const { exp } = loadExperimentConfig(configFile, raw);

@@ -704,6 +704,55 @@ test('the review loop: corrections start a background fine-tune that a reload re
   await page.keyboard.press('2');
   await expect.poll(async () => (await editorVerdicts()).every((v) => v.kept === v.expected)).toBe(true);
   expect((await editorVerdicts()).filter((v) => !v.kept).length).toBe(foundNothing - 1);
+  // The edit undone, the sentence holds the aggregate's labels again: it found nothing.
+  await page.keyboard.press('u');
+  await expect.poll(async () => (await editorVerdicts()).filter((v) => !v.kept).length).toBe(foundNothing);
+  // Another weak layer chosen in the queue is kept over a reload, and the editor judges against it
+  // too: in a one-sentence training document where a weak source labels otherwise than the
+  // aggregate, the aggregate's labels accepted and marked reviewed are a find against that source.
+  const dd = await dump(page);
+  const aggregate = dd.layers.find((l) => l.role === 'aggregate')!;
+  const corrections = dd.layers.find((l) => l.kind === 'corrected' && l.name === 'corrections')!;
+  const typedOf = (spans: readonly { start: number; end: number; label: string }[]) =>
+    spans
+      .filter((x) => x.label !== '?')
+      .map((x) => `${x.start}:${x.end}:${x.label}`)
+      .sort()
+      .join(' ');
+  const typed = (layer: number, doc: number) => typedOf(dd.annotations.find((x) => x.layerId === layer && x.docId === doc)?.spans ?? []);
+  const oneSentence = new Set(
+    await page.evaluate(async () => {
+      const req = indexedDB.open('ner-studio');
+      const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+      const docs = await new Promise<{ id: number; sentenceStarts: number[] }[]>((r) => {
+        const g = db.transaction('documents').objectStore('documents').getAll();
+        g.onsuccess = () => r(g.result);
+      });
+      return docs.filter((x) => x.sentenceStarts.length === 1).map((x) => x.id);
+    }),
+  );
+  const sources = dd.layers.filter((l) => l.kind === 'weak' && l.id !== aggregate.id);
+  const pick = dd.documents
+    .filter((x) => x.split === 'train' && oneSentence.has(x.id) && typed(aggregate.id, x.id) !== '')
+    .filter((x) => !dd.annotations.some((a) => a.layerId === corrections.id && a.docId === x.id))
+    .map((x) => ({ doc: x.id, other: sources.find((l) => typed(l.id, x.id) !== typed(aggregate.id, x.id)) }))
+    .find((x) => x.other)!;
+  expect(pick).toBeTruthy();
+  await page.getByRole('link', { name: 'Review queue', exact: true }).click();
+  await page.getByLabel('Review weak layer').selectOption(String(pick.other!.id));
+  await page.reload();
+  await expect(page.getByLabel('Review weak layer')).toHaveValue(String(pick.other!.id));
+  await page.goto(editorUrl.replace(/annotate\/\d+(\/\d+)?/, `annotate/${pick.doc}/0`));
+  await expect(page.getByLabel('Write to')).toHaveValue('corrections');
+  await page.getByTestId('annotate-box').focus();
+  await page.keyboard.press('Shift+A');
+  await page.keyboard.press('r');
+  const verdictOf = async () => {
+    const row = (await dump(page)).annotations.find((a) => a.layerId === corrections.id && a.docId === pick.doc);
+    return row && { spans: typedOf(row.spans), kept: (row as { weakChanged?: Record<number, boolean> }).weakChanged?.[0] };
+  };
+  await expect.poll(async () => (await verdictOf())?.kept).toBe(true);
+  expect((await verdictOf())!.spans).toBe(typed(aggregate.id, pick.doc));
 });
 
 test('a correction travels: apply to every occurrence (a preview, then one undo for all), and add to the gazetteer, which labels the weak layer again', async ({

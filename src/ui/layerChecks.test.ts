@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LayerStats } from '../db/repo';
-import { defaultTrainingLayer, layerProblems } from './layerChecks';
+import { defaultTrainingLayer, defaultWeakLayer, layerProblems, reviewWeakLayer } from './layerChecks';
 
 const layer = (id: number, kind: LayerStats['kind'], name: string, trainSpans: number, devSpans: number, extra: Partial<LayerStats> = {}): LayerStats => ({
   id,
@@ -66,5 +66,25 @@ describe('defaultTrainingLayer', () => {
     expect(defaultTrainingLayer([gold, weak])).toBe(2);
     expect(defaultTrainingLayer([gold])).toBe(1);
     expect(defaultTrainingLayer([])).toBeUndefined();
+  });
+});
+
+describe('reviewWeakLayer', () => {
+  const layers = [
+    { id: 1, kind: 'gold' as const, role: undefined },
+    { id: 2, kind: 'weak' as const, role: 'source' as const },
+    { id: 3, kind: 'weak' as const, role: 'aggregate' as const },
+    { id: 4, kind: 'weak' as const, role: 'source' as const },
+  ];
+  it('takes the weak layer chosen on the review page, so the queue and the editor judge against one layer', () => {
+    expect(reviewWeakLayer(layers, 4)?.id).toBe(4);
+    expect(reviewWeakLayer(layers, 2)?.id).toBe(2);
+  });
+  it('falls back to the default where none is chosen, the chosen one is gone, or it is no weak layer', () => {
+    expect(defaultWeakLayer(layers)?.id).toBe(3);
+    expect(reviewWeakLayer(layers, 0)?.id).toBe(3);
+    expect(reviewWeakLayer(layers, 9)?.id).toBe(3);
+    expect(reviewWeakLayer(layers, 1)?.id).toBe(3);
+    expect(reviewWeakLayer(layers.slice(0, 2), 0)?.id).toBe(2);
   });
 });

@@ -53,3 +53,13 @@ export function defaultTrainingLayer(layers: readonly LayerStats[]): number | un
 export function defaultWeakLayer<L extends Pick<LayerRow, 'role' | 'kind'>>(layers: readonly L[]): L | undefined {
   return layers.find((l) => l.role === 'aggregate') ?? layers.find((l) => l.kind === 'weak');
 }
+
+/**
+ * The weak layer the queue ranks against and the editor judges reviewed sentences by: the one the
+ * user chose on the review page (`chosenId`, kept with the loop's settings), while it is still a
+ * weak layer of the project; else the default. A chosen layer that is gone (weak labels made again
+ * replace every weak layer) gives way to the default.
+ */
+export function reviewWeakLayer<L extends Pick<LayerRow, 'id' | 'role' | 'kind'>>(layers: readonly L[], chosenId: number): L | undefined {
+  return layers.find((l) => l.id === chosenId && l.kind === 'weak') ?? defaultWeakLayer(layers);
+}

@@ -21,9 +21,14 @@ export interface LoopSettings {
   layer: string;
   /** A fine-tune that does not beat the model it started from on dev keeps that model. */
   keepStart: boolean;
+  /**
+   * The weak layer chosen on the review page (its id; 0: none chosen): the queue ranks against it
+   * and the editor's verdicts compare with it, so both say the same of a sentence (reviewWeakLayer).
+   */
+  weak: number;
 }
 
-export const LOOP_DEFAULTS: LoopSettings = { every: 20, layer: 'corrections', keepStart: false };
+export const LOOP_DEFAULTS: LoopSettings = { every: 20, layer: 'corrections', keepStart: false, weak: 0 };
 const settingsKey = (projectId: number) => `review-loop/${projectId}`;
 
 interface LoopState {

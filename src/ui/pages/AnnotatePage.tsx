@@ -19,7 +19,7 @@ import { sentenceChanged } from '../../core/reviewLoop';
 import { sentenceRanges, tokenTexts, type Span } from '../../core/types';
 import { db } from '../../db/instance';
 import { correctionsLayer, goldLayer, saveAnnotation } from '../../db/repo';
-import { defaultWeakLayer } from '../layerChecks';
+import { reviewWeakLayer } from '../layerChecks';
 import { useLoopSettings } from '../reviewLoop';
 import { layerRows } from '../../db/layerStore';
 import type { DocumentRow, LayerRow } from '../../db/schema';
@@ -150,7 +150,7 @@ export function AnnotatePage() {
   // Where edits go: the annotator's gold layer, or the corrections layer (opened from the review
   // queue: .../corrections), which training reads as strong labels and the review loop counts.
   const [into, setInto] = useState<'gold' | 'corrections'>(params.into === 'corrections' ? 'corrections' : 'gold');
-  const correctionsName = useLoopSettings(projectId).layer;
+  const { layer: correctionsName, weak: weakChoice } = useLoopSettings(projectId);
   const [cursor, setCursor] = useState(0);
   const [anchor, setAnchor] = useState<number | null>(null);
   const [help, setHelp] = useState(false);
@@ -164,6 +164,7 @@ export function AnnotatePage() {
     into,
     annotator,
     correctionsName,
+    weakChoice,
     startToken,
     setCursor,
     box,
@@ -424,12 +425,14 @@ function useEditorDocument(o: {
   into: 'gold' | 'corrections';
   annotator: string;
   correctionsName: string;
+  /** The weak layer chosen on the review page (0: none): reviewed sentences' verdicts compare with it (reviewWeakLayer). */
+  weakChoice: number;
   startToken: number;
   setCursor: (t: number) => void;
   box: React.RefObject<HTMLDivElement | null>;
   setError: (e: string) => void;
 }) {
-  const { projectId, docId, into, annotator, correctionsName, startToken, setCursor, box, setError } = o;
+  const { projectId, docId, into, annotator, correctionsName, weakChoice, startToken, setCursor, box, setError } = o;
   const [doc, setDoc] = useState<DocumentRow | null>(null);
   const [layers, setLayers] = useState<LayerRow[]>([]);
   const [sourceId, setSourceId] = useState<number | null>(null);
@@ -441,8 +444,8 @@ function useEditorDocument(o: {
   /** What the editor keeps beside spans: when sentences were reviewed, and rejected suggestions. */
   const extra = useRef<{ reviewedAt: Record<number, number>; rejected: string[]; weakChanged?: Record<number, boolean> }>({ reviewedAt: {}, rejected: [] });
   /**
-   * In a corrections layer, the document's weak labels when it was opened (the aggregate, else the
-   * first weak layer: what the queue compares against by default) and its sentences' ends, to keep
+   * In a corrections layer, the document's weak labels when it was opened (the layer the queue ranks
+   * against: the review page's choice, else the aggregate, else the first weak layer) and its sentences' ends, to keep
    * what each reviewed sentence's labels say against them (`weakChanged`) with every write.
    */
   const weakSpans = useRef<readonly Span[] | null>(null);
@@ -473,7 +476,7 @@ function useEditorDocument(o: {
       const ls = await db.layers.where('projectId').equals(projectId).sortBy('id');
       const tid = into === 'corrections' ? await correctionsLayer(db, projectId, correctionsName) : await goldLayer(db, projectId, annotator);
       const [own] = await layerRows(db, tid, [docId]);
-      const weakLayer = into === 'corrections' ? defaultWeakLayer(ls) : undefined;
+      const weakLayer = into === 'corrections' ? reviewWeakLayer(ls, weakChoice) : undefined;
       const [weakRow] = weakLayer ? await layerRows(db, weakLayer.id!, [docId]) : [undefined];
       if (stop) return;
       weakSpans.current = weakLayer ? (weakRow?.spans ?? []) : null;
@@ -498,7 +501,7 @@ function useEditorDocument(o: {
     return () => {
       stop = true;
     };
-  }, [docId, projectId, annotator, startToken, into, correctionsName, setCursor, box]);
+  }, [docId, projectId, annotator, startToken, into, correctionsName, weakChoice, setCursor, box]);
 
   useEffect(() => {
     if (sourceId === null) return setSuggested([]);

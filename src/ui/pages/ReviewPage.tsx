@@ -8,7 +8,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { CsvButton } from '../components/ChartExport';
-import { defaultWeakLayer } from '../layerChecks';
+import { reviewWeakLayer } from '../layerChecks';
 import { Link, useLocation } from 'wouter';
 import { REVIEW_SIGNALS, reviewSignal } from '../../methods/reviewSignals';
 import type { Span } from '../../core/types';
@@ -82,13 +82,14 @@ export function ReviewPage() {
         .sortBy('id'),
     [projectId],
   );
-  const [weakId, setWeakId] = useState<number | null>(null);
+  const loop = useLoopSettings(projectId);
+  const setLoop = useLoop((s) => s.setSettings);
+  // The chosen weak layer, else the aggregate, else the first weak layer: the select shows what is
+  // ranked, and the editor judges reviewed sentences against the same layer (reviewWeakLayer).
+  const weak = (layers ? reviewWeakLayer(layers, loop.weak)?.id : undefined) ?? null;
+  const setWeakId = (id: number) => setLoop(projectId, { ...loop, weak: id });
   const [runId, setRunId] = useState<number | null>(null);
   const [signalChoice, setSignal] = useState<string | null>(null);
-  // The aggregate, else the first weak layer (a project may have imported its weak labels): the select shows what is ranked.
-  // A chosen layer that is gone (weak labels made again replace every weak layer) gives way too.
-  const chosen = weakId !== null && layers?.some((l) => l.id === weakId) ? weakId : null;
-  const weak = chosen ?? (layers ? defaultWeakLayer(layers)?.id : undefined) ?? null;
   const run = runs?.find((r) => r.id === runId) ?? runs?.at(-1) ?? null;
   const predLayer = (run?.metrics as { predictedLayerId?: number } | undefined)?.predictedLayerId ?? null;
 
@@ -103,8 +104,6 @@ export function ReviewPage() {
   const have = useMemo(() => (view ? new Set(view.have) : undefined), [view]);
   const [, navigate] = useLocation();
   const [cursor, setCursor] = useState(0);
-  const loop = useLoopSettings(projectId);
-  const setLoop = useLoop((s) => s.setSettings);
   const layerName = loop.layer;
   const { decisions, decide, undo, error } = useDecisions({ projectId, layerName, cursor, setCursor, queueLength: queue.length });
   const box = useRef<HTMLDivElement>(null);
