@@ -8,7 +8,7 @@ import { START_STAGE } from '../core/reviewLoop';
 import { describeTypeShifts, type RunConfig } from '../core/runConfig';
 import type { LabeledSentence } from '../model/data';
 import type { Featurizer } from '../model/features';
-import type { Tagger } from '../model/tagger';
+import type { Decoding } from '../model/tagger';
 import { chooseShifts, type RunStore, type TrainHooks } from '../model/train';
 import './index';
 import { getPipeline, registerPipeline } from './registry';
@@ -78,7 +78,7 @@ export async function runPipeline(
  * model, whose dev scores are then the run's.
  */
 export async function finalOShift(
-  tagger: Tagger,
+  tagger: Decoding,
   cfg: RunConfig,
   feat: Featurizer,
   dev: readonly LabeledSentence[],
