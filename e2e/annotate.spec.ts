@@ -661,6 +661,7 @@ test('the review loop: corrections start a background fine-tune that a reload re
   // A sentence marked reviewed in the editor (r) keeps its verdict against its weak labels too.
   await page.goto(editorUrl);
   await expect(page.getByLabel('Write to')).toHaveValue('corrections');
+  await expect(page.getByTestId('annotate-box').locator('.tok').first()).toBeVisible();
   await page.getByTestId('annotate-box').focus();
   // Each verdict against what it should be: the sentence's typed spans in the corrections row and in the aggregate weak layer's.
   const starts = await page.evaluate(async (id) => {
@@ -744,6 +745,8 @@ test('the review loop: corrections start a background fine-tune that a reload re
   await expect(page.getByLabel('Review weak layer')).toHaveValue(String(pick.other!.id));
   await page.goto(editorUrl.replace(/annotate\/\d+(\/\d+)?/, `annotate/${pick.doc}/0`));
   await expect(page.getByLabel('Write to')).toHaveValue('corrections');
+  // Keys before the document and its suggestions are drawn would do nothing: wait for them.
+  await expect(page.getByTestId('annotate-box').locator('.tok.sug').first()).toBeVisible();
   await page.getByTestId('annotate-box').focus();
   await page.keyboard.press('Shift+A');
   await page.keyboard.press('r');
