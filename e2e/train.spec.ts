@@ -649,6 +649,15 @@ test('bad training input stops before training with a clear error', async ({ pag
   await expect(gpuBatch).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeEnabled();
   await expect(page.getByText('No training run yet.')).toBeVisible();
+  // An experiment file asking for an ensemble is refused as it is loaded: the studio keeps one tagger a run.
+  const ensemble = { name: 'e', train: { members: 2 }, seeds: [1], methods: [{ label: 'WSL', method: { name: 'wsl' } }] };
+  await page
+    .getByLabel('Experiment config')
+    .setInputFiles({ name: 'ensemble.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(ensemble)) });
+  await expect(page.getByTestId('train-error')).toHaveText(
+    'ensemble.json: train.members: 2: the studio trains one model a run (its model store keeps one tagger); an ensemble runs in `studio experiment`',
+  );
+  await expect(page.getByText('No training run yet.')).toBeVisible();
 });
 
 test('WebGPU runs in headless Chromium on SwiftShader and gets the WASM loss', async ({ page, outside: _ }) => {

@@ -1175,6 +1175,7 @@ async function trainClaimedRun(a: SettingRunArgs, store: ReturnType<typeof fileR
   const { record, warning } = await runEngine<{ record: RunRecord; warning: string | null }>(
     { ...cfg, pipeline: m.pipeline },
     {
+      ensembles: true,
       load: async () => ({
         tags,
         feat,
@@ -1220,8 +1221,22 @@ async function trainClaimedRun(a: SettingRunArgs, store: ReturnType<typeof fileR
 /** A finished experiment run scored on test, with the same model decoded without its type shifts and without any shift (no training cost). */
 async function settingRecord(a: SettingRunArgs, run: FinishedRun, wallSeconds: number): Promise<RunRecord> {
   const { sents, feat, tags } = a.prepared;
-  const { tagger } = run.model;
-  const extra: Pick<RunRecord, 'unshifted' | 'withoutTypeShifts' | 'typeShiftsHeldOut'> = {};
+  const tagger = run.model.decoding;
+  const extra: Pick<RunRecord, 'unshifted' | 'withoutTypeShifts' | 'typeShiftsHeldOut' | 'members'> = {};
+  // An ensemble's members scored as their own runs were: what the ensemble adds over one of them, in the same record.
+  if (run.model.members && run.membersDev) {
+    const pctOf = (x: number) => Math.round(x * 10000) / 100;
+    extra.members = [];
+    for (const [k, t] of run.model.members.entries()) {
+      const d = run.membersDev[k];
+      extra.members.push({
+        seed: d.seed,
+        dev: d.devF1 === null ? null : pctOf(d.devF1),
+        test: pctOf((await evaluate(t, feat, sents.test)).overall.f1),
+        oShift: d.oShift,
+      });
+    }
+  }
   let test: SpanScores;
   if (!tagger)
     test = scoreSpans(
@@ -1279,6 +1294,7 @@ async function settingRecord(a: SettingRunArgs, run: FinishedRun, wallSeconds: n
     ...(run.keptStage ? { keptStage: run.keptStage } : {}),
     ...(run.dictionaryDropout !== undefined ? { dictionaryDropout: run.dictionaryDropout } : {}),
     ...(a.data.labelModel ? { labelModel: a.data.labelModel } : {}),
+    ...(extra.members ? { members: extra.members } : {}),
     finishedAt: new Date().toISOString(),
     config: { ...a.cfg, pipeline: a.m.pipeline, scheme: a.m.scheme } as Record<string, unknown>,
   };

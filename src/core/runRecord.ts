@@ -54,6 +54,8 @@ export const runRecordSchema = z.object({
   dictionaryDropout: z.number().optional(),
   /** A dictionary setting with aggregate "dev": the label model its dev chose, and each one's weak-label span F1 there. */
   labelModel: z.object({ method: z.enum(['priority', 'vote', 'hmm']), devF1: z.record(z.string(), z.number()), devSentences: z.number().int() }).optional(),
+  /** train.members > 1: each member as its own run scored it (dev and test F1, %, with its own O shift); `test` and `dev` are the ensemble's. */
+  members: z.array(z.object({ seed: z.number().int(), dev: z.number().nullable(), test: z.number(), oShift: z.number() })).optional(),
   finishedAt: z.string(),
   /** The run's config (records written since the config was added carry it). */
   config: z.record(z.string(), z.unknown()).optional(),

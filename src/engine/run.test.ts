@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunConfig } from '../core/runConfig';
 import { pipelineSchema } from '../methods/pipelines';
 import { featureDims } from '../model/features';
-import { Tagger } from '../model/tagger';
+import { Tagger, TaggerEnsemble } from '../model/tagger';
 import * as tf from '../model/tf';
-import type { RunStore } from '../model/train';
+import { evaluate, type RunStore } from '../model/train';
 import { config, dev, feat, mixed, tags } from '../testing/toyTask';
 import { type EngineHooks, type FinishedRun, type RunSource, runEngine } from './run';
 
@@ -198,4 +198,44 @@ describe('the run engine', () => {
     await runEngine(own, { ...started, encoder: async () => ({ weights: trained, epochs: 1, sentences: 1, seconds: 0 }) }, undefined);
     expect(asked).toBe(0);
   }, 60_000);
+
+  it('train.members trains the pipeline once per member (seed + 1000·k), decodes them as one, and resumes from its finished members', async () => {
+    const seen: { seed: number; devF1: number; members: number }[] = [];
+    /** A source that records an ensemble: its members' dev F1 as their runs chose, and the ensemble's. */
+    const ensembleSource = (extra: Partial<RunSource<Outcome>> = {}): RunSource<Outcome> =>
+      source({
+        ensembles: true,
+        record: async (run: FinishedRun) => {
+          for (const m of run.membersDev ?? []) seen.push({ seed: m.seed, devF1: m.devF1 ?? -1, members: run.model.members!.length });
+          expect(run.model.tagger).toBeUndefined();
+          // The run's model is its members decoded as one, at the shift chosen on dev for the ensemble.
+          expect(run.model.decoding).toBeInstanceOf(TaggerEnsemble);
+          expect((run.model.decoding as TaggerEnsemble).members).toEqual(run.model.members);
+          expect((await evaluate(run.model.decoding!, feat, dev)).overall.f1).toBe(run.dev?.overall.f1);
+          const spans = await run.model.predict(dev);
+          run.model.dispose();
+          return { ended: run.ended, losses: run.stages.map((st) => st.stage), devF1: (run.dev?.overall.f1 ?? 0).toFixed(6), predicted: spans.flat().length };
+        },
+        ...extra,
+      });
+    const three = { ...wsl(2), train: { ...wsl(2).train, members: 3 } };
+    const store = memoryStore();
+    const whole = (await runEngine(three, ensembleSource(), store)) as { losses: string[]; devF1: string };
+    // Member 1 is the run of the config's own seed, member k the run of seed + 1000·(k − 1): each as one run trains it.
+    expect(seen.map((x) => x.seed)).toEqual([3, 1003, 2003]);
+    for (const m of seen) {
+      const one = { ...wsl(2), train: { ...wsl(2).train, seed: m.seed } };
+      const alone = (await runEngine(one, source(), undefined)) as { devF1: string };
+      expect(m.devF1.toFixed(6)).toBe(alone.devF1);
+    }
+    expect(whole.losses.map((x) => x.replace(/:.*/, ''))).toEqual(['member 1 of 3', 'member 2 of 3', 'member 3 of 3']);
+    // Each member's stages in its own part of the store: a second attempt restores them all and decodes the same ensemble.
+    expect(store.keys().some((k) => k.startsWith('member 2 of 3: '))).toBe(true);
+    const stages: string[] = [];
+    const again = (await runEngine(three, ensembleSource(), store, { onStage: (x) => void stages.push(x) })) as { devF1: string };
+    expect(again.devF1).toBe(whole.devF1);
+    expect(stages.filter((x) => x.includes('restored from the run')).length).toBe(3);
+    // A source that keeps one tagger's weights refuses an ensemble before it trains.
+    await expect(runEngine(three, source(), undefined)).rejects.toThrow('train.members 3: this run keeps one tagger');
+  }, 120_000);
 });

@@ -13,13 +13,13 @@ import type { SpanScores } from '../core/metrics';
 import { noEntityDiagnosis } from '../core/noEntity';
 import type { RunConfig } from '../core/runConfig';
 import type { Span } from '../core/types';
-import { PipelineStopped, runPipeline, type PipelineResult, type StageRecord } from '../methods/pipelines';
+import { finalOShift, PipelineStopped, runPipeline, type PipelineData, type PipelineResult, type StageRecord } from '../methods/pipelines';
 import { getPipeline } from '../methods/registry';
 import type { PipelineModule, SpanModel } from '../methods/stages';
 import type { LabeledSentence } from '../model/data';
 import type { Featurizer } from '../model/features';
 import type { EncoderLm } from '../model/pretrain';
-import type { Tagger, Weights } from '../model/tagger';
+import { type Decoding, type Tagger, TaggerEnsemble, type Weights } from '../model/tagger';
 import { predict, type RunStore, type TrainHooks } from '../model/train';
 import { tagsToSpans } from '../core/tagScheme';
 
@@ -53,7 +53,12 @@ export interface EncoderUse {
 /** The model a run trained: spans for any sentences; the tagger itself where it is a token tagger. */
 export interface RunModel {
   predict(sentences: readonly LabeledSentence[], proposals?: readonly (readonly Span[])[]): Promise<Span[][]>;
+  /** A token-tagger run's one tagger (its weights are the model); absent for an ensemble and a span model. */
   tagger?: Tagger;
+  /** A token-tagger run's model as it decodes: its tagger, or an ensemble's members as one (train.members). */
+  decoding?: Decoding;
+  /** An ensemble's members, each decoding with the shifts its own run chose on dev. */
+  members?: readonly Tagger[];
   /** A span model's own state for the models table (a tagger's is its weights, which the source saves its way). */
   spanState?: () => Promise<unknown>;
   dispose(): void;
@@ -64,6 +69,8 @@ export interface FinishedRun extends Omit<PipelineResult, 'tagger'> {
   model: RunModel;
   /** The epoch of the last stage whose model was kept (1-based; 0 where no stage was scored on dev). */
   bestEpoch: number;
+  /** An ensemble's members (train.members > 1): each one's seed, dev F1 and O shift as its own run chose them. */
+  membersDev?: { seed: number; devF1: number | null; oShift: number }[];
   /** How the last stage ended: its epochs ran out, early stopping, or the user's stop. */
   ended: 'done' | 'early' | 'stopped';
   trainSentences: number;
@@ -83,6 +90,12 @@ export interface RunSource<R> {
   startEncoder?(cfg: RunConfig, data: EngineData): Promise<EncoderUse | undefined>;
   /** The weights the run starts from (the review loop's fine-tune). */
   init?(cfg: RunConfig, data: EngineData): Promise<Weights | undefined>;
+  /**
+   * The source records an ensemble (train.members > 1) from `model.decoding` and `model.members`;
+   * a source that keeps one tagger's weights (the studio's model store) leaves this out, and the
+   * engine refuses such a run before it trains.
+   */
+  ensembles?: boolean;
   /** A failed attempt: true to train again from the store (it resumes), false to fail the run. */
   recover?(error: unknown): Promise<boolean>;
   record(run: FinishedRun, data: EngineData): Promise<R>;
@@ -94,8 +107,14 @@ export type EngineHooks = TrainHooks;
 
 /** Trains `cfg` on `source`'s data, keeping its progress in `store`, and returns what the source recorded. */
 export async function runEngine<R>(cfg: RunConfig, source: RunSource<R>, store: RunStore | undefined, hooks: EngineHooks = {}): Promise<R> {
-  const data = await source.load(cfg);
   const mod = getPipeline(cfg.pipeline.kind);
+  if (cfg.train.members > 1 && !source.ensembles)
+    throw new Error(
+      `train.members ${cfg.train.members}: this run keeps one tagger's weights (the studio's model store, a model file, the review loop); an ensemble is recorded by \`studio experiment\` only`,
+    );
+  if (cfg.train.members > 1 && mod.spanModel)
+    throw new Error(`train.members ${cfg.train.members}: the "${cfg.pipeline.kind}" method's span model does not ensemble; members decode token heads`);
+  const data = await source.load(cfg);
   if (mod.spanModel) return spanRun(cfg, mod, data, source, store, hooks);
   let encoder: EncoderUse | undefined;
   if (cfg.model.pretrain > 0 && source.encoder) {
@@ -105,22 +124,17 @@ export async function runEngine<R>(cfg: RunConfig, source: RunSource<R>, store: 
   } else encoder = await source.startEncoder?.(cfg, data);
   const init = await source.init?.(cfg, data);
   if (init && cfg.pipeline.kind !== 'single') throw new Error('a fine-tune from an earlier model trains one stage: pipeline "single"');
+  const pipelineData: PipelineData = {
+    train: data.train,
+    dev: data.dev,
+    ...(data.unlabeled?.length ? { unlabeled: data.unlabeled } : {}),
+    ...(encoder ? { encoder: encoder.weights, encoderLm: encoder.lm } : {}),
+    ...(init ? { init } : {}),
+  };
   for (;;) {
     try {
-      const r = await runPipeline(
-        cfg.pipeline,
-        cfg,
-        data.feat,
-        {
-          train: data.train,
-          dev: data.dev,
-          ...(data.unlabeled?.length ? { unlabeled: data.unlabeled } : {}),
-          ...(encoder ? { encoder: encoder.weights, encoderLm: encoder.lm } : {}),
-          ...(init ? { init } : {}),
-        },
-        hooks,
-        store,
-      );
+      if (cfg.train.members > 1) return await source.record(await ensembleRun(cfg, data, pipelineData, hooks, store, encoder), data);
+      const r = await runPipeline(cfg.pipeline, cfg, data.feat, pipelineData, hooks, store);
       return await source.record(tokenRun(r, cfg, data, encoder), data);
     } catch (e) {
       if (e instanceof PipelineStopped) {
@@ -132,6 +146,84 @@ export async function runEngine<R>(cfg: RunConfig, source: RunSource<R>, store: 
   }
 }
 
+/** The seed and store of an ensemble's member k (0-based): member 0 is the run of the config's seed, with its store. */
+export const memberSeed = (seed: number, k: number): number => seed + 1000 * k;
+
+/**
+ * train.members K > 1: the pipeline trained K times (member k with seed + 1000·k, its stages in its
+ * own part of the store, so a stopped ensemble goes on from its finished members), then the members
+ * decoded as one (TaggerEnsemble), its O shift and type shifts chosen on dev afresh. The record's
+ * stages are the members' (named "member k of K: ..."); it keeps no method metrics or signals (they
+ * describe one model). A member the user stopped ends the ensemble with the members trained so far.
+ */
+async function ensembleRun(
+  cfg: RunConfig,
+  data: EngineData,
+  pipelineData: PipelineData,
+  hooks: EngineHooks,
+  store: RunStore | undefined,
+  encoder: EncoderUse | undefined,
+): Promise<FinishedRun> {
+  const K = cfg.train.members;
+  const done: PipelineResult[] = [];
+  try {
+    for (let k = 0; k < K; k++) {
+      const name = `member ${k + 1} of ${K}`;
+      const member: RunConfig = { ...cfg, train: { ...cfg.train, seed: memberSeed(cfg.train.seed, k), members: 1 } };
+      const r = await runPipeline(
+        cfg.pipeline,
+        member,
+        data.feat,
+        pipelineData,
+        {
+          ...hooks,
+          onStage: (s) => hooks.onStage?.(`${name}: ${s}`),
+          onEpoch: (e) => hooks.onEpoch?.({ ...e, stage: e.stage ? `${name}: ${e.stage}` : name }),
+        },
+        store && k > 0 ? scopedStore(store, name) : store,
+      );
+      done.push(r);
+      hooks.onStage?.(`${name}: dev F1 ${r.dev ? (100 * r.dev.overall.f1).toFixed(2) : '–'}`);
+      if (r.stopped) break;
+    }
+  } catch (e) {
+    for (const r of done) r.tagger.dispose();
+    throw e;
+  }
+  const taggers = done.map((r) => r.tagger);
+  const ensemble = new TaggerEnsemble(taggers);
+  const shifts = await finalOShift(ensemble, cfg, data.feat, data.dev, hooks);
+  const stages = done.flatMap((r, k) => r.stages.map((st) => ({ ...st, stage: `member ${k + 1} of ${K}: ${st.stage}` })));
+  const last = done[done.length - 1];
+  const stopped = done.some((r) => r.stopped) ? ('stopped' as const) : undefined;
+  return {
+    dev: shifts.dev ?? null,
+    stages,
+    seconds: done.reduce((t, r) => t + r.seconds, 0),
+    tokensPerSecond: done.reduce((t, r) => t + r.tokensPerSecond, 0) / done.length,
+    oShift: shifts.oShift,
+    ...(shifts.typeShifts ? { typeShifts: shifts.typeShifts } : {}),
+    ...(last.dictionaryDropout !== undefined ? { dictionaryDropout: last.dictionaryDropout } : {}),
+    ...(stopped ? { stopped } : {}),
+    membersDev: done.map((r, k) => ({ seed: memberSeed(cfg.train.seed, k), devF1: r.dev?.overall.f1 ?? null, oShift: r.oShift ?? 0 })),
+    model: {
+      decoding: ensemble,
+      members: taggers,
+      predict: async (sentences) => {
+        const { paths } = await predict(ensemble, data.feat, sentences);
+        return paths.map((p) => tagsToSpans(p.map((t) => data.tags[t])));
+      },
+      dispose: () => {
+        for (const t of taggers) t.dispose();
+      },
+    },
+    bestEpoch: bestEpochOf(last.stages),
+    ended: stopped ?? (last.stages[last.stages.length - 1]?.epochs < cfg.train.epochs ? 'early' : 'done'),
+    trainSentences: last.stages[last.stages.length - 1]?.trainSentences ?? data.train.length,
+    ...(encoder ? { encoder } : {}),
+  };
+}
+
 function tokenRun(r: PipelineResult, cfg: RunConfig, data: EngineData, encoder: EncoderUse | undefined): FinishedRun {
   const { tagger, ...rest } = r;
   const last = r.stages[r.stages.length - 1];
@@ -140,6 +232,7 @@ function tokenRun(r: PipelineResult, cfg: RunConfig, data: EngineData, encoder: 
     ...rest,
     model: {
       tagger,
+      decoding: tagger,
       predict: async (sentences) => {
         const { paths } = await predict(tagger, data.feat, sentences);
         return paths.map((p) => tagsToSpans(p.map((t) => data.tags[t])));
@@ -221,7 +314,7 @@ function bestEpochOf(stages: readonly StageRecord[]): number {
  * training sentences; null when it predicts some. Every adapter says it the same way.
  */
 export function noEntityWarning(run: FinishedRun, cfg: RunConfig, train: readonly LabeledSentence[], predictedSpans: number): string | null {
-  if (!run.model.tagger) return null;
+  if (!run.model.decoding) return null;
   return noEntityDiagnosis({
     predictedSpans,
     epochs: run.stages[run.stages.length - 1]?.epochs ?? 0,
