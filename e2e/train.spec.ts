@@ -39,6 +39,7 @@ async function startRun(
     starter?: boolean;
     publicLibrary?: boolean;
     average?: number;
+    members?: number;
     options?: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void;
   },
 ) {
@@ -53,6 +54,7 @@ async function startRun(
   if (opts.typeShifts !== undefined) await page.getByLabel('Type shifts', { exact: true }).setChecked(opts.typeShifts);
   if (opts.pretrain !== undefined) await page.getByLabel('Pre-training epochs').fill(String(opts.pretrain));
   if (opts.average !== undefined) await page.getByLabel('Weight averaging').fill(String(opts.average));
+  if (opts.members !== undefined) await page.getByLabel('Ensemble members').fill(String(opts.members));
   if (opts.starter !== undefined) await page.getByLabel('Starter model features').setChecked(opts.starter);
   if (opts.publicLibrary !== undefined) await page.getByLabel('Public gazetteer library').setChecked(opts.publicLibrary);
   await page.getByLabel('Hidden units').fill(String(opts.hidden ?? 16));
@@ -103,6 +105,53 @@ test('trains on the weak layer in a worker, stores predictions as a layer and th
   await expect(page.getByText(`run ${id}`, { exact: true })).toBeVisible();
   await page.getByRole('link', { name: 'Overview', exact: true }).click();
   await expect(page.locator(`[data-layer="run ${id}"] td`).nth(1)).toHaveText('predicted');
+});
+
+test('an ensemble trains in the worker: each member a run of its own seed, decoded as one, every member kept with the model', async ({ page, outside: _ }) => {
+  test.setTimeout(300_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  // The field is checked as typed, naming it.
+  await page.getByLabel('Ensemble members').fill('0');
+  await expect(page.getByTestId('form-problems')).toHaveText('ensemble members: must be at least 1');
+  await page.getByLabel('Ensemble members').fill('1.5');
+  await expect(page.getByTestId('form-problems')).toContainText('ensemble members:');
+  await startRun(page, { epochs: 1, backend: 'wasm', members: 2 });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
+  const id = Number(await latestRun(page).first().textContent());
+  const run = (await runMetrics(page, id)) as unknown as {
+    metrics: { members: { seed: number; devF1: number }[]; history: { stage?: string }[]; dev: { overall: { f1: number } } };
+  };
+  // Member 1 is the run of the form's seed, member 2 of seed + 1000; each trained its one epoch.
+  expect(run.metrics.members.map((x) => x.seed)).toEqual([1, 1001]);
+  expect(run.metrics.history.map((h) => h.stage)).toEqual(['member 1 of 2: wsl', 'member 2 of 2: wsl']);
+  // The model keeps both members' weights; its own weights are the first member's (a review-loop fine-tune starts from them).
+  const model = await page.evaluate(async (id) => {
+    const req = indexedDB.open('ner-studio');
+    const db: IDBDatabase = await new Promise((r) => (req.onsuccess = () => r(req.result)));
+    const rows = await new Promise<
+      {
+        runId: number;
+        kind: string;
+        state: { weights: Record<string, { data: Float32Array }>; members?: { weights: Record<string, { data: Float32Array }> }[] };
+      }[]
+    >((r) => {
+      const g = db.transaction('models').objectStore('models').getAll();
+      g.onsuccess = () => r(g.result);
+    });
+    const m = rows.find((x) => x.runId === id && x.kind === 'final')!.state;
+    const name = Object.keys(m.weights)[0];
+    const first = (w: Record<string, { data: Float32Array }>) => Array.from(w[name].data.slice(0, 4));
+    return { members: m.members?.length, own: first(m.weights), member: m.members?.map((x) => first(x.weights)) };
+  }, id);
+  expect(model.members).toBe(2);
+  expect(model.member![0]).toEqual(model.own);
+  expect(model.member![1]).not.toEqual(model.own);
+  await latestRun(page).first().getByRole('link').click();
+  await expect(page.getByTestId('run-facts')).toContainText(
+    `an ensemble of 2 models decoded as one (members' dev F1 ${run.metrics.members.map((x) => (100 * x.devF1).toFixed(1)).join(', ')}; seeds 1, 1001)`,
+  );
 });
 
 test("the noise-aware methods run from the training page: RoSTER's loss on its two-part head, NEEDLE's stages", async ({ page, outside: _ }) => {
@@ -648,15 +697,6 @@ test('bad training input stops before training with a clear error', async ({ pag
   await expect(page.getByLabel('Patience')).toHaveValue('10');
   await expect(gpuBatch).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeEnabled();
-  await expect(page.getByText('No training run yet.')).toBeVisible();
-  // An experiment file asking for an ensemble is refused as it is loaded: the studio keeps one tagger a run.
-  const ensemble = { name: 'e', train: { members: 2 }, seeds: [1], methods: [{ label: 'WSL', method: { name: 'wsl' } }] };
-  await page
-    .getByLabel('Experiment config')
-    .setInputFiles({ name: 'ensemble.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(ensemble)) });
-  await expect(page.getByTestId('train-error')).toHaveText(
-    'ensemble.json: train.members: 2: the studio trains one model a run (its model store keeps one tagger); an ensemble runs in `studio experiment`',
-  );
   await expect(page.getByText('No training run yet.')).toBeVisible();
 });
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseExperimentMethods, parseSeeds, planExperiment, studioEnsembleProblem } from './experimentConfig';
+import { parseExperimentMethods, parseSeeds, planExperiment } from './experimentConfig';
 import { parseRunConfig, runGroupKey } from './runConfig';
 
 const base = parseRunConfig({
@@ -43,16 +43,6 @@ describe('experiments on a project (the training page)', () => {
     const files = readdirSync('bench/configs').filter((f) => /^(noise-aware|missing-annotations|decoupled)-.*\.json$/.test(f));
     for (const f of files)
       expect(planExperiment(parseExperimentMethods(readFileSync(join('bench/configs', f), 'utf8'), f), base).runs.length, f).toBeGreaterThan(0);
-  });
-
-  it('refuses an ensemble where the file is loaded, naming the field: the studio keeps one tagger a run', () => {
-    const file = 'bench/configs/ensemble.json';
-    const exp = parseExperimentMethods(readFileSync(file, 'utf8'), file);
-    expect(studioEnsembleProblem(exp, file)).toMatch(/^bench\/configs\/ensemble\.json: train\.members: 3: the studio trains one model a run/);
-    const one = { ...exp, train: { ...exp.train, members: 1 } };
-    expect(studioEnsembleProblem(one, file)).toBeNull();
-    const row = { ...one, methods: [one.methods[0], { ...one.methods[0], label: 'b', train: { members: 2 } }] };
-    expect(studioEnsembleProblem(row, file)).toMatch(/methods\[1\] \(b\): train\.members: 2/);
   });
 
   it('says what is wrong with a config or a seed list', () => {

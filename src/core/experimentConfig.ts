@@ -257,22 +257,6 @@ export function parseExperimentMethods(text: string, file: string): ExperimentMe
   return r.data;
 }
 
-/**
- * The studio's model store keeps one tagger's weights a run, so its experiments train one model a
- * run: a file asking for an ensemble (train.members above 1, which `studio experiment` records) is
- * refused where it is loaded, naming the field; null when the file asks for none.
- */
-export function studioEnsembleProblem(exp: ExperimentMethods, file: string): string | null {
-  const members = (train: unknown) => (train as { members?: unknown } | undefined)?.members;
-  const at = [
-    { where: 'train.members', value: members(exp.train) },
-    ...exp.methods.map((m, i) => ({ where: `methods[${i}] (${m.label}): train.members`, value: members(m.train) })),
-  ].find((x) => x.value !== undefined && x.value !== 1);
-  return at
-    ? `${file}: ${at.where}: ${JSON.stringify(at.value)}: the studio trains one model a run (its model store keeps one tagger); an ensemble runs in \`studio experiment\``
-    : null;
-}
-
 /** "1, 2, 3" or "1-5" as seeds. */
 export function parseSeeds(text: string): number[] {
   const out: number[] = [];

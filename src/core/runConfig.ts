@@ -177,8 +177,9 @@ export const trainSchema = z.object({
    * A test-time ensemble (engine/run.ts): the pipeline trains this many times, member k with seed
    * seed + 1000·k (member 1 is the run of `seed`), and the members decode as one (TaggerEnsemble:
    * the mean of their emission scores and CRF parameters), whose O shift and type shifts are then
-   * chosen on dev afresh. 1: one model. Recorded by `studio experiment`; the studio's model store
-   * keeps one tagger's weights, so its runs refuse more than 1.
+   * chosen on dev afresh. 1: one model. The studio keeps every member's weights with the model
+   * (a review-loop fine-tune starts from the first); `studio experiment` records each member's
+   * scores; `studio train` and simulate-review, which keep one tagger, refuse more than 1.
    */
   members: z.number().int().min(1).max(9).default(1),
   seed: z.number().int().default(1),

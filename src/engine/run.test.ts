@@ -236,6 +236,6 @@ describe('the run engine', () => {
     expect(again.devF1).toBe(whole.devF1);
     expect(stages.filter((x) => x.includes('restored from the run')).length).toBe(3);
     // A source that keeps one tagger's weights refuses an ensemble before it trains.
-    await expect(runEngine(three, source(), undefined)).rejects.toThrow('train.members 3: this run keeps one tagger');
+    await expect(runEngine(three, source(), undefined)).rejects.toThrow('train.members 3: this command keeps one tagger');
   }, 120_000);
 });

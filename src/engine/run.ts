@@ -92,8 +92,8 @@ export interface RunSource<R> {
   init?(cfg: RunConfig, data: EngineData): Promise<Weights | undefined>;
   /**
    * The source records an ensemble (train.members > 1) from `model.decoding` and `model.members`;
-   * a source that keeps one tagger's weights (the studio's model store) leaves this out, and the
-   * engine refuses such a run before it trains.
+   * a source that keeps one tagger's weights (`studio train --out`'s model file, simulate-review's
+   * fine-tunes) leaves this out, and the engine refuses such a run before it trains.
    */
   ensembles?: boolean;
   /** A failed attempt: true to train again from the store (it resumes), false to fail the run. */
@@ -110,7 +110,7 @@ export async function runEngine<R>(cfg: RunConfig, source: RunSource<R>, store: 
   const mod = getPipeline(cfg.pipeline.kind);
   if (cfg.train.members > 1 && !source.ensembles)
     throw new Error(
-      `train.members ${cfg.train.members}: this run keeps one tagger's weights (the studio's model store, a model file, the review loop); an ensemble is recorded by \`studio experiment\` only`,
+      `train.members ${cfg.train.members}: this command keeps one tagger's weights (a model file, a simulated review's fine-tunes); an ensemble trains on the training page and in \`studio experiment\``,
     );
   if (cfg.train.members > 1 && mod.spanModel)
     throw new Error(`train.members ${cfg.train.members}: the "${cfg.pipeline.kind}" method's span model does not ensemble; members decode token heads`);

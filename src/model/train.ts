@@ -242,7 +242,7 @@ export function predictEmissions(tagger: Decoding, feat: Featurizer, sentences: 
  * Per-token distributions over the tags, [length, K] per sentence: softmax of the scores, or the
  * two-part head's own probabilities (the CRF head's would be marginals; not needed yet).
  */
-export function predictProbs(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<Float32Array[]> {
+export function predictProbs(tagger: Decoding, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<Float32Array[]> {
   if (tagger.cfg.head !== 'softmax' && tagger.cfg.head !== 'twopart')
     throw new Error(`token distributions need the softmax or twopart head, not ${tagger.cfg.head}`);
   return tokenRows(tagger, feat, sentences, (em) => (tagger.cfg.head === 'twopart' ? tf.exp(em) : tf.softmax(em)));
@@ -252,7 +252,7 @@ export function predictProbs(tagger: Tagger, feat: Featurizer, sentences: readon
  * Per-token marginal distributions, [length, K] per sentence, for any token head: the CRF's by
  * forward-backward, the softmax's and the two-part head's directly. The span head has none (null).
  */
-export async function predictMarginals(tagger: Tagger, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<Float32Array[] | null> {
+export async function predictMarginals(tagger: Decoding, feat: Featurizer, sentences: readonly LabeledSentence[]): Promise<Float32Array[] | null> {
   if (tagger.cfg.head === 'span') return null;
   if (tagger.cfg.head !== 'crf') return predictProbs(tagger, feat, sentences);
   const crf = (await tagger.crfArrays())!;

@@ -96,6 +96,8 @@ export function projectSource(a: ProjectRunArgs): RunSource<TrainMetrics> {
       a.emit({ kind: 'backend', choice: { ...next, reason: a.metrics.backendReason } });
       return true;
     },
+    // An ensemble's members are kept beside its first member's weights (the model a review-loop fine-tune starts from).
+    ensembles: true,
     record: (run, data) => recordProjectRun(a, loaded!, run, data, stage),
     async ended(how, reason) {
       // Cancelled by the user: the status says it. Stopped before any stage kept a model: why there is none.
@@ -591,6 +593,7 @@ async function recordProjectRun(a: ProjectRunArgs, L: Loaded, run: FinishedRun, 
     ...(run.keptStage ? { keptStage: run.keptStage } : {}),
     ...(run.dictionaryDropout !== undefined ? { dictionaryDropout: run.dictionaryDropout } : {}),
     ...(run.typeShifts ? { typeShifts: run.typeShifts } : {}),
+    ...(run.membersDev ? { members: run.membersDev } : {}),
     ...run.metrics,
     oShift: run.oShift,
     dev: score(L.devIdx),
@@ -600,7 +603,7 @@ async function recordProjectRun(a: ProjectRunArgs, L: Loaded, run: FinishedRun, 
     tokensPerSecond: run.tokensPerSecond,
     wallSeconds: a.elapsed(),
   });
-  const tagger = run.model.tagger;
+  const tagger = run.model.decoding;
   if (!tagger) {
     const model = await run.model.spanState!();
     run.model.dispose();
@@ -618,7 +621,10 @@ async function recordProjectRun(a: ProjectRunArgs, L: Loaded, run: FinishedRun, 
     trainSignals,
     tags,
   );
-  const weights = await tagger.getWeights();
+  const members = run.model.members;
+  // An ensemble keeps every member's weights and shifts; its first member's are `weights`, which a fine-tune starts from.
+  const weights = await (run.model.tagger ?? members![0]).getWeights();
+  const kept = members && (await Promise.all(members.map(async (t) => ({ weights: await t.getWeights(), oShift: t.oShift }))));
   run.model.dispose();
   const feat = data.feat;
   await finishRun(a.db, {
@@ -635,6 +641,7 @@ async function recordProjectRun(a: ProjectRunArgs, L: Loaded, run: FinishedRun, 
       oShift: tagger.oShift,
       ...(run.typeShifts ? { typeShifts: run.typeShifts } : {}),
       ...(feat.lexicon ? { lexicon: feat.lexicon } : {}),
+      ...(kept ? { members: kept } : {}),
     },
     metrics,
   });
@@ -646,7 +653,8 @@ async function methodRecord(a: ProjectRunArgs, run: FinishedRun, data: EngineDat
   const { cfg } = a;
   const method = getMethod(cfg.method.name);
   let trainSignals = run.signals;
-  if (!method.record) return trainSignals;
+  // What a method records is of one model's training: an ensemble has none.
+  if (!method.record || !run.model.tagger) return trainSignals;
   const rec = await method.record({
     tagger: run.model.tagger!,
     feat: data.feat,

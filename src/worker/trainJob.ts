@@ -32,6 +32,8 @@ export interface TrainMetrics extends MethodMetrics {
   oShift?: number;
   /** train.typeShifts: the shift per entity type the final model decodes with, chosen on dev. */
   typeShifts?: Record<string, number>;
+  /** train.members > 1: each member's seed, dev F1 and O shift as its own run chose them; `dev` and `oShift` are the ensemble's. */
+  members?: { seed: number; devF1: number | null; oShift: number }[];
   /** model.starter: the starter model's spans per type on the project's documents, which the model read as features. */
   starter?: { sentences: number; spans: Record<string, number> };
   /** model.publicLibrary: the library's lists the model read, each onto the type it mapped to (none: no list maps onto the project's types). */

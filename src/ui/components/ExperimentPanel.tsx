@@ -6,15 +6,7 @@
  * config and seed are not queued again, so a stopped experiment goes on where it was.
  */
 import { useState } from 'react';
-import {
-  isScoredOnly,
-  parseExperimentMethods,
-  parseSeeds,
-  planExperiment,
-  studioEnsembleProblem,
-  type ExperimentMethod,
-  type ExperimentMethods,
-} from '../../core/experimentConfig';
+import { isScoredOnly, parseExperimentMethods, parseSeeds, planExperiment, type ExperimentMethod, type ExperimentMethods } from '../../core/experimentConfig';
 import { runGroupKey, type RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
 import { addRuns } from '../../db/runs';
@@ -81,8 +73,6 @@ export function ExperimentPanel(props: {
     try {
       const { file: name, text } = await readText(f);
       const exp = parseExperimentMethods(text, name);
-      const ensemble = studioEnsembleProblem(exp, name);
-      if (ensemble) throw new Error(ensemble);
       setFile({ ...exp, file: name });
       setSeeds(exp.seeds.join(', '));
       setChosen(new Set(exp.methods.filter((m) => !isScoredOnly(m.method.name)).map((m) => m.label)));

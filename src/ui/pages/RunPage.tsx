@@ -128,6 +128,9 @@ export function RunPage() {
         {m.attempts && m.attempts > 1 ? ` over ${m.attempts} attempts` : ''}
         {m.wallSeconds !== undefined ? ` · ${m.wallSeconds.toFixed(0)} s` : ''}
         {m.tokensPerSecond ? ` · ${Math.round(m.tokensPerSecond).toLocaleString()} tokens/s` : ''}
+        {m.members
+          ? ` · an ensemble of ${m.members.length} models decoded as one (members' dev F1 ${m.members.map((x) => (x.devF1 === null ? '–' : pct(x.devF1))).join(', ')}; seeds ${m.members.map((x) => x.seed).join(', ')})`
+          : ''}
         {m.oShift !== undefined ? ` · decodes with O shift ${m.oShift} (chosen on dev)` : ''}
         {m.typeShifts ? ` · type shifts ${describeTypeShifts(m.typeShifts)} (chosen on dev)` : ''}
         {m.dictionaryDropout !== undefined ? ` · dictionary dropout ${m.dictionaryDropout} (chosen on dev)` : ''}

@@ -43,6 +43,7 @@ const NUMBER_FIELDS = {
   epochs: 'epochs',
   patience: 'patience',
   average: 'weight averaging',
+  members: 'ensemble members',
   batch: 'batch',
   lr: 'lr',
   seed: 'seed',
@@ -100,6 +101,7 @@ function formSettings(form: Form) {
       epochs: num(form, 'epochs'),
       patience: num(form, 'patience'),
       average: num(form, 'average'),
+      members: num(form, 'members'),
       batchSize: num(form, 'batch'),
       lr: num(form, 'lr'),
       seed: num(form, 'seed'),
@@ -124,6 +126,7 @@ const FIELD_OF: Record<string, string> = {
   'train.epochs': 'epochs',
   'train.patience': 'patience',
   'train.average': 'weight averaging',
+  'train.members': 'ensemble members',
   'train.batchSize': 'batch',
   'train.lr': 'lr',
   'train.seed': 'seed',
@@ -235,6 +238,7 @@ function trainFormDefaults() {
     epochs: String(TRAIN_DEFAULTS.epochs),
     patience: String(TRAIN_DEFAULTS.patience),
     average: String(TRAIN_DEFAULTS.average),
+    members: String(TRAIN_DEFAULTS.members),
     batch: String(TRAIN_DEFAULTS.batchSize),
     lr: String(TRAIN_DEFAULTS.lr),
     seed: String(TRAIN_DEFAULTS.seed),
@@ -578,6 +582,9 @@ function ModelFields({ f, disabled }: { f: TrainForm; disabled: boolean }) {
       </label>
       <label title="The decay of a moving average of the weights, which dev scores, early stopping and the final model read (0.99: about the last 100 steps; 0: off). An average forgets less of what a noisy batch has just undone (BENCHMARKS.md, weight averaging)">
         weight averaging <NumberInput aria-label="Weight averaging" {...numField('average')} />
+      </label>
+      <label title="Train the model this many times (seed, seed + 1000, ...) and decode them as one: the mean of their scores, its O shift chosen on dev again. Each member costs a run's training; 1: one model (BENCHMARKS.md, a test-time ensemble)">
+        ensemble members <NumberInput aria-label="Ensemble members" {...numField('members')} />
       </label>
       <label>
         batch <NumberInput aria-label="Batch size" {...numField('batch')} />
