@@ -12,6 +12,7 @@
  */
 import abbreviations from '../../bench/configs/abbreviations.json';
 import corpora from '../../bench/configs/corpora.json';
+import ensemble from '../../bench/configs/ensemble.json';
 import library from '../../bench/configs/public-gazetteers-brands.json';
 import loco from '../../bench/results/loco.json';
 import weightAverage from '../../bench/configs/weight-average.json';
@@ -50,6 +51,14 @@ const LIBRARY: Prior = {
   model: () => ({ publicLibrary: true }),
 };
 
+/** A test-time ensemble of three (train.members 3), measured stacked on the library: where the library cannot apply, neither can it. */
+const ENSEMBLE: Prior = {
+  name: `${LIBRARY_PRIOR} + ensemble of 3`,
+  file: 'bench/configs/ensemble.json',
+  config: ensemble,
+  over: LIBRARY_PRIOR,
+};
+
 /** The abbreviations the text defines, a prior of the data (each setting of its config reads them): on a project, the run reads them into its weak layer. */
 const ABBREVIATIONS: Prior = {
   name: 'word dropout 0.1 + abbreviations',
@@ -71,7 +80,7 @@ function abbreviationsOf(settings: readonly { abbreviations?: { following: numbe
 /** A kept prior and the rows it is kept for, in the order they stack. */
 export type KeptPrior = { prior: Prior; rows: string[] };
 
-const ALL_PRIORS = [WORD_DROPOUT, WEIGHT_AVERAGE, LIBRARY, ABBREVIATIONS];
+const ALL_PRIORS = [WORD_DROPOUT, WEIGHT_AVERAGE, LIBRARY, ENSEMBLE, ABBREVIATIONS];
 const PRIORS = new Map(ALL_PRIORS.map((p) => [p.name, p]));
 
 /** loco.json's list of kept priors as the page's: those kept for some row, each with its config. */
