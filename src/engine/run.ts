@@ -135,7 +135,7 @@ export async function runEngine<R>(cfg: RunConfig, source: RunSource<R>, store: 
     try {
       if (cfg.train.members > 1) return await source.record(await ensembleRun(cfg, data, pipelineData, hooks, store, encoder), data);
       const r = await runPipeline(cfg.pipeline, cfg, data.feat, pipelineData, hooks, store);
-      return await source.record(tokenRun(r, cfg, data, encoder), data);
+      return await source.record(singleRun(r, cfg, data, encoder), data);
     } catch (e) {
       if (e instanceof PipelineStopped) {
         e.partial?.tagger.dispose();
@@ -196,51 +196,57 @@ async function ensembleRun(
   const stages = done.flatMap((r, k) => r.stages.map((st) => ({ ...st, stage: `member ${k + 1} of ${K}: ${st.stage}` })));
   const last = done[done.length - 1];
   const stopped = done.some((r) => r.stopped) ? ('stopped' as const) : undefined;
-  return {
-    dev: shifts.dev ?? null,
-    stages,
-    seconds: done.reduce((t, r) => t + r.seconds, 0),
-    tokensPerSecond: done.reduce((t, r) => t + r.tokensPerSecond, 0) / done.length,
-    oShift: shifts.oShift,
-    ...(shifts.typeShifts ? { typeShifts: shifts.typeShifts } : {}),
-    ...(last.dictionaryDropout !== undefined ? { dictionaryDropout: last.dictionaryDropout } : {}),
-    ...(stopped ? { stopped } : {}),
-    membersDev: done.map((r, k) => ({ seed: memberSeed(cfg.train.seed, k), devF1: r.dev?.overall.f1 ?? null, oShift: r.oShift ?? 0 })),
-    model: {
-      decoding: ensemble,
-      members: taggers,
-      predict: async (sentences) => {
-        const { paths } = await predict(ensemble, data.feat, sentences);
-        return paths.map((p) => tagsToSpans(p.map((t) => data.tags[t])));
-      },
-      dispose: () => {
-        for (const t of taggers) t.dispose();
-      },
+  return tokenRun(
+    {
+      dev: shifts.dev ?? null,
+      stages,
+      seconds: done.reduce((t, r) => t + r.seconds, 0),
+      tokensPerSecond: done.reduce((t, r) => t + r.tokensPerSecond, 0) / done.length,
+      oShift: shifts.oShift,
+      ...(shifts.typeShifts ? { typeShifts: shifts.typeShifts } : {}),
+      ...(last.dictionaryDropout !== undefined ? { dictionaryDropout: last.dictionaryDropout } : {}),
+      ...(stopped ? { stopped } : {}),
+      membersDev: done.map((r, k) => ({ seed: memberSeed(cfg.train.seed, k), devF1: r.dev?.overall.f1 ?? null, oShift: r.oShift ?? 0 })),
     },
-    bestEpoch: bestEpochOf(last.stages),
-    ended: stopped ?? (last.stages[last.stages.length - 1]?.epochs < cfg.train.epochs ? 'early' : 'done'),
-    trainSentences: last.stages[last.stages.length - 1]?.trainSentences ?? data.train.length,
-    ...(encoder ? { encoder } : {}),
-  };
+    last.stages,
+    { decoding: ensemble, members: taggers, dispose: () => taggers.forEach((t) => t.dispose()) },
+    cfg,
+    data,
+    encoder,
+  );
 }
 
-function tokenRun(r: PipelineResult, cfg: RunConfig, data: EngineData, encoder: EncoderUse | undefined): FinishedRun {
+/** A single run's pipeline result as a finished run: its tagger is the model. */
+const singleRun = (r: PipelineResult, cfg: RunConfig, data: EngineData, encoder: EncoderUse | undefined): FinishedRun => {
   const { tagger, ...rest } = r;
-  const last = r.stages[r.stages.length - 1];
+  return tokenRun(rest, r.stages, { tagger, decoding: tagger, dispose: () => tagger.dispose() }, cfg, data, encoder);
+};
+
+/**
+ * A token-tagger run's record and its model (one tagger, or an ensemble's members as one): the
+ * epoch kept and how it ended are read from `lastStages`, the stages of the (last) model trained.
+ */
+function tokenRun(
+  rest: Omit<FinishedRun, 'model' | 'bestEpoch' | 'ended' | 'trainSentences' | 'encoder'>,
+  lastStages: readonly StageRecord[],
+  m: Pick<RunModel, 'tagger' | 'members' | 'dispose'> & { decoding: Decoding },
+  cfg: RunConfig,
+  data: EngineData,
+  encoder: EncoderUse | undefined,
+): FinishedRun {
+  const last = lastStages[lastStages.length - 1];
   const stoppedEarly = last && last.epochs < cfg.train.epochs;
   return {
     ...rest,
     model: {
-      tagger,
-      decoding: tagger,
+      ...m,
       predict: async (sentences) => {
-        const { paths } = await predict(tagger, data.feat, sentences);
+        const { paths } = await predict(m.decoding, data.feat, sentences);
         return paths.map((p) => tagsToSpans(p.map((t) => data.tags[t])));
       },
-      dispose: () => tagger.dispose(),
     },
-    bestEpoch: bestEpochOf(r.stages),
-    ended: r.stopped ?? (stoppedEarly ? 'early' : 'done'),
+    bestEpoch: bestEpochOf(lastStages),
+    ended: rest.stopped ?? (stoppedEarly ? 'early' : 'done'),
     trainSentences: last?.trainSentences ?? data.train.length,
     ...(encoder ? { encoder } : {}),
   };
