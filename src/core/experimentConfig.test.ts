@@ -37,6 +37,12 @@ describe('experiments on a project (the training page)', () => {
     // The seeds of one method form one group (the comparison's mean ± std); methods do not mix.
     expect(runGroupKey(run('SST', 1))).toBe(runGroupKey(run('SST', 3)));
     expect(runGroupKey(run('SST', 1))).not.toBe(runGroupKey(run('WSL', 1)));
+    // A run stored before ensembles existed has no train.members: it is the one-model run of today.
+    const sst = run('SST', 1);
+    const { members: _members, ...stored } = sst.train;
+    expect(sst.train.members).toBe(1);
+    expect(runGroupKey({ ...sst, train: stored as typeof sst.train })).toBe(runGroupKey(sst));
+    expect(runGroupKey({ ...sst, train: { ...sst.train, members: 3 } })).not.toBe(runGroupKey(sst));
   });
 
   it('plans every committed config on a project', () => {

@@ -255,11 +255,16 @@ export function parseRunConfig(raw: unknown, where = 'run config'): RunConfig {
   return r.data;
 }
 
-/** A run's config without its name and seed: runs with equal keys differ only in the seed. */
+/**
+ * A run's config without its name and seed: runs with equal keys differ only in the seed. Options
+ * added since runs were first stored are left out where they hold their default, which is what a
+ * stored run without them ran with (`train.members` 1: one model), so that an experiment sees an
+ * old run as done and the comparison groups it with its new seeds.
+ */
 export function runGroupKey(cfg: RunConfig): string {
   const { name: _name, train, ...rest } = cfg;
-  const { seed: _seed, ...trainRest } = train ?? { seed: 0 };
-  return JSON.stringify({ ...rest, train: trainRest });
+  const { seed: _seed, members, ...trainRest } = train ?? { seed: 0 };
+  return JSON.stringify({ ...rest, train: { ...trainRest, ...(members !== undefined && members !== 1 ? { members } : {}) } });
 }
 
 /** How tables name a run's method: its label, else the pipeline and the method. */
