@@ -51,10 +51,10 @@ describe('the review loop', () => {
     const weighted = [run(1, 'done', { method: { name: 'weighted-wsl', gamma: 0.5 } })];
     const c = nextLoopAction({ every: 20, corrections: 20, runs: weighted, layerId: 9, busy: false });
     expect(c.kind === 'start' && c.config.method).toEqual({ name: 'weighted-wsl', gamma: 0.5 });
-    // From an ensemble's run, one model fine-tunes (its first member, whose weights the model row keeps as its own).
+    // From an ensemble's run, the ensemble fine-tunes: every member from its own weights.
     const ensemble = [run(1, 'done', { train: { ...base.train, members: 3 } })];
     const d = nextLoopAction({ every: 20, corrections: 20, runs: ensemble, layerId: 9, busy: false });
-    expect(d.kind === 'start' && d.config.train.members).toBe(1);
+    expect(d.kind === 'start' && d.config.train.members).toBe(3);
   });
 
   it('resumes a loop run a reload cut off, and waits while one trains', () => {

@@ -87,8 +87,8 @@ export function nextLoopAction(o: {
     // WSL learns the corrections with more weight than the weak labels; another method keeps its own loss.
     method: cfg.method.name === 'wsl' ? { name: 'weighted-wsl', gamma: LOOP_WEAK_WEIGHT } : cfg.method,
     model: { ...cfg.model, dictionaryDropout: dropout, pretrain: 0 },
-    // One model fine-tunes: from an ensemble's run, its first member (the weights its model row keeps as `weights`).
-    train: { ...cfg.train, members: 1, epochs: Math.min(cfg.train.epochs, LOOP_EPOCHS), patience: Math.min(cfg.train.patience, LOOP_EPOCHS) },
+    // An ensemble's run fine-tunes as an ensemble: each member from its own weights (the model row keeps them all).
+    train: { ...cfg.train, epochs: Math.min(cfg.train.epochs, LOOP_EPOCHS), patience: Math.min(cfg.train.patience, LOOP_EPOCHS) },
     loop: { fromRunId: base.id, corrections: o.corrections },
   };
   return { kind: 'start', config, corrections: o.corrections, fromRunId: base.id };

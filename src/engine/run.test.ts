@@ -238,4 +238,39 @@ describe('the run engine', () => {
     // A source that keeps one tagger's weights refuses an ensemble before it trains.
     await expect(runEngine(three, source(), undefined)).rejects.toThrow('train.members 3: this command keeps one tagger');
   }, 120_000);
+
+  it("an ensemble's fine-tune starts each member from its own weights, and refuses starting weights of another count", async () => {
+    type Ws = Awaited<ReturnType<Tagger['getWeights']>>;
+    const two = (epochs: number, lr?: number): RunConfig => {
+      const c = wsl(epochs);
+      return { ...c, train: { ...c.train, members: 2, ...(lr ? { lr } : {}) } };
+    };
+    let members: Ws[] = [];
+    const keep = (extra: Partial<RunSource<Outcome>> = {}) =>
+      source({
+        ensembles: true,
+        record: async (run) => {
+          members = await Promise.all(run.model.members!.map((t) => t.getWeights()));
+          run.model.dispose();
+          return { ended: run.ended, losses: [], devF1: (run.dev?.overall.f1 ?? 0).toFixed(6), predicted: 0 };
+        },
+        ...extra,
+      });
+    await runEngine(two(3), keep(), undefined);
+    const trained = members;
+    const name = Object.keys(trained[0]).find((k) => !/^(out|crf)\//.test(k))!;
+    const head = (w: Ws) => Array.from(w[name].data.slice(0, 8));
+    expect(head(trained[0])).not.toEqual(head(trained[1]));
+    // A step so small that each tuned member stays where it started: member k ends at member k's weights.
+    await runEngine(two(1, 1e-9), keep({ init: async () => trained }), undefined);
+    members.forEach((w, k) => {
+      const [own, other] = [head(trained[k]), head(trained[1 - k])];
+      const far = (a: number[], b: number[]) => Math.max(...a.map((x, i) => Math.abs(x - b[i])));
+      expect(far(head(w), own)).toBeLessThan(1e-4);
+      expect(far(head(w), other)).toBeGreaterThan(1e-3);
+    });
+    // One model's weights for two members, or two for one, is refused before it trains.
+    await expect(runEngine(two(1), keep({ init: async () => trained[0] }), undefined)).rejects.toThrow('a fine-tune of train.members 2 starts from 1 model');
+    await expect(runEngine(wsl(1), source({ init: async () => trained }), undefined)).rejects.toThrow('train.members 1 starts from 2 models');
+  }, 120_000);
 });

@@ -88,8 +88,11 @@ export interface RunSource<R> {
   encoder?(cfg: RunConfig, data: EngineData): Promise<EncoderUse | null>;
   /** Without model.pretrain: an encoder pre-trained elsewhere that the run starts from (a shipped asset), if any. */
   startEncoder?(cfg: RunConfig, data: EngineData): Promise<EncoderUse | undefined>;
-  /** The weights the run starts from (the review loop's fine-tune). */
-  init?(cfg: RunConfig, data: EngineData): Promise<Weights | undefined>;
+  /**
+   * The weights the run starts from (the review loop's fine-tune): one model's, or one per member
+   * of an ensemble (train.members), each member fine-tuning from its own.
+   */
+  init?(cfg: RunConfig, data: EngineData): Promise<Weights | readonly Weights[] | undefined>;
   /**
    * The source records an ensemble (train.members > 1) from `model.decoding` and `model.members`;
    * a source that keeps one tagger's weights (`studio train --out`'s model file, simulate-review's
@@ -122,18 +125,23 @@ export async function runEngine<R>(cfg: RunConfig, source: RunSource<R>, store: 
     if (!e) return source.ended('cancelled', 'cancelled during encoder pre-training', []);
     encoder = e;
   } else encoder = await source.startEncoder?.(cfg, data);
-  const init = await source.init?.(cfg, data);
-  if (init && cfg.pipeline.kind !== 'single') throw new Error('a fine-tune from an earlier model trains one stage: pipeline "single"');
+  const start = await source.init?.(cfg, data);
+  const inits = start === undefined ? undefined : isWeightsList(start) ? start : [start];
+  if (inits && cfg.pipeline.kind !== 'single') throw new Error('a fine-tune from an earlier model trains one stage: pipeline "single"');
+  if (inits && inits.length !== cfg.train.members)
+    throw new Error(
+      `a fine-tune of train.members ${cfg.train.members} starts from ${inits.length} ${inits.length === 1 ? 'model' : 'models'}: each member starts from its own`,
+    );
   const pipelineData: PipelineData = {
     train: data.train,
     dev: data.dev,
     ...(data.unlabeled?.length ? { unlabeled: data.unlabeled } : {}),
     ...(encoder ? { encoder: encoder.weights, encoderLm: encoder.lm } : {}),
-    ...(init ? { init } : {}),
+    ...(inits ? { init: inits[0] } : {}),
   };
   for (;;) {
     try {
-      if (cfg.train.members > 1) return await source.record(await ensembleRun(cfg, data, pipelineData, hooks, store, encoder), data);
+      if (cfg.train.members > 1) return await source.record(await ensembleRun(cfg, data, pipelineData, hooks, store, encoder, inits), data);
       const r = await runPipeline(cfg.pipeline, cfg, data.feat, pipelineData, hooks, store);
       return await source.record(singleRun(r, cfg, data, encoder), data);
     } catch (e) {
@@ -146,6 +154,8 @@ export async function runEngine<R>(cfg: RunConfig, source: RunSource<R>, store: 
   }
 }
 
+const isWeightsList = (w: Weights | readonly Weights[]): w is readonly Weights[] => Array.isArray(w);
+
 /** The seed and store of an ensemble's member k (0-based): member 0 is the run of the config's seed, with its store. */
 export const memberSeed = (seed: number, k: number): number => seed + 1000 * k;
 
@@ -155,6 +165,7 @@ export const memberSeed = (seed: number, k: number): number => seed + 1000 * k;
  * decoded as one (TaggerEnsemble), its O shift and type shifts chosen on dev afresh. The record's
  * stages are the members' (named "member k of K: ..."); it keeps no method metrics or signals (they
  * describe one model). A member the user stopped ends the ensemble with the members trained so far.
+ * A fine-tune's member k starts from `inits[k]` (the review loop's fine-tune of an ensemble's run).
  */
 async function ensembleRun(
   cfg: RunConfig,
@@ -163,6 +174,7 @@ async function ensembleRun(
   hooks: EngineHooks,
   store: RunStore | undefined,
   encoder: EncoderUse | undefined,
+  inits: readonly Weights[] | undefined,
 ): Promise<FinishedRun> {
   const K = cfg.train.members;
   const done: PipelineResult[] = [];
@@ -174,7 +186,7 @@ async function ensembleRun(
         cfg.pipeline,
         member,
         data.feat,
-        pipelineData,
+        inits ? { ...pipelineData, init: inits[k] } : pipelineData,
         {
           ...hooks,
           onStage: (s) => hooks.onStage?.(`${name}: ${s}`),

@@ -96,7 +96,7 @@ export function projectSource(a: ProjectRunArgs): RunSource<TrainMetrics> {
       a.emit({ kind: 'backend', choice: { ...next, reason: a.metrics.backendReason } });
       return true;
     },
-    // An ensemble's members are kept beside its first member's weights (the model a review-loop fine-tune starts from).
+    // An ensemble's members are kept beside its first member's weights (a review-loop fine-tune starts each member from its own).
     ensembles: true,
     record: (run, data) => recordProjectRun(a, loaded!, run, data, stage),
     async ended(how, reason) {
@@ -499,9 +499,9 @@ async function projectEncoder(a: ProjectRunArgs, cfg: RunConfig, feat: Featurize
 /**
  * The weights a review-loop fine-tune starts from: run `cfg.loop.fromRunId`'s final model, which
  * must have the same tags and feature groups as this run (a changed label set or dictionary needs
- * a fresh run; the message says so).
+ * a fresh run; the message says so); an ensemble's, every member's weights, one per member.
  */
-async function loopStart(a: ProjectRunArgs, cfg: RunConfig, tags: readonly string[], feat: Featurizer): Promise<Weights> {
+async function loopStart(a: ProjectRunArgs, cfg: RunConfig, tags: readonly string[], feat: Featurizer): Promise<Weights | Weights[]> {
   const from = cfg.loop!.fromRunId;
   const model = await loopModel(a, from);
   if (model.tags.join(' ') !== tags.join(' '))
@@ -509,10 +509,15 @@ async function loopStart(a: ProjectRunArgs, cfg: RunConfig, tags: readonly strin
   const [had, has] = [model.lexicon ?? [], feat.lexicon ?? []];
   if (had.join('\n') !== has.join('\n'))
     throw new Error(`run ${from} read the feature groups ${had.join(', ') || 'none'}, this run ${has.join(', ') || 'none'}: train a fresh model`);
-  return model.weights;
+  // One model (a loop run queued before ensembles fine-tuned whole starts from the first member's weights).
+  if (cfg.train.members === 1) return model.weights;
+  const members = model.members?.map((m) => m.weights) ?? [model.weights];
+  if (members.length !== cfg.train.members)
+    throw new Error(`run ${from} keeps ${members.length} ${members.length === 1 ? 'model' : 'models'}, this fine-tune has train.members ${cfg.train.members}`);
+  return members;
 }
 
-type LoopModel = { tags: string[]; weights: Weights; lexicon?: string[] };
+type LoopModel = { tags: string[]; weights: Weights; lexicon?: string[]; members?: { weights: Weights }[] };
 /** Each run's read of its starting model: the features and the weights read the same row once. */
 const loopModels = new WeakMap<ProjectRunArgs, Promise<LoopModel>>();
 
@@ -622,7 +627,7 @@ async function recordProjectRun(a: ProjectRunArgs, L: Loaded, run: FinishedRun, 
     tags,
   );
   const members = run.model.members;
-  // An ensemble keeps every member's weights and shifts; its first member's are `weights`, which a fine-tune starts from.
+  // An ensemble keeps every member's weights and shifts; its first member's are also `weights`, the model of one.
   const weights = await (run.model.tagger ?? members![0]).getWeights();
   const kept = members && (await Promise.all(members.map(async (t) => ({ weights: await t.getWeights(), oShift: t.oShift }))));
   run.model.dispose();
