@@ -177,7 +177,7 @@ test('a first run, start to end: the demo, weak labels, a model, the review queu
   await expect(page.getByTestId('export-result')).toContainText('Exported all');
 });
 
-test('the review queue says what it waits for: weak labels, then a finished run', async ({ page, outside: _ }) => {
+test('the review queue says what it waits for (weak labels), then ranks where their sources disagree before any run', async ({ page, outside: _ }) => {
   await openDemo(page);
   await page.getByRole('link', { name: 'Review queue', exact: true }).click();
   const empty = page.getByTestId('review-empty');
@@ -188,7 +188,19 @@ test('the review queue says what it waits for: weak labels, then a finished run'
   await page.getByRole('button', { name: 'Make weak labels' }).click();
   await expect(page.getByTestId('stats-table')).toBeVisible();
   await page.getByRole('link', { name: 'Review queue', exact: true }).click();
-  await expect(empty).toContainText('No finished training run yet');
-  await empty.getByRole('link', { name: 'Train a model' }).click();
-  await expect(page.getByRole('form', { name: 'Train a model' })).toBeVisible();
+  // No run yet: the queue ranks the training sentences where the gazetteers and rules disagree, or the label model overrules one.
+  await expect(page.getByTestId('review-summary')).toContainText(/^\d+ training sentences queued: the weak sources disagree/);
+  await expect(page.getByLabel('Review run')).toHaveValue('');
+  await expect(page.getByLabel('Review signal')).toHaveValue('sources');
+  const first = page.getByTestId('review-queue').locator('li').first();
+  await expect(first).toContainText(/; weak (O|[A-Z])/);
+  await expect(first.locator('[data-line="run"]')).toHaveCount(0);
+  // There is no run's labels to accept, and a says so; x keeps the weak labels; u takes it back.
+  await page.keyboard.press('a');
+  await expect(page.getByRole('alert').filter({ hasText: "no run's labels to accept" })).toBeVisible();
+  await expect(first).not.toHaveAttribute('data-decided');
+  await page.keyboard.press('x');
+  await expect(first).toHaveAttribute('data-decided', 'weak');
+  await page.keyboard.press('u');
+  await expect(first).not.toHaveAttribute('data-decided');
 });

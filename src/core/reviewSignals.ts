@@ -6,7 +6,7 @@
  * src/methods/reviewSignals.ts.
  */
 import { coverOrder, phraseCounts, REACH_DOUBT } from './guidedCorrection';
-import type { Span } from './types';
+import { type Span, UNKNOWN_TYPE } from './types';
 
 /**
  * One run's signals over one document's tokens (arrays indexed by token; absent when the method has
@@ -31,8 +31,11 @@ export interface ReviewSignal {
   score: 'count' | 'max' | 'sum';
   /** What the summary says the ranking is by. */
   rankedBy: string;
-  /** Whether a run's stored signals carry it (`hasRun`: the run predicted the documents). */
-  present(sg: DocSignals, hasRun: boolean): boolean;
+  /**
+   * Whether a run's stored signals carry it (`hasRun`: the run predicted the documents), or the
+   * documents do (`hasSources`: the weak layer ranked against is an aggregate of source layers).
+   */
+  present(sg: DocSignals, hasRun: boolean, hasSources?: boolean): boolean;
   /** The flag of token t, or undefined; `key` names what its value is for (a phrase), for `cover`. */
   flag(t: number, d: FlagContext): { value: number; why: string; key?: string } | undefined;
   /**
@@ -69,6 +72,8 @@ export interface FlagContext {
   pred: readonly string[] | null;
   signals: DocSignals | undefined;
   across?: Across;
+  /** Per weak source (a gazetteer, a rule), the label it gives each token ('O': it does not fire there). */
+  sources?: readonly { name: string; labels: readonly string[] }[];
 }
 
 export const fmt = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(3).replace(/\.?0+$/, ''));
@@ -166,6 +171,34 @@ export const reachSignal: ReviewSignal = {
   },
 };
 
+/**
+ * The weak sources disagree: at a token where some source (a gazetteer, a rule) fires, another
+ * fires with another type, or the label model's aggregate, the weak label ranked against, overrules
+ * it (a fired source's type is not the aggregate's, or the aggregate leaves the token O). A source
+ * that does not fire abstains; an untyped match (a source's or the aggregate's) agrees with any type. The value: how many
+ * fired sources the aggregate overrules, at least 1 for a conflict among sources. It needs no run,
+ * and unlike the run's disagreement it does not vanish on the run's own training sentences: the
+ * queue of a project that has weak labels and no model yet.
+ */
+export const sourcesSignal: ReviewSignal = {
+  id: 'sources',
+  title: 'the weak sources disagree',
+  score: 'sum',
+  rankedBy: 'the sources the weak labels overrule, over its tokens',
+  present: (_sg, _hasRun, hasSources) => !!hasSources,
+  flag: (t, { word, weak, sources }) => {
+    if (!sources?.length) return undefined;
+    const fired = sources.filter((x) => x.labels[t] !== 'O');
+    if (!fired.length) return undefined;
+    const typed = new Set(fired.map((x) => x.labels[t]).filter((l) => l !== UNKNOWN_TYPE));
+    const agrees = (l: string) => l === UNKNOWN_TYPE || weak[t] === UNKNOWN_TYPE || l === weak[t];
+    const overruled = fired.filter((x) => weak[t] === 'O' || !agrees(x.labels[t]));
+    if (!overruled.length && typed.size < 2) return undefined;
+    const votes = fired.map((x) => `${x.name} ${x.labels[t] === UNKNOWN_TYPE ? 'an entity' : x.labels[t]}`).join(', ');
+    return { value: Math.max(1, overruled.length), why: `${word} (${votes}; weak ${weak[t]})` };
+  },
+};
+
 /** Per token, the label a span set gives it ('O' outside spans). */
 export function tokenLabels(spans: readonly Span[], n: number): string[] {
   const out = new Array<string>(n).fill('O');
@@ -181,6 +214,8 @@ export interface QueueDoc {
   weak: readonly Span[];
   predicted?: readonly Span[];
   signals?: DocSignals;
+  /** The spans of each weak source the weak layer aggregates (sourcesSignal), where they were read. */
+  sources?: readonly { name: string; spans: readonly Span[] }[];
 }
 
 export interface QueueEntry {
@@ -214,7 +249,17 @@ export function rankSentences(docs: readonly QueueDoc[], signal: ReviewSignal, l
     const weak = tokenLabels(d.weak, n);
     const pred = d.predicted ? tokenLabels(d.predicted, n) : null;
     // One context per document, its word set per token: a new object per token was most of the ranking's time.
-    const ctx: FlagContext = { docId: d.docId, words: d.words, word: '', weak, pred, signals: d.signals, ...(across ? { across } : {}) };
+    const sources = d.sources?.map((x) => ({ name: x.name, labels: tokenLabels(x.spans, n) }));
+    const ctx: FlagContext = {
+      docId: d.docId,
+      words: d.words,
+      word: '',
+      weak,
+      pred,
+      signals: d.signals,
+      ...(across ? { across } : {}),
+      ...(sources ? { sources } : {}),
+    };
     d.sentences.forEach(([a, b], si) => {
       const flagged: { t: number; value: number; why: string; key?: string }[] = [];
       for (let t = a; t < b; t++) {

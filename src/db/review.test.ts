@@ -119,6 +119,43 @@ describe('the review queue, read and ranked in the query worker', () => {
     expect(moved.entries.find((e) => e.docId === devId)?.words).toEqual(['Heparin', 'works']);
   });
 
+  it('with no run, ranks where the weak sources disagree, reading the source layers the aggregate was made from', async () => {
+    const db = new StudioDB(`queue-${Math.random()}`);
+    const projectId = await createProject(db, 'p');
+    const layer = { kind: 'gold' as const, name: 'gold' };
+    const { docIds } = await importCorpus(db, projectId, parseConll(TRAIN, { file: 'train.conll', scheme: 'BIO', split: 'train', layer }));
+    const docs = (await db.documents.bulkGet(docIds)).map((d) => d!);
+    // A gazetteer and a rule: the rule calls Aspirin a Disease, the gazetteer a Chemical, which the aggregate keeps.
+    const first = docs.map((d) => (tokenTexts(d)[0] === 'Aspirin' ? [{ start: 0, end: 1, label: 'Chemical' }] : []));
+    const rule = docs.map((d) => (tokenTexts(d)[0] === 'Aspirin' ? [{ start: 0, end: 1, label: 'Disease' }] : []));
+    await saveWeakLabels(
+      db,
+      projectId,
+      docIds,
+      [
+        { name: 'gazetteer', priority: 1, spans: first },
+        { name: 'rule', priority: 0, spans: rule },
+      ],
+      first.map((spans) => ({ spans, oMode: 'partial' as const })),
+      'priority',
+    );
+    const layers = await db.layers.where('[projectId+kind]').equals([projectId, 'weak']).sortBy('id');
+    const aggregate = layers.find((l) => l.role === 'aggregate')!.id!;
+    const args = { projectId, weak: aggregate, predLayer: null, runId: null, signal: null, allSplits: false, limit: 200 };
+    const view = (await reviewQueue(db, args))!;
+    expect(view.have).toEqual(['sources']);
+    expect(view.signal).toBe('sources');
+    expect(view.entries.map((e) => [e.name, e.sentence, e.reasons])).toEqual([
+      [docs[0].name, 1, ['Aspirin (gazetteer Chemical, rule Disease; weak Chemical)']],
+    ]);
+    expect(view.entries[0].predicted).toBeUndefined();
+    expect((await reviewQueue(db, { ...args, signal: 'sources' }))!.entries).toEqual(view.entries);
+    // Ranked against one source's own layer, there is nothing it aggregates.
+    const source = { ...args, weak: layers.find((l) => l.role === 'source')!.id! };
+    expect((await reviewQueue(db, source))!.have).toEqual([]);
+    expect((await reviewQueue(db, { ...source, signal: 'sources' }))!.total).toBe(0);
+  });
+
   it("a decision, written to the corrections layer, does not wake the queue's live query; new weak labels do", async () => {
     const p = await project();
     const args = { projectId: p.projectId, weak: p.weak, predLayer: p.predLayer, runId: p.runId, signal: null, allSplits: false, limit: 200 };

@@ -17,7 +17,7 @@ import { sentenceRanges, tokenTexts, type Span, type Split } from '../core/types
 import { REVIEW_SIGNALS, reviewSignal } from '../methods/reviewSignals';
 import { eachRow, layerRows } from './layerStore';
 import { layerAnnotations, runSignals } from './repo';
-import type { AnnotationRow, RunRow, StudioDB } from './schema';
+import type { AnnotationRow, LayerRow, RunRow, StudioDB } from './schema';
 
 export interface ReviewQueueArgs {
   projectId: number;
@@ -58,9 +58,9 @@ export interface QueueView {
   rankedAt: number;
 }
 
-/** Which signals a run's rows carry. */
-export function signalsPresent(rows: readonly DocSignals[], hasRun: boolean): string[] {
-  return REVIEW_SIGNALS.filter((s) => s.present({}, hasRun) || rows.some((r) => s.present(r, false))).map((s) => s.id);
+/** Which signals a run's rows carry, or the documents do (`hasSources`: the weak layer aggregates source layers). */
+export function signalsPresent(rows: readonly DocSignals[], hasRun: boolean, hasSources = false): string[] {
+  return REVIEW_SIGNALS.filter((s) => s.present({}, hasRun, hasSources) || rows.some((r) => s.present(r, false))).map((s) => s.id);
 }
 
 /**
@@ -69,9 +69,10 @@ export function signalsPresent(rows: readonly DocSignals[], hasRun: boolean): st
  * corpus by the dev gain of its corrections over as many random ones (bench/queue-loco.ts;
  * BENCHMARKS.md, "The queue as the studio ranks it"; with three seeds of tweets it chose reach,
  * with five this). Then reach, then disagreement: on its own training sentences a model mostly
- * reproduces the weak labels, so disagreement finds little there.
+ * reproduces the weak labels, so disagreement finds little there. With no run, the weak sources'
+ * disagreement.
  */
-export const DEFAULT_SIGNALS = ['uncertainty', 'reach', 'disagreement'] as const;
+export const DEFAULT_SIGNALS = ['uncertainty', 'reach', 'disagreement', 'sources'] as const;
 
 export function defaultSignal(have: readonly string[]): string {
   return DEFAULT_SIGNALS.find((s) => have.includes(s)) ?? have[0] ?? 'disagreement';
@@ -91,8 +92,21 @@ const seen: { db: StudioDB | null; projectId: number; docs: Map<number, { name: 
   docs: new Map(),
 };
 
-/** Every document of the project as the queue ranks it, with the split, and the signals the run carries. */
-export async function queueDocs(db: StudioDB, a: Pick<ReviewQueueArgs, 'projectId' | 'weak' | 'predLayer' | 'runId'>) {
+/**
+ * The weak source layers that the weak layer `weak` aggregates: the project's layers of role
+ * 'source' when it is their aggregate (saveWeakLabels writes them together), else none.
+ */
+async function sourceLayers(db: StudioDB, projectId: number, weak: number): Promise<LayerRow[]> {
+  const layers = await db.layers.where('[projectId+kind]').equals([projectId, 'weak']).sortBy('id');
+  if (layers.find((l) => l.id === weak)?.role !== 'aggregate') return [];
+  return layers.filter((l) => l.role === 'source');
+}
+
+/**
+ * Every document of the project as the queue ranks it, with the split, and the signals the run
+ * carries; with `withSources`, each document's spans of the weak sources too (sourcesSignal).
+ */
+export async function queueDocs(db: StudioDB, a: Pick<ReviewQueueArgs, 'projectId' | 'weak' | 'predLayer' | 'runId'>, withSources = false) {
   if (a.weak === null) return null;
   const split = new Map<number, Split>();
   for (const sp of SPLITS) for (const id of await db.documents.where('[projectId+split]').equals([a.projectId, sp]).primaryKeys()) split.set(id as number, sp);
@@ -110,10 +124,12 @@ export async function queueDocs(db: StudioDB, a: Pick<ReviewQueueArgs, 'projectI
   if (cache.size > split.size) for (const id of [...cache.keys()]) if (!split.has(id)) cache.delete(id);
   // A document deleted between the two reads is left out (the live query runs again for the deletion).
   const ids = [...split.keys()].filter((id) => cache.has(id)).sort((x, y) => x - y);
-  const [w, p, sig] = await Promise.all([
+  const sources = await sourceLayers(db, a.projectId, a.weak);
+  const [w, p, sig, bySource] = await Promise.all([
     layerAnnotations(db, a.weak, ids),
     a.predLayer === null ? Promise.resolve(null) : layerAnnotations(db, a.predLayer, ids),
     a.runId !== null ? runSignals(db, a.runId).toArray() : Promise.resolve([]),
+    withSources ? Promise.all(sources.map((l) => layerAnnotations(db, l.id!, ids))) : Promise.resolve(null),
   ]);
   const byDoc = new Map(sig.map((s) => [s.docId, s]));
   return {
@@ -128,9 +144,10 @@ export async function queueDocs(db: StudioDB, a: Pick<ReviewQueueArgs, 'projectI
         weak: w[k].spans,
         predicted: p?.[k].spans,
         signals: byDoc.get(id),
+        ...(bySource ? { sources: sources.map((l, j) => ({ name: l.name, spans: bySource[j][k].spans })) } : {}),
       };
     }),
-    have: signalsPresent(sig, a.predLayer !== null),
+    have: signalsPresent(sig, a.predLayer !== null, sources.length > 0),
   };
 }
 
@@ -139,10 +156,12 @@ const touching = (spans: readonly Span[], from: number, to: number) => spans.fil
 /** The review queue: the documents read, ranked by the signal, its first `limit` entries with their sentences. */
 export async function reviewQueue(db: StudioDB, a: ReviewQueueArgs): Promise<QueueView | null> {
   const t0 = performance.now();
-  const data = await queueDocs(db, a);
+  let data = await queueDocs(db, a, a.signal === 'sources');
   if (!data) return null;
-  const t1 = performance.now();
   const signalId = a.signal ?? defaultSignal(data.have);
+  // The default chose the sources' disagreement (no run): read their spans too.
+  if (signalId === 'sources' && a.signal !== 'sources') data = (await queueDocs(db, a, true))!;
+  const t1 = performance.now();
   const signal = reviewSignal(signalId);
   const train = a.allSplits ? data.docs : data.docs.filter((d) => d.split === 'train');
   const ranked = rankSentences(train, signal);

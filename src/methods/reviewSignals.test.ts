@@ -52,6 +52,51 @@ describe('review queue signals', () => {
     expect(rankSentences(docs, reviewSignal('disagreement')).map((e) => [e.docId, e.sentence, e.count])).toEqual([[1, 1, 1]]);
   });
 
+  it('ranks where the weak sources disagree, with no run: a conflict among sources, or the aggregate overruling one', () => {
+    const src = (name: string, spans: QueueDoc['weak']) => ({ name, spans });
+    const docs: QueueDoc[] = [
+      {
+        ...doc(1, undefined, [{ start: 0, end: 1, label: 'X' }], undefined),
+        // Sentence 1: g says X, r says Y at a (the aggregate kept X: r overruled); u, untyped, agrees at b.
+        // Sentence 2: the aggregate leaves e O though g fired there (overruled), and at d both agree with it.
+        sources: [
+          src('g', [
+            { start: 0, end: 1, label: 'X' },
+            { start: 3, end: 4, label: 'X' },
+            { start: 4, end: 5, label: 'Y' },
+          ]),
+          src('r', [{ start: 0, end: 1, label: 'Y' }]),
+          src('u', [{ start: 1, end: 2, label: '?' }]),
+        ],
+        weak: [
+          { start: 0, end: 1, label: 'X' },
+          { start: 1, end: 2, label: 'X' },
+          { start: 3, end: 4, label: 'X' },
+        ],
+      },
+      // Every source agrees with the aggregate: nothing to review.
+      { ...doc(2, undefined, [{ start: 0, end: 2, label: 'X' }], undefined), sources: [src('g', [{ start: 0, end: 2, label: 'X' }])] },
+      // Two sources that conflict where the aggregate could not type the match: a conflict all the same.
+      {
+        ...doc(3, undefined, [{ start: 2, end: 3, label: '?' }], undefined),
+        sources: [src('g', [{ start: 2, end: 3, label: 'X' }]), src('r', [{ start: 2, end: 3, label: 'Y' }])],
+      },
+    ];
+    const signal = reviewSignal('sources');
+    expect(signal.present({}, false, true)).toBe(true);
+    expect(signal.present({ uncertainty: new Float32Array(6) }, true, false)).toBe(false);
+    const ranked = rankSentences(docs, signal);
+    expect(ranked.map((e) => [e.docId, e.sentence, e.count, e.flagged])).toEqual([
+      [1, 1, 1, [0]],
+      [1, 2, 1, [4]],
+      [3, 1, 1, [2]],
+    ]);
+    expect(ranked[0].reasons).toEqual(['a (g X, r Y; weak X)']);
+    expect(ranked[1].reasons).toEqual(['e (g Y; weak O)']);
+    // Documents without source spans (an imported weak layer) are never flagged.
+    expect(rankSentences([doc(4, undefined, [{ start: 0, end: 1, label: 'X' }])], signal)).toEqual([]);
+  });
+
   it('ranks by reach: a doubted phrase that recurs first, an undoubted or unpredicted one not at all', () => {
     const words = ['CAA', 'was', 'given', '.', 'Then', 'CAA', 'and', 'zinc', '.', 'Only', 'rare', 'here', '.'];
     const sentences: [number, number][] = [

@@ -3,7 +3,7 @@
  * TensorFlow.js: the review page loads this). Each reads its field of a run's stored signals (core/reviewSignals.ts
  * DocSignals, written by the method's pipeline or its `record` hook) and says why it flags a token.
  */
-import { disagreementSignal, reachSignal, type ReviewSignal, uncertaintySignal, uncertaintySumSignal } from '../core/reviewSignals';
+import { disagreementSignal, reachSignal, type ReviewSignal, sourcesSignal, uncertaintySignal, uncertaintySumSignal } from '../core/reviewSignals';
 import { METHOD_DEFS } from './defs';
 
 /** Every signal the review queue offers, the generic ones first. */
@@ -12,6 +12,7 @@ export const REVIEW_SIGNALS: readonly ReviewSignal[] = [
   uncertaintySignal,
   uncertaintySumSignal,
   reachSignal,
+  sourcesSignal,
   ...METHOD_DEFS.flatMap((d) => d.signals ?? []),
 ];
 

@@ -113,7 +113,9 @@ export function ReviewPage() {
     if (hasQueue && !box.current?.contains(document.activeElement) && document.activeElement?.tagName !== 'SELECT') box.current?.focus();
   }, [hasQueue]);
 
-  if (layers && runs && (!layers.some((l) => l.kind === 'weak') || !runs.length))
+  // With no run yet, weak labels aggregated from sources still queue: where the sources disagree.
+  const hasSources = !!layers?.some((l) => l.kind === 'weak' && l.role === 'source');
+  if (layers && runs && (!layers.some((l) => l.kind === 'weak') || (!runs.length && !hasSources)))
     return <ReviewEmpty projectId={projectId} hasWeak={layers.some((l) => l.kind === 'weak')} />;
 
   return (
@@ -227,6 +229,7 @@ function QueueChoices(p: {
       <label>
         Run{' '}
         <select aria-label="Review run" value={run?.id ?? ''} onChange={(e) => setRunId(Number(e.target.value))}>
+          {!runs.length && <option value="">none yet</option>}
           {runs.map((r) => (
             <option key={r.id} value={r.id}>
               {runLabel(r)}
@@ -240,7 +243,7 @@ function QueueChoices(p: {
           {REVIEW_SIGNALS.map((s) => (
             <option key={s.id} value={s.id} disabled={!have?.has(s.id)}>
               {s.title}
-              {have?.has(s.id) ? '' : ' (not in this run)'}
+              {have?.has(s.id) ? '' : s.id === 'sources' ? ' (the weak layer aggregates no sources)' : ' (not in this run)'}
             </option>
           ))}
         </select>
@@ -579,7 +582,8 @@ function ReviewEmpty({ projectId, hasWeak }: { projectId: number; hasWeak: boole
           </>
         ) : (
           <>
-            No finished training run yet: the queue reads what a run&apos;s method learned about the weak labels. <Link href="/train">Train a model</Link>
+            No finished training run yet: the queue reads what a run&apos;s method learned about the weak labels (or, for weak labels made here from gazetteers
+            and rules, where their sources disagree). <Link href="/train">Train a model</Link>
           </>
         )}
       </p>
@@ -608,6 +612,11 @@ function useDecisions(o: {
   const [error, setError] = useState<string | null>(null);
   /** Accept the run's labels or keep the weak ones for a queued sentence, then go to the next. */
   const decide = async (q: Pick<QueueItem, 'docId' | 'sentence' | 'from' | 'to' | 'words' | 'weak' | 'predicted'>, which: 'run' | 'weak') => {
+    // A queue ranked with no run (the weak sources' disagreement) has no run's labels to accept.
+    if (which === 'run' && !q.predicted) {
+      setError("no run's labels to accept here: x keeps the weak labels, Enter corrects the sentence in the editor");
+      return;
+    }
     const spans = (which === 'run' ? (q.predicted ?? []) : q.weak).filter((x) => x.label !== '?');
     const id = `q-${q.docId}-${q.sentence}`;
     try {
