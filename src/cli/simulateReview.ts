@@ -52,7 +52,7 @@ import {
 import type { experimentSchema, Setting } from '../core/experimentConfig';
 import { meanStd, scoreSpans } from '../core/metrics';
 import { tagsToSpans } from '../core/tagScheme';
-import type { Annotation, ParsedCorpus } from '../core/types';
+import type { Annotation, ParsedCorpus, Span } from '../core/types';
 import { lexiconMatcher, type Lexicon } from '../core/lexicon';
 import { mulberry32 } from '../core/random';
 import { runEngine, type RunSource, scopedStore } from '../engine/run';
@@ -69,15 +69,15 @@ import { fileRunStore, runStoreDir } from './runStore';
 import { useWasmBackend } from './train';
 import { weakLabelCorpus } from './weakLabel';
 import { issueSentence } from '../core/issueSentence';
-import { reachSignal } from '../core/reviewSignals';
+import { reachSignal, sourcesSignal } from '../core/reviewSignals';
 import { keptStart } from '../core/queueLoco';
 
 /** The ranking signals, each a sentence score over the pool (higher: correct it sooner). */
-export const SIGNALS = ['doubt', 'crossfit', 'uncertainty', 'uncertainty-max', 'combined', 'reach', 'reach-set', 'reach-studio'] as const;
+export const SIGNALS = ['doubt', 'crossfit', 'uncertainty', 'uncertainty-max', 'combined', 'reach', 'reach-set', 'reach-studio', 'sources'] as const;
 export type SignalName = (typeof SIGNALS)[number];
 
 /** The rankings that need no fold model: the base model's own signals, and the oracle of reach. */
-const BASE_RANKINGS: readonly string[] = ['uncertainty', 'uncertainty-max', 'reach-studio', 'reach', 'reach-set', 'oracle-reach', 'oracle-reach-set'];
+const BASE_RANKINGS: readonly string[] = ['uncertainty', 'uncertainty-max', 'reach-studio', 'reach', 'reach-set', 'sources', 'oracle-reach', 'oracle-reach-set'];
 
 /** Rankings a simulation may correct by: the signals, and the oracle of reach (gold ranks it: the bound of what reach could do). */
 const TRAINABLE = [...SIGNALS, 'oracle-reach', 'oracle-reach-set'] as const;
@@ -93,6 +93,8 @@ export const SIGNAL_TITLES: Record<(typeof TRAINABLE)[number] | 'random' | 'orac
   'reach-set': 'reach as a set: greedily, each sentence by what its doubted phrases add to those of the sentences above it (a phrase counted once)',
   'reach-studio':
     "the studio's reach queue itself (its review page's ranking of the pool from the run's decoded spans and stored uncertainty; then the rest by the least sure token)",
+  sources:
+    "the studio's queue with no run, where the weak sources disagree: a source's type against another's, or the label model's aggregate overruling a source that fired (a dictionary setting's gazetteers and rules; the sentences it does not flag follow at random)",
   'oracle-reach-set':
     "the oracle of reach as a set: greedily, each sentence by its own token errors and its rules' net fixes in the pool's other sentences, a phrase counted once (the gold labels rank them)",
   'oracle-reach':
@@ -226,6 +228,8 @@ interface PoolData {
   setting: Setting;
   /** Gold annotations per training document (undefined outside the pool). */
   gold: (Annotation | undefined)[];
+  /** Per training document, the spans of each weak source its weak labels aggregate (a dictionary setting's pool; undefined elsewhere). */
+  sources?: (readonly { name: string; spans: readonly Span[] }[] | undefined)[];
 }
 
 export function poolData(setting: Setting, opts: Pick<SimulateOptions, 'pools'>): PoolData {
@@ -247,7 +251,7 @@ export function poolData(setting: Setting, opts: Pick<SimulateOptions, 'pools'>)
   const data = loadSetting(rest as Setting);
   const nTrain = Math.min(data.train.corpus.docs.length, pool.limitTrain ?? limitTrain ?? Infinity);
   const split = data[from];
-  const poolWeak = poolWeakLabels(setting, data, nTrain, from);
+  const { aggregate: poolWeak, sources: poolSources } = poolWeakLabels(setting, data, nTrain, from);
   const goldLayer = split.layers.find((l) => l.kind === 'gold');
   if (!goldLayer) throw new Error(`setting "${setting.name}": ${from} has no gold labels`);
   const n = split.docs.length;
@@ -280,6 +284,9 @@ export function poolData(setting: Setting, opts: Pick<SimulateOptions, 'pools'>)
     data: { ...data, train: { corpus, anns, weak: corpus.docs.map(() => true) }, [from]: sub(split, restIdx) },
     setting: rest as Setting,
     gold,
+    ...(poolSources
+      ? { sources: [...new Array<undefined>(nTrain).fill(undefined), ...poolIdx.map((k) => poolSources.map((x) => ({ name: x.name, spans: x.spans[k] })))] }
+      : {}),
   };
 }
 
@@ -289,14 +296,24 @@ export function poolData(setting: Setting, opts: Pick<SimulateOptions, 'pools'>)
  * setting's dictionary (the strings its labels matched in its first `nTrain` training sentences),
  * longest match first, since new text comes with no distant labels of its own.
  */
-function poolWeakLabels(setting: Setting, data: SettingData, nTrain: number, from: 'dev' | 'test'): Annotation[] {
+function poolWeakLabels(
+  setting: Setting,
+  data: SettingData,
+  nTrain: number,
+  from: 'dev' | 'test',
+): { aggregate: Annotation[]; sources?: readonly { name: string; spans: readonly Span[][] }[] } {
   // The dictionary reads the first limitTrain training sentences' labels, the pool's never.
-  if (setting.kind === 'distant') return ownDictionaryLabels({ ...setting, limitTrain: nTrain }, data, data[from]);
+  if (setting.kind === 'distant') return { aggregate: ownDictionaryLabels({ ...setting, limitTrain: nTrain }, data, data[from]) };
   if (setting.kind !== 'dictionary') throw new Error(`setting "${setting.name}": no dictionary to label the pool with`);
   const file = setting[from];
   if (!('conll' in file)) throw new Error(`setting "${setting.name}": a pool from ${from} needs a CoNLL ${from} file`);
-  return weakLabelCorpus({ corpus: file.conll, ...settingSources(setting, data), ...(data.hmm ? { hmm: data.hmm, types: data.hmm.types } : {}) }).result
-    .aggregate;
+  const { result } = weakLabelCorpus({ corpus: file.conll, ...settingSources(setting, data), ...(data.hmm ? { hmm: data.hmm, types: data.hmm.types } : {}) });
+  return { aggregate: result.aggregate, sources: result.sources };
+}
+
+/** The spans of a document inside its sentence [offset, offset + n), in the sentence's coordinates. */
+function sentenceSpans(spans: readonly Span[], offset: number, n: number): Span[] {
+  return spans.filter((x) => x.start >= offset && x.end <= offset + n).map((x) => ({ ...x, start: x.start - offset, end: x.end - offset }));
 }
 
 export function readSimRecords(file: string): SimRecord[] {
@@ -317,6 +334,7 @@ function rankings(
   tags: readonly string[],
   seed: number,
   trained: readonly string[],
+  sources: number[] | null,
 ): Record<string, number[]> {
   const r: Record<string, number[]> = {
     random: randomOrder(pool.length, seed),
@@ -328,6 +346,7 @@ function rankings(
     reach: rankBy(scores.reach, seed),
     'reach-set': rankByCover(reachSet, seed),
     'reach-studio': studioReach,
+    ...(sources ? { sources } : {}),
   };
   if (trained.includes('oracle-reach')) r['oracle-reach'] = rankBy(travelOracle(pool, tags), seed);
   if (trained.includes('oracle-reach-set')) r['oracle-reach-set'] = rankByCover(travelOracleItems(pool, tags), seed);
@@ -373,7 +392,7 @@ export async function simulateReview(
     const left = seeds.filter((seed) => !seedComplete(sim, s0.name, seed, done));
     if (!left.length) continue;
     log(`${s0.name}: loading`);
-    const { data: d, setting, gold } = poolData(s0, sim);
+    const { data: d, setting, gold, sources } = poolData(s0, sim);
     const lexicons = new Map<string, Lexicon | null>();
     const { planned, sents, feat, tags } = await prepareMethod({
       exp,
@@ -392,7 +411,18 @@ export async function simulateReview(
       throw new Error(`${configFile}: simulate.gazetteer: setting "${s0.name}" gives its model no dictionary features to travel into`);
     const goldSents = toSentences(d.train.corpus.docs, gold, tags).slice(0, sents.train.length);
     const poolAt = sents.train.map((x, k) => (gold[x.doc] ? k : -1)).filter((k) => k >= 0);
-    const pool: PoolSentence[] = poolAt.map((k) => ({ words: sents.train[k].words, weak: sents.train[k].tags, gold: goldSents[k].tags }));
+    if (sim.train.includes('sources') && !sources)
+      throw new Error(`${configFile}: simulate.train "sources": setting "${s0.name}" has no weak sources to disagree (its pool is labeled by one dictionary)`);
+    const pool: PoolSentence[] = poolAt.map((k) => {
+      const x = sents.train[k];
+      const bySource = sources?.[x.doc];
+      return {
+        words: x.words,
+        weak: x.tags,
+        gold: goldSents[k].tags,
+        ...(bySource ? { sources: bySource.map((src) => ({ name: src.name, spans: sentenceSpans(src.spans, x.offset, x.words.length) })) } : {}),
+      };
+    });
     log(
       `${s0.name}: ${sents.train.length} training sentences, a pool of ${pool.length} the annotator may correct (${pool.filter((p) => tokenErrors(p) > 0).length} with a weak-label error), dev ${sents.dev.length}, test ${sents.test.length}`,
     );
@@ -466,7 +496,7 @@ async function simulateSeed(a: SeedArgs): Promise<void> {
 async function baseModel(c: SeedContext): Promise<{
   weights: Weights;
   stageCfg: RunConfig;
-  base: { uncertainty: number[]; 'uncertainty-max': number[]; reach: number[]; reachSet: CoverItem[]; studioReach: number[] };
+  base: { uncertainty: number[]; 'uncertainty-max': number[]; reach: number[]; reachSet: CoverItem[]; studioReach: number[]; sources: number[] | null };
 }> {
   const { setting, seed, cfg, m, feat, sents, pool, poolAt, tags, done, log, store, key, write, onEpoch } = c;
   const t0 = performance.now();
@@ -530,6 +560,8 @@ async function baseModel(c: SeedContext): Promise<{
       reach: pool.map((_, i) => reachScore(doubted[i], counts, uncertainty[i])),
       reachSet: reachItems(doubted, counts, uncertainty),
       studioReach: queueOrder(pool, marg, paths, tags, reachSignal, seed),
+      // Only a pool whose weak labels aggregate sources has a ranking by their disagreement.
+      sources: pool.some((x) => x.sources) ? queueOrder(pool, marg, paths, tags, sourcesSignal, seed) : null,
     },
   };
 }
@@ -538,7 +570,7 @@ async function baseModel(c: SeedContext): Promise<{
 async function crossFit(
   c: SeedContext,
   stageCfg: RunConfig,
-  base: { uncertainty: number[]; 'uncertainty-max': number[]; reach: number[]; reachSet: CoverItem[]; studioReach: number[] },
+  base: { uncertainty: number[]; 'uncertainty-max': number[]; reach: number[]; reachSet: CoverItem[]; studioReach: number[]; sources: number[] | null },
 ): Promise<Record<string, number[]>> {
   const { sim, setting, seed, feat, sents, pool, poolAt, tags, done, store, key, write, onEpoch } = c;
   const t0 = performance.now();
@@ -570,7 +602,7 @@ async function crossFit(
       scores.crossfit[i] = disagreement(paths[j], pool[i].weak);
     });
   }
-  const ranked = rankings(pool, scores, base.reachSet, base.studioReach, tags, seed, sim.train);
+  const ranked = rankings(pool, scores, base.reachSet, base.studioReach, tags, seed, sim.train, base.sources);
   const precisions: Record<string, Record<string, number>> = {};
   for (const [name, order] of Object.entries(ranked))
     if (folds || ['random', 'oracle', ...BASE_RANKINGS].includes(name))

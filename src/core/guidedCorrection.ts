@@ -9,12 +9,15 @@
 import { alignedLexicon, type Lexicon } from './lexicon';
 import { mulberry32 } from './random';
 import { type QueueDoc, rankSentences, type ReviewSignal, uncertaintyOf } from './reviewSignals';
+import type { Span } from './types';
 
 /** A sentence the annotator may correct: its words, its weak tags and the gold tags the annotator knows. */
 export interface PoolSentence {
   words: readonly string[];
   weak: readonly number[];
   gold: readonly number[];
+  /** The spans of each weak source the weak tags aggregate (a dictionary setting's gazetteers and rules), in the sentence's coordinates. */
+  sources?: readonly { name: string; spans: readonly Span[] }[];
 }
 
 /** The tokens whose weak tag differs from gold: the oracle ranks by it, and a sentence with one has a label error. */
@@ -123,6 +126,7 @@ export function queueOrder(
     weak: spans(p.weak),
     predicted: spans(paths[i]),
     signals: { uncertainty: uncertaintyOf(marginals[i], names.length) },
+    ...(p.sources ? { sources: p.sources } : {}),
   }));
   const ranked = rankSentences(docs, signal).map((e) => e.docId);
   const seen = new Set(ranked);
