@@ -77,7 +77,16 @@ export const SIGNALS = ['doubt', 'crossfit', 'uncertainty', 'uncertainty-max', '
 export type SignalName = (typeof SIGNALS)[number];
 
 /** The rankings that need no fold model: the base model's own signals, and the oracle of reach. */
-const BASE_RANKINGS: readonly string[] = ['uncertainty', 'uncertainty-max', 'reach-studio', 'reach', 'reach-set', 'sources', 'oracle-reach', 'oracle-reach-set'];
+const BASE_RANKINGS: readonly string[] = [
+  'uncertainty',
+  'uncertainty-max',
+  'reach-studio',
+  'reach',
+  'reach-set',
+  'sources',
+  'oracle-reach',
+  'oracle-reach-set',
+];
 
 /** Rankings a simulation may correct by: the signals, and the oracle of reach (gold ranks it: the bound of what reach could do). */
 const TRAINABLE = [...SIGNALS, 'oracle-reach', 'oracle-reach-set'] as const;
