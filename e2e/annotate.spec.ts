@@ -40,7 +40,7 @@ function dump(page: Page): Promise<Dump> {
 }
 
 /** The demo with weak labels and a small model trained on them (16 units, WASM), finished. */
-async function demoWithRun(page: Page, epochs: number): Promise<void> {
+async function demoWithRun(page: Page, epochs: number, members = 1): Promise<void> {
   await openDemo(page);
   await makeWeakLabels(page);
   await page.getByRole('link', { name: 'Train', exact: true }).click();
@@ -48,6 +48,7 @@ async function demoWithRun(page: Page, epochs: number): Promise<void> {
   await page.getByLabel('Hidden units').fill('16');
   await page.getByLabel('Epochs', { exact: true }).fill(String(epochs));
   await page.getByLabel('Backend').selectOption('wasm');
+  if (members !== 1) await page.getByLabel('Ensemble members').fill(String(members));
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
 }
@@ -552,6 +553,35 @@ test("the editor shows the document's neighbours as context and opens them", asy
   await page.goto(`/#/p/${first.projectId}/annotate/${first.id}`);
   await expect(page.getByTestId('neighbour-after')).toContainText(second.text.slice(0, 60));
   await expect(page.getByTestId('neighbour-before')).toHaveCount(0);
+});
+
+test("the review loop fine-tunes an ensemble's run as an ensemble, every member kept", async ({ page, outside: _ }) => {
+  test.setTimeout(420_000);
+  await demoWithRun(page, 1, 2);
+  const firstRun = Number(await page.getByTestId('runs-table').locator('tbody tr').first().getAttribute('data-run'));
+  await page.getByRole('link', { name: 'Review queue', exact: true }).click();
+  await expect(page.getByTestId('review-queue').locator('li').first()).toBeVisible();
+  await page.getByLabel('Fine-tune every').fill('2');
+  await page.getByTestId('review-box').focus();
+  await page.keyboard.press('a');
+  await expect(page.getByTestId('loop-status')).toContainText('1 correction; 1 more correction');
+  await page.keyboard.press('x');
+  await expect(page.getByTestId('loop-status')).toContainText('fine-tuned with 2 corrections', { timeout: 300_000 });
+  const runs = await storeRows<{
+    id: number;
+    status: string;
+    config: { loop?: { fromRunId: number }; train: { members: number } };
+    metrics: { members?: { seed: number }[]; history: { stage?: string }[] };
+  }>(page, 'runs');
+  const loopRun = runs.find((r) => r.config.loop)!;
+  expect(loopRun.config.loop?.fromRunId).toBe(firstRun);
+  expect(loopRun.status).toBe('done');
+  // Both members fine-tuned (each from the member the first run kept), decoded as one again.
+  expect(loopRun.config.train.members).toBe(2);
+  expect(loopRun.metrics.members?.map((m) => m.seed)).toEqual([1, 1001]);
+  expect([...new Set(loopRun.metrics.history.map((h) => h.stage))]).toEqual(['member 1 of 2: weighted-wsl', 'member 2 of 2: weighted-wsl']);
+  const models = await storeRows<{ runId: number; kind: string; state: { members?: unknown[] } }>(page, 'models');
+  expect(models.find((m) => m.runId === loopRun.id && m.kind === 'final')?.state.members).toHaveLength(2);
 });
 
 test('the review loop: corrections start a background fine-tune that a reload resumes, the queue re-ranks by it, and the curve grows', async ({
