@@ -1,5 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Fragment, useRef, useState } from 'react';
+import { Link } from 'wouter';
 import type { PRF } from '../../core/metrics';
 import { parseFollowing } from '../../core/weak/abbreviations';
 import { AGGREGATE_METHODS, fitsHmm, LABEL_MODEL_ORDER, type LabelModel } from '../../core/weak/aggregate';
@@ -128,6 +129,12 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
         </tbody>
       </table>
       {summary.abbreviationsOnDev && <AbbreviationsOnDev on={!!summary.abbreviations} dev={summary.abbreviationsOnDev} />}
+      {summary.sources.length > 0 && (
+        <p className="muted" data-testid="weak-review">
+          Where the sources disagree, or the label model overrules one, the <Link href="/review">review queue</Link> ranks the training sentences for
+          correction, before any model is trained.
+        </p>
+      )}
     </>
   );
 }
