@@ -86,11 +86,11 @@ test('the document list is virtualized and the demo documents open in order', as
   await openDemo(page);
   await page.getByRole('link', { name: 'Documents', exact: true }).click();
   const total = demo.corpora.length && demoCorpora().reduce((a, c) => a + c.docs.length, 0);
-  await expect(page.getByTestId('doc-list-count')).toHaveText(`${total} documents`);
+  await expect(page.getByTestId('doc-list-count')).toHaveText(`${total.toLocaleString('en-US')} documents`);
   // Only the rows in view (plus overscan) are in the DOM.
   expect(await page.locator('.virtual-row').count()).toBeLessThan(60);
   await page.getByLabel('Split filter').selectOption('test');
-  await expect(page.getByTestId('doc-list-count')).toHaveText(`${demoCorpora()[2].docs.length} documents`);
+  await expect(page.getByTestId('doc-list-count')).toHaveText(`${demoCorpora()[2].docs.length.toLocaleString('en-US')} documents`);
 });
 
 test('the studio works offline after the first load', async ({ page, context, outside: _ }) => {

@@ -93,7 +93,7 @@ test('an import that brings new types, snapped spans or text that is not text as
   await expect(checks).toContainText('did not decode as UTF-8');
   await page.getByRole('button', { name: 'Cancel import' }).click();
   await page.getByRole('link', { name: 'Overview', exact: true }).click();
-  await expect(docCount).toHaveText(String(Number(before!.replace(/,/g, '')) + 1));
+  await expect(docCount).toHaveText((Number(before!.replace(/,/g, '')) + 1).toLocaleString('en-US'));
 });
 
 test('a rule whose label is not a type of the project asks before adding one, and shows the label as text', async ({ page, outside: _ }) => {

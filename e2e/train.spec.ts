@@ -187,11 +187,11 @@ test("the noise-aware methods run from the training page: RoSTER's loss on its t
   // The demo's train split has weak labels only: no fine-tuning stage, the initial model is WSL.
   const stages = (needle.metrics as unknown as { stages: { stage: string }[] }).stages.map((s) => s.stage);
   expect(stages).toEqual(['Stage I: language model', 'initial (WSL)', 'noise-aware continual training']);
-  // Scored on the demo's test split (its 185 gold mentions), whatever a one-epoch, 8-unit model learned.
-  expect(needle.metrics.test.overall.tp + needle.metrics.test.overall.fn).toBe(185);
+  // Scored on the demo's test split (its 767 gold mentions), whatever a one-epoch, 8-unit model learned.
+  expect(needle.metrics.test.overall.tp + needle.metrics.test.overall.fn).toBe(767);
   // The calibration NEEDLE used (dev Viterbi-score bins) is shown as stored.
   const m = needle.metrics as unknown as { calibration: { n: number; accuracy: number }[]; confidences: number[] };
-  expect(m.calibration.reduce((a, b) => a + b.n, 0)).toBe(150);
+  expect(m.calibration.reduce((a, b) => a + b.n, 0)).toBe(300); // one per dev sentence
   await page.getByRole('link', { name: 'Compare runs', exact: true }).click();
   await page.getByLabel(`compare run ${rosterId + 1}`).check();
   const rows = page.getByTestId(`calibration-${rosterId + 1}`).locator('tbody tr');
@@ -626,7 +626,7 @@ test('bad training input stops before training with a clear error', async ({ pag
   const problems = page.getByTestId('form-problems');
   await expect(page.getByLabel('Training layer')).toHaveValue(/\d+/);
   await expect(problems.locator('[data-problem="layers"]')).toHaveText(
-    'Learn from: "gold" labels no entity on the train split: its 300 documents are on other splits or have no typed entity. Choose a layer that labels the train split, or make weak labels first. Make weak labels',
+    'Learn from: "gold" labels no entity on the train split: its 900 documents are on other splits or have no typed entity. Choose a layer that labels the train split, or make weak labels first. Make weak labels',
   );
   await expect(page.getByRole('button', { name: 'Train', exact: true })).toBeDisabled();
   await page
@@ -839,7 +839,9 @@ test("the training page's default run beats the demo's weak labels on the test s
   console.log(
     `demo test F1: default run ${(100 * run.metrics.test.overall.f1).toFixed(2)}, weak labels ${(100 * weakF1).toFixed(2)}; the run took ${run.metrics.wallSeconds.toFixed(0)} s`,
   );
-  // The honest demo's weak labels (dict_core, training-text names, rules; HMM fitted on train) score about 70.5 on its test split.
+  // The honest demo's weak labels (dict_core, training-text names, rules; the HMM fitted on all its text)
+  // score about 70.5 on its 600 test sentences, the page's run about 1.5 more: the issue asks 3, which
+  // the demo does not reach (BENCHMARKS.md, the demo's gold splits). This checks that the run beats them.
   expect(weakF1).toBeGreaterThan(0.65);
   expect(run.metrics.test.overall.f1).toBeGreaterThan(weakF1);
   // The run page and Compare show both figures, the weak labels' as the run recorded them.

@@ -202,7 +202,7 @@ test("the HMM fitted on the train split only: the page says so, and the dev scor
   await expect(aggregateF1).toHaveText(pct(onTrain));
   await page.getByLabel('Fit the HMM on').selectOption('all');
   await page.getByRole('button', { name: 'Make weak labels' }).click();
-  await expect(page.getByText(`The HMM was fitted on all ${docs.length} documents.`)).toBeVisible();
+  await expect(page.getByText(`The HMM was fitted on all ${docs.length.toLocaleString('en-US')} documents.`)).toBeVisible();
   await expect(aggregateF1).toHaveText(pct(onAll));
   const runs = await storeRows<{ kind: string; config: { fitOn?: string } }>(page, 'runs');
   expect(runs.filter((r) => r.kind === 'weak').map((r) => r.config.fitOn)).toEqual(['train', 'all']);
@@ -285,18 +285,19 @@ test('abbreviations the text defines: checked where entered, added after the lab
   expect(runs.filter((r) => r.kind === 'weak').at(-1)!.config.abbreviations).toEqual({ following: 40 });
   // Dev scores the aggregate both ways, and says which way it points; switched off, the stored
   // aggregate is the one without them, and dev still scores them with the window the field holds.
-  // None of the five short forms the demo's dev text defines follows a weak span its letters can be read from: dev cannot judge them there.
+  // The demo's 300 dev sentences define short forms after weak spans (its first 150 defined none that did).
   const addedOnDev = dev.reduce((a, k) => a + result.aggregate[k].spans.length - result.beforeAbbreviations[k].spans.length, 0);
-  expect(addedOnDev).toBe(0);
-  const both = `the aggregate's F1 is ${pct(without)} without them, ${pct(f1)} with them (+0.0; 0 spans added on dev, a definition holding in 40 following documents)`;
+  expect(addedOnDev).toBeGreaterThan(0);
+  const gain = f1 - without;
+  const both = `the aggregate's F1 is ${pct(without)} without them, ${pct(f1)} with them (${gain >= 0 ? '+' : '−'}${pct(Math.abs(gain))}; ${addedOnDev} spans added on dev, a definition holding in 40 following documents)`;
   await expect(onDev).toContainText(both);
-  await expect(onDev).toContainText('they add nothing on dev, so dev cannot say whether they help.');
+  await expect(onDev).toContainText(gain >= 0 ? 'dev says keep them.' : 'dev says leave them off.');
   await page.getByLabel('Read the abbreviations the text defines').uncheck();
   await page.getByRole('button', { name: 'Make weak labels' }).click();
   await expect(page.getByText(/The abbreviations the text defines \(in their document/)).toHaveCount(0);
   await expect(page.getByTestId('stats-table').locator('tr[data-source="aggregate"] td').last()).toHaveText(pct(without));
   await expect(onDev).toContainText(both);
-  await expect(onDev).toContainText('read, they would add nothing on dev, so dev cannot say whether they would help.');
+  await expect(onDev).toContainText(gain > 0 ? 'dev says switch them on (Read the abbreviations the text defines).' : 'dev gives no reason to switch them on.');
 });
 
 test('cancelling weak labeling leaves the stored layers as they were', async ({ page, outside: _ }) => {

@@ -15,8 +15,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 const DATA = new URL('../../shared/data/bc5cdr/', import.meta.url);
 const read = (f: string) => readFileSync(new URL(f, DATA), 'utf8');
 const TRAIN = 300;
-const DEV = 150;
-const TEST = 150;
+const DEV = 300;
+const TEST = 600;
 
 function conllSlice(text: string, n: number): string {
   return `${text.split(/\n\n/).slice(0, n).join('\n\n').trimEnd()}\n`;

@@ -96,8 +96,8 @@ export const modelSchema = z.object({
    * exception to the leave-one-corpus-out rule (BENCHMARKS.md, spelling vectors): in the page's
    * pipeline over word dropout it gains dev on bc5cdr (+0.76) and twitter, loses on conll03 (−0.19)
    * and webpage's 99 dev sentences (−2.36), a mean of −0.30 over the four corpora, so the rule keeps
-   * it only where webpage is left out; off, the demo's page-default run falls below its weak labels
-   * on test (71.30 against 74.30; 78.43 on).
+   * it only where webpage is left out; off, the demo's page-default run fell below its weak labels
+   * on its old 150-sentence test (71.30 against 74.30; 78.43 on).
    */
   spelling: z.boolean().default(true),
   /**
