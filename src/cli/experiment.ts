@@ -1039,7 +1039,7 @@ export async function prepareMethod({ exp, configFile, setting, data, m, glove, 
     const base = lexicon?.types.length ?? 0;
     const spans = (xs: readonly { lex?: readonly LexiconMatch[] }[]) => xs.reduce((a, x) => a + (x.lex ?? []).filter((m) => m.type >= base).length, 0);
     log(
-      `${setting.name}: the weak labels as features (${weakTypes.join(', ')}): ${spans(sents.train)} spans on train, ${spans(sents.dev)} on dev, ${spans(sents.test)} on test${data.hmm ? ` (dev and test by the HMM fitted on ${setting.kind === 'dictionary' && setting.labelModelText === 'all' ? 'train, dev and test text' : 'train'})` : ''}`,
+      `${setting.name}: the weak labels as features (${weakTypes.join(', ')}): ${spans(sents.train)} spans on train, ${spans(sents.dev)} on dev, ${spans(sents.test)} on test${data.hmm ? ` (dev and test by the HMM fitted on ${setting.kind === 'dictionary' && setting.labelModelText === 'all' ? 'train, dev and test text' : 'train'}${data.hmm.fit ? (data.hmm.fit.converged ? `; EM settled in ${data.hmm.fit.iterations} iterations` : `; EM stopped at its cap of ${data.hmm.fit.cap} iterations, unsettled`) : ''})` : ''}`,
     );
   }
   const base = (lexicon?.types.length ?? 0) + weakTypes.length;

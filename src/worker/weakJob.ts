@@ -61,7 +61,7 @@ export interface WeakSummary {
   reusedIndex: boolean;
   sources: SourceStats[];
   /** What the HMM was fitted on, and how many documents that is (absent: not an HMM, or a run made before the choice existed: every document). */
-  fitted?: { on: 'all' | 'train'; documents: number };
+  fitted?: { on: 'all' | 'train'; documents: number; em?: { iterations: number; cap: number; converged: boolean } };
   /** The aggregate against gold on the dev split, when the project has gold there. */
   aggregate?: SpanScores;
   /** The same with the abbreviations the other way (tried or left out), when the project has gold on dev. */
@@ -169,7 +169,9 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
       ...(result.chosen ? { chosenOnDev: result.chosen.scores } : {}),
       typedBySpelling: result.typedBySpelling,
       ...(abbreviations ? { abbreviations: { ...abbreviations, added: result.abbreviated } } : {}),
-      ...(fitOn && used === 'hmm' ? { fitted: { on: fitOn, documents: fitDocs?.length ?? docRows.length } } : {}),
+      ...(fitOn && used === 'hmm'
+        ? { fitted: { on: fitOn, documents: fitDocs?.length ?? docRows.length, ...(result.hmm?.fit ? { em: result.hmm.fit } : {}) } }
+        : {}),
       documents: docRows.length,
       tokens: result.tokens,
       ms: { load, ...result.ms, save, total: performance.now() - t0 },

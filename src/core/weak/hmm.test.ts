@@ -63,3 +63,19 @@ function hash(s: string): number {
 }
 
 const REFERENCE = { tagsLength: 11519, tagsHash: 3546069191, confidenceSum: 4597.940187077484 };
+
+describe('how EM ended', () => {
+  it('says how many iterations EM ran and whether it settled before the cap; parameters given to decode keep what their fit said', () => {
+    const train = input();
+    const settled = hmmLabel(train, { iterations: 200 }).params.fit!;
+    expect(settled.converged).toBe(true);
+    expect(settled.iterations).toBeLessThan(200);
+    expect(settled.cap).toBe(200);
+    // One iteration short of where it settles: stopped by the cap, not converged.
+    const short = hmmLabel(train, { iterations: settled.iterations - 1 }).params;
+    expect(short.fit).toEqual({ iterations: settled.iterations - 1, cap: settled.iterations - 1, converged: false });
+    expect(hmmLabel(train, {}, short).params.fit).toEqual(short.fit);
+    // The default cap and what it says of this input.
+    expect(hmmLabel(train).params.fit!.cap).toBe(15);
+  });
+});

@@ -35,7 +35,17 @@ export interface HmmParams {
   pi: Float64Array;
   A: Float64Array;
   E: Float64Array;
+  /**
+   * How EM ended, where these parameters were fitted: the iterations it ran, and whether its
+   * log-likelihood settled (a relative change under 1e-5) before the cap. On a small project the
+   * cap can stop it first, and the weak labels then still move with more text (BENCHMARKS.md, the
+   * demo's gold splits).
+   */
+  fit?: { iterations: number; cap: number; converged: boolean };
 }
+
+/** EM's iteration cap. */
+export const HMM_ITERATIONS = 15;
 
 export function fitHmm(input: AggregateInput, opt: HmmOptions = {}): HmmResult[] {
   return hmmLabel(input, opt).results;
@@ -85,15 +95,22 @@ export function hmmLabel(input: AggregateInput, opt: HmmOptions = {}, fixed?: Hm
     p.A.set(fixed.A);
     p.E.set(fixed.E);
   }
-  const iterations = fixed ? 0 : (opt.iterations ?? 15);
+  const cap = fixed ? 0 : (opt.iterations ?? HMM_ITERATIONS);
   let lastLl = -Infinity;
-  for (let it = 0; it < iterations; it++) {
+  let ran = 0;
+  let converged = false;
+  for (let it = 0; it < cap; it++) {
     const ll = emStep(sp, p, lattice, sentences, E0, opt.prior ?? 2);
-    if (Math.abs(ll - lastLl) < 1e-5 * Math.abs(ll)) break;
+    ran++;
+    if (Math.abs(ll - lastLl) < 1e-5 * Math.abs(ll)) {
+      converged = true;
+      break;
+    }
     lastLl = ll;
   }
   const results = decode(input, sp, p, lattice, sentences);
-  return { results, params: { types: [...input.types], sources: input.sources.map((s) => s.name), ...p } };
+  const fit = fixed ? fixed.fit : { iterations: ran, cap, converged };
+  return { results, params: { types: [...input.types], sources: input.sources.map((s) => s.name), ...p, ...(fit ? { fit } : {}) } };
 }
 
 /**

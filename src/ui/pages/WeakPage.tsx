@@ -8,6 +8,7 @@ import { db } from '../../db/instance';
 import { devGoldDocuments } from '../../db/repo';
 import { WeakJob, type Progress } from '../../worker/weakClient';
 import type { AbbreviationsOnDev as AbbreviationsOnDevScores, WeakSummary } from '../../worker/weakJob';
+import { emSentence } from '../hmmFit';
 import { readAbbreviationsOnDev } from '../abbreviationsOnDev';
 import { pct, useProjectId, count } from '../hooks';
 
@@ -72,7 +73,7 @@ function StatsTable({ summary }: { summary: WeakSummary }) {
           ? ` ${summary.typedBySpelling.toLocaleString()} matches of untyped gazetteers were typed by their spelling before aggregation.`
           : ''}
         {summary.fitted &&
-          ` The HMM was fitted on ${summary.fitted.on === 'train' ? `the train split's ${count(summary.fitted.documents, 'document')}` : `all ${count(summary.fitted.documents, 'document')}`}.`}
+          ` The HMM was fitted on ${summary.fitted.on === 'train' ? `the train split's ${count(summary.fitted.documents, 'document')}` : `all ${count(summary.fitted.documents, 'document')}`}.${emSentence(summary.fitted.em)}`}
         {hasGold ? ` Scores against gold on the ${summary.goldDocuments} dev documents.` : ' No gold on the dev split: precision and recall need it.'}
       </p>
       <table className="grid" data-testid="stats-table">
