@@ -1,3 +1,4 @@
+import type { EmFit } from '../core/weak/hmm';
 import { type PRF, scoreSpans, type SpanScores } from '../core/metrics';
 import type { Annotation, Span } from '../core/types';
 import { tokenTexts } from '../core/types';
@@ -61,7 +62,7 @@ export interface WeakSummary {
   reusedIndex: boolean;
   sources: SourceStats[];
   /** What the HMM was fitted on, and how many documents that is (absent: not an HMM, or a run made before the choice existed: every document). */
-  fitted?: { on: 'all' | 'train'; documents: number; em?: { iterations: number; cap: number; converged: boolean } };
+  fitted?: { on: 'all' | 'train'; documents: number; em?: EmFit };
   /** The aggregate against gold on the dev split, when the project has gold there. */
   aggregate?: SpanScores;
   /** The same with the abbreviations the other way (tried or left out), when the project has gold on dev. */

@@ -41,7 +41,14 @@ export interface HmmParams {
    * cap can stop it first, and the weak labels then still move with more text (BENCHMARKS.md, the
    * demo's gold splits).
    */
-  fit?: { iterations: number; cap: number; converged: boolean };
+  fit?: EmFit;
+}
+
+/** How EM ended: the iterations it ran, its cap, and whether it settled first. */
+export interface EmFit {
+  iterations: number;
+  cap: number;
+  converged: boolean;
 }
 
 /** EM's iteration cap. */
