@@ -34,6 +34,8 @@ export interface WeakLabelOptions {
   fitAlso?: readonly ParsedCorpus[];
   /** The abbreviations the text defines as one more source (core/weak/abbreviations.ts). */
   abbreviations?: AbbreviationOptions;
+  /** Every gazetteer's entries of at most this many characters match only with their own case. */
+  caseUpTo?: number;
 }
 
 /**
@@ -69,7 +71,13 @@ export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; re
   const t0 = performance.now();
   const label = (ds: typeof docs, hmm?: HmmParams) =>
     new WeakLabeler(ds).run({
-      gazetteers: gazetteers.map(({ f, g }, k) => ({ name: basename(f), mode: o.mode, priority: k, entries: g.entries })),
+      gazetteers: gazetteers.map(({ f, g }, k) => ({
+        name: basename(f),
+        mode: o.mode,
+        priority: k,
+        entries: g.entries,
+        ...(o.caseUpTo !== undefined ? { caseUpTo: o.caseUpTo } : {}),
+      })),
       rules,
       types,
       method: o.method,

@@ -111,6 +111,11 @@ export const settingSchema = z.discriminatedUnion('kind', [
        */
       aggregate: z.enum(['priority', 'vote', 'hmm', 'dev']).default('hmm'),
       case: z.enum(['sensitive', 'insensitive', 'normalized']).default('insensitive'),
+      /**
+       * Entries of at most this many characters match only with their own case, whatever `case`
+       * says (the element symbols "Mg" and "P" are not "mg" and "p"). Absent: none.
+       */
+      caseUpTo: z.number().int().min(1).max(10).optional(),
       /** Type the untyped lists' matches by their spelling, learned from the typed gazetteers (core/weak/spellingTyper.ts). */
       typeUntyped: z.boolean().default(true),
       /**

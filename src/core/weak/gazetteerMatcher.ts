@@ -11,6 +11,11 @@ export interface GazetteerSpec {
   /** Lower numbers win ties between gazetteers. */
   priority: number;
   entries: readonly GazetteerEntry[];
+  /**
+   * Entries of at most this many characters match only with their own case, whatever `mode` says:
+   * the element symbols "Mg" and "P" are not the units and p-values "mg" and "p". Absent: none.
+   */
+  caseUpTo?: number;
 }
 
 /** A span found by one source, in flat TokenIndex positions until mapped back to documents. */
@@ -52,12 +57,23 @@ export class GazetteerMatcher {
   /** Per entry: its type (null when untyped). */
   private readonly entryType: (string | null)[];
 
+  /** Per entry that keeps its case (`caseUpTo`): its words' ids in the case-sensitive index; null for the others. */
+  private readonly exactWords: (Int32Array | null)[];
+
+  /** `exact`: the case-sensitive index of the same documents, which `spec.caseUpTo` needs unless `mode` is sensitive. */
   constructor(
     readonly spec: GazetteerSpec,
     readonly index: TokenIndex,
+    readonly exact?: TokenIndex,
   ) {
     if (spec.mode !== index.mode) throw new Error(`gazetteer "${spec.name}" matches ${spec.mode}, the index is ${index.mode}`);
+    const keepsCase = spec.caseUpTo !== undefined && spec.mode !== 'sensitive';
+    if (keepsCase && (exact?.mode !== 'sensitive' || exact.ids.length !== index.ids.length))
+      throw new Error(`gazetteer "${spec.name}": entries that keep their case need the case-sensitive index of the same documents`);
     this.entryType = spec.entries.map((e) => e.type);
+    this.exactWords = spec.entries.map((e) =>
+      keepsCase && e.phrase.length <= spec.caseUpTo! ? Int32Array.from(e.phrase.split(' '), (w) => exact!.lookup(w)) : null,
+    );
     // A phrase with a word the corpus lacks can never match it, so it never enters the trie; the
     // rest are looked up without growing the corpus vocabulary.
     const known = new Map<string, number>();
@@ -81,10 +97,36 @@ export class GazetteerMatcher {
     phrases.forEach((ids, p) => this.trie.insert(ids, payloads[p]));
   }
 
-  /** The label a trie node stands for: one type, or ambiguous / untyped as UNKNOWN_TYPE. */
-  private labelOf(node: number, typeOrder: readonly string[]): Pick<Span, 'label' | 'candidates'> {
+  /**
+   * The longest matches (start, end, node triples) less those of entries that keep their case
+   * where the text's case differs; `entries` names, for a match that only some of its node's
+   * entries make, those entries (their types are its label: the text "MG" is myasthenia gravis
+   * where the list also has magnesium's "Mg").
+   */
+  private caseKept(raw: Int32Array): { raw: Int32Array; entries: Map<number, number[]> } {
+    const entries = new Map<number, number[]>();
+    if (!this.exactWords.some((w) => w)) return { raw, entries };
+    const ids = this.exact!.ids;
+    const out = new Int32Array(raw.length);
+    let m = 0;
+    for (let c = 0; c < raw.length; c += 3) {
+      const [s, e, node] = [raw[c], raw[c + 1], raw[c + 2]];
+      const all = this.trie.payloads(node);
+      const made = all.filter((k) => {
+        const w = this.exactWords[k];
+        return !w || (w.length === e - s && w.every((id, i) => id === ids[s + i]));
+      });
+      if (!made.length) continue;
+      if (made.length < all.length) entries.set(m, made);
+      out.set(raw.subarray(c, c + 3), 3 * m++);
+    }
+    return { raw: out.subarray(0, 3 * m), entries };
+  }
+
+  /** The label a trie node stands for (or some of its entries): one type, or ambiguous / untyped as UNKNOWN_TYPE. */
+  private labelOf(entries: readonly number[], typeOrder: readonly string[]): Pick<Span, 'label' | 'candidates'> {
     const types = new Set<string>();
-    for (const k of this.trie.payloads(node)) {
+    for (const k of entries) {
       const t = this.entryType[k];
       if (t !== null) types.add(t);
     }
@@ -101,18 +143,20 @@ export class GazetteerMatcher {
    * linear in the candidates and no object is made for a candidate that loses.
    */
   match(typeOrder: readonly string[]): Span[][] {
-    const raw = this.trie.longestMatches(this.index.ids);
+    const { raw, entries } = this.caseKept(this.trie.longestMatches(this.index.ids));
     const n = raw.length / 3;
-    const labelOfNode = new Map<number, number>();
+    const labelOfNode = new Map<number | string, number>();
     const labels: Pick<Span, 'label' | 'candidates'>[] = [];
     const labelIx = new Int32Array(n);
     let maxLen = 1;
     for (let c = 0; c < n; c++) {
       const node = raw[3 * c + 2];
-      let l = labelOfNode.get(node);
+      const some = entries.get(c);
+      const key = some ? some.join(',') : node;
+      let l = labelOfNode.get(key);
       if (l === undefined) {
-        labelOfNode.set(node, (l = labels.length));
-        labels.push(this.labelOf(node, typeOrder));
+        labelOfNode.set(key, (l = labels.length));
+        labels.push(this.labelOf(some ?? this.trie.payloads(node), typeOrder));
       }
       labelIx[c] = l;
       maxLen = Math.max(maxLen, raw[3 * c + 1] - raw[3 * c]);

@@ -19,6 +19,8 @@ export interface WeakGazetteer {
   mode: CaseMode;
   priority: number;
   entries: readonly GazetteerEntry[];
+  /** Entries of at most this many characters match only with their own case (GazetteerSpec.caseUpTo). */
+  caseUpTo?: number;
 }
 
 export interface WeakRequest {
@@ -103,7 +105,12 @@ export class WeakLabeler {
       const ix = this.index(g.mode);
       ms.index += now() - t0;
       t0 = now();
-      const matcher = new GazetteerMatcher({ name: g.name, mode: g.mode, priority: g.priority, entries: g.entries }, ix);
+      const keepsCase = g.caseUpTo !== undefined && g.mode !== 'sensitive';
+      const matcher = new GazetteerMatcher(
+        { name: g.name, mode: g.mode, priority: g.priority, entries: g.entries, ...(keepsCase ? { caseUpTo: g.caseUpTo } : {}) },
+        ix,
+        keepsCase ? this.index('sensitive') : undefined,
+      );
       sources.push({ name: g.name, priority: g.priority, spans: matcher.match(req.types) });
       ms.match += now() - t0;
     }

@@ -31,6 +31,53 @@ describe('gazetteer matcher', () => {
     ]);
     expect(m[1]).toEqual([{ start: 0, end: 2, label: 'LOC' }]);
   });
+  it('lets short entries keep their case (caseUpTo) while the rest match by the mode', () => {
+    const docs = [doc('Mg and 5 mg of magnesium chloride'), doc('MG patients on P or p')];
+    const short = [
+      { phrase: 'Mg', type: 'Chemical' },
+      { phrase: 'MG', type: 'Disease' },
+      { phrase: 'P', type: null },
+      { phrase: 'Magnesium chloride', type: 'Chemical' },
+    ];
+    const [ix, exact] = [TokenIndex.build('insensitive', docs), TokenIndex.build('sensitive', docs)];
+    const spec = { name: 'g', mode: 'insensitive' as const, priority: 0, entries: short };
+    const at = (m: ReturnType<GazetteerMatcher['match']>) => m.map((d) => d.map((x) => [x.start, x.end, x.label, ...(x.candidates ?? [])]));
+    // Without it, "mg" is magnesium and "p" phosphorus, and "Mg" and "MG" both ambiguous.
+    expect(at(new GazetteerMatcher(spec, ix).match(['Chemical', 'Disease']))).toEqual([
+      [
+        [0, 1, '?', 'Chemical', 'Disease'],
+        [3, 4, '?', 'Chemical', 'Disease'],
+        [5, 7, 'Chemical'],
+      ],
+      [
+        [0, 1, '?', 'Chemical', 'Disease'],
+        [3, 4, '?'],
+        [5, 6, '?'],
+      ],
+    ]);
+    // With it, each short entry labels only its own spelling, with its own type; the long one still ignores case.
+    expect(at(new GazetteerMatcher({ ...spec, caseUpTo: 2 }, ix, exact).match(['Chemical', 'Disease']))).toEqual([
+      [
+        [0, 1, 'Chemical'],
+        [5, 7, 'Chemical'],
+      ],
+      [
+        [0, 1, 'Disease'],
+        [3, 4, '?'],
+      ],
+    ]);
+    expect(() => new GazetteerMatcher({ ...spec, caseUpTo: 2 }, ix)).toThrow(/keep their case need the case-sensitive index/);
+    // Through the labeler: the request's caseUpTo on one gazetteer.
+    const run = (caseUpTo?: number) =>
+      new WeakLabeler(docs.map((d) => ({ ...d, text: d.tokens.join(' '), offsets: [] })) as never).run({
+        gazetteers: [{ ...spec, ...(caseUpTo ? { caseUpTo } : {}) }],
+        rules: [],
+        types: ['Chemical', 'Disease'],
+        method: 'priority',
+      }).sources[0].spans;
+    expect(run(2)[0].map((x) => x.start)).toEqual([0, 5]);
+    expect(run()[0].map((x) => x.start)).toEqual([0, 3, 5]);
+  });
   it('matches by case mode and never across sentences', () => {
     const ix = TokenIndex.build('normalized', [{ tokens: ['NEW', 'York', 'TIMES', 'Jördan'], sentenceStarts: [0, 2] }]);
     const m = new GazetteerMatcher({ name: 'g', mode: 'normalized', priority: 0, entries: [...entries, { phrase: 'jordan', type: 'PER' }] }, ix).match([]);
