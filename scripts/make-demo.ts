@@ -9,12 +9,18 @@
  * from the test annotations (the data folder's README), so its figures measured the answers.
  * src/db/demoLeak.test.ts fails if an untyped entry does not occur in the training text.
  * The output is committed (a fresh machine has no shared/ folder); re-run after changing this.
+ * `--train N --out FILE` writes a candidate demo with another number of training sentences
+ * elsewhere (bench/configs/demo-train-size.json measures candidates so, before one ships).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
 
 const DATA = new URL('../../shared/data/bc5cdr/', import.meta.url);
 const read = (f: string) => readFileSync(new URL(f, DATA), 'utf8');
-const TRAIN = 300;
+const { values: args } = parseArgs({ options: { train: { type: 'string' }, out: { type: 'string' } } });
+const TRAIN = args.train === undefined ? 600 : Number(args.train);
+if (!Number.isInteger(TRAIN) || TRAIN < 1) throw new Error(`--train ${args.train}: not a positive whole number of sentences`);
 const DEV = 300;
 const TEST = 600;
 
@@ -47,7 +53,7 @@ const demo = {
   ],
   rules,
 };
-mkdirSync(new URL('../public/demo/', import.meta.url), { recursive: true });
-const out = new URL('../public/demo/bc5cdr-demo.json', import.meta.url);
+const out = args.out ? path.resolve(args.out) : new URL('../public/demo/bc5cdr-demo.json', import.meta.url).pathname;
+mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify(demo));
-console.log(JSON.stringify({ ok: true, file: out.pathname, bytes: JSON.stringify(demo).length }));
+console.log(JSON.stringify({ ok: true, file: out, bytes: JSON.stringify(demo).length }));

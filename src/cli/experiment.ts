@@ -266,6 +266,7 @@ function sourcesWith(s: DictionarySetting, method: AggregateMethod) {
     method,
     typeUntyped: s.typeUntyped,
     ...(s.abbreviations ? { abbreviations: s.abbreviations } : {}),
+    ...(s.caseUpTo !== undefined ? { caseUpTo: s.caseUpTo } : {}),
   };
 }
 
@@ -361,22 +362,32 @@ function sentencesFor(d: SettingData, tags: string[], s: Setting) {
  * the test text (split "test"). A distant setting's labels exist on its training sentences only:
  * they are scored against the train gold file (split "train"), which the record and table say.
  */
-function scoreWeakLabels(s: Setting, d: SettingData, fitOnTrain = false): { split: 'test' | 'train'; scores: ReturnType<typeof roundScores> } {
+function scoreWeakLabels(
+  s: Setting,
+  d: SettingData,
+  fitOnTrain = false,
+): { split: 'test' | 'train'; scores: ReturnType<typeof roundScores>; dev?: ReturnType<typeof roundScores> } {
   if (s.kind === 'dictionary') {
-    const testFile = 'conll' in s.test ? s.test.conll : s.test.text;
-    const labeled = weakLabelCorpus({
-      corpus: testFile,
-      gold: 'conll' in s.test ? testFile : s.test.labels,
-      ...settingSources(s, d),
-      // "fit": "train": the HMM fitted on the training text decodes the test text (what weak-label features read).
-      ...(fitOnTrain && d.hmm ? { hmm: d.hmm, types: d.hmm.types } : {}),
-    });
-    const gold = labeled.corpus.layers.find((l) => l.kind === 'gold')!;
-    const scores = scoreSpans(
-      gold.annotations.map((a) => a.spans),
-      labeled.result.aggregate.map((a) => a.spans),
-    );
-    return { split: 'test', scores: roundScores(scores) };
+    // A dictionary setting's weak labels on test, and on dev as well: what a choice made on dev
+    // compares a model with.
+    const score = (split: DictionarySetting['test']) => {
+      const file = 'conll' in split ? split.conll : split.text;
+      const labeled = weakLabelCorpus({
+        corpus: file,
+        gold: 'conll' in split ? file : split.labels,
+        ...settingSources(s, d),
+        // "fit": "train": the HMM fitted on the training text decodes this text (what weak-label features read).
+        ...(fitOnTrain && d.hmm ? { hmm: d.hmm, types: d.hmm.types } : {}),
+      });
+      const gold = labeled.corpus.layers.find((l) => l.kind === 'gold')!;
+      return roundScores(
+        scoreSpans(
+          gold.annotations.map((a) => a.spans),
+          labeled.result.aggregate.map((a) => a.spans),
+        ),
+      );
+    };
+    return { split: 'test', scores: score(s.test), dev: score(s.dev) };
   }
   if (s.kind === 'heterogeneous') throw new Error(`setting "${s.name}": score the weak labels of a distant or dictionary setting`);
   const goldFile = s.train.gold;
@@ -1303,10 +1314,13 @@ async function settingRecord(a: SettingRunArgs, run: FinishedRun, wallSeconds: n
 /** A row that trains nothing: the weak labels themselves, or the longest dictionary match, scored. */
 function scoredOnlyRecord(key: string, setting: Setting, data: SettingData, m: Experiment['methods'][number]): RunRecord {
   const lexicon = m.method.name === 'dictionary-match' ? settingLexicon(setting, data, false) : null;
-  const { split, scores: test } =
-    m.method.name === 'dictionary-match'
-      ? { split: 'test' as const, scores: scoreDictionaryMatch(setting, data, lexicon) }
-      : scoreWeakLabels(setting, data, (m.method as { fit?: string }).fit === 'train');
+  const {
+    split,
+    scores: test,
+    dev,
+  } = m.method.name === 'dictionary-match'
+    ? { split: 'test' as const, scores: scoreDictionaryMatch(setting, data, lexicon), dev: undefined }
+    : scoreWeakLabels(setting, data, (m.method as { fit?: string }).fit === 'train');
   return {
     key,
     setting: setting.name,
@@ -1314,7 +1328,7 @@ function scoredOnlyRecord(key: string, setting: Setting, data: SettingData, m: E
     seed: 0,
     split,
     test,
-    dev: null,
+    dev: dev ?? null,
     stages: [],
     wallSeconds: 0,
     tokensPerSecond: 0,

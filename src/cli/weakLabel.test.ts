@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperimentConfig, loadSetting, settingSources } from './experiment';
+import { loadExperimentConfig, loadSetting, readRecords, runExperiment, settingSources } from './experiment';
 import { scoreSpans } from '../core/metrics';
 import { tokenTexts } from '../core/types';
 import { readCorpus } from './readCorpus';
@@ -90,6 +90,21 @@ describe('the label model chosen on dev (aggregate "dev")', () => {
     expect(chosen.train.anns).toEqual(fixed.train.anns);
     expect(chosen.hmm).toEqual(fixed.hmm);
     expect(settingSources(setting(undefined, { aggregate: 'dev' }) as never, chosen).method).toBe(lm.method);
+  });
+
+  it("a dictionary setting's weak-labels row scores dev as well as test, labeled as a model's dev text is", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weak-dev-'));
+    const config = {
+      name: 'w',
+      settings: [bc5cdr()],
+      methods: [{ label: 'weak labels, HMM fitted on train', method: { name: 'weak-labels', fit: 'train' } }],
+      records: join(dir, 'r.jsonl'),
+    };
+    writeFileSync(join(dir, 'w.json'), JSON.stringify(config));
+    await runExperiment(join(dir, 'w.json'), { data: fixtures, log: () => {} });
+    const [r] = readRecords(config.records);
+    expect(r.dev?.f1).toBe(rawF1('hmm', Infinity));
+    expect(r.dev!.tp + r.dev!.fn).toBe(devGold.reduce((n, a) => n + a.spans.length, 0));
   });
 
   it('reads no test text, and a labeling before the choice is an error', () => {
