@@ -58,7 +58,7 @@ test('label distribution on a split with no documents says so instead of an empt
   );
   await openDemo(page);
   await page.getByRole('link', { name: 'Label distribution', exact: true }).click();
-  await expect(page.getByTestId('distribution-empty')).toContainText('No layer annotates the 300 documents on the train split yet');
+  await expect(page.getByTestId('distribution-empty')).toContainText('No layer annotates the 600 documents on the train split yet');
 });
 
 test('an import that brings new types, snapped spans or text that is not text asks first, and stores nothing until answered', async ({ page, outside: _ }) => {

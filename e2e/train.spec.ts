@@ -820,7 +820,7 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
 });
 
 test("the training page's default run beats the demo's weak labels on the test split", async ({ page, outside: _ }) => {
-  // About 3-6 minutes of training on the WASM backend here (BENCHMARKS.md times it); the test checks the F1.
+  // About 5-8 minutes of training on the WASM backend here (BENCHMARKS.md times it); the test checks the F1.
   test.setTimeout(900_000);
   await openDemo(page);
   await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
@@ -840,10 +840,11 @@ test("the training page's default run beats the demo's weak labels on the test s
     `demo test F1: default run ${(100 * run.metrics.test.overall.f1).toFixed(2)}, weak labels ${(100 * weakF1).toFixed(2)}; the run took ${run.metrics.wallSeconds.toFixed(0)} s`,
   );
   // The honest demo's weak labels (dict_core, training-text names, rules; the HMM fitted on all its text)
-  // score about 70.5 on its 600 test sentences, the page's run about 1.5 more: the issue asks 3, which
-  // the demo does not reach (BENCHMARKS.md, the demo's gold splits). This checks that the run beats them.
+  // score about 70.8 on its 600 test sentences; on its 600 training sentences the page's run is 5.6
+  // above them over seeds 1-3 in Node, 6.8 on seed 1, the page's (BENCHMARKS.md, the demo's training
+  // text). The issue asks 3.
   expect(weakF1).toBeGreaterThan(0.65);
-  expect(run.metrics.test.overall.f1).toBeGreaterThan(weakF1);
+  expect(run.metrics.test.overall.f1).toBeGreaterThan(weakF1 + 0.03);
   // The run page and Compare show both figures, the weak labels' as the run recorded them.
   const recorded = (run.metrics as unknown as { weak: { test: { overall: { f1: number } } } }).weak.test.overall.f1;
   expect(Math.abs(recorded - weakF1)).toBeLessThan(0.02);
