@@ -337,3 +337,49 @@ test('cancelling weak labeling leaves the stored layers as they were', async ({ 
   await expect(page.getByTestId('layer-table').locator('tbody tr')).toHaveCount(1);
   await expect(page.getByTestId('layer-table')).toContainText('gold');
 });
+
+test('short entries that keep their case: the Gazetteers page flags them, refuses a bad value, and the weak labels match them by case', async ({
+  page,
+  outside: _,
+}) => {
+  await openDemo(page);
+  const { labeler, request } = demoLabeling('priority');
+  const core = request.gazetteers.findIndex((g) => g.name === 'dict_core.txt');
+  const spansOf = (caseUpTo?: number) =>
+    labeler.run({ ...request, gazetteers: request.gazetteers.map((g, k) => (k === core && caseUpTo ? { ...g, caseUpTo } : g)) }).sources[core].spans.flat()
+      .length;
+  const [asBefore, kept] = [spansOf(), spansOf(2)];
+  expect(kept).toBeLessThan(asBefore); // matched without case, some of them label other words of the demo's text
+  const short = request.gazetteers[core].entries.filter((e) => e.phrase.length <= 2);
+
+  await page.getByRole('link', { name: 'Gazetteers', exact: true }).click();
+  await page.getByRole('button', { name: 'dict_core.txt' }).click();
+  await expect(page.getByTestId('short-entries')).toContainText(`${short.length} entries have at most 2 characters (${short[0].phrase}, `);
+  const field = page.getByLabel('Short entries of dict_core.txt keep their case up to');
+  const stored = async () => (await storeRows<{ name: string; caseUpTo?: number }>(page, 'gazetteers')).find((g) => g.name === 'dict_core.txt')!;
+  // A value that is no whole number of characters from 1 to 10 says so and is not stored.
+  await field.fill('0');
+  await expect(page.getByTestId('case-up-to-error')).toHaveText('short entries keep their case up to a whole number of characters from 1 to 10, not 0');
+  expect('caseUpTo' in (await stored())).toBe(false);
+  await page.getByRole('button', { name: 'Let entries of up to 2 characters keep their case' }).click();
+  await expect(field).toHaveValue('2');
+  await expect(page.getByTestId('case-up-to-error')).toHaveCount(0);
+  await expect(page.getByTestId('short-entries')).toHaveCount(0);
+  expect((await stored()).caseUpTo).toBe(2);
+
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
+  await page.getByLabel('Aggregation').selectOption('priority');
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  const cell = page.getByTestId('stats-table').locator('tr[data-source="dict_core.txt"] td').nth(1);
+  await expect(cell).toHaveText(kept.toLocaleString('en-US'));
+  const runs = await storeRows<{ kind: string; config: { caseUpTo?: Record<string, number> } }>(page, 'runs');
+  expect(runs.filter((r) => r.kind === 'weak').at(-1)!.config.caseUpTo).toEqual({ 'dict_core.txt': 2 });
+  // Blank is off again: every entry matches without case.
+  await page.getByRole('link', { name: 'Gazetteers', exact: true }).click();
+  await page.getByLabel('Short entries of dict_core.txt keep their case up to').fill('');
+  await expect.poll(async () => 'caseUpTo' in (await stored())).toBe(false);
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
+  await page.getByLabel('Aggregation').selectOption('priority');
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await expect(cell).toHaveText(asBefore.toLocaleString('en-US'));
+});

@@ -25,7 +25,8 @@ export const HELP: Record<string, VerbHelp> = {
   },
   weak: {
     summary: 'Weak labels from gazetteers and rules over a corpus, aggregated; scored against gold when given.',
-    usage: 'weak --corpus FILE [--gazetteer FILE ...] [--untyped FILE ...] [--rules FILE] [--gold FILE] [--aggregate priority|vote|hmm] [--abbreviations N]',
+    usage:
+      'weak --corpus FILE [--gazetteer FILE ...] [--untyped FILE ...] [--rules FILE] [--gold FILE] [--aggregate priority|vote|hmm] [--abbreviations N] [--case-up-to N]',
     options: [
       ['--corpus FILE', 'the text to label (required)'],
       ['--format F', "the corpus's format (by its extension when absent)"],
@@ -36,6 +37,7 @@ export const HELP: Record<string, VerbHelp> = {
       ['--case sensitive|insensitive|normalized', 'how dictionary phrases match (insensitive)'],
       ['--aggregate priority|vote|hmm', 'how the sources combine (priority)'],
       ['--untyped-as-is', 'leave untyped matches untyped'],
+      ['--case-up-to N', 'entries of at most N characters (1-10) match only in their own case, whatever --case says ("Mg" is not "mg")'],
       [
         '--abbreviations N',
         'after aggregating, an abbreviation defined right after a weak span ("chloroacetaldehyde ( CAA )") takes its type there and later in its document and the N documents that follow (0 for real documents; more for text of one sentence a line)',

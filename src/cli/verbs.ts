@@ -2,6 +2,7 @@ import type { parseArgs as ParseArgs } from 'node:util';
 import { basename } from 'node:path';
 import { scoreSpans } from '../core/metrics';
 import { parseFollowing } from '../core/weak/abbreviations';
+import { caseUpToProblem } from '../core/weak/gazetteerMatcher';
 import { roundScores } from './roundScores';
 import type { Annotation, LayerKind, ParsedCorpus, Split, TagScheme } from '../core/types';
 import { tokenCount } from '../core/types';
@@ -56,6 +57,7 @@ export const VERB_OPTIONS = {
     format: { type: 'string' },
     'untyped-as-is': { type: 'boolean' },
     abbreviations: { type: 'string' },
+    'case-up-to': { type: 'string' },
   },
   train: { config: { type: 'string' }, out: { type: 'string' }, data: { type: 'string' } },
   eval: { model: { type: 'string' }, corpus: { type: 'string' }, labels: { type: 'string' }, scheme: { type: 'string' } },
@@ -139,6 +141,9 @@ const weakVerb: Verb = async (args, parse) => {
   if (!['sensitive', 'insensitive', 'normalized'].includes(mode)) throw new Error(`weak: --case must be sensitive, insensitive or normalized, not "${mode}"`);
   const method = values.aggregate as AggregateMethod;
   if (!['priority', 'vote', 'hmm'].includes(method)) throw new Error(`weak: --aggregate must be priority, vote or hmm, not "${method}"`);
+  const caseUpTo = values['case-up-to'] === undefined ? undefined : Number(values['case-up-to']);
+  const caseProblem = caseUpTo === undefined ? null : caseUpToProblem(caseUpTo);
+  if (caseProblem) throw new Error(`weak: --case-up-to "${values['case-up-to']}": ${caseProblem}`);
   const typedWindow = values.abbreviations === undefined ? undefined : parseFollowing(values.abbreviations);
   if (typedWindow && 'error' in typedWindow)
     throw new Error(`weak: --abbreviations takes how many following documents a definition holds in: ${typedWindow.error}`);
@@ -158,6 +163,7 @@ const weakVerb: Verb = async (args, parse) => {
     method,
     typeUntyped: !values['untyped-as-is'],
     ...(typedWindow ? { abbreviations: typedWindow } : {}),
+    ...(caseUpTo !== undefined ? { caseUpTo } : {}),
   });
   const gold = values.gold ? corpus.layers.find((l) => l.kind === 'gold') : undefined;
   const out: Record<string, unknown> = {

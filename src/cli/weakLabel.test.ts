@@ -6,7 +6,9 @@ import { loadExperimentConfig, loadSetting, readRecords, runExperiment, settingS
 import { scoreSpans } from '../core/metrics';
 import { tokenTexts } from '../core/types';
 import { readCorpus } from './readCorpus';
+import { VERBS } from './verbs';
 import { weakLabelCorpus } from './weakLabel';
+import { parseArgs } from 'node:util';
 
 const fixtures = resolve('fixtures/data');
 const bc5cdr = (labelModelText?: 'train' | 'all', more: Record<string, unknown> = {}) => ({
@@ -202,5 +204,21 @@ describe('abbreviations the text defines over distant labels (a distant setting\
 
   it('are checked when the config is read', () => {
     expect(() => distant({ abbreviations: { following: 'all' } })).toThrow(/abbreviations/);
+  });
+});
+
+describe("the weak verb's --case-up-to", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'case-up-to-'));
+  writeFileSync(join(dir, 'text.txt'), 'Mg and 5 mg of MG\n');
+  writeFileSync(join(dir, 'g.tsv'), 'Chemical\tMg\nDisease\tMG\n');
+  const run = (...more: string[]) =>
+    VERBS.weak(['--corpus', join(dir, 'text.txt'), '--format', 'lines', '--gazetteer', join(dir, 'g.tsv'), ...more], parseArgs);
+  it('lets short entries keep their case, and refuses a value that is no whole number from 1 to 10', async () => {
+    const spans = async (...more: string[]) => ((await run(...more)).sources as { spans: number }[])[0].spans;
+    expect(await spans()).toBe(3);
+    expect(await spans('--case-up-to', '2')).toBe(2);
+    await expect(run('--case-up-to', 'two')).rejects.toThrow(
+      'weak: --case-up-to "two": short entries keep their case up to a whole number of characters from 1 to 10, not NaN',
+    );
   });
 });

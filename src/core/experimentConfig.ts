@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { PUBLIC_GAZETTEERS } from './publicGazetteers';
 import { abbreviationOptionsSchema } from './weak/abbreviations';
+import { CASE_UP_TO_MAX } from './weak/gazetteerMatcher';
 import {
   modelOverrides,
   parseRunConfig,
@@ -115,7 +116,7 @@ export const settingSchema = z.discriminatedUnion('kind', [
        * Entries of at most this many characters match only with their own case, whatever `case`
        * says (the element symbols "Mg" and "P" are not "mg" and "p"). Absent: none.
        */
-      caseUpTo: z.number().int().min(1).max(10).optional(),
+      caseUpTo: z.number().int().min(1).max(CASE_UP_TO_MAX).optional(),
       /** Type the untyped lists' matches by their spelling, learned from the typed gazetteers (core/weak/spellingTyper.ts). */
       typeUntyped: z.boolean().default(true),
       /**

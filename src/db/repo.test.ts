@@ -233,6 +233,22 @@ describe("a project's own gazetteers", () => {
   });
 });
 
+describe('short entries that keep their case', () => {
+  it('stores a whole number of characters, refuses any other value naming it, and "off" leaves no key behind', async () => {
+    const { updateGazetteer } = await import('./repo');
+    const db = new StudioDB(`case-${Math.random()}`);
+    const pid = await createProject(db, 'p');
+    const id = await importGazetteer(db, pid, 'g', 'insensitive', parseGazetteerTsv('Chemical\tMg\n', 'g.tsv'));
+    await updateGazetteer(db, id, { caseUpTo: 2 });
+    expect((await db.gazetteers.get(id))?.caseUpTo).toBe(2);
+    for (const bad of [0, 2.5, 11, Number.NaN])
+      await expect(updateGazetteer(db, id, { caseUpTo: bad })).rejects.toThrow(`a whole number of characters from 1 to 10, not ${bad}`);
+    expect((await db.gazetteers.get(id))?.caseUpTo).toBe(2);
+    await updateGazetteer(db, id, { caseUpTo: undefined });
+    expect('caseUpTo' in (await db.gazetteers.get(id))!).toBe(false);
+  });
+});
+
 describe('the abbreviations the text defines, on dev', () => {
   it('scores the aggregate on the dev gold with them and without, whichever way the option is', async () => {
     const { runWeakLabeling } = await import('../worker/weakJob');

@@ -10,6 +10,7 @@ import type { Annotation, EntityType, LayerKind, ParsedCorpus, ParsedDoc, Span, 
 import { UNKNOWN_TYPE } from '../core/types';
 import type { SourceOutput } from '../core/weak/aggregate';
 import type { CaseMode } from '../core/weak/normalize';
+import { caseUpToProblem } from '../core/weak/gazetteerMatcher';
 import { compileRule, type Rule } from '../core/weak/rules';
 import { deleteLayerRows, eachRow, layerRows, writePackedLayer } from './layerStore';
 import type { DocumentRow, EmbeddingRow, EncoderRow, GazetteerRow, LayerRow, ProjectRow, StudioDB } from './schema';
@@ -684,6 +685,15 @@ export async function deleteRule(db: StudioDB, ruleId: number): Promise<void> {
 }
 
 /** A gazetteer's case mode or priority. */
-export async function updateGazetteer(db: StudioDB, gazetteerId: number, changes: Partial<Pick<GazetteerRow, 'mode' | 'priority'>>): Promise<void> {
+export async function updateGazetteer(
+  db: StudioDB,
+  gazetteerId: number,
+  changes: Partial<Pick<GazetteerRow, 'mode' | 'priority' | 'caseUpTo'>>,
+): Promise<void> {
+  if ('caseUpTo' in changes) {
+    const problem = caseUpToProblem(changes.caseUpTo);
+    if (problem) throw new Error(problem);
+  }
+  // Dexie deletes a key updated to undefined: "off" leaves no caseUpTo behind.
   await db.gazetteers.update(gazetteerId, changes);
 }

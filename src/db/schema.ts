@@ -61,6 +61,11 @@ export interface GazetteerRow {
   /** A stop list: its phrases are never entities; weak labeling drops every source's match of one (absent: an ordinary gazetteer). */
   stop?: boolean;
   /**
+   * Entries of at most this many characters match only in their own case in the weak labels,
+   * whatever `mode` says (GazetteerSpec.caseUpTo: "Mg" is not "mg"). Absent: none.
+   */
+  caseUpTo?: number;
+  /**
    * A list of the public gazetteer library (core/publicGazetteers), mapped onto `type`: its
    * matches are dictionary features of a group of their own; `featuresOnly`: not a weak source.
    */

@@ -128,6 +128,7 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
       ...(fitOn ? { fitOn } : {}),
       ...(abbreviations ? { abbreviations } : {}),
       gazetteers: gazetteers.map((g) => g.name),
+      ...(gazetteers.some((g) => g.caseUpTo) ? { caseUpTo: Object.fromEntries(gazetteers.filter((g) => g.caseUpTo).map((g) => [g.name, g.caseUpTo])) } : {}),
       rules: rules.map((r) => r.rule.name),
     },
     status: 'running',
@@ -147,7 +148,13 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
   try {
     const result = labeler.run(
       {
-        gazetteers: gazetteers.map((g, k) => ({ name: g.name, mode: g.mode, priority: g.priority, entries: entries[k] })),
+        gazetteers: gazetteers.map((g, k) => ({
+          name: g.name,
+          mode: g.mode,
+          priority: g.priority,
+          entries: entries[k],
+          ...(g.caseUpTo ? { caseUpTo: g.caseUpTo } : {}),
+        })),
         rules: rules.map((r) => ({ rule: r.rule, priority: 1000 + r.priority })),
         types,
         method,

@@ -18,6 +18,20 @@ export interface GazetteerSpec {
   caseUpTo?: number;
 }
 
+/** The longest short entry that may keep its case (GazetteerSpec.caseUpTo). */
+export const CASE_UP_TO_MAX = 10;
+
+/**
+ * Why a value for "short entries keep their case" cannot be stored, or null when it can: a whole
+ * number of characters from 1 to CASE_UP_TO_MAX, or nothing (off).
+ */
+export function caseUpToProblem(value: number | undefined): string | null {
+  if (value === undefined) return null;
+  return Number.isInteger(value) && value >= 1 && value <= CASE_UP_TO_MAX
+    ? null
+    : `short entries keep their case up to a whole number of characters from 1 to ${CASE_UP_TO_MAX}, not ${value}`;
+}
+
 /** A span found by one source, in flat TokenIndex positions until mapped back to documents. */
 export interface SourceSpan extends Span {
   doc: number;

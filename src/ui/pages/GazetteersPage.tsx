@@ -1,17 +1,79 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { GAZETTEER_FORMATS, parseGazetteerFile, type GazetteerFormat } from '../../core/formats/importSpec';
+import { CASE_UP_TO_MAX, caseUpToProblem } from '../../core/weak/gazetteerMatcher';
 import { CASE_MODES, type CaseMode } from '../../core/weak/normalize';
 import { db } from '../../db/instance';
+import type { GazetteerRow } from '../../db/schema';
 import { addGazetteerEntry, deleteGazetteer, importGazetteer, removeGazetteerEntry, retypeGazetteerEntry, updateGazetteer } from '../../db/repo';
 import { readText, useProject, useProjectId } from '../hooks';
 import { PublicGazetteers } from '../components/PublicGazetteers';
 
 const ROW = 32;
 
-function Entries({ gazetteerId, types }: { gazetteerId: number; types: string[] }) {
+/** Entries this short that match without case are flagged on the Gazetteers page (symbols, abbreviations). */
+const SHORT = 2;
+
+/** The phrase in the other case: what a matching without case also reads as it. */
+const otherCase = (p: string) => (p.toLowerCase() === p ? p.toUpperCase() : p.toLowerCase());
+
+/**
+ * "Short entries keep their case": a whole number of characters, or blank for off; checked as
+ * typed, stored only when valid (the weak labels read it the next time they are made).
+ */
+function CaseUpToField({ g }: { g: GazetteerRow }) {
+  const [text, setText] = useState(g.caseUpTo === undefined ? '' : String(g.caseUpTo));
+  const [problem, setProblem] = useState<string | null>(null);
+  // A change made elsewhere (the entries' "keep their case" link) shows here; a valid value typed here is the stored one already.
+  useEffect(() => {
+    setText((t) => ((t.trim() === '' ? undefined : Number(t)) === g.caseUpTo ? t : g.caseUpTo === undefined ? '' : String(g.caseUpTo)));
+    setProblem(null);
+  }, [g.caseUpTo]);
+  const change = (value: string) => {
+    setText(value);
+    const n = value.trim() === '' ? undefined : Number(value);
+    const p = caseUpToProblem(n);
+    setProblem(p);
+    if (!p) void updateGazetteer(db, g.id!, { caseUpTo: n });
+  };
+  return (
+    <>
+      <input
+        aria-label={`Short entries of ${g.name} keep their case up to`}
+        type="number"
+        className="narrow"
+        min={1}
+        max={CASE_UP_TO_MAX}
+        placeholder="off"
+        disabled={g.mode === 'sensitive'}
+        title={
+          g.mode === 'sensitive'
+            ? 'This gazetteer matches case already.'
+            : 'Entries of at most this many characters match only in their own case ("Mg" is not "mg"); blank: every entry matches as the gazetteer does.'
+        }
+        value={text}
+        aria-invalid={problem ? true : undefined}
+        onChange={(e) => change(e.target.value)}
+      />
+      {problem && (
+        <span role="alert" className="error" data-testid="case-up-to-error">
+          {' '}
+          {problem}
+        </span>
+      )}
+    </>
+  );
+}
+
+function Entries({ gazetteer, types }: { gazetteer: GazetteerRow; types: string[] }) {
+  const gazetteerId = gazetteer.id!;
   const entries = useLiveQuery(() => db.gazetteerEntries.where('gazetteerId').equals(gazetteerId).toArray(), [gazetteerId]);
+  // Symbols and abbreviations that a matching without case reads as common words ("Mg" as mg, "P" as p).
+  const short = useMemo(
+    () => (gazetteer.mode === 'sensitive' || gazetteer.caseUpTo ? [] : (entries ?? []).filter((e) => e.phrase.length <= SHORT)),
+    [entries, gazetteer.mode, gazetteer.caseUpTo],
+  );
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query.trim().toLowerCase());
   const shown = useMemo(() => (entries ?? []).filter((e) => !deferred || e.phrase.toLowerCase().includes(deferred)), [entries, deferred]);
@@ -34,6 +96,20 @@ function Entries({ gazetteerId, types }: { gazetteerId: number; types: string[] 
 
   return (
     <div className="stack">
+      {short.length > 0 && (
+        <p className="muted" data-testid="short-entries">
+          {short.length.toLocaleString()} {short.length === 1 ? 'entry has' : 'entries have'} at most {SHORT} characters (
+          {short
+            .slice(0, 6)
+            .map((e) => e.phrase)
+            .join(', ')}
+          {short.length > 6 ? ', …' : ''}) and this gazetteer matches {gazetteer.mode === 'normalized' ? 'normalized' : 'without case'}: "
+          {otherCase(short[0].phrase)}" in the text matches "{short[0].phrase}", as "mg" would match the symbol "Mg".{' '}
+          <button type="button" className="link" onClick={() => void updateGazetteer(db, gazetteerId, { caseUpTo: SHORT })}>
+            Let entries of up to {SHORT} characters keep their case
+          </button>
+        </p>
+      )}
       <div className="row">
         <input aria-label="Search entries" placeholder="Search phrases" value={query} onChange={(e) => setQuery(e.target.value)} />
         <span className="muted" data-testid="entry-count">
@@ -124,6 +200,7 @@ export function GazetteersPage() {
             <th>Gazetteer</th>
             <th>Entries</th>
             <th>Matching</th>
+            <th title="Entries of at most this many characters match only in their own case, in the weak labels">Short entries keep case</th>
             <th>Priority</th>
             <th />
           </tr>
@@ -153,6 +230,9 @@ export function GazetteersPage() {
                     <option key={m}>{m}</option>
                   ))}
                 </select>
+              </td>
+              <td>
+                <CaseUpToField g={g} />
               </td>
               <td>
                 <input
@@ -195,7 +275,9 @@ export function GazetteersPage() {
           {result.message}
         </p>
       )}
-      {selected !== null && gazetteers?.some((g) => g.id === selected) && <Entries gazetteerId={selected} types={types} />}
+      {selected !== null && gazetteers?.some((g) => g.id === selected) && (
+        <Entries key={selected} gazetteer={gazetteers.find((g) => g.id === selected)!} types={types} />
+      )}
       <PublicGazetteers projectId={projectId} types={types} added={new Set((gazetteers ?? []).flatMap((g) => (g.public ? [g.public.list] : [])))} />
     </div>
   );
