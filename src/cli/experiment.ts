@@ -267,6 +267,7 @@ function sourcesWith(s: DictionarySetting, method: AggregateMethod) {
     typeUntyped: s.typeUntyped,
     ...(s.abbreviations ? { abbreviations: s.abbreviations } : {}),
     ...(s.caseUpTo !== undefined ? { caseUpTo: s.caseUpTo } : {}),
+    ...(s.hmmIterations !== undefined ? { hmmIterations: s.hmmIterations } : {}),
   };
 }
 

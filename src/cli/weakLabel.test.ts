@@ -61,6 +61,16 @@ describe('the text the label model is fitted on', () => {
   });
 });
 
+describe("EM's iteration cap (a dictionary setting's hmmIterations)", () => {
+  it('caps EM at 15 by default; a higher cap runs it until it settles, and the fit says so', () => {
+    const [capped, settled] = [loadSetting(setting('all')), loadSetting(setting('all', { hmmIterations: 300 }))];
+    expect(capped.hmm!.fit).toMatchObject({ cap: 15 });
+    expect(settled.hmm!.fit).toMatchObject({ cap: 300, converged: true });
+    expect(settled.hmm!.fit!.iterations).toBeLessThan(300);
+    expect(settled.hmm!.fit!.iterations).toBeGreaterThan(capped.hmm!.fit!.iterations);
+  });
+});
+
 describe('the label model chosen on dev (aggregate "dev")', () => {
   const devGold = readCorpus(`${fixtures}/bc5cdr/dev.conll`, { format: 'conll' }).layers[0].annotations;
   const rawF1 = (method: 'hmm' | 'priority' | 'vote', n: number) => {

@@ -36,6 +36,8 @@ export interface WeakLabelOptions {
   abbreviations?: AbbreviationOptions;
   /** Every gazetteer's entries of at most this many characters match only with their own case. */
   caseUpTo?: number;
+  /** EM's iteration cap where the HMM is fitted (HMM_ITERATIONS when absent). */
+  hmmIterations?: number;
 }
 
 /**
@@ -84,6 +86,7 @@ export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; re
       ...(hmm ? { hmm } : {}),
       ...(o.typeUntyped === false ? { typeUntyped: false } : {}),
       ...(o.abbreviations ? { abbreviations: o.abbreviations } : {}),
+      ...(o.hmmIterations !== undefined ? { hmmIterations: o.hmmIterations } : {}),
     });
   const fitted = !o.hmm && o.method === 'hmm' && o.fitAlso?.length ? label([...docs, ...o.fitAlso.flatMap(docsOf)]).hmm : undefined;
   const result = label(docs, o.hmm ?? fitted);

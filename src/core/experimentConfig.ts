@@ -117,6 +117,8 @@ export const settingSchema = z.discriminatedUnion('kind', [
        * says (the element symbols "Mg" and "P" are not "mg" and "p"). Absent: none.
        */
       caseUpTo: z.number().int().min(1).max(CASE_UP_TO_MAX).optional(),
+      /** EM's iteration cap for this setting's HMM (15, HMM_ITERATIONS, when absent); EM stops sooner where it settles. */
+      hmmIterations: z.number().int().min(1).max(1000).optional(),
       /** Type the untyped lists' matches by their spelling, learned from the typed gazetteers (core/weak/spellingTyper.ts). */
       typeUntyped: z.boolean().default(true),
       /**

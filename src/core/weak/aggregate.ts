@@ -29,7 +29,13 @@ export function aggregate(method: AggregateMethod, input: AggregateInput): Annot
  * aggregate, with the HMM's fitted parameters (`hmm`), or decoding with parameters fitted
  * elsewhere (`fixed`: the training text's, for dev and test text).
  */
-export function aggregateWith(method: AggregateMethod, input: AggregateInput, fixed?: HmmParams): { annotations: Annotation[]; hmm?: HmmParams } {
+/** `iterations`: EM's cap when the HMM is fitted here (HMM_ITERATIONS when absent). */
+export function aggregateWith(
+  method: AggregateMethod,
+  input: AggregateInput,
+  fixed?: HmmParams,
+  iterations?: number,
+): { annotations: Annotation[]; hmm?: HmmParams } {
   let hmm: HmmParams | undefined;
   const typed =
     method === 'priority'
@@ -37,7 +43,7 @@ export function aggregateWith(method: AggregateMethod, input: AggregateInput, fi
       : method === 'vote'
         ? byVote(input)
         : (() => {
-            const r = byHmm(input, fixed);
+            const r = byHmm(input, fixed, iterations);
             hmm = r.params;
             return r.annotations;
           })();
@@ -99,8 +105,8 @@ function byVote(input: AggregateInput): Annotation[] {
   });
 }
 
-function byHmm(input: AggregateInput, fixed?: HmmParams): { annotations: Annotation[]; params: HmmParams } {
-  const { results, params } = hmmLabel(input, {}, fixed);
+function byHmm(input: AggregateInput, fixed?: HmmParams, iterations?: number): { annotations: Annotation[]; params: HmmParams } {
+  const { results, params } = hmmLabel(input, iterations === undefined ? {} : { iterations }, fixed);
   const annotations = results.map(
     ({ tags, confidence }, d): Annotation => ({
       spans: input.sentences[d].flatMap(([a, b]) => tagsToSpans(tags.slice(a, b), a)),

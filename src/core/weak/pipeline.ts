@@ -52,6 +52,8 @@ export interface WeakRequest {
    * absent: off.
    */
   abbreviations?: AbbreviationOptions;
+  /** EM's iteration cap where the HMM is fitted (HMM_ITERATIONS when absent); it stops sooner where it settles. */
+  hmmIterations?: number;
 }
 
 export interface WeakResult {
@@ -145,13 +147,18 @@ export class WeakLabeler {
       if (!fixed && method === 'hmm' && req.fitDocs) {
         if (!req.fitDocs.length) throw new Error('the HMM has no document to be fitted on');
         const fitDocs = req.fitDocs;
-        fixed = aggregateWith('hmm', {
-          ...input,
-          sources: input.sources.map((src) => ({ ...src, spans: fitDocs.map((d) => src.spans[d]) })),
-          sentences: fitDocs.map((d) => sentences[d]),
-        }).hmm;
+        fixed = aggregateWith(
+          'hmm',
+          {
+            ...input,
+            sources: input.sources.map((src) => ({ ...src, spans: fitDocs.map((d) => src.spans[d]) })),
+            sentences: fitDocs.map((d) => sentences[d]),
+          },
+          undefined,
+          req.hmmIterations,
+        ).hmm;
       }
-      const a = aggregateWith(method, input, fixed);
+      const a = aggregateWith(method, input, fixed, req.hmmIterations);
       if (!req.abbreviations) return { ...a, abbreviated: 0, before: a.annotations };
       const ab = withAbbreviations(this.docs, a.annotations, req.abbreviations);
       return { ...a, annotations: ab.annotations, abbreviated: ab.added, before: a.annotations };
