@@ -299,7 +299,9 @@ function ownLexicon(s: Setting, d: SettingData, withRules: boolean): Lexicon | n
       ...s.gazetteers.flatMap((f) => readGazetteer(f, f.endsWith('.jsonl') ? 'patterns' : 'tsv').entries),
       ...s.untyped.flatMap((f) => readGazetteer(f, 'untyped').entries),
     ].map((e) => ({ words: e.phrase.split(' '), type: e.type }));
-    return entries.length || rules.length ? makeLexicon([{ mode: s.case, entries }], rules) : null;
+    return entries.length || rules.length
+      ? makeLexicon([{ mode: s.case, entries, ...(s.caseUpTo !== undefined ? { caseUpTo: s.caseUpTo } : {}) }], rules)
+      : null;
   }
   // A heterogeneous setting's typed dictionary: its distant labels' strings (within limitDistant) or its file.
   if (s.kind === 'heterogeneous') return d.dictionary?.length ? makeLexicon([{ mode: 'sensitive', entries: d.dictionary }]) : null;
@@ -428,6 +430,7 @@ function dictionaryMatch(s: Setting, lexicon: Lexicon, corpus: ParsedCorpus): An
     mode: src.mode,
     priority: k,
     entries: src.entries.map((e) => ({ phrase: e.words.join(' '), type: e.type })),
+    ...(src.caseUpTo !== undefined ? { caseUpTo: src.caseUpTo } : {}),
   }));
   const types = lexicon.types.filter((t) => t !== UNKNOWN_TYPE);
   const result = new WeakLabeler(docs).run({

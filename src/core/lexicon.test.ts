@@ -43,6 +43,25 @@ describe('dictionary features', () => {
     ]);
   });
 
+  it("lets a source's short entries keep their case (caseUpTo), as the weak labels do, the rest matching in its mode", () => {
+    const source = {
+      mode: 'insensitive' as const,
+      entries: [
+        { words: ['Mg'], type: 'Chemical' },
+        { words: ['MG'], type: 'Disease' },
+        { words: ['magnesium'], type: 'Chemical' },
+      ],
+    };
+    const words = ['Mg', 'mg', 'MG', 'Magnesium'];
+    // Types: Chemical 0, Disease 1. Without it, each spelling of "mg" is both.
+    expect(lexiconMatcher(makeLexicon([source]))(words)).toHaveLength(7);
+    expect(lexiconMatcher(makeLexicon([{ ...source, caseUpTo: 2 }]))(words)).toEqual([
+      { start: 0, end: 1, type: 0 },
+      { start: 2, end: 3, type: 1 },
+      { start: 3, end: 4, type: 0 },
+    ]);
+  });
+
   it('builds a distant dictionary from the typed strings of labeled sentences, one entry per string and type', () => {
     const entries = lexiconFromSpans([
       {

@@ -24,6 +24,8 @@ export interface LexiconEntry {
 export interface LexiconSource {
   mode: CaseMode;
   entries: readonly LexiconEntry[];
+  /** Entries of at most this many characters match only in their own case, as in the weak labels (GazetteerSpec.caseUpTo). */
+  caseUpTo?: number;
 }
 
 /**
@@ -89,7 +91,17 @@ interface Node {
 /** A matcher for one lexicon: every (start, end, type) whose words form an entry of some source. */
 export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => LexiconMatch[] {
   const typeIndex = new Map(lex.types.map((t, k) => [t, k]));
-  const tries = lex.sources.map((source) => {
+  // A source whose short entries keep their case matches as two: those entries case-sensitively, the rest in its mode.
+  const parts = lex.sources.flatMap((source): LexiconSource[] => {
+    const up = source.caseUpTo;
+    if (up === undefined || source.mode === 'sensitive') return [source];
+    const short = (e: LexiconEntry) => e.words.join(' ').length <= up;
+    return [
+      { mode: source.mode, entries: source.entries.filter((e) => !short(e)) },
+      { mode: 'sensitive', entries: source.entries.filter(short) },
+    ];
+  });
+  const tries = parts.map((source) => {
     const root: Node = { next: new Map(), ends: [] };
     for (const e of source.entries) {
       if (!e.words.length) continue;

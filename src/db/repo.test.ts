@@ -241,11 +241,15 @@ describe('short entries that keep their case', () => {
     const id = await importGazetteer(db, pid, 'g', 'insensitive', parseGazetteerTsv('Chemical\tMg\n', 'g.tsv'));
     await updateGazetteer(db, id, { caseUpTo: 2 });
     expect((await db.gazetteers.get(id))?.caseUpTo).toBe(2);
+    // The model's dictionary features read it as the weak labels do.
+    const { projectLexicon } = await import('./repo');
+    expect((await projectLexicon(db, pid))!.sources[0].caseUpTo).toBe(2);
     for (const bad of [0, 2.5, 11, Number.NaN])
       await expect(updateGazetteer(db, id, { caseUpTo: bad })).rejects.toThrow(`a whole number of characters from 1 to 10, not ${bad}`);
     expect((await db.gazetteers.get(id))?.caseUpTo).toBe(2);
     await updateGazetteer(db, id, { caseUpTo: undefined });
     expect('caseUpTo' in (await db.gazetteers.get(id))!).toBe(false);
+    expect('caseUpTo' in (await projectLexicon(db, pid))!.sources[0]).toBe(false);
   });
 });
 

@@ -127,6 +127,7 @@ export async function projectLexicon(db: StudioDB, projectId: number, withRules 
   const sources = await Promise.all(
     gazetteers.map(async (g) => ({
       mode: g.mode,
+      ...(g.caseUpTo ? { caseUpTo: g.caseUpTo } : {}),
       entries: (await db.gazetteerEntries.where('gazetteerId').equals(g.id!).toArray()).map((e) => ({
         words: e.phrase.split(' '),
         // A public list's matches are a feature group of their own: the model learns what they are worth.
