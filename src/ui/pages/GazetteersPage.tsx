@@ -57,10 +57,9 @@ function CaseUpToField({ g }: { g: GazetteerRow }) {
         onChange={(e) => change(e.target.value)}
       />
       {problem && (
-        <span role="alert" className="error" data-testid="case-up-to-error">
-          {' '}
+        <div role="alert" className="error field-error" data-testid="case-up-to-error">
           {problem}
-        </span>
+        </div>
       )}
     </>
   );
