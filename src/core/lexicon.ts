@@ -6,6 +6,7 @@
  * model uses the dictionary at prediction time and still learns from context.
  */
 import { UNKNOWN_TYPE, type Span } from './types';
+import { keepsItsCase } from './weak/gazetteerMatcher';
 import { normalizeToken, type CaseMode } from './weak/normalize';
 import { compileRule, type Rule } from './weak/rules';
 
@@ -95,7 +96,7 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
   const parts = lex.sources.flatMap((source): LexiconSource[] => {
     const up = source.caseUpTo;
     if (up === undefined || source.mode === 'sensitive') return [source];
-    const short = (e: LexiconEntry) => e.words.join(' ').length <= up;
+    const short = (e: LexiconEntry) => keepsItsCase(e.words.join(' '), up);
     return [
       { mode: source.mode, entries: source.entries.filter((e) => !short(e)) },
       { mode: 'sensitive', entries: source.entries.filter(short) },

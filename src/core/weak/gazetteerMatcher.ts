@@ -32,6 +32,9 @@ export function caseUpToProblem(value: number | undefined): string | null {
     : `short entries keep their case up to a whole number of characters from 1 to ${CASE_UP_TO_MAX}, not ${value}`;
 }
 
+/** Whether a phrase is short enough to keep its case under `caseUpTo` (the matcher, the dictionary features and the Gazetteers page agree on it). */
+export const keepsItsCase = (phrase: string, caseUpTo: number | undefined): boolean => caseUpTo !== undefined && phrase.length <= caseUpTo;
+
 /** A span found by one source, in flat TokenIndex positions until mapped back to documents. */
 export interface SourceSpan extends Span {
   doc: number;
@@ -71,7 +74,7 @@ export class GazetteerMatcher {
   /** Per entry: its type (null when untyped). */
   private readonly entryType: (string | null)[];
 
-  /** Per entry that keeps its case (`caseUpTo`): its words' ids in the case-sensitive index; null for the others. */
+  /** Per entry that keeps its case (`caseUpTo`): its words' ids in the case-sensitive index; null for the others; empty when none does. */
   private readonly exactWords: (Int32Array | null)[];
 
   /** `exact`: the case-sensitive index of the same documents, which `spec.caseUpTo` needs unless `mode` is sensitive. */
@@ -85,9 +88,9 @@ export class GazetteerMatcher {
     if (keepsCase && (exact?.mode !== 'sensitive' || exact.ids.length !== index.ids.length))
       throw new Error(`gazetteer "${spec.name}": entries that keep their case need the case-sensitive index of the same documents`);
     this.entryType = spec.entries.map((e) => e.type);
-    this.exactWords = spec.entries.map((e) =>
-      keepsCase && e.phrase.length <= spec.caseUpTo! ? Int32Array.from(e.phrase.split(' '), (w) => exact!.lookup(w)) : null,
-    );
+    this.exactWords = keepsCase
+      ? spec.entries.map((e) => (keepsItsCase(e.phrase, spec.caseUpTo) ? Int32Array.from(e.phrase.split(' '), (w) => exact!.lookup(w)) : null))
+      : [];
     // A phrase with a word the corpus lacks can never match it, so it never enters the trie; the
     // rest are looked up without growing the corpus vocabulary.
     const known = new Map<string, number>();
@@ -122,10 +125,20 @@ export class GazetteerMatcher {
     if (!this.exactWords.some((w) => w)) return { raw, entries };
     const ids = this.exact!.ids;
     const out = new Int32Array(raw.length);
+    // Per node: its entries, when one of them keeps its case (null: none does, the match stands).
+    const exactNodes = new Map<number, number[] | null>();
     let m = 0;
     for (let c = 0; c < raw.length; c += 3) {
       const [s, e, node] = [raw[c], raw[c + 1], raw[c + 2]];
-      const all = this.trie.payloads(node);
+      let all = exactNodes.get(node);
+      if (all === undefined) {
+        const payloads = this.trie.payloads(node);
+        exactNodes.set(node, (all = payloads.some((k) => this.exactWords[k]) ? payloads : null));
+      }
+      if (!all) {
+        out.set(raw.subarray(c, c + 3), 3 * m++);
+        continue;
+      }
       const made = all.filter((k) => {
         const w = this.exactWords[k];
         return !w || (w.length === e - s && w.every((id, i) => id === ids[s + i]));

@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { GAZETTEER_FORMATS, parseGazetteerFile, type GazetteerFormat } from '../../core/formats/importSpec';
-import { CASE_UP_TO_MAX, caseUpToProblem } from '../../core/weak/gazetteerMatcher';
+import { CASE_UP_TO_MAX, caseUpToProblem, keepsItsCase } from '../../core/weak/gazetteerMatcher';
 import { CASE_MODES, type CaseMode } from '../../core/weak/normalize';
 import { db } from '../../db/instance';
 import type { GazetteerRow } from '../../db/schema';
@@ -70,7 +70,7 @@ function Entries({ gazetteer, types }: { gazetteer: GazetteerRow; types: string[
   const entries = useLiveQuery(() => db.gazetteerEntries.where('gazetteerId').equals(gazetteerId).toArray(), [gazetteerId]);
   // Symbols and abbreviations that a matching without case reads as common words ("Mg" as mg, "P" as p).
   const short = useMemo(
-    () => (gazetteer.mode === 'sensitive' || gazetteer.caseUpTo ? [] : (entries ?? []).filter((e) => e.phrase.length <= SHORT)),
+    () => (gazetteer.mode === 'sensitive' || gazetteer.caseUpTo ? [] : (entries ?? []).filter((e) => keepsItsCase(e.phrase, SHORT))),
     [entries, gazetteer.mode, gazetteer.caseUpTo],
   );
   const [query, setQuery] = useState('');
