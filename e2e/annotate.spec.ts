@@ -299,6 +299,9 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   expect(byUnc.length).toBeGreaterThan(0);
   for (const [doc, score] of byUnc) expect(score).toBeCloseTo(run.maxUnc[doc], 5);
   for (let i = 1; i < byUnc.length; i++) expect(byUnc[i][1]).toBeLessThanOrEqual(byUnc[i - 1][1]);
+  // Nearly every token has some uncertainty: the queue outlines only the least sure ones its reasons name.
+  await expect(items.first().locator('.muted').first()).toContainText(/tokens?( flagged, the strongest)?:/);
+  expect(await items.first().locator('[data-line="weak"] .tok.flag').count()).toBeLessThanOrEqual(4);
 
   // Reach: the doubted phrases' occurrences across the training sentences, the same ranking the core computes from what is stored.
   await page.getByLabel('Review signal').selectOption('reach');

@@ -234,7 +234,17 @@ export interface QueueEntry {
   reasons: string[];
   /** The flagged token positions (document coordinates), in order. */
   flagged: number[];
+  /**
+   * The tokens the queue outlines (document coordinates), in order: every flag where the signal
+   * ranks by their count, else those the reasons name (the strongest four). The uncertainty
+   * signals flag every token the model is not certain of, nearly all of them: outlining all of
+   * them would mark nothing.
+   */
+  marked: number[];
 }
+
+/** How many of a queued sentence's flags its reasons name, the strongest first. */
+const REASONS = 4;
 
 /**
  * Sentences ranked by one signal: by the count of their flagged tokens, by their largest flag
@@ -278,8 +288,9 @@ export function rankSentences(docs: readonly QueueDoc[], signal: ReviewSignal, l
         to: b,
         score,
         count: flagged.length,
-        reasons: byValue.slice(0, 4).map((f) => f.why),
+        reasons: byValue.slice(0, REASONS).map((f) => f.why),
         flagged: flagged.map((f) => f.t),
+        marked: signal.score === 'count' ? flagged.map((f) => f.t) : byValue.slice(0, REASONS).map((f) => f.t).sort((x, y) => x - y),
       });
       if (signal.cover) {
         const phrases = new Map<string, number>();

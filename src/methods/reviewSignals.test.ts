@@ -38,6 +38,16 @@ describe('review queue signals', () => {
       [1, 2, expect.closeTo(0.2, 6)],
     ]);
     expect(unc[1].reasons[0]).toBe('b (uncertainty 0.5; weak O, run X)');
+    // A signal that ranks by value outlines only what its reasons name; one that ranks by count, every flag.
+    const long: QueueDoc = {
+      ...doc(3, { uncertainty: Float32Array.from([0.1, 0.6, 0.05, 0.3, 0.2, 0.4]) }),
+      sentences: [[0, 6]],
+      predicted: [{ start: 0, end: 6, label: 'X' }],
+    };
+    const [one] = rankSentences([long], reviewSignal('uncertainty'));
+    expect([one.count, one.reasons.length, one.marked]).toEqual([6, 4, [1, 3, 4, 5]]);
+    const [dis] = rankSentences([long], reviewSignal('disagreement'));
+    expect([dis.count, dis.reasons.length, dis.marked]).toEqual([6, 4, [0, 1, 2, 3, 4, 5]]);
     // PU: the lowest O-value among removed tokens first.
     expect(rankSentences(docs, reviewSignal('pu')).map((e) => [e.docId, e.sentence])).toEqual([
       [1, 1],

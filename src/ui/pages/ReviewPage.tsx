@@ -35,7 +35,7 @@ function runLabel(r: RunRow): string {
   return `run ${r.id} (${c.method?.name ?? '?'}${pipe})`;
 }
 
-/** One sentence with one layer's spans in the type colours, the queue's flagged tokens outlined; words[t − from] is token t. */
+/** One sentence with one layer's spans in the type colours, the tokens its queue entry names outlined; words[t − from] is token t. */
 function QueueLine(props: {
   label: string;
   words: readonly string[];
@@ -285,14 +285,15 @@ function QueueItems({
               {q.name}, sentence {q.sentence}
             </Link>{' '}
             <span className="muted">
-              — {q.count} {q.count === 1 ? 'token' : 'tokens'}: {q.reasons.join('; ')}
+              — {q.count} {q.count === 1 ? 'token' : 'tokens'}
+              {q.marked.length < q.count ? ' flagged, the strongest' : ''}: {q.reasons.join('; ')}
             </span>
             {done && <strong className="ok"> ✓ {done === 'run' ? "the run's labels accepted" : 'the weak labels kept'}</strong>}
             {/* The first sentences drawn as the editor draws them: the weak labels over the run's, the flagged tokens marked. */}
             {k < 50 && (
               <div className="queue-lines">
-                <QueueLine label="weak" words={q.words} from={q.from} to={q.to} spans={q.weak} flagged={q.flagged} colors={colors} />
-                {q.predicted && <QueueLine label="run" words={q.words} from={q.from} to={q.to} spans={q.predicted} flagged={q.flagged} colors={colors} />}
+                <QueueLine label="weak" words={q.words} from={q.from} to={q.to} spans={q.weak} flagged={q.marked} colors={colors} />
+                {q.predicted && <QueueLine label="run" words={q.words} from={q.from} to={q.to} spans={q.predicted} flagged={q.marked} colors={colors} />}
               </div>
             )}
           </li>
