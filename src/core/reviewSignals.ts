@@ -279,6 +279,7 @@ export function rankSentences(docs: readonly QueueDoc[], signal: ReviewSignal, l
       }
       if (!flagged.length) return;
       const byValue = [...flagged].sort((x, y) => y.value - x.value || x.t - y.t);
+      const strongest = byValue.slice(0, REASONS);
       const score = signal.score === 'max' ? byValue[0].value : signal.score === 'sum' ? flagged.reduce((a, f) => a + f.value, 0) : flagged.length;
       out.push({
         docId: d.docId,
@@ -288,9 +289,9 @@ export function rankSentences(docs: readonly QueueDoc[], signal: ReviewSignal, l
         to: b,
         score,
         count: flagged.length,
-        reasons: byValue.slice(0, REASONS).map((f) => f.why),
+        reasons: strongest.map((f) => f.why),
         flagged: flagged.map((f) => f.t),
-        marked: signal.score === 'count' ? flagged.map((f) => f.t) : byValue.slice(0, REASONS).map((f) => f.t).sort((x, y) => x - y),
+        marked: (signal.score === 'count' ? flagged : strongest).map((f) => f.t).sort((x, y) => x - y),
       });
       if (signal.cover) {
         const phrases = new Map<string, number>();
