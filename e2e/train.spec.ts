@@ -523,6 +523,15 @@ test('a dictionary dropout chosen on dev trains the model at each value and says
   await latestRun(page).first().getByRole('link').click();
   await expect(page.getByTestId('run-facts')).toContainText(`dictionary dropout ${metrics.dictionaryDropout} (chosen on dev)`);
   for (const t of Object.keys(metrics.typeShifts)) await expect(page.getByTestId('run-facts')).toContainText(new RegExp(`type shifts [^·]*${t}`));
+  // Three stages of one epoch each: the page says so, lists them, and draws each as its own line.
+  // The model kept is the stage of the dropout chosen on dev, not the last one trained.
+  const chosen = `wsl (dictionary dropout ${metrics.dictionaryDropout})`;
+  await expect(page.getByTestId('run-facts')).toContainText(`3 epochs in 3 stages (the model kept: epoch 1 of its stage “${chosen}”, the best on dev)`);
+  const stageRows = page.getByTestId('run-stages').locator('tbody tr');
+  await expect(stageRows).toHaveCount(3);
+  await expect(stageRows.first().locator('td').first()).toHaveText(/^wsl \(dictionary dropout 0\)/);
+  await expect(stageRows.filter({ hasText: 'the run keeps its model' }).locator('td').first()).toHaveText(`${chosen} (the run keeps its model)`);
+  for (const r of [0, 0.5, 0.75]) await expect(page.getByTestId('run-loss-chart')).toContainText(`wsl (dictionary dropout ${r})`);
 });
 
 test('a run cut off by a reload is marked interrupted, resumes, and counts its epochs and wall time over both attempts', async ({ page, outside: _ }) => {

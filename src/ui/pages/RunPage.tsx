@@ -15,6 +15,7 @@ import { LineChart } from '../components/LineChart';
 import { RunDiagnostics } from '../components/RunDiagnostics';
 import { SignalDiagnostics } from '../components/SignalDiagnostics';
 import { pct, routeId, useProjectId } from '../hooks';
+import { bestEpochOfStage, keptStageIndex, stageRuns, stageSeries } from '../runStages';
 
 function ScoreTable({ title, scores, testId }: { title: string; scores?: SpanScores; testId: string }) {
   if (!scores) return <p className="muted">{title}: not scored (no gold labels on this split).</p>;
@@ -83,6 +84,38 @@ function WeakComparison({ split, weak, model, layer }: { split: string; weak?: S
   );
 }
 
+/** A multi-stage run's stages in order: what each trained on, for how long, and how it scored on dev. */
+function StageTable({ stages, kept }: { stages: NonNullable<TrainMetrics['stages']>; kept: number | null }) {
+  return (
+    <table className="grid" data-testid="run-stages">
+      <caption>Its stages, in order</caption>
+      <thead>
+        <tr>
+          <th>Stage</th>
+          <th>Epochs</th>
+          <th>Dev F1 (before the O shift)</th>
+          <th>Training sentences</th>
+          <th>Seconds</th>
+        </tr>
+      </thead>
+      <tbody>
+        {stages.map((st, k) => (
+          <tr key={`${k}-${st.stage}`} className={k === kept ? 'current' : undefined}>
+            <td>
+              {st.stage}
+              {k === kept ? ' (the run keeps its model)' : ''}
+            </td>
+            <td className="num">{st.epochs}</td>
+            <td className="num">{pct(st.devF1)}</td>
+            <td className="num">{st.trainSentences.toLocaleString()}</td>
+            <td className="num">{st.seconds.toFixed(0)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function RunPage() {
   const projectId = useProjectId();
   const raw = useParams<{ runId: string }>().runId;
@@ -102,6 +135,10 @@ export function RunPage() {
   const m = (run.metrics ?? { history: [] }) as TrainMetrics;
   const history = m.history ?? [];
   const x = history.map((_, k) => k + 1);
+  const runs = stageRuns(history);
+  const staged = runs.length > 1;
+  const keptAt = m.stages ? keptStageIndex(m.stages, m) : null;
+  const kept = keptAt === null ? undefined : m.stages![keptAt];
   return (
     <div className="stack" data-testid="run-page">
       <h2>
@@ -124,7 +161,14 @@ export function RunPage() {
         </p>
       )}
       <p className="muted" data-testid="run-facts">
-        {history.length} epochs{m.bestEpoch ? ` (best on dev: ${m.bestEpoch})` : ''}
+        {history.length} epochs{staged ? ` in ${runs.length} stages` : ''}
+        {staged
+          ? kept && bestEpochOfStage(kept)
+            ? ` (the model kept: epoch ${bestEpochOfStage(kept)} of its stage “${kept.stage}”, the best on dev)`
+            : ''
+          : m.bestEpoch
+            ? ` (best on dev: ${m.bestEpoch})`
+            : ''}
         {m.attempts && m.attempts > 1 ? ` over ${m.attempts} attempts` : ''}
         {m.wallSeconds !== undefined ? ` · ${m.wallSeconds.toFixed(0)} s` : ''}
         {m.tokensPerSecond ? ` · ${Math.round(m.tokensPerSecond).toLocaleString()} tokens/s` : ''}
@@ -148,23 +192,24 @@ export function RunPage() {
           : ''}
       </p>
       {history.length > 0 && (
-        <div className="row">
+        <div className="charts">
           <LineChart
-            title={cfg.train?.average ? 'Dev F1 by epoch (averaged weights)' : 'Dev F1 by epoch'}
+            title={`Dev F1 by epoch${cfg.train?.average ? ' (averaged weights)' : ''}${staged ? ', a line per stage' : ''}`}
             x={x}
-            series={[{ label: 'dev F1', values: history.map((h) => 100 * h.devF1), color: '#1e6b32' }]}
-            xLabel="epoch"
+            series={stageSeries(history, (k) => 100 * history[k].devF1, { label: 'dev F1', color: '#1e6b32' })}
+            xLabel={staged ? 'epoch of the run' : 'epoch'}
             testId="run-dev-chart"
           />
           <LineChart
-            title="Training loss by epoch"
+            title={`Training loss by epoch${staged ? ', a line per stage' : ''}`}
             x={x}
-            series={[{ label: 'loss', values: history.map((h) => h.loss), color: '#2456c7' }]}
-            xLabel="epoch"
+            series={stageSeries(history, (k) => history[k].loss, { label: 'loss', color: '#2456c7' })}
+            xLabel={staged ? 'epoch of the run' : 'epoch'}
             testId="run-loss-chart"
           />
         </div>
       )}
+      {m.stages && m.stages.length > 1 && <StageTable stages={m.stages} kept={keptAt} />}
       {m.weak && (m.test ?? m.dev) && !m.weak.dev && !m.weak.test && (
         <p className="muted" data-testid="run-vs-weak">
           The weak layer “{m.weak.layer}” labels no dev or test document, so the model cannot be set against it there (its own score is on the train split,
