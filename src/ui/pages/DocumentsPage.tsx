@@ -58,7 +58,7 @@ function Resplit({ projectId, ids }: { projectId: number; ids: ArrayLike<number>
   return (
     <fieldset className="row plain" aria-label="Split these documents by ratio">
       <label>
-        split these by ratio train/dev/test <input aria-label="Resplit ratios" className="narrow" value={ratios} onChange={(e) => setRatios(e.target.value)} />
+        split these by ratio train/dev/test <input aria-label="Resplit ratios" className="ratio" value={ratios} onChange={(e) => setRatios(e.target.value)} />
       </label>
       <label>
         seed <input aria-label="Resplit seed" className="narrow" value={seed} onChange={(e) => setSeed(e.target.value)} />

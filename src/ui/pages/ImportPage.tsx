@@ -148,7 +148,7 @@ function SplitFields(p: {
       {split === 'ratio' && (
         <>
           <label>
-            train/dev/test <input aria-label="Split ratios" className="narrow" value={ratios} onChange={(e) => setRatios(e.target.value)} />
+            train/dev/test <input aria-label="Split ratios" className="ratio" value={ratios} onChange={(e) => setRatios(e.target.value)} />
           </label>
           <label>
             seed <input aria-label="Split seed" className="narrow" value={splitSeed} onChange={(e) => setSplitSeed(e.target.value)} />
