@@ -520,6 +520,7 @@ test('a dictionary dropout chosen on dev trains the model at each value and says
   // A shift per type of the demo's labels, each from the grid tried on dev.
   expect(Object.keys(metrics.typeShifts).sort()).toEqual(['Chemical', 'Disease']);
   for (const v of Object.values(metrics.typeShifts)) expect([-1, -0.5, -0.25, 0, 0.25, 0.5, 1]).toContain(v);
+  await expect(latestRun(page).nth(5)).toHaveText('3 in 3 stages');
   await latestRun(page).first().getByRole('link').click();
   await expect(page.getByTestId('run-facts')).toContainText(`dictionary dropout ${metrics.dictionaryDropout} (chosen on dev)`);
   for (const t of Object.keys(metrics.typeShifts)) await expect(page.getByTestId('run-facts')).toContainText(new RegExp(`type shifts [^·]*${t}`));

@@ -23,6 +23,7 @@ import { OptionsForm } from '../components/OptionsForm';
 import type { TrainMetrics } from '../../worker/trainJob';
 import { TrainJob } from '../../worker/trainClient';
 import { pct, useProjectId } from '../hooks';
+import { stageRuns } from '../runStages';
 import { defaultTrainingLayer, layerProblems } from '../layerChecks';
 import { useWorkerQuery } from '../workerQuery';
 import { issueSentence } from '../../core/issueSentence';
@@ -137,6 +138,13 @@ function NumberInput({ invalid, ...props }: { 'aria-label': string; value: strin
   return <input className="narrow" aria-invalid={invalid} {...props} />;
 }
 
+/** A run's epochs for the runs table: with its best epoch on dev, or, for a multi-stage run, its stages' count (its page says which it kept). */
+function epochsCell(m: TrainMetrics): string {
+  const stages = stageRuns(m.history).length;
+  if (stages > 1) return `${m.history.length} in ${stages} stages`;
+  return m.bestEpoch ? `${m.history.length} (${m.bestEpoch})` : String(m.history.length);
+}
+
 function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: number) => void; busy: boolean }) {
   return (
     <table className="grid" data-testid="runs-table">
@@ -147,7 +155,9 @@ function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: nu
           <th>Method</th>
           <th>Model</th>
           <th>Backend</th>
-          <th>Epochs (best)</th>
+          <th title="A single-stage run: its epochs, and in brackets the one kept (best on dev). A multi-stage run: its epochs over all its stages.">
+            Epochs (best)
+          </th>
           <th>Dev F1</th>
           <th>Test P</th>
           <th>Test R</th>
@@ -181,9 +191,7 @@ function RunsTable({ runs, onResume, busy }: { runs: RunRow[]; onResume: (id: nu
               <td title={cfg.label ? `${cfg.pipeline?.kind ?? 'single'} · ${cfg.method?.name}` : undefined}>{runMethodName(cfg)}</td>
               <td>{modelName(cfg)}</td>
               <td title={m.backendReason}>{m.backend || '–'}</td>
-              <td className="num">
-                {m.history.length} {m.bestEpoch ? `(${m.bestEpoch})` : ''}
-              </td>
+              <td className="num">{epochsCell(m)}</td>
               <td className="num">{pct(m.dev?.overall.f1)}</td>
               <td className="num">{pct(m.test?.overall.precision)}</td>
               <td className="num">{pct(m.test?.overall.recall)}</td>
