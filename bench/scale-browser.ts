@@ -3,10 +3,11 @@
  * `--times` times (10: 140,410 sentences, 2.0M tokens, one document a line) and one gazetteer of
  * the typed strings its distant labels matched, through the pages in headless Chromium. For each
  * step: the wall time, and the longest main-thread task (PerformanceObserver "longtask") while it
- * ran. Run after `npm run build`: `npx tsx bench/scale-browser.ts [--times 10]`; the corpus is
+ * ran; last, the project exported as one file and opened again as a new project. Run after `npm run build`: `npx tsx bench/scale-browser.ts [--times 10]`; the corpus is
  * generated from the data folder (--data, NER_STUDIO_DATA) into bench/out/scale/.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Page } from '@playwright/test';
 import { chooseLines, importGazetteer, measureStep, newProject, submitImport, watchLongTasks, withStudio } from './browser';
@@ -85,8 +86,24 @@ const result = await withStudio(async (browser, url) => {
     await page.getByRole('link', { name: 'Train', exact: true }).click();
     await page.locator('[data-problem="layers"]').first().waitFor({ timeout: 600_000 });
   });
+  // The whole project as one file (db/projectFile.ts), then opened as a new project from the list.
+  console.error('export project');
+  let projectFile = { path: '', bytes: 0 };
+  steps.exportProject = await measure(page, async () => {
+    await page.getByRole('link', { name: 'Overview', exact: true }).click();
+    const [file] = await Promise.all([page.waitForEvent('download', { timeout: 600_000 }), page.getByRole('button', { name: 'Export the project' }).click()]);
+    const path = fileURLToPath(new URL('project.ner-studio.json', out));
+    await file.saveAs(path);
+    projectFile = { path, bytes: statSync(path).size };
+  });
+  console.error('open project file');
+  steps.openProjectFile = await measure(page, async () => {
+    await page.getByRole('link', { name: 'NER Studio' }).click();
+    await page.getByLabel('Project file').setInputFiles(projectFile.path);
+    await page.getByTestId('project-import-result').waitFor({ timeout: 900_000 });
+  });
   await context.close();
-  return { steps, weakReport };
+  return { steps, weakReport, projectFileBytes: projectFile.bytes };
 });
 
 console.log(

@@ -1,4 +1,4 @@
-import { createProject, demo, expect, openDemo, openStudio, test } from './fixtures';
+import { createProject, demo, expect, makeWeakLabels, openDemo, openStudio, test } from './fixtures';
 
 test('the Overview says what to do next, and ticks each step as it is done', async ({ page, outside: _ }) => {
   await openDemo(page);
@@ -204,4 +204,49 @@ test('the review queue says what it waits for (weak labels), then ranks where th
   await expect(first).toHaveAttribute('data-decided', 'weak');
   await page.keyboard.press('u');
   await expect(first).not.toHaveAttribute('data-decided');
+});
+
+test('a project exported as one file opens as a new project with the same documents, layers and dictionaries; a bad file stores nothing', async ({
+  page,
+  outside: _,
+}) => {
+  await openDemo(page);
+  await makeWeakLabels(page);
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
+  await expect(page.getByTestId('layer-table').locator('tbody tr[data-layer^="aggregate"]')).toHaveCount(1);
+  const layersBefore = await page.getByTestId('layer-table').locator('tbody tr td:first-child').allTextContents();
+  const docs = await page.getByTestId('doc-count').textContent();
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export the project' }).click()]);
+  expect(file.suggestedFilename()).toBe('BC5CDR_demo.ner-studio.json');
+  await expect(page.getByTestId('project-export-result')).toContainText(
+    `Exported ${docs} documents, ${layersBefore.length} label layers, 2 gazetteers and 3 rules.`,
+  );
+  const path = (await file.path())!;
+  const saved = JSON.parse(await (await import('node:fs/promises')).readFile(path, 'utf8'));
+  expect(saved.format).toBe('ner-studio-project');
+
+  // Opened from the project list: a new project, named apart from the one it came from.
+  await page.getByRole('link', { name: 'NER Studio' }).click();
+  const list = page.getByTestId('project-list').locator('li');
+  await expect(list).toHaveCount(1);
+  await page.getByLabel('Project file').setInputFiles(path);
+  await expect(page.getByTestId('project-import-result')).toContainText(
+    `Imported "${demo.name} (imported)": ${docs} documents, ${layersBefore.length} label layers, 2 gazetteers and 3 rules.`,
+  );
+  await expect(list).toHaveCount(2);
+  await page.getByTestId('project-import-result').getByRole('link', { name: 'Open it' }).click();
+  await expect(page.getByTestId('project-name')).toHaveText(`${demo.name} (imported)`);
+  await expect(page.getByTestId('doc-count')).toHaveText(docs!);
+  await expect(page.getByTestId('layer-table').locator('tbody tr td:first-child')).toHaveText(layersBefore);
+  await page.getByRole('link', { name: 'Gazetteers', exact: true }).click();
+  await expect(page.getByTestId('gazetteer-table').locator('tbody tr')).toHaveCount(2);
+
+  // A file that is wrong somewhere says where and what, and no project is added.
+  await page.getByRole('link', { name: 'NER Studio' }).click();
+  saved.documents[2].split = 'holdout';
+  await page.getByLabel('Project file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(saved)) });
+  await expect(page.getByRole('alert')).toContainText(
+    `Nothing was imported. bad.json: documents[2] ${JSON.stringify(saved.documents[2].name)}: split: must be one of`,
+  );
+  await expect(list).toHaveCount(2);
 });

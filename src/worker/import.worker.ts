@@ -10,6 +10,7 @@ import { parseRatios, splitByRatio } from '../core/splits';
 import type { LayerKind, ParsedCorpus, Split, TagScheme } from '../core/types';
 import { db } from '../db/instance';
 import { importCorpus } from '../db/repo';
+import { importProject, type ProjectFileImport, readProjectFile } from '../db/projectFile';
 
 export interface ImportRequest {
   projectId: number;
@@ -63,6 +64,10 @@ const api = {
     if (!corpus) throw new Error('the parsed files are gone (the page was reloaded?): import them again');
     waiting.delete(id);
     return store(projectId, corpus);
+  },
+  /** A project file (db/projectFile.ts), checked whole, then stored as a new project in one transaction. */
+  async importProject(file: File): Promise<ProjectFileImport> {
+    return importProject(db, readProjectFile(await file.text(), file.name));
   },
   drop(id: number): void {
     waiting.delete(id);

@@ -8,6 +8,7 @@ import * as Comlink from 'comlink';
 import { liveQuery, type Subscription } from 'dexie';
 import { labelDistributionRows } from '../db/distribution';
 import { exportLayer, type ExportFormat } from '../db/exportLayer';
+import { exportProject, projectFileName } from '../db/projectFile';
 import { db } from '../db/instance';
 import { projectCounts, projectStats } from '../db/repo';
 import { correctionYieldOf, loopState, reviewProgress, reviewQueue, type ReviewQueueArgs } from '../db/review';
@@ -33,6 +34,16 @@ export const QUERIES = {
   reviewQueue: (args: ReviewQueueArgs) => reviewQueue(db, args),
   exportLayer: (projectId: number, layerId: number, name: string, format: ExportFormat, scheme: TagScheme) =>
     exportLayer(db, projectId, layerId, name, format, scheme),
+  /** The whole project as a file's text (db/projectFile.ts), and what it holds. */
+  exportProject: async (projectId: number) => {
+    const f = await exportProject(db, projectId);
+    const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
+    return {
+      name: projectFileName(f.project.name),
+      text: JSON.stringify(f),
+      message: `Exported ${count(f.documents.length, 'document')}, ${count(f.layers.length, 'label layer')}, ${count(f.gazetteers.length, 'gazetteer')} and ${count(f.rules.length, 'rule')}. Runs, their models and predictions are not in the file: train again after importing it.`,
+    };
+  },
   loopState: (projectId: number, layerName: string) => loopState(db, projectId, layerName),
   reviewProgress: (projectId: number, a: number | null, b: number | null) => reviewProgress(db, projectId, a, b),
   correctionYield: (projectId: number, layerName: string, weak: number | null) => correctionYieldOf(db, projectId, layerName, weak),

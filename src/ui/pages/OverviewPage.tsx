@@ -101,7 +101,47 @@ export function OverviewPage() {
           </table>
         </>
       )}
+      <ProjectBackup projectId={projectId} />
     </div>
+  );
+}
+
+/** The whole project as one file (db/projectFile.ts), the only copy outside this browser's storage. */
+function ProjectBackup({ projectId }: { projectId: number }) {
+  const [state, setState] = useState<{ busy?: boolean; message?: string; error?: string }>({});
+  const save = async () => {
+    setState({ busy: true });
+    try {
+      const out = await queryOnce('exportProject', projectId);
+      download(out.name, out.text, 'application/json');
+      setState({ message: out.message });
+    } catch (e) {
+      setState({ error: `The project was not exported: ${(e as Error).message}` });
+    }
+  };
+  return (
+    <section className="stack" data-testid="project-backup">
+      <h2>The project as a file</h2>
+      <p className="muted">
+        This browser's storage is the only copy of the project. The file holds its documents and splits, every gold, corrected and weak layer, the gazetteers,
+        stop lists and rules: keep it as a backup, or open it in another browser from the project list.
+      </p>
+      <div className="row">
+        <button type="button" onClick={() => void save()} disabled={state.busy}>
+          {state.busy ? 'Exporting…' : 'Export the project'}
+        </button>
+      </div>
+      {state.message && (
+        <p role="status" data-testid="project-export-result">
+          {state.message}
+        </p>
+      )}
+      {state.error && (
+        <p role="alert" className="error">
+          {state.error}
+        </p>
+      )}
+    </section>
   );
 }
 

@@ -6,6 +6,7 @@ import { loadDemo } from '../../db/demo';
 import { db } from '../../db/instance';
 import { createProject, deleteProject } from '../../db/repo';
 import { fetchDemoAsset } from '../demoAsset';
+import { importWorker } from '../../worker/importClient';
 
 export function ProjectsPage() {
   const [, navigate] = useLocation();
@@ -17,6 +18,28 @@ export function ProjectsPage() {
   const [types, setTypes] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [imported, setImported] = useState<{ id: number; text: string } | null>(null);
+  const [reading, setReading] = useState(false);
+  const openFile = async (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    if (!file) return;
+    setError(null);
+    setImported(null);
+    setReading(true);
+    try {
+      const r = await importWorker().importProject(file);
+      const n = (k: number, what: string) => `${k.toLocaleString('en-US')} ${what}${k === 1 ? '' : 's'}`;
+      setImported({
+        id: r.projectId,
+        text: `Imported "${r.name}": ${n(r.documents, 'document')}, ${n(r.layers, 'label layer')}, ${n(r.gazetteers, 'gazetteer')} and ${n(r.rules, 'rule')}.`,
+      });
+    } catch (err) {
+      setError(`Nothing was imported. ${(err as Error).message}`);
+    } finally {
+      setReading(false);
+      input.value = '';
+    }
+  };
 
   const create = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -88,6 +111,18 @@ export function ProjectsPage() {
           {busy ? 'Loading demo…' : projects?.some((p) => p.demo) ? 'Open the demo project' : 'Load the demo project'}
         </button>
       </form>
+      <div className="row">
+        <label>
+          Open a project file{' '}
+          <input type="file" accept=".json,application/json" aria-label="Project file" disabled={reading} onChange={(e) => void openFile(e.currentTarget)} />
+        </label>
+        <span className="muted">a file the project's Overview exported: a new project, nothing here changed</span>
+      </div>
+      {imported && (
+        <p role="status" data-testid="project-import-result">
+          {imported.text} <Link href={`/p/${imported.id}`}>Open it</Link>
+        </p>
+      )}
       {error && (
         <p role="alert" className="error">
           {error}

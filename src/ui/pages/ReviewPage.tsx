@@ -161,7 +161,7 @@ export function ReviewPage() {
           corrections layer{' '}
           <input
             aria-label="Corrections layer"
-            className="narrow"
+            className="name-field"
             value={layerName}
             onChange={(e) => setLoop(projectId, { ...loop, layer: e.target.value.trim() || 'corrections' })}
           />
