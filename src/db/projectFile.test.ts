@@ -154,7 +154,10 @@ describe('a project as one file', () => {
       ],
       [bad((f) => ((f.rules[0].rule as { pattern: string }).pattern = '(')), /^x\.json: rules\[0\] "suffix": /],
       [bad((f) => (f.rules[0].rule.label = 'Gene')), 'x.json: rules[0] "suffix": rule.label: "Gene" is not a type of the project (Chemical, Disease)'],
-      [bad((f) => (f.gazetteers.find((g) => g.name === 'core.tsv')!.entries[1][1] = 'Gene')), /gazetteers\[\d\] "core\.tsv": entries\[1\] "asthma": type "Gene" is not a type/],
+      [
+        bad((f) => (f.gazetteers.find((g) => g.name === 'core.tsv')!.entries[1][1] = 'Gene')),
+        /gazetteers\[\d\] "core\.tsv": entries\[1\] "asthma": type "Gene" is not a type/,
+      ],
     ];
     const before = await db.documents.count();
     const projects = await db.projects.count();

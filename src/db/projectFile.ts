@@ -223,10 +223,15 @@ export function readProjectFile(text: string, file = 'the file'): ProjectFile {
     if (caseUp) throw fault(`${at}: caseUpTo`, caseUp);
     if (g.public && !types.has(g.public.type)) throw fault(`${at}: public.type`, `"${g.public.type}" is not a type of the project`);
     const e = g.entries.findIndex(([, type]) => type !== null && !types.has(type));
-    if (e >= 0) throw fault(`${at}: entries[${e}] ${JSON.stringify(g.entries[e][0])}`, `type "${g.entries[e][1]}" is not a type of the project (${[...types].join(', ')})`);
+    if (e >= 0)
+      throw fault(
+        `${at}: entries[${e}] ${JSON.stringify(g.entries[e][0])}`,
+        `type "${g.entries[e][1]}" is not a type of the project (${[...types].join(', ')})`,
+      );
   });
   f.rules.forEach((r, i) => {
-    if (!types.has(r.rule.label)) throw fault(`rules[${i}] ${JSON.stringify(r.rule.name)}: rule.label`, `"${r.rule.label}" is not a type of the project (${[...types].join(', ')})`);
+    if (!types.has(r.rule.label))
+      throw fault(`rules[${i}] ${JSON.stringify(r.rule.name)}: rule.label`, `"${r.rule.label}" is not a type of the project (${[...types].join(', ')})`);
     try {
       compileRule(r.rule);
     } catch (e) {
