@@ -34,13 +34,13 @@ export const QUERIES = {
   reviewQueue: (args: ReviewQueueArgs) => reviewQueue(db, args),
   exportLayer: (projectId: number, layerId: number, name: string, format: ExportFormat, scheme: TagScheme) =>
     exportLayer(db, projectId, layerId, name, format, scheme),
-  /** The whole project as a file's text (db/projectFile.ts), and what it holds. */
+  /** The whole project as a file (db/projectFile.ts), and what it holds: a Blob made here, which reaches the page by reference, not copied on its thread. */
   exportProject: async (projectId: number) => {
     const f = await exportProject(db, projectId);
     const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
     return {
       name: projectFileName(f.project.name),
-      text: JSON.stringify(f),
+      blob: new Blob([JSON.stringify(f)], { type: 'application/json' }),
       message: `Exported ${count(f.documents.length, 'document')}, ${count(f.layers.length, 'label layer')}, ${count(f.gazetteers.length, 'gazetteer')} and ${count(f.rules.length, 'rule')}. Runs, their models and predictions are not in the file: train again after importing it.`,
     };
   },

@@ -113,7 +113,7 @@ function ProjectBackup({ projectId }: { projectId: number }) {
     setState({ busy: true });
     try {
       const out = await queryOnce('exportProject', projectId);
-      download(out.name, out.text, 'application/json');
+      download(out.name, out.blob);
       setState({ message: out.message });
     } catch (e) {
       setState({ error: `The project was not exported: ${(e as Error).message}` });
