@@ -250,3 +250,15 @@ test('a project exported as one file opens as a new project with the same docume
   );
   await expect(list).toHaveCount(2);
 });
+
+test('the project list says whether the browser keeps its storage, and asks it to on request', async ({ page, outside: _ }) => {
+  await openStudio(page);
+  const status = page.getByTestId('storage-status');
+  await expect(status).toHaveAttribute('data-persisted', /^(true|false)$/);
+  await expect(status).toContainText(/It holds [\d.]+ (kB|MB|GB) of the [\d.]+ (kB|MB|GB) the browser allows this site\./);
+  if ((await status.getAttribute('data-persisted')) === 'false') {
+    await expect(status).toContainText('(best-effort): export projects you cannot lose');
+    await status.getByRole('button', { name: 'ask it to keep them' }).click();
+    await expect(status).toContainText(/which it keeps \(persistent\)|did not grant it this time/);
+  }
+});

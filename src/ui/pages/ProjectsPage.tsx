@@ -1,6 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { count } from '../hooks';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { loadDemo } from '../../db/demo';
 import { db } from '../../db/instance';
@@ -79,7 +79,7 @@ export function ProjectsPage() {
       {projects === undefined ? (
         <p className="muted">Loading…</p>
       ) : projects.length === 0 ? (
-        <p className="muted">No project yet: create one, or load the demo.</p>
+        <p className="muted">No project yet: create one, load the demo, or open a project file.</p>
       ) : (
         <ul className="cards" data-testid="project-list">
           {projects.map((p) => (
@@ -118,6 +118,7 @@ export function ProjectsPage() {
         </label>
         <span className="muted">a file the project's Overview exported: a new project, nothing here changed</span>
       </div>
+      <StorageStatus />
       {imported && (
         <p role="status" data-testid="project-import-result">
           {imported.text} <Link href={`/p/${imported.id}`}>Open it</Link>
@@ -129,5 +130,57 @@ export function ProjectsPage() {
         </p>
       )}
     </section>
+  );
+}
+
+/** Bytes as a person reads them. */
+const size = (b: number) => (b >= 1e9 ? `${(b / 1e9).toFixed(1)} GB` : b >= 1e6 ? `${(b / 1e6).toFixed(1)} MB` : `${Math.ceil(b / 1e3)} kB`);
+
+/**
+ * Where the projects live and whether the browser may clear them: its storage is "best-effort"
+ * unless the site asks for it to be kept (navigator.storage.persist) and the browser grants it.
+ * Under storage pressure a best-effort site's IndexedDB can be evicted whole, with no warning.
+ */
+interface StorageState {
+  persisted: boolean | null;
+  usage?: number;
+  quota?: number;
+  asked?: boolean;
+}
+
+async function readStorage(asked = false): Promise<StorageState> {
+  const storage = globalThis.navigator?.storage;
+  if (!storage?.persisted) return { persisted: null, asked };
+  const [persisted, estimate] = await Promise.all([storage.persisted(), storage.estimate?.() ?? Promise.resolve<StorageEstimate>({})]);
+  return { persisted, usage: estimate.usage, quota: estimate.quota, asked };
+}
+
+function StorageStatus() {
+  const [state, setState] = useState<StorageState>({ persisted: null });
+  useEffect(() => {
+    void readStorage().then(setState);
+  }, []);
+  const ask = async () => {
+    await globalThis.navigator.storage.persist();
+    setState(await readStorage(true));
+  };
+  const used = state.usage !== undefined && state.quota ? ` It holds ${size(state.usage)} of the ${size(state.quota)} the browser allows this site.` : '';
+  return (
+    <p className="muted" data-testid="storage-status" data-persisted={String(state.persisted)}>
+      {state.persisted === null ? (
+        <>This browser does not say whether it keeps the studio's storage: export projects you cannot lose.</>
+      ) : state.persisted ? (
+        <>The projects live in this browser's storage, which it keeps (persistent).{used}</>
+      ) : (
+        <>
+          The projects live in this browser's storage, which it may clear when the disk runs short (best-effort): export projects you cannot lose, or{' '}
+          <button type="button" className="link" onClick={() => void ask()}>
+            ask it to keep them
+          </button>
+          .{used}
+          {state.asked ? ' The browser did not grant it this time (Chromium grants it to sites used often or installed).' : ''}
+        </>
+      )}
+    </p>
   );
 }
