@@ -218,7 +218,7 @@ test('a project exported as one file opens as a new project with the same docume
   const docs = await page.getByTestId('doc-count').textContent();
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export the project' }).click()]);
   expect(file.suggestedFilename()).toBe('BC5CDR_demo.ner-studio.json');
-  await expect(page.getByTestId('project-export-result')).toContainText(
+  await expect(page.getByTestId('project-result')).toContainText(
     `Exported ${docs} documents, ${layersBefore.length} label layers, 2 gazetteers and 3 rules.`,
   );
   const path = (await file.path())!;
@@ -240,6 +240,15 @@ test('a project exported as one file opens as a new project with the same docume
   await expect(page.getByTestId('layer-table').locator('tbody tr td:first-child')).toHaveText(layersBefore);
   await page.getByRole('link', { name: 'Gazetteers', exact: true }).click();
   await expect(page.getByTestId('gazetteer-table').locator('tbody tr')).toHaveCount(2);
+  // Renamed where it is, checked as typed.
+  const name = page.getByTestId('project-backup').getByLabel('Project name');
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
+  await name.fill('  ');
+  await expect(page.getByTestId('project-backup')).toContainText('a project needs a name');
+  await expect(page.getByRole('button', { name: 'Rename' })).toBeDisabled();
+  await name.fill('Demo, restored');
+  await page.getByRole('button', { name: 'Rename' }).click();
+  await expect(page.getByTestId('project-name')).toHaveText('Demo, restored');
 
   // A file that is wrong somewhere says where and what, and no project is added.
   await page.getByRole('link', { name: 'NER Studio' }).click();

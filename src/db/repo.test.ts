@@ -13,6 +13,7 @@ import {
   importGazetteer,
   projectStats,
   removeGazetteerEntries,
+  renameProject,
   saveWeakLabels,
 } from './repo';
 import { layerRows } from './layerStore';
@@ -22,6 +23,16 @@ const conll = 'Aspirin B-Chemical\ncauses O\nasthma B-Disease\n\nNo O\nharm O\n'
 const layer = { kind: 'gold' as const, name: 'gold' };
 
 describe('repository', () => {
+  it('renames a project, refusing an empty name and a project that is not there', async () => {
+    const db = new StudioDB(`repo-${Math.random()}`);
+    const pid = await createProject(db, 'p');
+    await renameProject(db, pid, '  Drugs  ');
+    expect((await db.projects.get(pid))!.name).toBe('Drugs');
+    await expect(renameProject(db, pid, ' ')).rejects.toThrow('a project needs a name');
+    await expect(renameProject(db, 999, 'x')).rejects.toThrow('project 999 does not exist');
+    expect((await db.projects.get(pid))!.name).toBe('Drugs');
+  });
+
   it('imports a corpus with its layer and types, and a failed import leaves nothing behind', async () => {
     const db = new StudioDB(`repo-${Math.random()}`);
     const pid = await createProject(db, 'p');

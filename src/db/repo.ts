@@ -33,6 +33,13 @@ export async function createProject(db: StudioDB, name: string, types: readonly 
   return db.projects.add({ name: trimmed, types: mergeTypes([], types), scheme, createdAt: Date.now(), demo });
 }
 
+/** Renames a project; the name is checked as typed (ProjectsPage, Overview), and again here. */
+export async function renameProject(db: StudioDB, projectId: number, name: string): Promise<void> {
+  const trimmed = name.trim();
+  if (!trimmed) throw new Error('a project needs a name');
+  if (!(await db.projects.update(projectId, { name: trimmed }))) throw new Error(`project ${projectId} does not exist`);
+}
+
 /** Deletes a project and everything it owns, in one transaction. */
 export async function deleteProject(db: StudioDB, projectId: number): Promise<void> {
   await db.transaction(

@@ -4,6 +4,8 @@ import type { ExportFormat } from '../../db/exportLayer';
 import { queryOnce, useWorkerQuery } from '../workerQuery';
 import { NextSteps } from '../components/NextSteps';
 import { download, useProject, useProjectId } from '../hooks';
+import { db } from '../../db/instance';
+import { renameProject } from '../../db/repo';
 
 export function OverviewPage() {
   const projectId = useProjectId();
@@ -101,14 +103,24 @@ export function OverviewPage() {
           </table>
         </>
       )}
-      <ProjectBackup projectId={projectId} />
+      <ProjectBackup projectId={projectId} name={project.name} />
     </div>
   );
 }
 
 /** The whole project as one file (db/projectFile.ts), the only copy outside this browser's storage. */
-function ProjectBackup({ projectId }: { projectId: number }) {
+function ProjectBackup({ projectId, name }: { projectId: number; name: string }) {
   const [state, setState] = useState<{ busy?: boolean; message?: string; error?: string }>({});
+  const [newName, setNewName] = useState(name);
+  const rename = async (e: React.FormEvent) => {
+    e.preventDefault();
+    try {
+      await renameProject(db, projectId, newName);
+      setState({ message: `Renamed the project "${newName.trim()}".` });
+    } catch (err) {
+      setState({ error: (err as Error).message });
+    }
+  };
   const save = async () => {
     setState({ busy: true });
     try {
@@ -121,7 +133,16 @@ function ProjectBackup({ projectId }: { projectId: number }) {
   };
   return (
     <section className="stack" data-testid="project-backup">
-      <h2>The project as a file</h2>
+      <h2>The project</h2>
+      <form className="row" onSubmit={(e) => void rename(e)}>
+        <label>
+          Name <input aria-label="Project name" value={newName} aria-invalid={!newName.trim()} onChange={(e) => setNewName(e.target.value)} />
+        </label>
+        <button type="submit" disabled={!newName.trim() || newName.trim() === name}>
+          Rename
+        </button>
+        {!newName.trim() && <span className="field-error">a project needs a name</span>}
+      </form>
       <p className="muted">
         This browser's storage is the only copy of the project. The file holds its documents and splits, every gold, corrected and weak layer, the gazetteers,
         stop lists and rules: keep it as a backup, or open it in another browser from the project list.
@@ -132,7 +153,7 @@ function ProjectBackup({ projectId }: { projectId: number }) {
         </button>
       </div>
       {state.message && (
-        <p role="status" data-testid="project-export-result">
+        <p role="status" data-testid="project-result">
           {state.message}
         </p>
       )}
