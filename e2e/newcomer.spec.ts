@@ -218,9 +218,7 @@ test('a project exported as one file opens as a new project with the same docume
   const docs = await page.getByTestId('doc-count').textContent();
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export the project' }).click()]);
   expect(file.suggestedFilename()).toBe('BC5CDR_demo.ner-studio.json');
-  await expect(page.getByTestId('project-result')).toContainText(
-    `Exported ${docs} documents, ${layersBefore.length} label layers, 2 gazetteers and 3 rules.`,
-  );
+  await expect(page.getByTestId('project-result')).toContainText(`Exported ${docs} documents, ${layersBefore.length} label layers, 2 gazetteers and 3 rules.`);
   const path = (await file.path())!;
   const saved = JSON.parse(await (await import('node:fs/promises')).readFile(path, 'utf8'));
   expect(saved.format).toBe('ner-studio-project');
