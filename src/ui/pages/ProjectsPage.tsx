@@ -116,7 +116,9 @@ export function ProjectsPage() {
           Open a project file{' '}
           <input type="file" accept=".json,application/json" aria-label="Project file" disabled={reading} onChange={(e) => void openFile(e.currentTarget)} />
         </label>
-        <span className="muted">a file the project's Overview exported: a new project, nothing here changed</span>
+        <span className="muted" data-testid="project-file-hint">
+          {reading ? 'Reading and checking the file, then storing it…' : "a file the project's Overview exported: a new project, nothing here changed"}
+        </span>
       </div>
       <StorageStatus />
       {imported && (
