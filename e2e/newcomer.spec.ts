@@ -206,10 +206,11 @@ test('the review queue says what it waits for (weak labels), then ranks where th
   await expect(first).not.toHaveAttribute('data-decided');
 });
 
-test('a project exported as one file opens as a new project with the same documents, layers and dictionaries; a bad file stores nothing', async ({
+test('a project exported as one file opens as a new project with the same documents, layers and dictionaries, and trains; a bad file stores nothing', async ({
   page,
   outside: _,
 }) => {
+  test.setTimeout(300_000);
   await openDemo(page);
   await makeWeakLabels(page);
   await page.getByRole('link', { name: 'Overview', exact: true }).click();
@@ -238,6 +239,13 @@ test('a project exported as one file opens as a new project with the same docume
   await expect(page.getByTestId('layer-table').locator('tbody tr td:first-child')).toHaveText(layersBefore);
   await page.getByRole('link', { name: 'Gazetteers', exact: true }).click();
   await expect(page.getByTestId('gazetteer-table').locator('tbody tr')).toHaveCount(2);
+  // The copy trains as the original would: its weak layer, gold and dictionaries are all there.
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  await page.getByLabel('Hidden units').fill('8');
+  await page.getByLabel('Epochs', { exact: true }).fill('1');
+  await page.getByLabel('Backend').selectOption('wasm');
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
   // Renamed where it is, checked as typed.
   const name = page.getByTestId('project-backup').getByLabel('Project name');
   await page.getByRole('link', { name: 'Overview', exact: true }).click();
