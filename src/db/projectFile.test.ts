@@ -153,6 +153,10 @@ describe('a project as one file', () => {
         /^x\.json: gazetteers\[\d\] "core\.tsv": caseUpTo: short entries keep their case up to a whole number/,
       ],
       [bad((f) => ((f.rules[0].rule as { pattern: string }).pattern = '(')), /^x\.json: rules\[0\] "suffix": /],
+      [
+        bad((f) => ((f.layers[0].annotations[0] as Record<string, unknown>).colour = 'red')),
+        /^x\.json: layers\[0\] "gold": annotations\[0\]: unknown option "colour"/,
+      ],
       [bad((f) => (f.rules[0].rule.label = 'Gene')), 'x.json: rules[0] "suffix": rule.label: "Gene" is not a type of the project (Chemical, Disease)'],
       [
         bad((f) => (f.gazetteers.find((g) => g.name === 'core.tsv')!.entries[1][1] = 'Gene')),

@@ -27,30 +27,32 @@ export const PROJECT_FILE_VERSION = 1;
 const FILE_LAYER_KINDS = ['gold', 'corrected', 'weak'] as const satisfies readonly LayerKind[];
 
 const int = z.number().int().min(0);
-const spanSchema = z.object({ start: int, end: int, label: z.string().min(1), candidates: z.array(z.string()).optional() });
-const annotationSchema = z.object({
+const spanSchema = z.strictObject({ start: int, end: int, label: z.string().min(1), candidates: z.array(z.string()).optional() });
+const annotationSchema = z.strictObject({
   doc: int,
   spans: z.array(spanSchema),
   oMode: z.enum(['complete', 'partial']),
   oTokens: z.array(int).optional(),
-  confidence: z.array(z.number().min(0).max(1)).optional(),
+  confidence: z.array(z.number()).optional(),
   // What the editor keeps with a sentence it decided (core/progress.ts EditorAnnotation), keyed by the sentence's start token.
   reviewedAt: z.record(z.string().regex(/^\d+$/), z.number()).optional(),
   rejected: z.array(z.string()).optional(),
   weakChanged: z.record(z.string().regex(/^\d+$/), z.boolean()).optional(),
 });
 
-const fileSchema = z.object({
+// Strict objects: a field the file has and the schema lacks is an error, not a silent loss (the
+// round-trip tests fail the day the studio stores a field this file does not carry).
+const fileSchema = z.strictObject({
   format: z.literal(PROJECT_FILE_FORMAT),
   version: z.number().int(),
   exportedAt: z.number().optional(),
-  project: z.object({
+  project: z.strictObject({
     name: z.string().trim().min(1),
-    types: z.array(z.object({ name: z.string().min(1), color: z.string().regex(/^#[0-9a-fA-F]{6}$/) })),
+    types: z.array(z.strictObject({ name: z.string().min(1), color: z.string().regex(/^#[0-9a-fA-F]{6}$/) })),
     scheme: z.enum(TAG_SCHEMES),
   }),
   documents: z.array(
-    z.object({
+    z.strictObject({
       id: int,
       name: z.string(),
       text: z.string(),
@@ -60,7 +62,7 @@ const fileSchema = z.object({
     }),
   ),
   layers: z.array(
-    z.object({
+    z.strictObject({
       kind: z.enum(FILE_LAYER_KINDS),
       name: z.string().min(1),
       role: z.enum(['source', 'aggregate']).optional(),
@@ -69,19 +71,19 @@ const fileSchema = z.object({
     }),
   ),
   gazetteers: z.array(
-    z.object({
+    z.strictObject({
       name: z.string().min(1),
       mode: z.enum(CASE_MODES),
       priority: z.number(),
       stop: z.boolean().optional(),
       caseUpTo: z.number().optional(),
-      public: z.object({ list: z.string(), type: z.string(), featuresOnly: z.boolean(), source: z.string() }).optional(),
+      public: z.strictObject({ list: z.string(), type: z.string(), featuresOnly: z.boolean(), source: z.string() }).optional(),
       createdAt: z.number().optional(),
       /** [phrase, type] pairs; a null type: an untyped entry. */
       entries: z.array(z.tuple([z.string().min(1), z.string().min(1).nullable()])),
     }),
   ),
-  rules: z.array(z.object({ priority: z.number(), enabled: z.boolean(), rule: ruleSchema })),
+  rules: z.array(z.strictObject({ priority: z.number(), enabled: z.boolean(), rule: ruleSchema })),
 });
 
 export type ProjectFile = z.infer<typeof fileSchema>;
