@@ -210,16 +210,37 @@ test('a project exported as one file opens as a new project with the same docume
   page,
   outside: _,
 }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(400_000);
   await openDemo(page);
   await makeWeakLabels(page);
+  const train = async () => {
+    await page.getByRole('link', { name: 'Train', exact: true }).click();
+    await page.getByLabel('Hidden units').fill('8');
+    await page.getByLabel('Epochs', { exact: true }).fill('1');
+    await page.getByLabel('Backend').selectOption('wasm');
+    await page.getByRole('button', { name: 'Train', exact: true }).click();
+    await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
+  };
+  await train();
+  const testF1 = await page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(9).textContent();
   await page.getByRole('link', { name: 'Overview', exact: true }).click();
   await expect(page.getByTestId('layer-table').locator('tbody tr[data-layer^="aggregate"]')).toHaveCount(1);
-  const layersBefore = await page.getByTestId('layer-table').locator('tbody tr td:first-child').allTextContents();
+  // Every layer but the run's predictions, which stay with the run.
+  await expect(page.getByTestId('layer-table').locator('tbody tr').filter({ hasText: 'predicted' })).toHaveCount(1);
+  const layersBefore = (
+    await page
+      .getByTestId('layer-table')
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => [r.children[0].textContent, r.children[1].textContent]))
+  )
+    .filter(([, kind]) => kind !== 'predicted')
+    .map(([name]) => name!);
   const docs = await page.getByTestId('doc-count').textContent();
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export the project' }).click()]);
   expect(file.suggestedFilename()).toBe('BC5CDR_demo.ner-studio.json');
-  await expect(page.getByTestId('project-result')).toContainText(`Exported ${docs} documents, ${layersBefore.length} label layers, 2 gazetteers and 3 rules.`);
+  await expect(page.getByTestId('project-result')).toContainText(
+    `Exported ${docs} documents, ${layersBefore.length} label layers, 2 gazetteers, 3 rules and the records of 2 finished runs`,
+  );
   const path = (await file.path())!;
   const saved = JSON.parse(await (await import('node:fs/promises')).readFile(path, 'utf8'));
   expect(saved.format).toBe('ner-studio-project');
@@ -230,7 +251,7 @@ test('a project exported as one file opens as a new project with the same docume
   await expect(list).toHaveCount(1);
   await page.getByLabel('Project file').setInputFiles(path);
   await expect(page.getByTestId('project-import-result')).toContainText(
-    `Imported "${demo.name} (imported)": ${docs} documents, ${layersBefore.length} label layers, 2 gazetteers and 3 rules.`,
+    `Imported "${demo.name} (imported)": ${docs} documents, ${layersBefore.length} label layers, 2 gazetteers, 3 rules and 2 runs' records.`,
   );
   await expect(list).toHaveCount(2);
   await page.getByTestId('project-import-result').getByRole('link', { name: 'Open it' }).click();
@@ -239,13 +260,21 @@ test('a project exported as one file opens as a new project with the same docume
   await expect(page.getByTestId('layer-table').locator('tbody tr td:first-child')).toHaveText(layersBefore);
   await page.getByRole('link', { name: 'Gazetteers', exact: true }).click();
   await expect(page.getByTestId('gazetteer-table').locator('tbody tr')).toHaveCount(2);
-  // The copy trains as the original would: its weak layer, gold and dictionaries are all there.
+  // The weak labels' report and the run's record came along; the run's model and predictions did not.
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
+  await expect(page.getByTestId('stats-table')).toBeVisible();
   await page.getByRole('link', { name: 'Train', exact: true }).click();
-  await page.getByLabel('Hidden units').fill('8');
-  await page.getByLabel('Epochs', { exact: true }).fill('1');
-  await page.getByLabel('Backend').selectOption('wasm');
-  await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
+  const copied = page.getByTestId('runs-table').locator('tbody tr').first();
+  await expect(copied.locator('td').nth(9)).toHaveText(testF1!);
+  await copied.getByRole('link').first().click();
+  await expect(page.getByTestId('run-pruned')).toContainText('they stayed in the project it was exported from');
+  await expect(page.getByTestId('run-dev-chart')).toBeVisible();
+  // The review queue has no run to rank by until the copy trains one, and the copy trains as the original would.
+  await page.getByRole('link', { name: 'Review queue', exact: true }).click();
+  await expect(page.getByLabel('Review run')).toHaveValue('');
+  await train();
+  await page.getByRole('link', { name: 'Review queue', exact: true }).click();
+  await expect(page.getByLabel('Review run')).not.toHaveValue('');
   // Renamed where it is, checked as typed.
   const name = page.getByTestId('project-backup').getByLabel('Project name');
   await page.getByRole('link', { name: 'Overview', exact: true }).click();

@@ -55,6 +55,14 @@ describe('the review loop', () => {
     const ensemble = [run(1, 'done', { train: { ...base.train, members: 3 } })];
     const d = nextLoopAction({ every: 20, corrections: 20, runs: ensemble, layerId: 9, busy: false });
     expect(d.kind === 'start' && d.config.train.members).toBe(3);
+    // A run whose model is gone (a pruned fine-tune, a run opened from a project file) is passed by.
+    const gone = (r: LoopRunView): LoopRunView => ({ ...r, metrics: { ...(r.metrics as object), pruned: 'not here' } });
+    const e = nextLoopAction({ every: 20, corrections: 20, runs: [run(1, 'done'), gone(run(2, 'done'))], layerId: 9, busy: false });
+    expect(e.kind === 'start' && e.fromRunId).toBe(1);
+    expect(nextLoopAction({ every: 20, corrections: 20, runs: [gone(run(1, 'done'))], layerId: 9, busy: false })).toEqual({
+      kind: 'idle',
+      why: 'no finished run to fine-tune: train one first',
+    });
   });
 
   it('resumes a loop run a reload cut off, and waits while one trains', () => {

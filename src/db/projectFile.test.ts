@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseConll } from '../core/formats/conll';
 import { parseGazetteerTsv } from '../core/formats/gazetteer';
 import { layerRows } from './layerStore';
-import { exportProject, importProject, projectFileName, readProjectFile } from './projectFile';
+import { exportProject, importProject, NOT_IN_FILE, projectFileName, readProjectFile } from './projectFile';
 import {
   addGazetteerEntry,
   addRule,
@@ -50,7 +50,29 @@ async function sample(db: StudioDB): Promise<number> {
   });
   const pred = await db.layers.add({ projectId: pid, kind: 'predicted', name: 'run 1', createdAt: 1 });
   await db.annotations.add({ layerId: pred, docId: docIds[0], spans: [], oMode: 'complete' });
-  await db.runs.add({ projectId: pid, kind: 'train', config: {}, status: 'done', createdAt: 1 });
+  const [gold, agg] = [
+    (await db.layers.where({ projectId: pid, kind: 'gold' }).first())!.id!,
+    (await db.layers.filter((l) => l.name === 'aggregate (hmm)').first())!.id!,
+  ];
+  const data = { kind: 'project', projectId: pid, layerId: agg, goldLayerId: gold };
+  const run = await db.runs.add({
+    projectId: pid,
+    kind: 'train',
+    config: { data },
+    status: 'done',
+    metrics: { predictedLayerId: pred, dev: { f1: 0.5 } },
+    createdAt: 1,
+  });
+  await db.runs.add({
+    projectId: pid,
+    kind: 'train',
+    config: { data: { ...data, strongLayerId: corrections }, loop: { fromRunId: run, corrections: 1 } },
+    status: 'failed',
+    error: 'x',
+    createdAt: 2,
+  });
+  await db.runs.add({ projectId: pid, kind: 'train', config: { data }, status: 'running', createdAt: 3 });
+  await db.models.add({ runId: run, kind: 'final', state: {}, createdAt: 1 });
   return pid;
 }
 
@@ -101,7 +123,7 @@ describe('a project as one file', () => {
     // The file is text: what it holds is what is read back.
     const text = JSON.stringify(file);
     const got = await importProject(db, readProjectFile(text, 'drugs.json'));
-    expect(got).toMatchObject({ name: 'Drugs (imported)', documents: 3, layers: 4, gazetteers: 2, rules: 1 });
+    expect(got).toMatchObject({ name: 'Drugs (imported)', documents: 3, layers: 4, gazetteers: 2, rules: 1, runs: 2 });
     expect(got.projectId).not.toBe(pid);
     const [a, b] = [await contents(db, pid), await contents(db, got.projectId)];
     expect(b.documents).toEqual(a.documents);
@@ -121,7 +143,37 @@ describe('a project as one file', () => {
     // The run's predictions stay behind with the run.
     expect(b.layers).toEqual(a.layers.filter((l) => l.kind !== 'predicted'));
     expect(b.layers.find((l) => l.kind === 'weak')!.packed).toBe(true);
-    expect(await db.runs.where('projectId').equals(got.projectId).count()).toBe(0);
+    // The finished runs come as records: their ids, and the ids their configs name, this project's; no model, no predictions.
+    const layerOf = async (p: number, name: string) =>
+      (await db.layers
+        .where('projectId')
+        .equals(p)
+        .filter((l) => l.name === name)
+        .first())!.id!;
+    const runs = await db.runs.where('projectId').equals(got.projectId).sortBy('id');
+    expect(runs.map((r) => [r.status, r.error])).toEqual([
+      ['done', undefined],
+      ['failed', 'x'],
+    ]);
+    const here = {
+      kind: 'project',
+      projectId: got.projectId,
+      layerId: await layerOf(got.projectId, 'aggregate (hmm)'),
+      goldLayerId: await layerOf(got.projectId, 'gold'),
+    };
+    expect(runs[0].config).toEqual({ data: here });
+    expect(runs[1].config).toEqual({
+      data: { ...here, strongLayerId: await layerOf(got.projectId, 'corrections') },
+      loop: { fromRunId: runs[0].id, corrections: 1 },
+    });
+    expect(runs[0].metrics).toEqual({ dev: { f1: 0.5 }, pruned: NOT_IN_FILE });
+    expect(
+      await db.models
+        .where('runId')
+        .anyOf(runs.map((r) => r.id!))
+        .count(),
+    ).toBe(0);
+    expect(got.runs).toBe(2);
     // A second import of the same file gets a name of its own.
     expect((await importProject(db, readProjectFile(text))).name).toBe('Drugs (imported 2)');
     expect(projectFileName('Drugs / 2026: v1')).toBe('Drugs_2026_v1.ner-studio.json');

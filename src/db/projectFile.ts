@@ -3,9 +3,11 @@
  * copy of a project's documents, labels and dictionaries, and clearing the site's data or changing
  * machines would lose them. The file holds what people made and what the machine cannot remake
  * unasked: the documents with their splits, every gold, corrected and weak layer, the gazetteers
- * and stop lists with their settings, and the rules. It leaves out what a run makes (the runs,
- * their models, predictions and review signals) and what the studio rebuilds by itself (the
- * project's word vectors, its pre-trained encoder): they would make the file many times larger.
+ * and stop lists with their settings, the rules, and the finished runs' records (config, scores,
+ * curves). It leaves out what a run made besides (its models, predictions and review signals) and
+ * what the studio rebuilds by itself (the project's word vectors, its pre-trained encoder): they
+ * would make the file many times larger. A run opened from a file says its model is not there
+ * (`pruned`), and the review queue and loop pass it by.
  *
  * Reading a file checks all of it before anything is stored, and names where a fault is
  * ("documents[3] "a.txt": offsets: token 7 ends past its text"); storing it is one transaction
@@ -18,13 +20,19 @@ import { CASE_MODES } from '../core/weak/normalize';
 import { caseUpToProblem } from '../core/weak/gazetteerMatcher';
 import { compileRule, ruleSchema } from '../core/weak/rules';
 import { eachRow, writePackedLayer } from './layerStore';
-import type { StudioDB } from './schema';
+import type { RunStatus, StudioDB } from './schema';
 
 export const PROJECT_FILE_FORMAT = 'ner-studio-project';
 export const PROJECT_FILE_VERSION = 1;
 
 /** The layers a project file carries: a run's predictions belong to the run, which it does not carry. */
 const FILE_LAYER_KINDS = ['gold', 'corrected', 'weak'] as const satisfies readonly LayerKind[];
+
+/** The runs a file carries: those that ended (a running or interrupted run's checkpoints stay behind, so it could not resume). */
+const FILE_RUN_STATUSES = ['done', 'failed', 'cancelled'] as const satisfies readonly RunStatus[];
+
+/** What a run opened from a file says of its predictions and model (RunPage shows it; the review loop and queue pass it by). */
+export const NOT_IN_FILE = "they stayed in the project it was exported from (a project file carries a run's record, not its model)";
 
 const int = z.number().int().min(0);
 const spanSchema = z.strictObject({ start: int, end: int, label: z.string().min(1), candidates: z.array(z.string()).optional() });
@@ -63,6 +71,8 @@ const fileSchema = z.strictObject({
   ),
   layers: z.array(
     z.strictObject({
+      /** The layer's id where it was exported: what the runs' configs name. */
+      id: int.optional(),
       kind: z.enum(FILE_LAYER_KINDS),
       name: z.string().min(1),
       role: z.enum(['source', 'aggregate']).optional(),
@@ -84,6 +94,21 @@ const fileSchema = z.strictObject({
     }),
   ),
   rules: z.array(z.strictObject({ priority: z.number(), enabled: z.boolean(), rule: ruleSchema })),
+  /** The finished runs' records (config, scores, curves), without their predictions, models or signals. */
+  runs: z
+    .array(
+      z.strictObject({
+        id: int,
+        kind: z.enum(['weak', 'train']),
+        config: z.record(z.string(), z.unknown()),
+        status: z.enum(FILE_RUN_STATUSES),
+        metrics: z.record(z.string(), z.unknown()).optional(),
+        error: z.string().optional(),
+        createdAt: z.number(),
+        finishedAt: z.number().optional(),
+      }),
+    )
+    .default([]),
 });
 
 export type ProjectFile = z.infer<typeof fileSchema>;
@@ -96,59 +121,91 @@ export interface ProjectFileImport {
   layers: number;
   gazetteers: number;
   rules: number;
+  runs: number;
 }
 
 /** A project as a file's contents (plain JSON), read in one transaction so that it is one moment's project. */
 export async function exportProject(db: StudioDB, projectId: number): Promise<ProjectFile> {
-  return db.transaction('r', [db.projects, db.documents, db.layers, db.annotations, db.layerChunks, db.gazetteers, db.gazetteerEntries, db.rules], async () => {
-    const project = await db.projects.get(projectId);
-    if (!project) throw new Error(`project ${projectId} does not exist`);
-    const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
-    const layers = (await db.layers.where('projectId').equals(projectId).sortBy('id')).filter((l) => (FILE_LAYER_KINDS as readonly string[]).includes(l.kind));
-    const fileLayers: ProjectFile['layers'] = [];
-    for (const l of layers) {
-      const annotations: ProjectFile['layers'][number]['annotations'] = [];
-      await eachRow(db, l, ({ layerId: _l, docId, ...a }) => {
-        annotations.push({ doc: docId, ...a });
-      });
-      fileLayers.push({
-        kind: l.kind as (typeof FILE_LAYER_KINDS)[number],
-        name: l.name,
-        ...(l.role ? { role: l.role } : {}),
-        createdAt: l.createdAt,
-        annotations,
-      });
-    }
-    const gazetteers: ProjectFile['gazetteers'] = [];
-    for (const g of await db.gazetteers.where('projectId').equals(projectId).sortBy('priority')) {
-      const entries = await db.gazetteerEntries.where('gazetteerId').equals(g.id!).sortBy('id');
-      gazetteers.push({
-        name: g.name,
-        mode: g.mode,
-        priority: g.priority,
-        ...(g.stop ? { stop: true } : {}),
-        ...(g.caseUpTo !== undefined ? { caseUpTo: g.caseUpTo } : {}),
-        ...(g.public ? { public: g.public } : {}),
-        createdAt: g.createdAt,
-        entries: entries.map((e) => [e.phrase, e.type] as [string, string | null]),
-      });
-    }
-    const rules = (await db.rules.where('projectId').equals(projectId).sortBy('priority')).map((r) => ({
-      priority: r.priority,
-      enabled: r.enabled,
-      rule: r.rule,
-    }));
-    return {
-      format: PROJECT_FILE_FORMAT,
-      version: PROJECT_FILE_VERSION,
-      exportedAt: Date.now(),
-      project: { name: project.name, types: project.types, scheme: project.scheme },
-      documents: docs.map((d) => ({ id: d.id!, name: d.name, text: d.text, offsets: Array.from(d.offsets), sentenceStarts: d.sentenceStarts, split: d.split })),
-      layers: fileLayers,
-      gazetteers,
-      rules,
-    };
-  });
+  return db.transaction(
+    'r',
+    [db.projects, db.documents, db.layers, db.annotations, db.layerChunks, db.gazetteers, db.gazetteerEntries, db.rules, db.runs],
+    async () => {
+      const project = await db.projects.get(projectId);
+      if (!project) throw new Error(`project ${projectId} does not exist`);
+      const docs = await db.documents.where('projectId').equals(projectId).sortBy('id');
+      const layers = (await db.layers.where('projectId').equals(projectId).sortBy('id')).filter((l) =>
+        (FILE_LAYER_KINDS as readonly string[]).includes(l.kind),
+      );
+      const fileLayers: ProjectFile['layers'] = [];
+      for (const l of layers) {
+        const annotations: ProjectFile['layers'][number]['annotations'] = [];
+        await eachRow(db, l, ({ layerId: _l, docId, ...a }) => {
+          annotations.push({ doc: docId, ...a });
+        });
+        fileLayers.push({
+          id: l.id!,
+          kind: l.kind as (typeof FILE_LAYER_KINDS)[number],
+          name: l.name,
+          ...(l.role ? { role: l.role } : {}),
+          createdAt: l.createdAt,
+          annotations,
+        });
+      }
+      const gazetteers: ProjectFile['gazetteers'] = [];
+      for (const g of await db.gazetteers.where('projectId').equals(projectId).sortBy('priority')) {
+        const entries = await db.gazetteerEntries.where('gazetteerId').equals(g.id!).sortBy('id');
+        gazetteers.push({
+          name: g.name,
+          mode: g.mode,
+          priority: g.priority,
+          ...(g.stop ? { stop: true } : {}),
+          ...(g.caseUpTo !== undefined ? { caseUpTo: g.caseUpTo } : {}),
+          ...(g.public ? { public: g.public } : {}),
+          createdAt: g.createdAt,
+          entries: entries.map((e) => [e.phrase, e.type] as [string, string | null]),
+        });
+      }
+      const rules = (await db.rules.where('projectId').equals(projectId).sortBy('priority')).map((r) => ({
+        priority: r.priority,
+        enabled: r.enabled,
+        rule: r.rule,
+      }));
+      const runs = (await db.runs.where('projectId').equals(projectId).sortBy('id'))
+        .filter((r) => (FILE_RUN_STATUSES as readonly string[]).includes(r.status))
+        .map((r) => {
+          // The predicted layer is not in the file: its id would name nothing, or another project's layer.
+          const { predictedLayerId: _p, ...metrics } = (r.metrics ?? {}) as Record<string, unknown>;
+          return {
+            id: r.id!,
+            kind: r.kind,
+            config: r.config as Record<string, unknown>,
+            status: r.status as (typeof FILE_RUN_STATUSES)[number],
+            ...(r.metrics ? { metrics } : {}),
+            ...(r.error ? { error: r.error } : {}),
+            createdAt: r.createdAt,
+            ...(r.finishedAt ? { finishedAt: r.finishedAt } : {}),
+          };
+        });
+      return {
+        format: PROJECT_FILE_FORMAT,
+        version: PROJECT_FILE_VERSION,
+        exportedAt: Date.now(),
+        project: { name: project.name, types: project.types, scheme: project.scheme },
+        documents: docs.map((d) => ({
+          id: d.id!,
+          name: d.name,
+          text: d.text,
+          offsets: Array.from(d.offsets),
+          sentenceStarts: d.sentenceStarts,
+          split: d.split,
+        })),
+        layers: fileLayers,
+        gazetteers,
+        rules,
+        runs,
+      };
+    },
+  );
 }
 
 /** The file's name for a project: its name made safe for a file system, then ".ner-studio.json". */
@@ -202,6 +259,7 @@ export function readProjectFile(text: string, file = 'the file'): ProjectFile {
   f.layers.forEach((l, i) => {
     const at = `layers[${i}] ${JSON.stringify(l.name)}`;
     if (names.has(`${l.kind}\t${l.name}`)) throw fault(at, `a ${l.kind} layer of the same name is earlier in the file`);
+    if (l.id !== undefined && f.layers.findIndex((o) => o.id === l.id) !== i) throw fault(at, `id ${l.id} is the id of an earlier layer too`);
     names.add(`${l.kind}\t${l.name}`);
     const seen = new Set<number>();
     l.annotations.forEach((a, k) => {
@@ -240,6 +298,11 @@ export function readProjectFile(text: string, file = 'the file'): ProjectFile {
       throw fault(`rules[${i}] ${JSON.stringify(r.rule.name)}`, (e as Error).message);
     }
   });
+  const runIds = new Set<number>();
+  f.runs.forEach((r, i) => {
+    if (runIds.has(r.id)) throw fault(`runs[${i}]`, `id ${r.id} is the id of an earlier run too`);
+    runIds.add(r.id);
+  });
   return f;
 }
 
@@ -259,13 +322,14 @@ function where(json: unknown, path: readonly PropertyKey[]): string {
 
 /**
  * Stores a checked project file as a new project, in one transaction: its documents, layers
- * (weak layers packed, as the studio writes them), gazetteers and rules, every id new. A project
- * of the same name gets " (imported)" after its name.
+ * (weak layers packed, as the studio writes them), gazetteers, rules and runs' records, every id
+ * new and every id a run's config names made this project's. A project of the same name gets
+ * " (imported)" after its name.
  */
 export async function importProject(db: StudioDB, f: ProjectFile): Promise<ProjectFileImport> {
   return db.transaction(
     'rw',
-    [db.projects, db.documents, db.layers, db.annotations, db.layerChunks, db.gazetteers, db.gazetteerEntries, db.rules],
+    [db.projects, db.documents, db.layers, db.annotations, db.layerChunks, db.gazetteers, db.gazetteerEntries, db.rules, db.runs],
     async () => {
       const taken = new Set((await db.projects.toArray()).map((p) => p.name));
       let name = f.project.name.trim();
@@ -285,6 +349,7 @@ export async function importProject(db: StudioDB, f: ProjectFile): Promise<Proje
         { allKeys: true },
       )) as number[];
       const docId = new Map(f.documents.map((d, k) => [d.id, ids[k]]));
+      const layerId = new Map<number, number>();
       for (const l of f.layers) {
         const packed = l.kind === 'weak';
         const lid = await db.layers.add({
@@ -295,6 +360,7 @@ export async function importProject(db: StudioDB, f: ProjectFile): Promise<Proje
           createdAt: l.createdAt ?? Date.now(),
           ...(packed ? { packed } : {}),
         });
+        if (l.id !== undefined) layerId.set(l.id, lid);
         const anns: Annotation[] = l.annotations.map(({ doc: _d, ...a }) => a);
         const docs = l.annotations.map((a) => docId.get(a.doc)!);
         if (packed) await writePackedLayer(db, lid, docs, anns);
@@ -306,7 +372,56 @@ export async function importProject(db: StudioDB, f: ProjectFile): Promise<Proje
         await db.gazetteerEntries.bulkAdd(entries.map(([phrase, type]) => ({ gazetteerId: gid, phrase, type })));
       }
       await db.rules.bulkAdd(f.rules.map((r) => ({ ...r, projectId })));
-      return { projectId, name, documents: ids.length, layers: f.layers.length, gazetteers: f.gazetteers.length, rules: f.rules.length };
+      // In id order, so that a review-loop fine-tune's run (loop.fromRunId) is stored after the one it started from.
+      const runId = new Map<number, number>();
+      for (const r of [...f.runs].sort((x, y) => x.id - y.id)) {
+        const { id, config, metrics, ...row } = r;
+        const newId = await db.runs.add({
+          ...row,
+          projectId,
+          config: runConfigHere(config, projectId, layerId, runId),
+          ...(metrics ? { metrics: r.kind === 'train' ? { ...metrics, pruned: NOT_IN_FILE } : metrics } : {}),
+        });
+        runId.set(id, newId);
+      }
+      return {
+        projectId,
+        name,
+        documents: ids.length,
+        layers: f.layers.length,
+        gazetteers: f.gazetteers.length,
+        rules: f.rules.length,
+        runs: f.runs.length,
+      };
     },
   );
+}
+
+/**
+ * A run's config with the ids it names made this project's: the project, its training, gold and
+ * strong layers, the run a fine-tune started from. A layer or run the file does not hold (a
+ * deleted layer, a run's predictions) becomes -1, which names nothing, rather than an id that may
+ * be another project's.
+ */
+function runConfigHere(
+  config: Record<string, unknown>,
+  projectId: number,
+  layers: ReadonlyMap<number, number>,
+  runs: ReadonlyMap<number, number>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...config };
+  const data = config.data as Record<string, unknown> | undefined;
+  if (data?.kind === 'project') {
+    const here = (id: unknown) => (typeof id === 'number' ? (layers.get(id) ?? -1) : id);
+    out.data = {
+      ...data,
+      projectId,
+      layerId: here(data.layerId),
+      goldLayerId: here(data.goldLayerId),
+      ...(data.strongLayerId !== undefined ? { strongLayerId: here(data.strongLayerId) } : {}),
+    };
+  }
+  const loop = config.loop as Record<string, unknown> | undefined;
+  if (loop && typeof loop.fromRunId === 'number') out.loop = { ...loop, fromRunId: runs.get(loop.fromRunId) ?? -1 };
+  return out;
 }

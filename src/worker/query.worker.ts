@@ -41,7 +41,7 @@ export const QUERIES = {
     return {
       name: projectFileName(f.project.name),
       blob: new Blob([JSON.stringify(f)], { type: 'application/json' }),
-      message: `Exported ${count(f.documents.length, 'document')}, ${count(f.layers.length, 'label layer')}, ${count(f.gazetteers.length, 'gazetteer')} and ${count(f.rules.length, 'rule')}. Runs, their models and predictions are not in the file: train again after importing it.`,
+      message: `Exported ${count(f.documents.length, 'document')}, ${count(f.layers.length, 'label layer')}, ${count(f.gazetteers.length, 'gazetteer')}, ${count(f.rules.length, 'rule')} and the records of ${count(f.runs.length, 'finished run')} (their scores, curves and configs; not their models or predictions: train again where the copy is to predict).`,
     };
   },
   loopState: (projectId: number, layerName: string) => loopState(db, projectId, layerName),

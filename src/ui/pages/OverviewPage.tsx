@@ -145,7 +145,7 @@ function ProjectBackup({ projectId, name }: { projectId: number; name: string })
       </form>
       <p className="muted">
         This browser's storage is the only copy of the project. The file holds its documents and splits, every gold, corrected and weak layer, the gazetteers,
-        stop lists and rules: keep it as a backup, or open it in another browser from the project list.
+        stop lists and rules, and the finished runs' records (not their models): keep it as a backup, or open it in another browser from the project list.
       </p>
       <div className="row">
         <button type="button" onClick={() => void save()} disabled={state.busy}>

@@ -28,10 +28,10 @@ export function ProjectsPage() {
     setReading(true);
     try {
       const r = await importWorker().importProject(file);
-      const n = (k: number, what: string) => `${k.toLocaleString('en-US')} ${what}${k === 1 ? '' : 's'}`;
+      const n = (k: number, what: string, many = `${what}s`) => `${k.toLocaleString('en-US')} ${k === 1 ? what : many}`;
       setImported({
         id: r.projectId,
-        text: `Imported "${r.name}": ${n(r.documents, 'document')}, ${n(r.layers, 'label layer')}, ${n(r.gazetteers, 'gazetteer')} and ${n(r.rules, 'rule')}.`,
+        text: `Imported "${r.name}": ${n(r.documents, 'document')}, ${n(r.layers, 'label layer')}, ${n(r.gazetteers, 'gazetteer')}, ${n(r.rules, 'rule')} and ${n(r.runs, "run's record", "runs' records")}.`,
       });
     } catch (err) {
       setError(`Nothing was imported. ${(err as Error).message}`);

@@ -78,7 +78,8 @@ export function ReviewPage() {
       db.runs
         .where('projectId')
         .equals(projectId)
-        .filter((r) => r.kind === 'train' && r.status === 'done')
+        // Runs with predictions to rank by: not a record whose model and predictions are gone (pruned, opened from a file, imported from the CLI).
+        .filter((r) => r.kind === 'train' && r.status === 'done' && (r.metrics as { predictedLayerId?: number } | undefined)?.predictedLayerId !== undefined)
         .sortBy('id'),
     [projectId],
   );

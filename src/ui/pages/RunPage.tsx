@@ -152,7 +152,7 @@ export function RunPage() {
       </p>
       {m.pruned && (
         <p className="muted" data-testid="run-pruned">
-          This review-loop fine-tune&apos;s predictions and model are gone: {m.pruned}. Its scores stay.
+          This run&apos;s predictions and model are not here: {m.pruned}. Its scores and curves are.
         </p>
       )}
       {m.warning && (
