@@ -59,6 +59,9 @@ describe('the review loop', () => {
     const gone = (r: LoopRunView): LoopRunView => ({ ...r, metrics: { ...(r.metrics as object), pruned: 'not here' } });
     const e = nextLoopAction({ every: 20, corrections: 20, runs: [run(1, 'done'), gone(run(2, 'done'))], layerId: 9, busy: false });
     expect(e.kind === 'start' && e.fromRunId).toBe(1);
+    const record: LoopRunView = { ...run(3, 'done'), config: { ...base, imported: { file: 'x.jsonl' } } };
+    const f = nextLoopAction({ every: 20, corrections: 20, runs: [run(1, 'done'), record], layerId: 9, busy: false });
+    expect(f.kind === 'start' && f.fromRunId).toBe(1);
     expect(nextLoopAction({ every: 20, corrections: 20, runs: [gone(run(1, 'done'))], layerId: 9, busy: false })).toEqual({
       kind: 'idle',
       why: 'no finished run to fine-tune: train one first',

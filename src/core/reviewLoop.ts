@@ -72,8 +72,9 @@ export function nextLoopAction(o: {
   const left = o.every - (o.corrections - last);
   if (left > 0) return { kind: 'idle', why: `${left} more ${left === 1 ? 'correction' : 'corrections'} until the next fine-tune` };
   if (o.layerId === null) return { kind: 'idle', why: 'no corrections layer yet' };
-  // A run whose model is gone (an earlier fine-tune, pruned; a run opened from a project file) cannot be fine-tuned.
-  const base = [...o.runs].reverse().find((r) => r.status === 'done' && !(r.metrics as { pruned?: string } | undefined)?.pruned);
+  // A run with no model here cannot be fine-tuned: an earlier fine-tune, pruned; a run opened from a project file; a CLI record imported.
+  const hasModel = (r: LoopRunView) => !(r.metrics as { pruned?: string } | undefined)?.pruned && !(r.config as { imported?: unknown }).imported;
+  const base = [...o.runs].reverse().find((r) => r.status === 'done' && hasModel(r));
   if (!base) return { kind: 'idle', why: 'no finished run to fine-tune: train one first' };
   const cfg = base.config as RunConfig;
   if (cfg.model.head === 'span' || o.tokenTagger?.(cfg) === false)
