@@ -5,7 +5,7 @@ import { phraseRules, STOP } from '../src/core/guidedCorrection';
 import { rankSentences, type QueueDoc } from '../src/core/reviewSignals';
 import { sentenceRanges, tokenTexts, type Span } from '../src/core/types';
 import { reviewSignal } from '../src/methods/reviewSignals';
-import { expect, makeWeakLabels, openDemo, storeRows, test, docScreenshot } from './fixtures';
+import { expect, makeWeakLabels, openDemo, storeRows, test, docScreenshot, trainSmallRun } from './fixtures';
 
 type Row = { id: number; projectId: number; split: string };
 
@@ -43,14 +43,7 @@ function dump(page: Page): Promise<Dump> {
 async function demoWithRun(page: Page, epochs: number, members = 1): Promise<void> {
   await openDemo(page);
   await makeWeakLabels(page);
-  await page.getByRole('link', { name: 'Train', exact: true }).click();
-  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
-  await page.getByLabel('Hidden units').fill('16');
-  await page.getByLabel('Epochs', { exact: true }).fill(String(epochs));
-  await page.getByLabel('Backend').selectOption('wasm');
-  if (members !== 1) await page.getByLabel('Ensemble members').fill(String(members));
-  await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
+  await trainSmallRun(page, { hidden: 16, epochs, members });
 }
 
 /** Every row of the named IndexedDB stores, typed arrays read as plain arrays. */

@@ -68,6 +68,18 @@ export async function makeWeakLabels(page: Page): Promise<void> {
   await expect(page.getByTestId('stats-table')).toBeVisible();
 }
 
+/** Trains a small model (WASM) on the weak aggregate from the Train page, and waits for it to finish. */
+export async function trainSmallRun(page: Page, o: { hidden: number; epochs: number; members?: number }): Promise<void> {
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
+  await page.getByLabel('Hidden units').fill(String(o.hidden));
+  await page.getByLabel('Epochs', { exact: true }).fill(String(o.epochs));
+  await page.getByLabel('Backend').selectOption('wasm');
+  if (o.members !== undefined && o.members !== 1) await page.getByLabel('Ensemble members').fill(String(o.members));
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
+}
+
 /** Every row of one of the studio's IndexedDB stores, read straight from the page. */
 export async function storeRows<T>(page: Page, store: string): Promise<T[]> {
   return page.evaluate(async (store) => {

@@ -1,4 +1,4 @@
-import { createProject, demo, expect, makeWeakLabels, openDemo, openStudio, test } from './fixtures';
+import { createProject, demo, expect, makeWeakLabels, openDemo, openStudio, test, trainSmallRun } from './fixtures';
 
 test('the Overview says what to do next, and ticks each step as it is done', async ({ page, outside: _ }) => {
   await openDemo(page);
@@ -213,14 +213,7 @@ test('a project exported as one file opens as a new project with the same docume
   test.setTimeout(400_000);
   await openDemo(page);
   await makeWeakLabels(page);
-  const train = async () => {
-    await page.getByRole('link', { name: 'Train', exact: true }).click();
-    await page.getByLabel('Hidden units').fill('8');
-    await page.getByLabel('Epochs', { exact: true }).fill('1');
-    await page.getByLabel('Backend').selectOption('wasm');
-    await page.getByRole('button', { name: 'Train', exact: true }).click();
-    await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
-  };
+  const train = () => trainSmallRun(page, { hidden: 8, epochs: 1 });
   await train();
   const testF1 = await page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(9).textContent();
   await page.getByRole('link', { name: 'Overview', exact: true }).click();

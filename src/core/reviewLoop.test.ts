@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { correctionYield, correctionsIn, lastFineTune, loopCurve, nextLoopAction, type LoopRunView, START_STAGE, sentenceChanged } from './reviewLoop';
+import {
+  correctionYield,
+  correctionsIn,
+  lastFineTune,
+  loopCurve,
+  nextLoopAction,
+  type LoopRunView,
+  runHasModel,
+  START_STAGE,
+  sentenceChanged,
+} from './reviewLoop';
 import { parseRunConfig } from './runConfig';
 
 const base = parseRunConfig({
@@ -60,6 +70,7 @@ describe('the review loop', () => {
     const e = nextLoopAction({ every: 20, corrections: 20, runs: [run(1, 'done'), gone(run(2, 'done'))], layerId: 9, busy: false });
     expect(e.kind === 'start' && e.fromRunId).toBe(1);
     const record: LoopRunView = { ...run(3, 'done'), config: { ...base, imported: { file: 'x.jsonl' } } };
+    expect([run(1, 'done'), gone(run(2, 'done')), record].map(runHasModel)).toEqual([true, false, false]);
     const f = nextLoopAction({ every: 20, corrections: 20, runs: [run(1, 'done'), record], layerId: 9, busy: false });
     expect(f.kind === 'start' && f.fromRunId).toBe(1);
     expect(nextLoopAction({ every: 20, corrections: 20, runs: [gone(run(1, 'done'))], layerId: 9, busy: false })).toEqual({

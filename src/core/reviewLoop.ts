@@ -47,6 +47,15 @@ export function correctionsIn(rows: readonly ({ reviewedAt?: Record<number, numb
 }
 
 /**
+ * Whether a run's model and predictions are here, for the review queue to rank by and the loop to
+ * fine-tune: not an earlier fine-tune the loop pruned, a run opened from a project file (both say
+ * `pruned`), or a CLI record imported into Compare runs (`config.imported`).
+ */
+export function runHasModel(r: { config: unknown; metrics?: unknown }): boolean {
+  return !(r.metrics as { pruned?: string } | undefined)?.pruned && !(r.config as { imported?: unknown } | undefined)?.imported;
+}
+
+/**
  * What the loop does now, given `every` (0: off), the corrections made so far, the project's
  * training runs (oldest first), the corrections layer's id, and whether this tab trains one now.
  */
@@ -72,9 +81,7 @@ export function nextLoopAction(o: {
   const left = o.every - (o.corrections - last);
   if (left > 0) return { kind: 'idle', why: `${left} more ${left === 1 ? 'correction' : 'corrections'} until the next fine-tune` };
   if (o.layerId === null) return { kind: 'idle', why: 'no corrections layer yet' };
-  // A run with no model here cannot be fine-tuned: an earlier fine-tune, pruned; a run opened from a project file; a CLI record imported.
-  const hasModel = (r: LoopRunView) => !(r.metrics as { pruned?: string } | undefined)?.pruned && !(r.config as { imported?: unknown }).imported;
-  const base = [...o.runs].reverse().find((r) => r.status === 'done' && hasModel(r));
+  const base = [...o.runs].reverse().find((r) => r.status === 'done' && runHasModel(r));
   if (!base) return { kind: 'idle', why: 'no finished run to fine-tune: train one first' };
   const cfg = base.config as RunConfig;
   if (cfg.model.head === 'span' || o.tokenTagger?.(cfg) === false)

@@ -15,7 +15,7 @@ import type { RunConfig } from '../core/runConfig';
 import type { Span } from '../core/types';
 import { finalOShift, PipelineStopped, runPipeline, type PipelineData, type PipelineResult, type StageRecord } from '../methods/pipelines';
 import { getPipeline } from '../methods/registry';
-import type { PipelineModule, SpanModel } from '../methods/stages';
+import { bestEpochOfStage, type PipelineModule, type SpanModel } from '../methods/stages';
 import type { LabeledSentence } from '../model/data';
 import type { Featurizer } from '../model/features';
 import type { EncoderLm } from '../model/pretrain';
@@ -323,8 +323,7 @@ async function spanRun<R>(
 
 /** The last stage's epoch with the best dev F1 (1-based; 0 where none was scored). */
 function bestEpochOf(stages: readonly StageRecord[]): number {
-  const history = stages[stages.length - 1]?.history ?? [];
-  return history.reduce((b, h, k) => (h.devF1 > (history[b - 1]?.devF1 ?? -1) ? k + 1 : b), 0);
+  return bestEpochOfStage(stages[stages.length - 1] ?? {});
 }
 
 /**

@@ -43,6 +43,40 @@ export interface StageRecord {
   history?: { epoch: number; loss: number; devF1: number; methodStats?: Record<string, number> }[];
 }
 
+/** What a stage trained at one dictionary dropout value tried on dev adds to its name (keptStageIndex reads it back). */
+export const dropoutStage = (rate: number) => ` (dictionary dropout ${rate})`;
+
+/**
+ * The stage whose model a finished run keeps, by its position in the run's stage records: the
+ * stage a pipeline kept for being best on dev (`keptStage`), else, where the last stages were the
+ * dictionary-dropout values tried on dev, the one at the value chosen, else the last stage. None
+ * for an ensemble, which decodes all its members' last stages as one.
+ */
+export function keptStageIndex(
+  stages: readonly { stage: string }[],
+  m: { keptStage?: string; dictionaryDropout?: number; members?: readonly unknown[] },
+): number | null {
+  if (!stages.length || m.members) return null;
+  if (m.keptStage) {
+    const k = stages.findIndex((s) => s.stage === m.keptStage);
+    return k >= 0 ? k : null;
+  }
+  const last = stages.length - 1;
+  const tried = / \(dictionary dropout [\d.]+\)$/;
+  if (m.dictionaryDropout !== undefined && tried.test(stages[last].stage)) {
+    const base = stages[last].stage.replace(tried, '');
+    for (let k = last; k >= 0 && stages[k].stage.startsWith(base) && tried.test(stages[k].stage); k--)
+      if (stages[k].stage === `${base}${dropoutStage(m.dictionaryDropout)}`) return k;
+  }
+  return last;
+}
+
+/** The 1-based epoch of a stage's best dev F1 (the first of equals), or 0 when it scored none. */
+export function bestEpochOfStage(stage: { history?: readonly { devF1: number }[] }): number {
+  const h = stage.history ?? [];
+  return h.reduce((b, e, k) => (e.devF1 > (h[b - 1]?.devF1 ?? -1) ? k + 1 : b), 0);
+}
+
 export interface PipelineResult {
   tagger: Tagger;
   dev: SpanScores | null;
@@ -372,7 +406,7 @@ async function dropoutOnDev(
   const drop = (x: { r: StageRun; f1: number; rate: number }) =>
     extra.keepCandidates ? kept.push({ tagger: x.r.tagger, dictionaryDropout: x.rate, devF1: x.f1 }) : x.r.tagger.dispose();
   for (const rate of DICTIONARY_DROPOUT_CHOICES) {
-    const r = await train(rate, ` (dictionary dropout ${rate})`);
+    const r = await train(rate, dropoutStage(rate));
     const f1 = await devF1(r);
     byRate.push(`${rate}: ${(100 * f1).toFixed(2)}`);
     if (!best || f1 > best.f1) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bestEpochOfStage, keptStageIndex, stageRuns, stageSeries } from './runStages';
+import { bestEpochOfStage, keptStageIndex } from '../methods/stages';
+import { stageRuns, stageSeries } from './runStages';
 
 describe("a run's epochs by stage", () => {
   const history = [{ stage: 'teacher' }, { stage: 'teacher' }, { stage: 'student' }, { stage: 'student' }, { stage: 'teacher' }];

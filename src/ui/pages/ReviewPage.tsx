@@ -22,7 +22,7 @@ import type { LayerRow, RunRow } from '../../db/schema';
 import { useProjectId, useTypeColors } from '../hooks';
 import { LineChart } from '../components/LineChart';
 import { useLoop, useLoopSettings } from '../reviewLoop';
-import { LOOP_EPOCHS, loopCurve } from '../../core/reviewLoop';
+import { LOOP_EPOCHS, loopCurve, runHasModel } from '../../core/reviewLoop';
 import { useWorkerQuery } from '../workerQuery';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
@@ -78,8 +78,7 @@ export function ReviewPage() {
       db.runs
         .where('projectId')
         .equals(projectId)
-        // Runs with predictions to rank by: not a record whose model and predictions are gone (pruned, opened from a file, imported from the CLI).
-        .filter((r) => r.kind === 'train' && r.status === 'done' && (r.metrics as { predictedLayerId?: number } | undefined)?.predictedLayerId !== undefined)
+        .filter((r) => r.kind === 'train' && r.status === 'done' && runHasModel(r))
         .sortBy('id'),
     [projectId],
   );

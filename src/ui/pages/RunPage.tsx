@@ -15,7 +15,8 @@ import { LineChart } from '../components/LineChart';
 import { RunDiagnostics } from '../components/RunDiagnostics';
 import { SignalDiagnostics } from '../components/SignalDiagnostics';
 import { pct, routeId, useProjectId } from '../hooks';
-import { bestEpochOfStage, keptStageIndex, stageRuns, stageSeries } from '../runStages';
+import { bestEpochOfStage, keptStageIndex } from '../../methods/stages';
+import { stageRuns, stageSeries } from '../runStages';
 
 function ScoreTable({ title, scores, testId }: { title: string; scores?: SpanScores; testId: string }) {
   if (!scores) return <p className="muted">{title}: not scored (no gold labels on this split).</p>;
