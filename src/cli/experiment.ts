@@ -11,7 +11,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeF
 import { deserialize, serialize } from 'node:v8';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { dataFolder, missingFilesError, readConfigJson, resolveConfigPath, resolveDataPaths } from './dataFolder';
 import type { z } from 'zod';
 import { keptPriors, LOCO_RULE, type LocoInput, type LocoPool, leaveOneCorpusOut, type LocoPrior, type LocoSetting } from '../core/loco';
@@ -21,6 +21,7 @@ import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
 import { WeakLabeler } from '../core/weak/pipeline';
 import { withAbbreviations } from '../core/weak/abbreviations';
+import { reliabilityValues, type SourceReliability, sourceReliability } from '../core/weak/reliability';
 import type { HmmParams } from '../core/weak/hmm';
 import { type AggregateMethod, LABEL_MODEL_ORDER } from '../core/weak/aggregate';
 import {
@@ -80,6 +81,8 @@ export interface SettingData {
   hmm?: HmmParams;
   /** A dictionary setting with aggregate "dev": the label model chosen, and each one's weak-label span F1 on the selecting dev sentences. */
   labelModel?: LabelModelChoice;
+  /** A dictionary setting with sourceReliability: each source's reliability as the label model estimates it on the training text. */
+  sourceReliability?: SourceReliability;
 }
 
 /** The label model that a dictionary setting's dev chose (aggregate "dev"). */
@@ -168,6 +171,7 @@ export function loadSetting(s: Setting): SettingData {
   let weak: boolean[];
   let hmm: HmmParams | undefined;
   let labelModel: LabelModelChoice | undefined;
+  let reliability: SourceReliability | undefined;
   if (s.kind === 'distant') {
     corpus = readCorpus(s.train.text, { format: 'lines', labels: [{ file: s.train.weak, kind: 'weak', name: 'weak' }] });
     anns = corpus.layers[0].annotations;
@@ -211,9 +215,19 @@ export function loadSetting(s: Setting): SettingData {
     weak = corpus.docs.map(() => true);
     hmm = labeled.result.hmm;
     labelModel = choice?.labelModel;
+    // Read where the label model is: before the abbreviations, which are no source's matches.
+    if (s.sourceReliability) reliability = sourceReliability(labeled.result.sources, labeled.result.beforeAbbreviations);
   }
   const types = [...new Set([...anns.flatMap((a) => a.spans.map((x) => x.label)).filter((l) => l !== '?'), ...dev.types, ...test.types])].sort();
-  return { train: { corpus, anns, weak }, dev, test, types, ...(hmm ? { hmm } : {}), ...(labelModel ? { labelModel } : {}) };
+  return {
+    train: { corpus, anns, weak },
+    dev,
+    test,
+    types,
+    ...(hmm ? { hmm } : {}),
+    ...(labelModel ? { labelModel } : {}),
+    ...(reliability ? { sourceReliability: reliability } : {}),
+  };
 }
 
 /**
@@ -299,9 +313,23 @@ function ownLexicon(s: Setting, d: SettingData, withRules: boolean): Lexicon | n
       ...s.gazetteers.flatMap((f) => readGazetteer(f, f.endsWith('.jsonl') ? 'patterns' : 'tsv').entries),
       ...s.untyped.flatMap((f) => readGazetteer(f, 'untyped').entries),
     ].map((e) => ({ words: e.phrase.split(' '), type: e.type }));
-    return entries.length || rules.length
-      ? makeLexicon([{ mode: s.case, entries, ...(s.caseUpTo !== undefined ? { caseUpTo: s.caseUpTo } : {}) }], rules)
-      : null;
+    if (!entries.length && !rules.length) return null;
+    const r = d.sourceReliability;
+    if (!r) return makeLexicon([{ mode: s.case, entries, ...(s.caseUpTo !== undefined ? { caseUpTo: s.caseUpTo } : {}) }], rules);
+    // One source per file, each valued by its reliability (the weak labeler names a source by its file).
+    const source = (f: string, kind: 'tsv' | 'patterns' | 'untyped') => ({
+      mode: s.case,
+      entries: readGazetteer(f, kind).entries.map((e) => ({ words: e.phrase.split(' '), type: e.type })),
+      ...(s.caseUpTo !== undefined ? { caseUpTo: s.caseUpTo } : {}),
+      ...(r[basename(f)] ? { reliability: reliabilityValues(r[basename(f)]) } : {}),
+    });
+    const ruleValues = Object.fromEntries(rules.filter((x) => r[x.name]?.[x.label]).map((x) => [x.name, r[x.name][x.label].value]));
+    return makeLexicon(
+      [...s.gazetteers.map((f) => source(f, f.endsWith('.jsonl') ? 'patterns' : 'tsv')), ...s.untyped.map((f) => source(f, 'untyped'))],
+      rules,
+      [],
+      ruleValues,
+    );
   }
   // A heterogeneous setting's typed dictionary: its distant labels' strings (within limitDistant) or its file.
   if (s.kind === 'heterogeneous') return d.dictionary?.length ? makeLexicon([{ mode: 'sensitive', entries: d.dictionary }]) : null;
@@ -342,6 +370,13 @@ function settingWeakFeatures<A extends WithLex, B extends WithLex>(
   const add = <T extends WithLex>(xs: T[], anns: readonly { spans: readonly Span[] }[]): T[] =>
     withSpanMatches(xs, (x) => ({ spans: anns[x.doc]?.spans ?? [], offset: x.offset }), types, base);
   return { train: add(sents.train, d.train.anns), dev: add(sents.dev, splitAnns('dev')), test: add(sents.test, splitAnns('test')) };
+}
+
+/** Each source's reliability per type, as one line ("dict_core.txt Chemical 0.91 (12,034 tokens), ..."). */
+function reliabilityLine(r: SourceReliability): string {
+  return Object.entries(r)
+    .flatMap(([name, byType]) => Object.entries(byType).map(([type, x]) => `${name} ${type} ${x.value.toFixed(3)} (${x.tokens.toLocaleString('en')} tokens)`))
+    .join(', ');
 }
 
 /** Sentences with their dictionary matches attached. */
@@ -1045,6 +1080,7 @@ export async function prepareMethod({ exp, configFile, setting, data, m, glove, 
     log(
       `${setting.name}: dictionary features from ${lexiconSize(lexicon)} entries${lexicon.rules ? ` and ${lexicon.rules.length} rules` : ''} (${lexicon.types.join(', ')})`,
     );
+    if (data.sourceReliability) log(`${setting.name}: dictionary features valued by each source's reliability: ${reliabilityLine(data.sourceReliability)}`);
   }
   // Weak labels as features need weak labels on the text a model predicts: a dictionary setting's.
   const weakTypes = lexModel?.weakFeatures && setting.kind === 'dictionary' && tokenFeatures ? data.types.filter((t) => t !== UNKNOWN_TYPE) : [];

@@ -133,6 +133,12 @@ export const settingSchema = z.discriminatedUnion('kind', [
        * holds in, for text of one sentence a line. Absent: off.
        */
       abbreviations: abbreviationOptionsSchema.optional(),
+      /**
+       * The model's dictionary features read each gazetteer's, untyped list's and rule's matches as
+       * that source's reliability, as the label model estimates it on the training text
+       * (core/weak/reliability.ts), instead of 1. Absent: off.
+       */
+      sourceReliability: z.boolean().optional(),
       ...common,
     })
     .strict(),

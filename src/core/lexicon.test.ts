@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { alignedLexicon, entryReliability, lexiconFromSpans, lexiconMatcher, makeLexicon, spanMatches, weakFeatureTypes } from './lexicon';
+import { UNKNOWN_TYPE } from './types';
 
 describe('dictionary features', () => {
   const entries = [
@@ -132,6 +133,39 @@ describe('dictionary features', () => {
       { start: 2, end: 3, type: 1 },
       { start: 4, end: 6, type: 1 },
     ]);
+  });
+
+  it("values each source's and rule's matches by its reliability, the most reliable where several give the same match", () => {
+    const lex = makeLexicon(
+      [
+        { mode: 'insensitive', entries: [{ words: ['aspirin'], type: 'Chemical' }], reliability: { Chemical: 0.9 } },
+        // Its short entries keep their case and their source's reliability; an entry's own reliability wins.
+        {
+          mode: 'insensitive',
+          caseUpTo: 2,
+          entries: [
+            { words: ['Mg'], type: 'Chemical' },
+            { words: ['aspirin'], type: 'Chemical' },
+            { words: ['renal', 'failure'], type: 'Disease', reliability: 0.2 },
+            { words: ['shock'], type: null },
+          ],
+          reliability: { Chemical: 0.5, [UNKNOWN_TYPE]: 0.4 },
+        },
+      ],
+      [{ kind: 'regex', name: 'failure', label: 'Disease', pattern: '\\b[a-z]+ failure\\b', ignoreCase: true }],
+      [],
+      { failure: 0.7 },
+    );
+    const [chem, dis, unk] = [lex.types.indexOf('Chemical'), lex.types.indexOf('Disease'), lex.types.indexOf(UNKNOWN_TYPE)];
+    expect(lexiconMatcher(lex)(['Aspirin', 'Mg', 'mg', 'renal', 'failure', 'shock'])).toEqual([
+      { start: 0, end: 1, type: chem, value: 0.9 },
+      { start: 1, end: 2, type: chem, value: 0.5 },
+      { start: 3, end: 5, type: dis, value: 0.7 },
+      { start: 5, end: 6, type: unk, value: 0.4 },
+    ]);
+    // Without reliabilities every match is worth 1, as before.
+    const plain = makeLexicon(lex.sources.map(({ reliability: _, ...s }) => s));
+    expect(lexiconMatcher(plain)(['aspirin']).map((m) => m.value)).toEqual([undefined]);
   });
 
   it('matches nothing of a stop-listed phrase, from a source or a rule, and still matches its parts and the phrases around it', () => {

@@ -27,6 +27,11 @@ export interface LexiconSource {
   entries: readonly LexiconEntry[];
   /** Entries of at most this many characters match only in their own case, as in the weak labels (GazetteerSpec.caseUpTo). */
   caseUpTo?: number;
+  /**
+   * The source's reliability per type (UNKNOWN_TYPE for its untyped entries), as the label model
+   * estimates it (core/weak/reliability.ts): the value of its matches where an entry has none of its own.
+   */
+  reliability?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -42,6 +47,8 @@ export interface Lexicon {
    * these words, as the weak labeler leaves them out of the aggregation (withoutStopped).
    */
   stop?: readonly string[];
+  /** Per rule name, its reliability as the label model estimates it: the value of its matches (absent: 1). */
+  ruleReliability?: Readonly<Record<string, number>>;
 }
 
 /** One match in a sentence: tokens [start, end) and the index of its type in `Lexicon.types`. */
@@ -57,11 +64,16 @@ export interface LexiconMatch {
 export const lexiconDims = (types: readonly string[]): number => 2 * types.length;
 
 /** The lexicon of gazetteers' typed and untyped entries (and rules), its types sorted with the unknown type last. */
-export function makeLexicon(sources: readonly LexiconSource[], rules: readonly Rule[] = [], stop: readonly string[] = []): Lexicon {
+export function makeLexicon(
+  sources: readonly LexiconSource[],
+  rules: readonly Rule[] = [],
+  stop: readonly string[] = [],
+  ruleReliability?: Readonly<Record<string, number>>,
+): Lexicon {
   const all = sources.flatMap((s) => s.entries);
   const typed = [...new Set([...all.map((e) => e.type).filter((t): t is string => t !== null), ...rules.map((r) => r.label)])].sort();
   const types = all.some((e) => e.type === null) ? [...typed, UNKNOWN_TYPE] : typed;
-  return { types, sources, ...(rules.length ? { rules } : {}), ...(stop.length ? { stop } : {}) };
+  return { types, sources, ...(rules.length ? { rules } : {}), ...(stop.length ? { stop } : {}), ...(ruleReliability ? { ruleReliability } : {}) };
 }
 
 /** The entries the lexicon's features read (an aligned lexicon's left-out types not counted). */
@@ -97,9 +109,10 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
     const up = source.caseUpTo;
     if (up === undefined || source.mode === 'sensitive') return [source];
     const short = (e: LexiconEntry) => keepsItsCase(e.words.join(' '), up);
+    const reliability = source.reliability ? { reliability: source.reliability } : {};
     return [
-      { mode: source.mode, entries: source.entries.filter((e) => !short(e)) },
-      { mode: 'sensitive', entries: source.entries.filter(short) },
+      { mode: source.mode, entries: source.entries.filter((e) => !short(e)), ...reliability },
+      { mode: 'sensitive', entries: source.entries.filter(short), ...reliability },
     ];
   });
   const tries = parts.map((source) => {
@@ -116,7 +129,7 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
       const type = typeIndex.get(e.type ?? UNKNOWN_TYPE);
       // A lexicon aligned to a trained model's groups (alignedLexicon) has no index for some types.
       if (type === undefined) continue;
-      const value = e.reliability ?? 1;
+      const value = e.reliability ?? source.reliability?.[e.type ?? UNKNOWN_TYPE] ?? 1;
       const at = node.ends.indexOf(type);
       if (at < 0) {
         node.ends.push(type);
@@ -127,11 +140,22 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
   });
   // Rules run on the sentence as a document of its own (tokens joined by spaces); their budget
   // covers a whole corpus's sentences, not one labeling run's documents.
-  const rules = (lex.rules ?? []).filter((r) => typeIndex.has(r.label)).map((r) => ({ label: compileRule(r, 600_000), type: typeIndex.get(r.label)! }));
+  const rules = (lex.rules ?? [])
+    .filter((r) => typeIndex.has(r.label))
+    .map((r) => ({ label: compileRule(r, 600_000), type: typeIndex.get(r.label)!, value: lex.ruleReliability?.[r.name] ?? 1 }));
   const stop = lex.stop?.length ? new Set(lex.stop) : null;
   return (words) => {
-    const seen = new Set<string>();
+    // A match several sources (or rules) give is one feature, valued by the most reliable of them.
+    const seen = new Map<string, number>();
     const out: LexiconMatch[] = [];
+    const add = (start: number, end: number, type: number, value: number) => {
+      const key = `${start},${end},${type}`;
+      const at = seen.get(key);
+      if (at === undefined) {
+        seen.set(key, out.length);
+        out.push(value === 1 ? { start, end, type } : { start, end, type, value });
+      } else if (value > (out[at].value ?? 1)) out[at] = value === 1 ? { start, end, type } : { start, end, type, value };
+    };
     if (rules.length) {
       const offsets: number[] = [];
       let at = 0;
@@ -140,28 +164,14 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
         at += w.length + 1;
       }
       const doc = { text: words.join(' '), offsets, tokens: words, sentenceStarts: [0] };
-      for (const r of rules)
-        for (const x of r.label(doc)) {
-          const key = `${x.start},${x.end},${r.type}`;
-          if (!seen.has(key)) {
-            seen.add(key);
-            out.push({ start: x.start, end: x.end, type: r.type });
-          }
-        }
+      for (const r of rules) for (const x of r.label(doc)) add(x.start, x.end, r.type, r.value);
     }
     for (const { root, mode } of tries) {
       const forms = words.map((w) => normalizeToken(w, mode));
       for (let i = 0; i < forms.length; i++) {
         let node = root.next.get(forms[i]);
         for (let j = i + 1; node; j++) {
-          for (let k = 0; k < node.ends.length; k++) {
-            const type = node.ends[k];
-            const key = `${i},${j},${type}`;
-            if (seen.has(key)) continue;
-            seen.add(key);
-            const value = node.values?.[k];
-            out.push(value === undefined || value === 1 ? { start: i, end: j, type } : { start: i, end: j, type, value });
-          }
+          for (let k = 0; k < node.ends.length; k++) add(i, j, node.ends[k], node.values?.[k] ?? 1);
           if (j >= forms.length) break;
           node = node.next.get(forms[j]);
         }
