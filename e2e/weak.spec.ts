@@ -3,6 +3,7 @@ import { tokenTexts } from '../src/core/types';
 import { WeakLabeler } from '../src/core/weak/pipeline';
 import { compileRule } from '../src/core/weak/rules';
 import { sourceStats } from '../src/core/weak/stats';
+import { sourceReliability } from '../src/core/weak/reliability';
 import { scoreSpans } from '../src/core/metrics';
 import { emSentence } from '../src/ui/hmmFit';
 import type { AggregateMethod } from '../src/core/weak/aggregate';
@@ -148,11 +149,13 @@ test('weak labeling fills the statistics table with the numbers core computes, a
     await expect(cells.nth(1)).toHaveText(s.spans.toLocaleString('en-US'));
     await expect(cells.nth(2)).toHaveText(pct(s.coverage));
     await expect(cells.nth(4)).toHaveText(pct(s.conflict));
+    // Priority estimates no trust in a source; only the HMM does.
+    await expect(cells.nth(6)).toHaveText('–');
     // An untyped list's spans have no type: its scores read n/a, not 0.0.
-    if (s.spans > 0 && s.unknownSpans === s.spans) await expect(cells.nth(6)).toHaveText('n/a (untyped)');
+    if (s.spans > 0 && s.unknownSpans === s.spans) await expect(cells.nth(7)).toHaveText('n/a (untyped)');
     else {
-      await expect(cells.nth(6)).toHaveText(pct(s.gold!.overall.precision));
-      await expect(cells.nth(8)).toHaveText(pct(s.gold!.overall.f1));
+      await expect(cells.nth(7)).toHaveText(pct(s.gold!.overall.precision));
+      await expect(cells.nth(9)).toHaveText(pct(s.gold!.overall.f1));
     }
   }
   expect(stats.some((s) => s.spans > 0 && s.unknownSpans === s.spans)).toBe(true);
@@ -210,6 +213,17 @@ test("the HMM fitted on the train split only: the page says so, and the dev scor
   await page.getByRole('button', { name: 'Make weak labels' }).click();
   await expect(page.getByText(`The HMM was fitted on all ${docs.length.toLocaleString('en-US')} documents.${emAll}`)).toBeVisible();
   await expect(aggregateF1).toHaveText(pct(onAll));
+  // Each source's trust is the HMM's belief in its type where it fires, as core estimates it from the same fit.
+  const fitted = labeler.run(request);
+  const trust = sourceReliability(fitted.sources, fitted.beforeAbbreviations);
+  for (const [name, byType] of Object.entries(trust)) {
+    const types = Object.entries(byType);
+    const want = types.length === 1 ? pct(types[0][1].value) : types.map(([t, x]) => `${t} ${pct(x.value)}`).join(' · ');
+    await expect(page.getByTestId('stats-table').locator(`tr[data-source="${name}"] td`).nth(6)).toHaveText(want);
+  }
+  // The demo's rules are less trusted than its dictionary: the estimate tells sources apart.
+  const values = Object.values(trust).flatMap((byType) => Object.values(byType).map((x) => x.value));
+  expect(Math.max(...values) - Math.min(...values)).toBeGreaterThan(0.05);
   const runs = await storeRows<{ kind: string; config: { fitOn?: string } }>(page, 'runs');
   expect(runs.filter((r) => r.kind === 'weak').map((r) => r.config.fitOn)).toEqual(['train', 'all']);
   // Other aggregations fit nothing: the choice is not offered.

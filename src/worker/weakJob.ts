@@ -5,6 +5,7 @@ import { tokenTexts } from '../core/types';
 import { type AggregateMethod, fitsHmm, type LabelModel } from '../core/weak/aggregate';
 import { type AbbreviationOptions, abbreviationOptionsSchema, MAX_FOLLOWING, withAbbreviations } from '../core/weak/abbreviations';
 import { WeakLabeler, type WeakHooks, type WeakResult } from '../core/weak/pipeline';
+import { sourceReliability } from '../core/weak/reliability';
 import { sourceStats, type SourceStats } from '../core/weak/stats';
 import { layerAnnotations, saveWeakLabels } from '../db/repo';
 import { addRun, updateRun } from '../db/runs';
@@ -184,10 +185,15 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
       tokens: result.tokens,
       ms: { load, ...result.ms, save, total: performance.now() - t0 },
       reusedIndex,
-      sources: sourceStats(
+      sources: withReliability(
+        sourceStats(
+          result.sources,
+          docRows.map((d) => d.tokenCount),
+          gold,
+        ),
         result.sources,
-        docRows.map((d) => d.tokenCount),
-        gold,
+        result.beforeAbbreviations,
+        used,
       ),
       aggregate: gold
         ? scoreSpans(
@@ -206,6 +212,16 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
     await updateRun(db, runId, { status: 'failed', error: (e as Error).message, finishedAt: Date.now() });
     throw e;
   }
+}
+
+/**
+ * Each source's statistics with its reliability as the HMM estimates it (no gold read); the
+ * priority and vote aggregates estimate nothing, so their sources get none.
+ */
+function withReliability(stats: SourceStats[], sources: WeakResult['sources'], aggregate: readonly Annotation[], used: AggregateMethod): SourceStats[] {
+  if (used !== 'hmm') return stats;
+  const r = sourceReliability(sources, aggregate);
+  return stats.map((s) => (r[s.name] ? { ...s, reliability: r[s.name] } : s));
 }
 
 /** The aggregate on the dev gold with the abbreviations read and without: `on` says which of the two the stored layer is. */

@@ -2,6 +2,7 @@ import { scoreSpans, type SpanScores } from '../metrics';
 import type { Span } from '../types';
 import { UNKNOWN_TYPE } from '../types';
 import type { SourceOutput } from './aggregate';
+import type { SourceReliability } from './reliability';
 
 export interface SourceStats {
   name: string;
@@ -15,6 +16,8 @@ export interface SourceStats {
   unknownSpans: number;
   /** Against gold where the documents have it (dev split). */
   gold?: SpanScores;
+  /** Per type it labels, its reliability as the HMM estimates it (reliability.ts); absent where no HMM aggregated. */
+  reliability?: SourceReliability[string];
 }
 
 /**
