@@ -2,6 +2,7 @@ import { createProject, docScreenshot, editOptions, expect, makeWeakLabels, open
 import type { Page } from '@playwright/test';
 import { scoreSpans, spanErrors } from '../src/core/metrics';
 import type { Span } from '../src/core/types';
+import { reliabilityLine, type SourceReliability } from '../src/core/weak/reliability';
 
 /** The stored test-split spans of two layers, read straight from IndexedDB. */
 async function testSpans(page: Page, layerIds: number[]) {
@@ -38,13 +39,15 @@ async function startRun(
     pretrain?: number;
     starter?: boolean;
     publicLibrary?: boolean;
+    sourceTrust?: boolean;
+    layer?: string;
     average?: number;
     members?: number;
     options?: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void;
   },
 ) {
   await page.getByRole('link', { name: 'Train', exact: true }).click();
-  await page.getByLabel('Training layer').selectOption({ label: 'weak: aggregate (priority)' });
+  await page.getByLabel('Training layer').selectOption({ label: opts.layer ?? 'weak: aggregate (priority)' });
   await page.getByLabel('Method', { exact: true }).selectOption({ label: opts.method ?? 'WSL: strong and weak labels, the weak as if gold' });
   if (opts.options) await editOptions(page, opts.options);
   if (opts.seed !== undefined) await page.getByLabel('Seed', { exact: true }).fill(String(opts.seed));
@@ -57,6 +60,7 @@ async function startRun(
   if (opts.members !== undefined) await page.getByLabel('Ensemble members').fill(String(opts.members));
   if (opts.starter !== undefined) await page.getByLabel('Starter model features').setChecked(opts.starter);
   if (opts.publicLibrary !== undefined) await page.getByLabel('Public gazetteer library').setChecked(opts.publicLibrary);
+  if (opts.sourceTrust !== undefined) await page.getByLabel("Sources' trust").setChecked(opts.sourceTrust);
   await page.getByLabel('Hidden units').fill(String(opts.hidden ?? 16));
   await page.getByLabel('Epochs', { exact: true }).fill(String(opts.epochs));
   await page.getByLabel('Backend').selectOption(opts.backend);
@@ -373,6 +377,32 @@ test('the public gazetteer library as a run option: the worker reads the library
   await latestRun(page).first().getByRole('link').click();
   await expect(page.getByTestId('run-status').locator('..')).toContainText('public gazetteers');
   await expect(page.getByTestId('run-facts')).toContainText("the public gazetteer library: no list maps onto the project's types");
+});
+
+test("each source's trust as a run option: the dictionary features read the HMM's estimates, and the run says which", async ({ page, outside: _ }) => {
+  test.setTimeout(300_000);
+  await openDemo(page);
+  await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
+  await page.getByLabel('Aggregation').selectOption('hmm');
+  await page.getByRole('button', { name: 'Make weak labels' }).click();
+  await expect(page.getByTestId('stats-table')).toBeVisible();
+  // The estimates the Weak labels page shows are the ones the run reads.
+  const weakRuns = await storeRows<{ kind: string; status: string; metrics: { sources: { name: string; reliability?: SourceReliability[string] }[] } }>(
+    page,
+    'runs',
+  );
+  const sources = weakRuns.filter((r) => r.kind === 'weak' && r.status === 'done').at(-1)!.metrics.sources;
+  const trust = Object.fromEntries(sources.filter((x) => x.reliability).map((x) => [x.name, x.reliability!]));
+  expect(Object.keys(trust)).toContain('dict_core.txt');
+  await startRun(page, { epochs: 1, backend: 'wasm', sourceTrust: true, layer: 'weak: aggregate (hmm)' });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
+  const id = Number(await latestRun(page).first().textContent());
+  const run = (await storeRows<{ id: number; config: { model: { sourceReliability: boolean } } }>(page, 'runs')).find((r) => r.id === id)!;
+  expect(run.config.model.sourceReliability).toBe(true);
+  await latestRun(page).first().getByRole('link').click();
+  await expect(page.getByTestId('run-page')).toContainText(
+    `dictionary features valued by each source's trust, as the HMM of the newest weak labels estimated it: ${reliabilityLine(trust)}`,
+  );
 });
 
 test('a cancelled run leaves every layer as it was and is marked cancelled after a reload', async ({ page, outside: _ }) => {

@@ -21,7 +21,7 @@ import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
 import { WeakLabeler } from '../core/weak/pipeline';
 import { withAbbreviations } from '../core/weak/abbreviations';
-import { reliabilityValues, type SourceReliability, sourceReliability } from '../core/weak/reliability';
+import { reliabilityLine, reliabilityValues, type SourceReliability, sourceReliability } from '../core/weak/reliability';
 import type { HmmParams } from '../core/weak/hmm';
 import { type AggregateMethod, LABEL_MODEL_ORDER } from '../core/weak/aggregate';
 import {
@@ -370,13 +370,6 @@ function settingWeakFeatures<A extends WithLex, B extends WithLex>(
   const add = <T extends WithLex>(xs: T[], anns: readonly { spans: readonly Span[] }[]): T[] =>
     withSpanMatches(xs, (x) => ({ spans: anns[x.doc]?.spans ?? [], offset: x.offset }), types, base);
   return { train: add(sents.train, d.train.anns), dev: add(sents.dev, splitAnns('dev')), test: add(sents.test, splitAnns('test')) };
-}
-
-/** Each source's reliability per type, as one line ("dict_core.txt Chemical 0.91 (12,034 tokens), ..."). */
-function reliabilityLine(r: SourceReliability): string {
-  return Object.entries(r)
-    .flatMap(([name, byType]) => Object.entries(byType).map(([type, x]) => `${name} ${type} ${x.value.toFixed(3)} (${x.tokens.toLocaleString('en')} tokens)`))
-    .join(', ');
 }
 
 /** Sentences with their dictionary matches attached. */

@@ -125,6 +125,14 @@ export const modelSchema = z.object({
    */
   publicLibrary: z.boolean().default(false),
   /**
+   * Each gazetteer's and rule's dictionary features read as that source's trust, as the HMM of the
+   * project's newest weak labels run estimated it (core/weak/reliability.ts; the Weak labels
+   * page's column), instead of 1: a match of a source the label model distrusts reads weaker.
+   * Where no HMM made the weak labels, every match reads 1 and the run says so. Measured on
+   * bc5cdr, the suite's only corpus of several sources (BENCHMARKS.md, each source's trust).
+   */
+  sourceReliability: z.boolean().default(false),
+  /**
    * The abbreviations the text defines (core/weak/abbreviations.ts), read into the weak layer the
    * run trains on, for this run only: a short form in parentheses right after a typed weak span
    * ("chloroacetaldehyde ( CAA )") takes the span's type there and at its later occurrences, in

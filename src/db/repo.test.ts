@@ -229,6 +229,47 @@ describe('the review tools in the store', () => {
   });
 });
 
+describe("each source's trust", () => {
+  it("values a source's and a rule's dictionary features by the trust the newest HMM weak labels run estimated, and by nothing where priority made them", async () => {
+    const { addRule, projectLexicon, weakSourceTrust } = await import('./repo');
+    const { runWeakLabeling } = await import('../worker/weakJob');
+    const db = new StudioDB(`trust-${Math.random()}`);
+    const pid = await createProject(db, 'p');
+    const text = Array.from({ length: 30 }, (_, k) => `aspirin O\ncaused O\n${k % 3 ? 'hepatitis' : 'colitis'} O\n`).join('\n');
+    await importCorpus(db, pid, parseConll(text, { file: 'a.conll', scheme: 'BIO', split: 'train', layer: { kind: 'gold', name: 'gold' } }));
+    await importGazetteer(db, pid, 'g', 'insensitive', parseGazetteerTsv('Chemical\taspirin\nDisease\thepatitis\n', 'g.tsv'));
+    await db.projects.update(pid, {
+      types: [
+        { name: 'Chemical', color: '#000' },
+        { name: 'Disease', color: '#111' },
+      ],
+    });
+    await importGazetteer(db, pid, 'g2', 'insensitive', parseGazetteerTsv('Chemical\taspirin\n', 'g2.tsv'));
+    await addRule(db, pid, { kind: 'tokens', name: 'itis', label: 'Disease', pattern: [{ LOWER: { REGEX: 'itis$' } }] });
+    // A rule both gazetteers contradict: the HMM sides with them, and distrusts it.
+    await addRule(db, pid, { kind: 'tokens', name: 'wrong', label: 'Disease', pattern: [{ LOWER: 'aspirin' }] });
+    await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
+    expect(await weakSourceTrust(db, pid)).toBeNull();
+    await runWeakLabeling(db, pid, { method: 'hmm', typeUntyped: true });
+    const trust = (await weakSourceTrust(db, pid))!;
+    expect(Object.keys(trust).sort()).toEqual(['g', 'g2', 'itis', 'wrong']);
+    expect(trust.g.Chemical.value).toBeGreaterThan(0.9);
+    expect(trust.wrong.Disease.value).toBeLessThan(0.1);
+    const lex = (await projectLexicon(db, pid, true, trust))!;
+    expect(lex.sources[0].reliability).toEqual({ Chemical: trust.g.Chemical.value, Disease: trust.g.Disease.value });
+    expect(lex.ruleReliability).toEqual({ itis: trust.itis.Disease.value, wrong: trust.wrong.Disease.value });
+    const [chem, dis] = [lex.types.indexOf('Chemical'), lex.types.indexOf('Disease')];
+    const value = (m: { value?: number }) => m.value ?? 1;
+    expect(lexiconMatcher(lex)(['aspirin', 'caused', 'colitis']).map((m) => [m.start, m.type, value(m)])).toEqual([
+      [0, chem, Math.max(trust.g.Chemical.value, trust.g2.Chemical.value)],
+      [0, dis, trust.wrong.Disease.value],
+      [2, dis, trust.itis.Disease.value],
+    ]);
+    // Without the trust, every match reads 1.
+    expect(lexiconMatcher((await projectLexicon(db, pid, true))!)(['aspirin']).map(value)).toEqual([1, 1]);
+  });
+});
+
 describe("a project's own gazetteers", () => {
   it("counts the user's gazetteers, not the annotator's corrections and stop list or a public list", async () => {
     const { addPublicGazetteer, addToCorrectionsGazetteer, addToStopList, hasOwnGazetteer } = await import('./repo');

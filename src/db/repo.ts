@@ -10,6 +10,7 @@ import type { Annotation, EntityType, LayerKind, ParsedCorpus, ParsedDoc, Span, 
 import { UNKNOWN_TYPE } from '../core/types';
 import type { SourceOutput } from '../core/weak/aggregate';
 import type { CaseMode } from '../core/weak/normalize';
+import { reliabilityValues, type SourceReliability } from '../core/weak/reliability';
 import { caseUpToProblem } from '../core/weak/gazetteerMatcher';
 import { compileRule, type Rule } from '../core/weak/rules';
 import { deleteLayerRows, eachRow, layerRows, writePackedLayer } from './layerStore';
@@ -124,17 +125,24 @@ export async function importCorpus(db: StudioDB, projectId: number, corpus: Pars
  * The project's gazetteers (each in its own case mode) and, with `withRules`, its enabled rules,
  * as the dictionary a model reads (src/core/lexicon.ts); null when it has neither.
  */
-export async function projectLexicon(db: StudioDB, projectId: number, withRules = true): Promise<Lexicon | null> {
+export async function projectLexicon(db: StudioDB, projectId: number, withRules = true, trust?: SourceReliability): Promise<Lexicon | null> {
   // A stop list says what is not an entity: no dictionary feature of its own, and no other
   // gazetteer's or rule's match of its phrases either (as in the weak labels).
   const all = await db.gazetteers.where('projectId').equals(projectId).sortBy('priority');
   const gazetteers = all.filter((g) => !g.stop);
   const stopIds = all.filter((g) => g.stop).map((g) => g.id!);
   const stop = stopIds.length ? (await db.gazetteerEntries.where('gazetteerId').anyOf(stopIds).toArray()).map((e) => e.phrase) : [];
+  // A source's trust is by the project's type; a public list's matches are read as a group of their own.
+  const trustOf = (g: GazetteerRow) => {
+    const values = reliabilityValues(trust?.[g.name]);
+    if (!values) return {};
+    return { reliability: g.public ? Object.fromEntries(Object.entries(values).map(([t, v]) => [publicGroup(t, g.public!.list), v])) : values };
+  };
   const sources = await Promise.all(
     gazetteers.map(async (g) => ({
       mode: g.mode,
       ...(g.caseUpTo ? { caseUpTo: g.caseUpTo } : {}),
+      ...trustOf(g),
       entries: (await db.gazetteerEntries.where('gazetteerId').equals(g.id!).toArray()).map((e) => ({
         words: e.phrase.split(' '),
         // A public list's matches are a feature group of their own: the model learns what they are worth.
@@ -145,7 +153,21 @@ export async function projectLexicon(db: StudioDB, projectId: number, withRules 
   const withEntries = sources.filter((s) => s.entries.length);
   // The enabled rules, in their order: their matches count as matches of their label.
   const rules = withRules ? (await db.rules.where('projectId').equals(projectId).sortBy('priority')).filter((r) => r.enabled).map((r) => r.rule) : [];
-  return withEntries.length || rules.length ? makeLexicon(withEntries, rules, stop) : null;
+  const ruleTrust = trust ? Object.fromEntries(rules.filter((r) => trust[r.name]?.[r.label]).map((r) => [r.name, trust[r.name][r.label].value])) : undefined;
+  return withEntries.length || rules.length ? makeLexicon(withEntries, rules, stop, ruleTrust) : null;
+}
+
+/**
+ * Each weak source's trust as the HMM of the newest finished weak labels run estimated it (the
+ * Weak labels page's column); null where that run estimated none (priority or the vote) or there
+ * is no such run.
+ */
+export async function weakSourceTrust(db: StudioDB, projectId: number): Promise<SourceReliability | null> {
+  const runs = await db.runs.where('projectId').equals(projectId).toArray();
+  const last = runs.filter((r) => r.kind === 'weak' && r.status === 'done').at(-1);
+  const sources = (last?.metrics as { sources?: { name: string; reliability?: SourceReliability[string] }[] } | undefined)?.sources ?? [];
+  const withTrust = sources.filter((x) => x.reliability);
+  return withTrust.length ? Object.fromEntries(withTrust.map((x) => [x.name, x.reliability!])) : null;
 }
 
 export async function importGazetteer(db: StudioDB, projectId: number, name: string, mode: CaseMode, parsed: ParsedGazetteer): Promise<number> {

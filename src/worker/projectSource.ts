@@ -12,7 +12,8 @@ import { type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
 import type { Annotation, ParsedDoc, Span } from '../core/types';
 import { UNKNOWN_TYPE, sentenceRanges, tokenTexts } from '../core/types';
 import { withAbbreviations } from '../core/weak/abbreviations';
-import { findEncoder, hasOwnGazetteer, layerAnnotations, projectLexicon, saveEmbeddings, saveEncoder, toParsedDoc } from '../db/repo';
+import { findEncoder, hasOwnGazetteer, layerAnnotations, projectLexicon, saveEmbeddings, saveEncoder, toParsedDoc, weakSourceTrust } from '../db/repo';
+import { reliabilityLine } from '../core/weak/reliability';
 import { layerRows } from '../db/layerStore';
 import { endRunWithoutModel, finishRun, loadRunState, saveRunState, updateRun } from '../db/runs';
 import type { DocumentRow, LayerRow, StudioDB } from '../db/schema';
@@ -308,12 +309,19 @@ async function featureAttacher(
   const projectId = (cfg.data as { projectId: number }).projectId;
   const tokenFeatures = getPipeline(cfg.pipeline.kind).tokenFeatures !== false;
   const dictionary = cfg.model.dictionary && tokenFeatures;
-  let lexicon = dictionary ? await projectLexicon(a.db, projectId, cfg.model.ruleFeatures) : null;
   // What differs from the options is said live and kept with the run (its page lists it).
   const note = (s: string) => {
     stage(s);
     a.metrics.features = [...(a.metrics.features ?? []).filter((x) => x !== s), s];
   };
+  const trust = dictionary && cfg.model.sourceReliability ? await weakSourceTrust(a.db, projectId) : null;
+  if (dictionary && cfg.model.sourceReliability)
+    note(
+      trust
+        ? `dictionary features valued by each source's trust, as the HMM of the newest weak labels estimated it: ${reliabilityLine(trust)}`
+        : "each source's trust: off, no HMM made the newest weak labels (every dictionary match reads 1)",
+    );
+  let lexicon = dictionary ? await projectLexicon(a.db, projectId, cfg.model.ruleFeatures, trust ?? undefined) : null;
   if (dictionary && L.layer.kind === 'weak' && !(await hasOwnGazetteer(a.db, projectId))) lexicon = withLayerStrings(L, lexicon, note);
   if (dictionary && cfg.model.publicLibrary) lexicon = await withPublicLibrary(a, projectId, lexicon, types, stage);
   // Weak labels are features only where the model will also see them when it predicts: an imported

@@ -47,3 +47,10 @@ const round4 = (x: number) => Math.round(x * 10000) / 10000;
 /** A source's reliabilities as the values its dictionary features take (LexiconSource.reliability). */
 export const reliabilityValues = (r: SourceReliability[string] | undefined): Record<string, number> | undefined =>
   r ? Object.fromEntries(Object.entries(r).map(([type, x]) => [type, x.value])) : undefined;
+
+/** Each source's reliability per type as one line: "dict_core.txt Chemical 0.927 (1,031 tokens), disease-suffix Disease 0.767 (237 tokens)". */
+export function reliabilityLine(r: SourceReliability): string {
+  return Object.entries(r)
+    .flatMap(([name, byType]) => Object.entries(byType).map(([type, x]) => `${name} ${type} ${x.value.toFixed(3)} (${x.tokens.toLocaleString('en')} tokens)`))
+    .join(', ');
+}

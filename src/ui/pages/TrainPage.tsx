@@ -96,6 +96,7 @@ function formSettings(form: Form) {
       weakFeatures: form.weakFeatures,
       starter: form.starter,
       publicLibrary: form.publicLibrary,
+      sourceReliability: form.sourceReliability,
       ...(form.abbreviations ? { abbreviations: { following: num(form, 'abbreviationsFollowing') } } : {}),
     },
     train: {
@@ -232,6 +233,8 @@ function trainFormDefaults() {
     starter: MODEL_DEFAULTS.starter,
     // Off: the rule keeps the library for WSL with the priors, not for the page's pipeline (BENCHMARKS.md).
     publicLibrary: MODEL_DEFAULTS.publicLibrary,
+    // The schema's default (runConfig.ts says what it was measured on).
+    sourceReliability: MODEL_DEFAULTS.sourceReliability,
     // Off, as on the Weak labels page: a stated exception to the rule, which keeps them for this
     // pipeline with every corpus voting (BENCHMARKS.md, the rule decides the abbreviations too; its
     // candidates read them, with the window measured where the documents hold one sentence each).
@@ -271,7 +274,7 @@ function useTrainForm(projectId: number) {
     onChange: set(k),
     invalid: problems.some((p) => p.startsWith(`${NUMBER_FIELDS[k]}:`)),
   });
-  const check = (k: 'dictionary' | 'weakFeatures' | 'starter' | 'spelling' | 'typeShifts' | 'publicLibrary' | 'abbreviations') => ({
+  const check = (k: 'dictionary' | 'weakFeatures' | 'starter' | 'spelling' | 'typeShifts' | 'publicLibrary' | 'sourceReliability' | 'abbreviations') => ({
     checked: form[k],
     onChange: (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.checked }),
   });
@@ -557,6 +560,11 @@ function ModelFields({ f, disabled }: { f: TrainForm; disabled: boolean }) {
       {form.dictionary && (
         <label title="The public gazetteer library (cities, countries, parts of people's names, brands) as dictionary features of their own groups, for this run only: each list whose kind maps onto one of your types by name (LOC or geo-loc, PER or person, ORG or company); a list you added on the Gazetteers page is read as you added it. With WSL and the priors it gained dev F1 on tweets (+1.2) and web pages and lost a little on news, so the rule's candidates run it there; with this page's pipeline it lost dev on news and web pages and only tied on tweets (BENCHMARKS.md, the public gazetteer library): compare a run with and without it on dev">
           <input type="checkbox" aria-label="Public gazetteer library" {...check('publicLibrary')} /> public gazetteer library
+        </label>
+      )}
+      {form.dictionary && (
+        <label title="Each gazetteer's and rule's matches read as that source's trust (the Weak labels page's column: how far the HMM, fitted without gold, believes the source where it fires) instead of 1, so a match of a source the label model distrusts reads weaker. Needs weak labels made by the HMM">
+          <input type="checkbox" aria-label="Sources' trust" {...check('sourceReliability')} /> sources' trust
         </label>
       )}
       <label title="The project's weak labels (their aggregate) as model input too, so the model starts from what they say and learns from context where to differ">
