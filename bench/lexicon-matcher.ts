@@ -2,7 +2,7 @@
  * Dictionary features' matching speed (core/lexicon.ts lexiconMatcher, the model's input, not the
  * weak labeler's matcher): CoNLL-2003's distant dictionary (the strings its distant labels matched
  * in the training text) matched over every training sentence, with each entry's reliability and
- * without. `--src DIR` reads lexicon.ts from another checkout (a worktree at an older commit) to
+ * without, and split into two sources. `--src DIR` reads lexicon.ts from another checkout (a worktree at an older commit) to
  * compare side by side in one run. The data folder as for the CLI.
  *   npx tsx bench/lexicon-matcher.ts [--src DIR] [--rounds 5]
  */
@@ -39,8 +39,19 @@ const entries = lex.lexiconFromSpans(sentences);
 const variants: [string, readonly { words: readonly string[]; type: string | null }[]][] = [['plain', entries]];
 if ('entryReliability' in lex) variants.push(['with reliability', lex.entryReliability(entries, sentences)]);
 const tokens = sentences.reduce((a, s) => a + s.words.length, 0);
-for (const [name, es] of variants) {
-  const match = lex.lexiconMatcher(lex.makeLexicon([{ mode: 'sensitive', entries: es }]));
+// The same entries as two sources (a match either gives is one feature): the path of a project of several gazetteers.
+const half = Math.ceil(entries.length / 2);
+const sources = (es: (typeof variants)[number][1]) =>
+  name.endsWith('two sources')
+    ? [
+        { mode: 'sensitive' as const, entries: es.slice(0, half) },
+        { mode: 'sensitive' as const, entries: es.slice(half) },
+      ]
+    : [{ mode: 'sensitive' as const, entries: es }];
+let name = '';
+for (const [variant, es] of [...variants, ['plain, as two sources', entries] as const]) {
+  name = variant;
+  const match = lex.lexiconMatcher(lex.makeLexicon(sources(es)));
   let best = Infinity;
   let found = 0;
   for (let r = 0; r < Number(values.rounds); r++) {
@@ -52,7 +63,7 @@ for (const [name, es] of variants) {
   console.log(
     JSON.stringify({
       src: values.src,
-      variant: name,
+      variant,
       entries: es.length,
       sentences: sentences.length,
       tokens,

@@ -144,18 +144,11 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
     .filter((r) => typeIndex.has(r.label))
     .map((r) => ({ label: compileRule(r, 600_000), type: typeIndex.get(r.label)!, value: lex.ruleReliability?.[r.name] ?? 1 }));
   const stop = lex.stop?.length ? new Set(lex.stop) : null;
+  // One trie gives each (start, end, type) once; only several sources or rules can repeat one.
+  const repeats = tries.length > 1 || rules.length > 0;
   return (words) => {
-    // A match several sources (or rules) give is one feature, valued by the most reliable of them.
-    const seen = new Map<string, number>();
     const out: LexiconMatch[] = [];
-    const add = (start: number, end: number, type: number, value: number) => {
-      const key = `${start},${end},${type}`;
-      const at = seen.get(key);
-      if (at === undefined) {
-        seen.set(key, out.length);
-        out.push(value === 1 ? { start, end, type } : { start, end, type, value });
-      } else if (value > (out[at].value ?? 1)) out[at] = value === 1 ? { start, end, type } : { start, end, type, value };
-    };
+    const seen = repeats ? new Map<string, number>() : null;
     if (rules.length) {
       const offsets: number[] = [];
       let at = 0;
@@ -164,14 +157,16 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
         at += w.length + 1;
       }
       const doc = { text: words.join(' '), offsets, tokens: words, sentenceStarts: [0] };
-      for (const r of rules) for (const x of r.label(doc)) add(x.start, x.end, r.type, r.value);
+      for (const r of rules) for (const x of r.label(doc)) addMatch(out, seen, x.start, x.end, r.type, r.value);
     }
     for (const { root, mode } of tries) {
       const forms = words.map((w) => normalizeToken(w, mode));
       for (let i = 0; i < forms.length; i++) {
         let node = root.next.get(forms[i]);
         for (let j = i + 1; node; j++) {
-          for (let k = 0; k < node.ends.length; k++) add(i, j, node.ends[k], node.values?.[k] ?? 1);
+          for (let k = 0; k < node.ends.length; k++) {
+            addMatch(out, seen, i, j, node.ends[k], node.values?.[k] ?? 1);
+          }
           if (j >= forms.length) break;
           node = node.next.get(forms[j]);
         }
@@ -180,6 +175,25 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
     const kept = stop ? out.filter((m) => !stop.has(words.slice(m.start, m.end).join(' '))) : out;
     return kept.sort((a, b) => a.start - b.start || a.end - b.end || a.type - b.type);
   };
+}
+
+/**
+ * Adds a match to a sentence's list. Where several sources or rules can give the same match
+ * (`seen`, by "start,end,type": its place in `out`), it is one feature, valued by the most
+ * reliable of them; one trie gives each match once, and passes no `seen`.
+ */
+function addMatch(out: LexiconMatch[], seen: Map<string, number> | null, start: number, end: number, type: number, value: number): void {
+  const match = value === 1 ? { start, end, type } : { start, end, type, value };
+  if (!seen) {
+    out.push(match);
+    return;
+  }
+  const key = `${start},${end},${type}`;
+  const at = seen.get(key);
+  if (at === undefined) {
+    seen.set(key, out.length);
+    out.push(match);
+  } else if (value > (out[at].value ?? 1)) out[at] = match;
 }
 
 /**
