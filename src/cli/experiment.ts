@@ -21,7 +21,7 @@ import { meanStd, scoreSpans, type SpanScores } from '../core/metrics';
 import { tokenTexts, UNKNOWN_TYPE } from '../core/types';
 import { WeakLabeler } from '../core/weak/pipeline';
 import { withAbbreviations } from '../core/weak/abbreviations';
-import { reliabilityLine, reliabilityValues, type SourceReliability, sourceReliability } from '../core/weak/reliability';
+import { reliabilityLine, reliabilityValues, ruleReliabilityValues, type SourceReliability, sourceReliability } from '../core/weak/reliability';
 import type { HmmParams } from '../core/weak/hmm';
 import { type AggregateMethod, LABEL_MODEL_ORDER } from '../core/weak/aggregate';
 import {
@@ -309,26 +309,22 @@ function settingLexicon(s: Setting, d: SettingData, withRules: boolean): Lexicon
 function ownLexicon(s: Setting, d: SettingData, withRules: boolean): Lexicon | null {
   if (s.kind === 'dictionary') {
     const rules = withRules && s.rules ? readRulesFile(s.rules) : [];
-    const entries = [
-      ...s.gazetteers.flatMap((f) => readGazetteer(f, f.endsWith('.jsonl') ? 'patterns' : 'tsv').entries),
-      ...s.untyped.flatMap((f) => readGazetteer(f, 'untyped').entries),
-    ].map((e) => ({ words: e.phrase.split(' '), type: e.type }));
-    if (!entries.length && !rules.length) return null;
-    const r = d.sourceReliability;
-    if (!r) return makeLexicon([{ mode: s.case, entries, ...(s.caseUpTo !== undefined ? { caseUpTo: s.caseUpTo } : {}) }], rules);
-    // One source per file, each valued by its reliability (the weak labeler names a source by its file).
-    const source = (f: string, kind: 'tsv' | 'patterns' | 'untyped') => ({
-      mode: s.case,
+    // One source per file (the weak labeler names a source by its file), merged into one where no reliability tells them apart.
+    const files = [...s.gazetteers.map((f) => [f, f.endsWith('.jsonl') ? 'patterns' : 'tsv'] as const), ...s.untyped.map((f) => [f, 'untyped'] as const)];
+    const perFile = files.map(([f, kind]) => ({
+      name: basename(f),
       entries: readGazetteer(f, kind).entries.map((e) => ({ words: e.phrase.split(' '), type: e.type })),
-      ...(s.caseUpTo !== undefined ? { caseUpTo: s.caseUpTo } : {}),
-      ...(r[basename(f)] ? { reliability: reliabilityValues(r[basename(f)]) } : {}),
-    });
-    const ruleValues = Object.fromEntries(rules.filter((x) => r[x.name]?.[x.label]).map((x) => [x.name, r[x.name][x.label].value]));
+    }));
+    const entries = perFile.flatMap((p) => p.entries);
+    if (!entries.length && !rules.length) return null;
+    const mode = { mode: s.case, ...(s.caseUpTo !== undefined ? { caseUpTo: s.caseUpTo } : {}) };
+    const r = d.sourceReliability;
+    if (!r) return makeLexicon([{ ...mode, entries }], rules);
     return makeLexicon(
-      [...s.gazetteers.map((f) => source(f, f.endsWith('.jsonl') ? 'patterns' : 'tsv')), ...s.untyped.map((f) => source(f, 'untyped'))],
+      perFile.map((p) => ({ ...mode, entries: p.entries, ...(r[p.name] ? { reliability: reliabilityValues(r[p.name]) } : {}) })),
       rules,
       [],
-      ruleValues,
+      ruleReliabilityValues(r, rules),
     );
   }
   // A heterogeneous setting's typed dictionary: its distant labels' strings (within limitDistant) or its file.

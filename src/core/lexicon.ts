@@ -183,18 +183,20 @@ export function lexiconMatcher(lex: Lexicon): (words: readonly string[]) => Lexi
  * reliable of them; one trie gives each match once, and passes no `seen`.
  */
 function addMatch(out: LexiconMatch[], seen: Map<string, number> | null, start: number, end: number, type: number, value: number): void {
-  const match = value === 1 ? { start, end, type } : { start, end, type, value };
   if (!seen) {
-    out.push(match);
+    out.push(matchOf(start, end, type, value));
     return;
   }
   const key = `${start},${end},${type}`;
   const at = seen.get(key);
   if (at === undefined) {
     seen.set(key, out.length);
-    out.push(match);
-  } else if (value > (out[at].value ?? 1)) out[at] = match;
+    out.push(matchOf(start, end, type, value));
+  } else if (value > (out[at].value ?? 1)) out[at] = matchOf(start, end, type, value);
 }
+
+/** A match, its value left out where it is 1. */
+const matchOf = (start: number, end: number, type: number, value: number): LexiconMatch => (value === 1 ? { start, end, type } : { start, end, type, value });
 
 /**
  * A dictionary made from labeled sentences: their distinct typed entity strings (a string labeled

@@ -10,7 +10,7 @@ import type { Annotation, EntityType, LayerKind, ParsedCorpus, ParsedDoc, Span, 
 import { UNKNOWN_TYPE } from '../core/types';
 import type { SourceOutput } from '../core/weak/aggregate';
 import type { CaseMode } from '../core/weak/normalize';
-import { reliabilityValues, type SourceReliability } from '../core/weak/reliability';
+import { reliabilityValues, ruleReliabilityValues, type SourceReliability } from '../core/weak/reliability';
 import { caseUpToProblem } from '../core/weak/gazetteerMatcher';
 import { compileRule, type Rule } from '../core/weak/rules';
 import { deleteLayerRows, eachRow, layerRows, writePackedLayer } from './layerStore';
@@ -153,8 +153,7 @@ export async function projectLexicon(db: StudioDB, projectId: number, withRules 
   const withEntries = sources.filter((s) => s.entries.length);
   // The enabled rules, in their order: their matches count as matches of their label.
   const rules = withRules ? (await db.rules.where('projectId').equals(projectId).sortBy('priority')).filter((r) => r.enabled).map((r) => r.rule) : [];
-  const ruleTrust = trust ? Object.fromEntries(rules.filter((r) => trust[r.name]?.[r.label]).map((r) => [r.name, trust[r.name][r.label].value])) : undefined;
-  return withEntries.length || rules.length ? makeLexicon(withEntries, rules, stop, ruleTrust) : null;
+  return withEntries.length || rules.length ? makeLexicon(withEntries, rules, stop, trust && ruleReliabilityValues(trust, rules)) : null;
 }
 
 /**

@@ -48,6 +48,10 @@ const round4 = (x: number) => Math.round(x * 10000) / 10000;
 export const reliabilityValues = (r: SourceReliability[string] | undefined): Record<string, number> | undefined =>
   r ? Object.fromEntries(Object.entries(r).map(([type, x]) => [type, x.value])) : undefined;
 
+/** Per rule name, the reliability of its label: the values its dictionary features take (Lexicon.ruleReliability). */
+export const ruleReliabilityValues = (r: SourceReliability, rules: readonly { name: string; label: string }[]): Record<string, number> =>
+  Object.fromEntries(rules.filter((x) => r[x.name]?.[x.label]).map((x) => [x.name, r[x.name][x.label].value]));
+
 /** Each source's reliability per type as one line: "dict_core.txt Chemical 0.927 (1,031 tokens), disease-suffix Disease 0.767 (237 tokens)". */
 export function reliabilityLine(r: SourceReliability): string {
   return Object.entries(r)
