@@ -421,6 +421,45 @@ describe('experiment verb', () => {
   });
 });
 
+describe('options only the training page reads', () => {
+  it.each(['starter', 'publicLibrary', 'abbreviations', 'sourceReliability'])(
+    'a method setting model.%s is refused with what the setting says instead, and nothing runs',
+    async (option) => {
+      const root = mkdtempSync(join(tmpdir(), 'studio-page-only-'));
+      for (const [f, n] of [
+        ['train_text.txt', 40],
+        ['train_label_dist.txt', 40],
+        ['valid_text.txt', 10],
+        ['valid_label_true.txt', 10],
+      ] as const)
+        head(f, n, root);
+      const exp = {
+        name: 'page-only',
+        model: { hidden: 8, charDim: 8, charFilters: 8 },
+        train: { epochs: 1, batchSize: 16 },
+        settings: [
+          {
+            kind: 'distant',
+            name: 'distant',
+            train: { text: 'train_text.txt', weak: 'train_label_dist.txt' },
+            dev: { text: 'valid_text.txt', labels: 'valid_label_true.txt' },
+            test: { text: 'valid_text.txt', labels: 'valid_label_true.txt' },
+          },
+        ],
+        methods: [{ label: 'WSL', method: { name: 'wsl' }, model: { [option]: option === 'abbreviations' ? { following: 3 } : true } }],
+        seeds: [1],
+        records: 'records.jsonl',
+      };
+      const file = join(root, 'exp.json');
+      writeFileSync(file, JSON.stringify(exp));
+      await expect(runExperiment(file, { log: () => {} })).rejects.toThrow(
+        new RegExp(`exp\\.json: methods\\["WSL"\\]\\.model\\.${option}: the training page's (switch|run option); in an experiment give`),
+      );
+      expect(readdirSync(root)).not.toContain('records.jsonl');
+    },
+  );
+});
+
 describe('cost table', () => {
   it('gives each cell the mean wall minutes of its runs and the slowest, leaving unrun and untimed cells empty', () => {
     const exp = { settings: [{ name: 'a' }, { name: 'b' }], methods: [{ label: 'm' }, { label: 'n' }] } as unknown as Experiment;

@@ -1029,6 +1029,29 @@ export interface PrepareArgs {
 }
 
 /**
+ * Model options that only the training page reads (from the project's stores), each with what an
+ * experiment writes instead: a method that sets one is refused, never run without it.
+ */
+export const PAGE_ONLY_MODEL_OPTIONS: readonly (readonly ['starter' | 'publicLibrary' | 'abbreviations' | 'sourceReliability', string])[] = [
+  [
+    'starter',
+    'the training page\'s switch; in an experiment give the setting a starter ({"model": "public/models/starter-conll03.json", "use": "features"}), which cli/starter.ts reads',
+  ],
+  [
+    'publicLibrary',
+    'the training page\'s switch; in an experiment give the setting its lists ("publicGazetteers": [{"list": "cities", "type": "LOC"}, ...]), mapped as the page maps them',
+  ],
+  [
+    'abbreviations',
+    'the training page\'s run option; in an experiment give the setting "abbreviations": {"following": N} (a dictionary or distant setting), which reads them into its weak labels before any method does',
+  ],
+  [
+    'sourceReliability',
+    'the training page\'s switch; in an experiment give a dictionary setting "sourceReliability": true, which values its dictionary features by the label model\'s trust in each source',
+  ],
+];
+
+/**
  * A method row's runs on a setting, made ready to train: the planned configs (one per seed), the
  * sentences with the dictionary and weak-label features the model reads, the self-training pool
  * and the featurizer. `experiment` and `simulate-review` train from it alike.
@@ -1041,18 +1064,9 @@ export async function prepareMethod({ exp, configFile, setting, data, m, glove, 
   } catch (e) {
     throw new Error(`${configFile}: ${(e as Error).message}`);
   }
-  if (planned[0]?.config.model.starter)
-    throw new Error(
-      `${configFile}: methods["${m.label}"].model.starter: the training page's switch; in an experiment give the setting a starter ({"model": "public/models/starter-conll03.json", "use": "features"}), which cli/starter.ts reads`,
-    );
-  if (planned[0]?.config.model.publicLibrary)
-    throw new Error(
-      `${configFile}: methods["${m.label}"].model.publicLibrary: the training page's switch; in an experiment give the setting its lists ("publicGazetteers": [{"list": "cities", "type": "LOC"}, ...]), mapped as the page maps them`,
-    );
-  if (planned[0]?.config.model.abbreviations)
-    throw new Error(
-      `${configFile}: methods["${m.label}"].model.abbreviations: the training page's run option; in an experiment give the setting "abbreviations": {"following": N} (a dictionary or distant setting), which reads them into its weak labels before any method does`,
-    );
+  // The training page's switches that read the project's stores: an experiment says them in the setting.
+  const pageOnly = planned[0] && PAGE_ONLY_MODEL_OPTIONS.find(([k]) => planned[0].config.model[k]);
+  if (pageOnly) throw new Error(`${configFile}: methods["${m.label}"].model.${pageOnly[0]}: ${pageOnly[1]}`);
   let sents = sentencesFor(data, tags, setting);
   // The method's module says what its model reads (the decoupled model: words only, and a [MASK]).
   const mod = getPipeline(m.pipeline.kind);
