@@ -111,6 +111,44 @@ test('trains on the weak layer in a worker, stores predictions as a layer and th
   await expect(page.locator(`[data-layer="run ${id}"] td`).nth(1)).toHaveText('predicted');
 });
 
+test("a finished run's model labels the documents imported after it, into its own layer, once", async ({ page, outside: _ }) => {
+  test.setTimeout(300_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8 });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
+  const id = Number(await latestRun(page).first().textContent());
+  const { metrics } = await runMetrics(page, id);
+  // New text comes in after the run, and the weak labels are made again so that they label it too
+  // (the run's own weak layer is replaced: the model reads the new one).
+  await page.getByRole('link', { name: 'Import', exact: true }).click();
+  await page.getByLabel('Format').selectOption('text');
+  await page.getByLabel('Split').selectOption('unassigned');
+  const raw = 'Naloxone reverses the antihypertensive effect of clonidine. Lithium caused tremor in two patients.';
+  await page.getByLabel('Corpus files').setInputFiles({ name: 'later.txt', mimeType: 'text/plain', buffer: Buffer.from(raw) });
+  await page.getByRole('button', { name: 'Import' }).click();
+  await expect(page.getByTestId('import-result')).toContainText('Imported 1 document and');
+  await makeWeakLabels(page);
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  await latestRun(page).first().getByRole('link').click();
+  const unseen = page.getByTestId('unseen-documents');
+  await expect(unseen).toContainText('1 document came into the project after this run finished, and its model has not labeled it.');
+  await unseen.getByRole('button', { name: 'Label it with this model' }).click();
+  await expect(unseen).toContainText(/its model labeled 1 document that came in after it finished \(\d+ spans?\), into the layer run \d+/, {
+    timeout: 120_000,
+  });
+  await expect(unseen.getByRole('button')).toHaveCount(0);
+  // The new document has a row in the run's layer; every other row, and the run's scores, are as they were.
+  const docs = await storeRows<{ id: number; name: string }>(page, 'documents');
+  const later = docs.find((d) => d.name.startsWith('later'))!;
+  const rows = (await storeRows<{ layerId: number; docId: number }>(page, 'annotations')).filter((r) => r.layerId === metrics.predictedLayerId);
+  expect(rows.map((r) => r.docId)).toContain(later.id);
+  expect(rows).toHaveLength(docs.length);
+  const after = await runMetrics(page, id);
+  expect(after.metrics.test).toEqual(metrics.test);
+  expect((after.metrics as { later?: unknown[] }).later).toHaveLength(1);
+});
+
 test('an ensemble trains in the worker: each member a run of its own seed, decoded as one, every member kept with the model', async ({ page, outside: _ }) => {
   test.setTimeout(300_000);
   await openDemo(page);

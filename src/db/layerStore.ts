@@ -63,6 +63,11 @@ export async function layerRows(db: StudioDB, layer: number | LayerRow, docIds: 
   });
 }
 
+/** The documents a layer of per-document rows annotates (a run's predictions, gold, corrections): its keys only. */
+export async function rowDocIds(db: StudioDB, layerId: number): Promise<Set<number>> {
+  return new Set((await rowsOf(db, layerId).keys()).map((k) => (k as unknown as [number, number])[1]));
+}
+
 /** One document's row in each of the layers, in their order. */
 export async function docRows(db: StudioDB, layers: readonly LayerRow[], docId: number): Promise<(AnnotationRow | undefined)[]> {
   return Promise.all(layers.map(async (l) => (await layerRows(db, l, [docId]))[0]));

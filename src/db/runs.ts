@@ -101,6 +101,43 @@ export async function finishRun(
   });
 }
 
+/** What predicting a finished run's unseen documents added to its layer (the run's page lists each time). */
+export interface LaterPrediction {
+  documents: number;
+  spans: number;
+  at: number;
+}
+
+/**
+ * A finished run's predictions for documents imported after it finished, added to its predicted
+ * layer in one transaction with their review signals and the note of it in the run's metrics. A document the layer already
+ * annotates keeps its row (two clicks, or two tabs, add it once); none are added to a run whose
+ * layer has gone.
+ */
+export async function addLaterPredictions(
+  db: StudioDB,
+  runId: number,
+  docIds: readonly number[],
+  predicted: readonly Span[][],
+  signals?: readonly (DocSignals | null)[],
+): Promise<LaterPrediction> {
+  return db.transaction('rw', [db.runs, db.annotations, db.signals], async () => {
+    const run = await db.runs.get(runId);
+    const metrics = run?.metrics as { predictedLayerId?: number; later?: LaterPrediction[] } | undefined;
+    const layerId = metrics?.predictedLayerId;
+    if (layerId === undefined) throw new Error(`run ${runId} has no predicted layer to add to`);
+    const have = await db.annotations.bulkGet(docIds.map((d) => [layerId, d] as [number, number]));
+    const fresh = docIds.flatMap((docId, k) => (have[k] ? [] : [{ layerId, docId, spans: predicted[k], oMode: 'complete' as const }]));
+    const added = { documents: fresh.length, spans: fresh.reduce((n, r) => n + r.spans.length, 0), at: Date.now() };
+    if (!fresh.length) return added;
+    await db.annotations.bulkAdd(fresh);
+    const fresh_ = new Set(fresh.map((r) => r.docId));
+    if (signals) await db.signals.bulkPut(docIds.flatMap((docId, k) => (signals[k] && fresh_.has(docId) ? [{ runId, docId, ...signals[k] }] : [])));
+    await db.runs.update(runId, { metrics: { ...metrics, later: [...(metrics!.later ?? []), added] } });
+    return added;
+  });
+}
+
 /**
  * The review loop fine-tunes again after every N corrections, each run leaving predictions over
  * every document and a model. When a fine-tune finishes, the earlier fine-tunes' predicted layers,

@@ -33,6 +33,9 @@ export async function probeGpu(): Promise<{ adapter: boolean; software: boolean;
 }
 
 async function tryBackend(name: BackendName): Promise<boolean> {
+  // Already set up by the caller (Node's CLI and benchmarks set WASM up their way: a bundler's
+  // "?url" imports below do not resolve there). A worker starts with none.
+  if (tf.getBackend() === name) return true;
   try {
     if (name === 'webgpu') {
       await (await import('../model/webgpuStudio')).registerStudioWebgpu();

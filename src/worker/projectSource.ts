@@ -8,14 +8,15 @@ import { alignedLexicon, type Lexicon, lexiconFromSpans, lexiconMatcher, lexicon
 import { publicLibrarySources } from '../core/publicGazetteers';
 import { scoreSpans } from '../core/metrics';
 import type { EditorAnnotation } from '../core/progress';
-import { type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
+import { parseRunConfig, type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
+import { tagsToSpans } from '../core/tagScheme';
 import type { Annotation, ParsedDoc, Span } from '../core/types';
 import { UNKNOWN_TYPE, sentenceRanges, tokenTexts } from '../core/types';
 import { withAbbreviations } from '../core/weak/abbreviations';
 import { findEncoder, hasOwnGazetteer, layerAnnotations, projectLexicon, saveEmbeddings, saveEncoder, toParsedDoc, weakSourceTrust } from '../db/repo';
 import { reliabilityLine } from '../core/weak/reliability';
 import { layerRows } from '../db/layerStore';
-import { endRunWithoutModel, finishRun, loadRunState, saveRunState, updateRun } from '../db/runs';
+import { addLaterPredictions, endRunWithoutModel, finishRun, type LaterPrediction, loadRunState, saveRunState, updateRun } from '../db/runs';
 import type { DocumentRow, LayerRow, StudioDB } from '../db/schema';
 import { type EncoderUse, type EngineData, type FinishedRun, noEntityWarning, type RunSource } from '../engine/run';
 import { getMethod, getPipeline } from '../methods/registry';
@@ -25,11 +26,11 @@ import { fusedKernels } from '../model/fusedKernels';
 import { bioTags, ioTags, toSentences, type LabeledSentence } from '../model/data';
 import { lookupForm, trimGlove, type Embeddings, type GloveAsset } from '../model/embeddings';
 import { type StarterAsset, starterGroups, starterPredictions, starterTypes } from '../model/starter';
-import { buildFeaturizer, type Featurizer } from '../model/features';
+import { buildFeaturizer, type Featurizer, featureDims } from '../model/features';
 import { encoderKey, encoderPretraining, type PretrainedEncoder, pretrainEncoder, textFingerprint } from '../model/pretrain';
-import type { Weights } from '../model/tagger';
+import { type Decoding, Tagger, TaggerEnsemble, type Weights } from '../model/tagger';
 import * as tf from '../model/tf';
-import { predictMarginals, type RunStore } from '../model/train';
+import { predict, predictMarginals, type RunStore, tagShiftsOf } from '../model/train';
 import { chooseBackend } from './backend';
 import { collectSignals, type TrainEvent, type TrainMetrics } from './trainJob';
 
@@ -209,7 +210,7 @@ async function readLayers(db: StudioDB, cfg: RunConfig & { data: { kind: 'projec
 }
 
 /** The run's sentences from the project's layers, with the dictionary and weak-label features its model reads, and the featurizer. */
-async function loadProject(a: ProjectRunArgs, cfg: RunConfig): Promise<{ data: EngineData; kept: Loaded }> {
+async function loadProject(a: ProjectRunArgs, cfg: RunConfig, use: 'train' | 'predict' = 'train'): Promise<{ data: EngineData; kept: Loaded }> {
   if (cfg.data.kind !== 'project') throw new Error('a browser run trains on a project: data.kind must be "project"');
   const L = await readLayers(a.db, cfg as RunConfig & { data: { kind: 'project' } });
   const stage = (s: string) => a.emit({ kind: 'stage', stage: s });
@@ -217,8 +218,10 @@ async function loadProject(a: ProjectRunArgs, cfg: RunConfig): Promise<{ data: E
   // RoSTER's two-part head trains on IO tags (Appendix C); every other head on BIO.
   const tags = cfg.model.head === 'twopart' ? ioTags([...trainTypes].sort()) : bioTags([...trainTypes].sort());
   a.metrics.tags = tags;
-  // The backend first: the starter model predicts on it while the features are made.
-  await chooseRunBackend(a, cfg, tags);
+  // The backend first: the starter model predicts on it while the features are made. A finished
+  // run predicting its unseen documents records nothing of it: its status and metrics stay.
+  if (use === 'train') await chooseRunBackend(a, cfg, tags);
+  else a.emit({ kind: 'backend', choice: await chooseBackend(cfg.backend, cfg.model.encoder) });
   const parsed = docs.map(toParsedDoc);
   const sub = (ks: number[], anns: readonly (Annotation | undefined)[]) =>
     toSentences(
@@ -512,11 +515,7 @@ async function projectEncoder(a: ProjectRunArgs, cfg: RunConfig, feat: Featurize
 async function loopStart(a: ProjectRunArgs, cfg: RunConfig, tags: readonly string[], feat: Featurizer): Promise<Weights | Weights[]> {
   const from = cfg.loop!.fromRunId;
   const model = await loopModel(a, from);
-  if (model.tags.join(' ') !== tags.join(' '))
-    throw new Error(`run ${from} tags ${model.tags.join(' ')}, this run ${tags.join(' ')}: the label set changed, so train a fresh model`);
-  const [had, has] = [model.lexicon ?? [], feat.lexicon ?? []];
-  if (had.join('\n') !== has.join('\n'))
-    throw new Error(`run ${from} read the feature groups ${had.join(', ') || 'none'}, this run ${has.join(', ') || 'none'}: train a fresh model`);
+  checkSameInput(from, model, tags, feat);
   // One model (a loop run queued before ensembles fine-tuned whole starts from the first member's weights).
   if (cfg.train.members === 1) return model.weights;
   const members = model.members?.map((m) => m.weights) ?? [model.weights];
@@ -525,7 +524,24 @@ async function loopStart(a: ProjectRunArgs, cfg: RunConfig, tags: readonly strin
   return members;
 }
 
+/** A run's model read with the input it was trained on: the same tags and feature groups, else the message says what changed. */
+function checkSameInput(from: number, model: LoopModel, tags: readonly string[], feat: Featurizer): void {
+  if (model.tags.join(' ') !== tags.join(' '))
+    throw new Error(`run ${from} tags ${model.tags.join(' ')}, this run ${tags.join(' ')}: the label set changed, so train a fresh model`);
+  const [had, has] = [model.lexicon ?? [], feat.lexicon ?? []];
+  if (had.join('\n') !== has.join('\n'))
+    throw new Error(`run ${from} read the feature groups ${had.join(', ') || 'none'}, this run ${has.join(', ') || 'none'}: train a fresh model`);
+}
+
 type LoopModel = { tags: string[]; weights: Weights; lexicon?: string[]; members?: { weights: Weights }[] };
+/** A token-tagger run's final model as recordProjectRun keeps it. */
+type KeptModel = LoopModel & {
+  chars: [string, number][];
+  oov: [string, number][];
+  oShift: number;
+  typeShifts?: Record<string, number>;
+  members?: { weights: Weights; oShift: number }[];
+};
 /** Each run's read of its starting model: the features and the weights read the same row once. */
 const loopModels = new WeakMap<ProjectRunArgs, Promise<LoopModel>>();
 
@@ -683,4 +699,103 @@ async function methodRecord(a: ProjectRunArgs, run: FinishedRun, data: EngineDat
       ? value.map((m) => (m && typeof m === 'object' && typeof m.doc === 'number' ? { ...m, doc: docs[m.doc].id! } : m))
       : value;
   return trainSignals;
+}
+
+/** What predicting a finished run's unseen documents needs: the project's database, the run, the assets, its progress. */
+export type PredictArgs = Omit<ProjectRunArgs, 'cfg' | 'metrics' | 'control' | 'elapsed'>;
+
+/**
+ * A finished run's model on the project's documents it has no predictions for (imported after it
+ * finished), their spans added to its predicted layer (addLaterPredictions). Their features are
+ * made as a review-loop fine-tune of the run makes its own: the project's dictionary read through
+ * the model's feature groups, its weak labels as they are now; where the weak labels were made
+ * again since the run (its weak training layer gone), the newest aggregate stands in for that
+ * layer; their review signals are the model's uncertainty. The run's scores stay those of its end. A span model (the decoupled method) proposes from
+ * its own candidates, which it keeps no state of: it is not offered.
+ */
+export async function predictUnseen(p: PredictArgs): Promise<LaterPrediction> {
+  const { db, runId } = p;
+  const stage = (s: string) => p.emit({ kind: 'stage', stage: s });
+  const run = await db.runs.get(runId);
+  if (!run) throw new Error(`run ${runId} does not exist`);
+  const done = run.metrics as TrainMetrics | undefined;
+  if (run.status !== 'done' || done?.predictedLayerId === undefined)
+    throw new Error(`run ${runId} ${done?.pruned ? `keeps no model: ${done.pruned}` : 'has not finished with predictions: only a finished run predicts'}`);
+  const model = (
+    await db.models
+      .where('runId')
+      .equals(runId)
+      .filter((m) => m.kind === 'final')
+      .first()
+  )?.state as KeptModel | undefined;
+  if (!model?.weights || !model.chars)
+    throw new Error(
+      `run ${runId} keeps no tagger to predict with: ${model ? 'a span model proposes from its own candidates, at its run only' : 'its model is not in this project (a run copied from a project file)'}`,
+    );
+  const docIds = (await db.documents.where('projectId').equals(run.projectId).primaryKeys()) as number[];
+  const have = await layerRows(db, done.predictedLayerId, docIds);
+  const unseen = new Set(docIds.filter((_, k) => !have[k]));
+  if (!unseen.size) return { documents: 0, spans: 0, at: Date.now() };
+  let cfg = parseRunConfig({ ...(run.config as object), loop: { fromRunId: runId, corrections: 0 } });
+  if (cfg.data.kind !== 'project') throw new Error(`run ${runId} did not train on a project`);
+  if (!(await db.layers.get(cfg.data.layerId))) {
+    const aggregate = done.weak && (await db.layers.where('projectId').equals(run.projectId).toArray()).find((l) => l.role === 'aggregate');
+    if (!aggregate)
+      throw new Error(
+        `run ${runId} trained on layer ${cfg.data.layerId}, which is gone${done.weak ? ', and the project has no weak labels to stand in for it: make weak labels, then predict' : ''}`,
+      );
+    stage(`the run's training layer "${done.weak!.layer}" is gone (the weak labels were made again): the features read "${aggregate.name}"`);
+    cfg = { ...cfg, data: { ...cfg.data, layerId: aggregate.id! } };
+  }
+  const a: ProjectRunArgs = { ...p, cfg, metrics: { backend: '', backendReason: '', history: [], stepLosses: [] }, control: () => 'go', elapsed: () => 0 };
+  const { data, kept } = await loadProject(a, cfg, 'predict');
+  checkSameInput(runId, model, data.tags, data.feat);
+  // The model's own vocabularies (its characters, its trained out-of-GloVe words): the training text may have changed since.
+  const feat: Featurizer = { ...data.feat, chars: new Map(model.chars), oov: new Map(model.oov) };
+  const taggers = (model.members ?? [{ weights: model.weights, oShift: model.oShift }]).map((m) => {
+    const t = new Tagger(cfg.model, featureDims(feat), cfg.train.seed);
+    t.setWeights(m.weights);
+    t.oShift = m.oShift;
+    return t;
+  });
+  const decoding: Decoding = taggers.length > 1 ? new TaggerEnsemble(taggers) : taggers[0];
+  decoding.oShift = model.oShift;
+  decoding.tagShifts = model.typeShifts ? tagShiftsOf(model.tags, model.typeShifts) : null;
+  const ks = kept.docs.flatMap((d, k) => (unseen.has(d.id!) ? [k] : []));
+  const sentences = kept.withLex(
+    toSentences(
+      ks.map((k) => kept.parsed[k]),
+      ks.map(() => undefined),
+      data.tags,
+    ).map((s) => ({ ...s, doc: ks[s.doc] })),
+  );
+  stage(`predicting ${ks.length.toLocaleString()} document${ks.length === 1 ? '' : 's'} the run has not seen`);
+  let paths: number[][];
+  let marginals: Float32Array[] | null;
+  try {
+    paths = (await predict(decoding, feat, sentences)).paths;
+    // The model's uncertainty on them, which the review queue ranks by.
+    marginals = await predictMarginals(decoding, feat, sentences);
+  } finally {
+    for (const t of taggers) t.dispose();
+  }
+  const signals = collectSignals(
+    kept.docs.map((d) => d.offsets.length >> 1),
+    sentences,
+    marginals,
+    [],
+    undefined,
+    data.tags,
+  );
+  const predicted = new Map(ks.map((k) => [k, [] as Span[]]));
+  sentences.forEach((s, i) =>
+    predicted.get(s.doc)!.push(...tagsToSpans(paths[i].map((t) => data.tags[t])).map((x) => ({ ...x, start: x.start + s.offset, end: x.end + s.offset }))),
+  );
+  return addLaterPredictions(
+    db,
+    runId,
+    ks.map((k) => kept.docs[k].id!),
+    ks.map((k) => predicted.get(k)!),
+    ks.map((k) => signals[k]),
+  );
 }

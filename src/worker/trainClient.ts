@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import { trainingFailure } from '../core/errors';
 import type { TrainWorkerApi } from './train.worker';
+import type { LaterPrediction } from '../db/runs';
 import type { TrainEvent, TrainMetrics } from './trainJob';
 
 /** A training run in its own worker; TensorFlow.js loads there only. */
@@ -21,6 +22,23 @@ export class TrainJob {
       }
     };
     return navigator.locks ? navigator.locks.request(runLockName(runId), go) : go();
+  }
+
+  /**
+   * A finished run's model on the documents it has not seen (imported since it finished), added to
+   * its predicted layer; one prediction of a run at a time, whichever tab asks.
+   */
+  async predictUnseen(runId: number, onEvent: (e: TrainEvent) => void): Promise<LaterPrediction> {
+    const go = async () => {
+      try {
+        return await Promise.race([this.remote.predictUnseen(runId, new URL('./', document.baseURI).href, Comlink.proxy(onEvent)), workerFailure(this.worker)]);
+      } catch (e) {
+        throw new Error(trainingFailure(e));
+      } finally {
+        this.worker.terminate();
+      }
+    };
+    return navigator.locks ? navigator.locks.request(`ner-studio:predict:${runId}`, go) : go();
   }
 
   /** Stop after the current step and keep the best model so far. */

@@ -4,7 +4,7 @@ import type { SpanScores } from '../core/metrics';
 import { parseRunConfig } from '../core/runConfig';
 import { uncertaintyOf, type DocSignals } from '../core/reviewSignals';
 import { tagsToSpans } from '../core/tagScheme';
-import { updateRun } from '../db/runs';
+import { type LaterPrediction, updateRun } from '../db/runs';
 import type { StudioDB } from '../db/schema';
 import { type EngineHooks, runEngine } from '../engine/run';
 import { TOKEN_RECORDS } from '../methods/defs';
@@ -73,6 +73,8 @@ export interface TrainMetrics extends MethodMetrics {
   /** Attempts the run took (more than 1 after an interruption). */
   attempts?: number;
   predictedLayerId?: number;
+  /** Each time the run's model predicted documents imported after it finished (projectSource.predictUnseen): its layer gained them. */
+  later?: LaterPrediction[];
   resumedFrom?: number;
   /** A review-loop fine-tune whose predictions and model a later fine-tune removed (db/runs.ts): why they are gone. */
   pruned?: string;

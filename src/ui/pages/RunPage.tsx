@@ -14,6 +14,7 @@ import type { TrainMetrics } from '../../worker/trainJob';
 import { LineChart } from '../components/LineChart';
 import { RunDiagnostics } from '../components/RunDiagnostics';
 import { SignalDiagnostics } from '../components/SignalDiagnostics';
+import { UnseenDocuments } from '../components/UnseenDocuments';
 import { pct, routeId, useProjectId } from '../hooks';
 import { bestEpochOfStage, keptStageIndex } from '../../methods/stages';
 import { stageRuns, stageSeries } from '../runStages';
@@ -250,6 +251,7 @@ export function RunPage() {
         )}
         <Link href="/review">review where it disagrees with the weak labels</Link>.
       </p>
+      {run.status === 'done' && !m.pruned && <UnseenDocuments runId={run.id!} projectId={projectId} cfg={cfg} metrics={m} />}
       <RunDiagnostics runId={run.id!} metrics={m} />
       <SignalDiagnostics runId={run.id!} metrics={m} />
       <details>

@@ -1,0 +1,155 @@
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { useWasmBackend } from '../cli/train';
+import { parseConll } from '../core/formats/conll';
+import { parseLines } from '../core/formats/lines';
+import { tokenTexts } from '../core/types';
+import { addToCorrectionsGazetteer, createProject, importCorpus, importGazetteer } from '../db/repo';
+import { layerRows } from '../db/layerStore';
+import { StudioDB } from '../db/schema';
+import { readGloveAsset } from '../model/gloveNode';
+import { predictUnseen } from './projectSource';
+import { trainOnProject } from './testRuns';
+import type { TrainMetrics } from './trainJob';
+import { runWeakLabeling } from './weakJob';
+
+const conll = (names: readonly [string, string][]) => names.map(([who, where]) => `${who} B-PER\nvisited O\n${where} B-LOC\n.\tO\n`).join('\n');
+const names = [
+  'Mary',
+  'John',
+  'Anna',
+  'Peter',
+  'Clara',
+  'Hugo',
+  'Lucy',
+  'Mark',
+  'Emma',
+  'Paul',
+  'Rita',
+  'Oscar',
+  'Nina',
+  'Felix',
+  'Ida',
+  'Victor',
+  'Olga',
+  'Bruno',
+  'Sara',
+  'Igor',
+];
+const places = ['Paris', 'Rome', 'Oslo', 'Lima', 'Bern', 'Kyiv', 'Riga', 'Cairo', 'Delhi', 'Quito'];
+const people: [string, string][] = names.map((who, k) => [who, places[k % places.length]]);
+/** Every other person is in the gazetteer: the others are O in the weak labels, so only the dictionary and weak-label features tell a person. */
+const listed = names.filter((_, k) => k % 2 === 0);
+
+/** A project whose run trains on the weak aggregate of two gazetteers, with gold on dev. */
+async function weakProject() {
+  const db = new StudioDB(`predict-unseen-${Math.random()}`);
+  const pid = await createProject(db, 'p');
+  const gold = { kind: 'gold' as const, name: 'gold' };
+  await importCorpus(db, pid, parseConll(conll(people), { file: 't.conll', scheme: 'BIO', split: 'train', layer: gold }));
+  await importCorpus(db, pid, parseConll(conll(people.slice(0, 6)), { file: 'd.conll', scheme: 'BIO', split: 'dev', layer: gold }));
+  await importGazetteer(db, pid, 'places', 'sensitive', { entries: places.map((phrase) => ({ phrase, type: 'LOC' })), patterns: [] });
+  await importGazetteer(db, pid, 'people', 'sensitive', { entries: listed.map((phrase) => ({ phrase, type: 'PER' })), patterns: [] });
+  await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
+  const layers = await db.layers.where('projectId').equals(pid).toArray();
+  const config = {
+    data: {
+      kind: 'project',
+      projectId: pid,
+      layerId: layers.find((l) => l.role === 'aggregate')!.id!,
+      goldLayerId: layers.find((l) => l.kind === 'gold')!.id!,
+    },
+    // Words dropped often and matches never: the model learns to read the features, which the test then needs.
+    model: { hidden: 8, charDim: 8, charFilters: 8, wordDropout: 0.5, dictionaryDropout: 0 },
+    method: { name: 'wsl' },
+    train: { epochs: 20, batchSize: 2, lr: 0.02, patience: 20 },
+    backend: 'wasm',
+  };
+  return { db, pid, config };
+}
+
+const assets = {
+  fetchGlove: async () => readGloveAsset(),
+  fetchStarter: async () => {
+    throw new Error('no starter model here');
+  },
+  fetchPublic: async (path: string) => readFileSync(new URL(`../../public/${path}`, import.meta.url), 'utf8'),
+};
+
+describe("a finished run's model on documents imported after it", () => {
+  it('predicts them as it predicted the same text in its run, once, reading the weak labels made since', async () => {
+    await useWasmBackend();
+    const { db, pid, config } = await weakProject();
+    // One tagger decoding with no O shift (what the features say shows), then an ensemble with its shifts chosen on dev.
+    for (const [members, oShift] of [
+      [1, 0],
+      [2, 'dev'],
+    ] as const) {
+      // Each run trains on the newest aggregate (the one before was replaced when the weak labels were made again).
+      const aggregate = (await db.layers.where('projectId').equals(pid).toArray()).find((l) => l.role === 'aggregate')!.id!;
+      const run = await trainOnProject(db, pid, { ...config, data: { ...config.data, layerId: aggregate }, train: { ...config.train, members, oShift } });
+      expect((await db.runs.get(run.runId))!.status).toBe('done');
+      const layerId = run.metrics.predictedLayerId!;
+      const stages: string[] = [];
+      const predict = () => predictUnseen({ db, runId: run.runId, ...assets, emit: (e) => e.kind === 'stage' && stages.push(e.stage) });
+      expect(await predict()).toEqual({ documents: 0, spans: 0, at: expect.any(Number) });
+      // Documents come in after the run: a copy of each training and dev sentence, and one with a name it never saw.
+      const originals = (await db.documents.where('projectId').equals(pid).sortBy('id')).filter((d) => d.split !== 'unassigned');
+      const text = [...originals.map((d) => tokenTexts(d).join(' ')), 'Zora visited Oslo .'].join('\n');
+      await importCorpus(db, pid, parseLines({ file: `new-${members}.txt`, text }, [], { scheme: 'BIO', split: 'unassigned' }));
+      const copies = (await db.documents.where('projectId').equals(pid).sortBy('id')).slice(-originals.length - 1);
+      // The annotator puts Zora in the gazetteer, and the weak labels are made again (so they label
+      // the new documents): the run's training layer is gone.
+      if (members === 1) await addToCorrectionsGazetteer(db, pid, 'Zora', 'PER');
+      await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
+      const added = await predict();
+      expect(added.documents).toBe(originals.length + 1);
+      expect(stages).toContain(
+        `the run's training layer "aggregate (priority)" is gone (the weak labels were made again): the features read "aggregate (priority)"`,
+      );
+      expect(stages).toContain(`predicting ${originals.length + 1} documents the run has not seen`);
+      const seen = await layerRows(
+        db,
+        layerId,
+        originals.map((d) => d.id!),
+      );
+      const fresh = await layerRows(
+        db,
+        layerId,
+        copies.map((d) => d.id!),
+      );
+      // The same words and the same features: the same spans as the run's own prediction of them, every one.
+      expect(seen.some((r) => r!.spans.length)).toBe(true);
+      expect(fresh.slice(0, -1).map((r) => r!.spans)).toEqual(seen.map((r) => r!.spans));
+      if (members === 1)
+        // Zora is a person because the newest weak labels and the dictionary say so: the model read them.
+        expect(fresh[fresh.length - 1]!.spans).toEqual([
+          { start: 0, end: 1, label: 'PER' },
+          { start: 2, end: 3, label: 'LOC' },
+        ]);
+      expect(added.spans).toBe(fresh.reduce((n, r) => n + r!.spans.length, 0));
+      // Their review signals: the model's uncertainty, the same as on the text it saw.
+      const signal = (docId: number) => db.signals.get([run.runId, docId]).then((x) => x?.uncertainty && [...x.uncertainty]);
+      for (const [k, d] of originals.entries()) expect(await signal(copies[k].id!)).toEqual(await signal(d.id!));
+      expect(await signal(copies[copies.length - 1].id!)).toHaveLength(4);
+      const metrics = (await db.runs.get(run.runId))!.metrics as TrainMetrics;
+      expect(metrics.later).toEqual([added]);
+      // The run's status and scores stay those of its end; a second call finds nothing left.
+      expect(metrics.dev).toEqual(run.metrics.dev);
+      expect(await predict()).toMatchObject({ documents: 0 });
+      expect(((await db.runs.get(run.runId))!.metrics as TrainMetrics).later).toHaveLength(1);
+    }
+  }, 240_000);
+
+  it('says why a run cannot predict: not finished, or no tagger kept', async () => {
+    await useWasmBackend();
+    const { db, pid, config } = await weakProject();
+    const run = await trainOnProject(db, pid, config);
+    const predict = () => predictUnseen({ db, runId: run.runId, ...assets, emit: () => {} });
+    await db.models.where('runId').equals(run.runId).delete();
+    await expect(predict()).rejects.toThrow(`run ${run.runId} keeps no tagger to predict with: its model is not in this project`);
+    await db.runs.update(run.runId, { status: 'failed' });
+    await expect(predict()).rejects.toThrow(`run ${run.runId} has not finished with predictions: only a finished run predicts`);
+  }, 120_000);
+});
