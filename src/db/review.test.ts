@@ -117,6 +117,13 @@ describe('the review queue, read and ranked in the query worker', () => {
     const moved = (await reviewQueue(p.db, args))!;
     expect(moved.total).toBe(view.total + view.elsewhere);
     expect(moved.entries.find((e) => e.docId === devId)?.words).toEqual(['Heparin', 'works']);
+    // A document of no split (text imported later) is not counted among dev and test's left out; every split queues it.
+    await moveDocuments(p.db, p.projectId, [{ docId: devId, split: 'unassigned' }]);
+    const away = (await reviewQueue(p.db, args))!;
+    const itsOwn = moved.total - view.total;
+    expect(itsOwn).toBeGreaterThan(0);
+    expect([away.total, away.elsewhere]).toEqual([view.total, view.elsewhere - itsOwn]);
+    expect((await reviewQueue(p.db, { ...args, allSplits: true }))!.total).toBe(view.total + view.elsewhere);
   });
 
   it('with no run, ranks where the weak sources disagree, reading the source layers the aggregate was made from', async () => {

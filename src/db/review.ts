@@ -49,7 +49,7 @@ export interface QueueView {
   have: string[];
   /** How many sentences the signal queues (the entries are the first `limit`). */
   total: number;
-  /** How many more it would queue on dev and test, when they are left out. */
+  /** How many more it would queue on dev and test, when they are left out (documents of no split are left out too, and not counted). */
   elsewhere: number;
   entries: QueueItem[];
   /** How long reading and ranking took, in ms, and when it finished (each new result is a new ranking). */
@@ -168,7 +168,7 @@ export async function reviewQueue(db: StudioDB, a: ReviewQueueArgs): Promise<Que
   const elsewhere = a.allSplits
     ? 0
     : rankSentences(
-        data.docs.filter((d) => d.split !== 'train'),
+        data.docs.filter((d) => d.split === 'dev' || d.split === 'test'),
         signal,
       ).length;
   const byId = new Map(data.docs.map((d) => [d.docId, d]));
