@@ -207,13 +207,16 @@ export function useTravel({ projectId, docId, history, target, box, commit, rest
 export function PropagatePreview({ preview: p, onChange, onApply }: { preview: Preview; onChange: (p: Preview | null) => void; onApply: () => void }) {
   const chosen = p.others.filter((o) => p.allSplits || o.split === 'train');
   const leftOut = p.others.length - chosen.length;
+  // Documents of no split (text imported later) are left out too, and are neither dev nor test.
+  const devTest = p.others.filter((o) => o.split === 'dev' || o.split === 'test').length;
   const n = chosen.length + p.here.length;
   return (
     <section className="stack" data-testid="propagate-preview" aria-label="Apply to all occurrences">
       <p>
         Label <strong>“{p.words.join(' ')}”</strong> as <strong>{p.label}</strong> at {n} {n === 1 ? 'occurrence' : 'occurrences'}: {p.here.length} here and{' '}
         {chosen.length} in {new Set(chosen.map((o) => o.docId)).size} other documents.
-        {leftOut > 0 && !p.allSplits && ` ${leftOut} more on dev and test are left out: their gold selects and scores models.`}{' '}
+        {leftOut > 0 && !p.allSplits && devTest > 0 && ` ${devTest} more on dev and test are left out: their gold selects and scores models.`}
+        {leftOut > devTest && !p.allSplits && ` ${leftOut - devTest} in documents of no split are left out too.`}{' '}
         <label>
           <input
             type="checkbox"
