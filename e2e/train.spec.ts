@@ -119,8 +119,8 @@ test("a finished run's model labels the documents imported after it, into its ow
   await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
   const id = Number(await latestRun(page).first().textContent());
   const { metrics } = await runMetrics(page, id);
-  // New text comes in after the run, and the weak labels are made again so that they label it too
-  // (the run's own weak layer is replaced: the model reads the new one).
+  // New text comes in after the run; the weak labels are made again so that they label it too (the
+  // run's own weak layer is replaced: the model reads the new one).
   await page.getByRole('link', { name: 'Import', exact: true }).click();
   await page.getByLabel('Format').selectOption('text');
   await page.getByLabel('Split').selectOption('unassigned');
@@ -128,11 +128,21 @@ test("a finished run's model labels the documents imported after it, into its ow
   await page.getByLabel('Corpus files').setInputFiles({ name: 'later.txt', mimeType: 'text/plain', buffer: Buffer.from(raw) });
   await page.getByRole('button', { name: 'Import' }).click();
   await expect(page.getByTestId('import-result')).toContainText('Imported 1 document and');
-  await makeWeakLabels(page);
-  await page.getByRole('link', { name: 'Train', exact: true }).click();
-  await latestRun(page).first().getByRole('link').click();
+  const openRun = async () => {
+    await page.getByRole('link', { name: 'Train', exact: true }).click();
+    await latestRun(page).first().getByRole('link').click();
+  };
+  await openRun();
   const unseen = page.getByTestId('unseen-documents');
   await expect(unseen).toContainText('1 document came into the project after this run finished, and its model has not labeled it.');
+  // The model reads the weak labels, which do not label the new text yet: the page says so, and where to make them.
+  await expect(page.getByTestId('unseen-no-weak')).toHaveText(
+    'The model reads the weak labels as features, and it has none yet: make the weak labels again first, or it is labeled without them.',
+  );
+  await makeWeakLabels(page);
+  await openRun();
+  await expect(unseen).toContainText('its model has not labeled it.');
+  await expect(page.getByTestId('unseen-no-weak')).toHaveCount(0);
   await unseen.getByRole('button', { name: 'Label it with this model' }).click();
   await expect(unseen).toContainText(/its model labeled 1 document that came in after it finished \(\d+ spans?\), into the layer run \d+/, {
     timeout: 120_000,

@@ -142,11 +142,18 @@ describe("a finished run's model on documents imported after it", () => {
     }
   }, 240_000);
 
-  it('says why a run cannot predict: not finished, or no tagger kept', async () => {
+  it('says where the weak labels miss a new document, and why a run cannot predict: not finished, or no tagger kept', async () => {
     await useWasmBackend();
     const { db, pid, config } = await weakProject();
     const run = await trainOnProject(db, pid, config);
-    const predict = () => predictUnseen({ db, runId: run.runId, ...assets, emit: () => {} });
+    const stages: string[] = [];
+    const predict = () => predictUnseen({ db, runId: run.runId, ...assets, emit: (e) => e.kind === 'stage' && stages.push(e.stage) });
+    // A document the weak labels do not label yet: labeled without them, and said.
+    await importCorpus(db, pid, parseLines({ file: 'new.txt', text: 'Mary visited Oslo .' }, [], { scheme: 'BIO', split: 'unassigned' }));
+    expect(await predict()).toMatchObject({ documents: 1 });
+    expect(stages).toContain(
+      'this document has no weak labels, which this model reads as features: labeled without them (make the weak labels again first to give them theirs)',
+    );
     await db.models.where('runId').equals(run.runId).delete();
     await expect(predict()).rejects.toThrow(`run ${run.runId} keeps no tagger to predict with: its model is not in this project`);
     await db.runs.update(run.runId, { status: 'failed' });

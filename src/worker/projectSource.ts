@@ -762,6 +762,14 @@ export async function predictUnseen(p: PredictArgs): Promise<LaterPrediction> {
   decoding.oShift = model.oShift;
   decoding.tagShifts = model.typeShifts ? tagShiftsOf(model.tags, model.typeShifts) : null;
   const ks = kept.docs.flatMap((d, k) => (unseen.has(d.id!) ? [k] : []));
+  stage(`predicting ${ks.length.toLocaleString()} document${ks.length === 1 ? '' : 's'} the run has not seen`);
+  // The model reads the weak labels where its groups say so; a document they do not label reads none.
+  const unlabeled =
+    model.lexicon?.some((g) => g.startsWith(weakFeatureTypes([''])[0])) && kept.layer.kind === 'weak' ? ks.filter((k) => !kept.layerCovers[k]).length : 0;
+  if (unlabeled)
+    stage(
+      `${unlabeled === ks.length ? (unlabeled === 1 ? 'this document has' : 'these documents have') : `${unlabeled.toLocaleString()} of these documents have`} no weak labels, which this model reads as features: labeled without them (make the weak labels again first to give them theirs)`,
+    );
   const sentences = kept.withLex(
     toSentences(
       ks.map((k) => kept.parsed[k]),
@@ -769,7 +777,7 @@ export async function predictUnseen(p: PredictArgs): Promise<LaterPrediction> {
       data.tags,
     ).map((s) => ({ ...s, doc: ks[s.doc] })),
   );
-  stage(`predicting ${ks.length.toLocaleString()} document${ks.length === 1 ? '' : 's'} the run has not seen`);
+
   let paths: number[][];
   let marginals: Float32Array[] | null;
   try {

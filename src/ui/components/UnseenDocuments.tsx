@@ -8,20 +8,27 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import type { RunConfig } from '../../core/runConfig';
 import { db } from '../../db/instance';
-import { rowDocIds } from '../../db/layerStore';
+import { layerRows, rowDocIds } from '../../db/layerStore';
 import type { TrainMetrics } from '../../worker/trainJob';
 import { TrainJob } from '../../worker/trainClient';
 import { count } from '../hooks';
 
 export function UnseenDocuments({ runId, projectId, cfg, metrics }: { runId: number; projectId: number; cfg: RunConfig; metrics: TrainMetrics }) {
   const layerId = metrics.predictedLayerId;
-  const unseen = useLiveQuery(async () => {
-    if (layerId === undefined) return 0;
+  // The model reads the weak labels where its run did not say they were off.
+  const readsWeak = cfg.model?.weakFeatures && !metrics.features?.some((f) => f.startsWith('the weak labels as features: off'));
+  const counts = useLiveQuery(async () => {
+    if (layerId === undefined) return { unseen: 0, noWeak: 0 };
     const [docs, have] = await Promise.all([db.documents.where('projectId').equals(projectId).primaryKeys(), rowDocIds(db, layerId)]);
-    return docs.filter((d) => !have.has(d as number)).length;
-  }, [projectId, layerId]);
+    const unseen = (docs as number[]).filter((d) => !have.has(d));
+    if (!readsWeak || !unseen.length) return { unseen: unseen.length, noWeak: 0 };
+    const aggregate = (await db.layers.where('projectId').equals(projectId).toArray()).find((l) => l.role === 'aggregate');
+    const weak = aggregate ? await layerRows(db, aggregate, unseen) : unseen.map(() => undefined);
+    return { unseen: unseen.length, noWeak: weak.filter((r) => !r).length };
+  }, [projectId, layerId, readsWeak]);
   const [state, setState] = useState<{ busy?: string; error?: string }>({});
-  if (layerId === undefined || unseen === undefined) return null;
+  if (layerId === undefined || counts === undefined) return null;
+  const { unseen, noWeak } = counts;
   const later = metrics.later ?? [];
   // The decoupled model proposes spans from its own candidates and keeps no tagger: it labels the documents of its run only.
   const spanModel = cfg.pipeline?.kind === 'decoupled';
@@ -56,11 +63,17 @@ export function UnseenDocuments({ runId, projectId, cfg, metrics }: { runId: num
                 Label {unseen === 1 ? 'it' : 'them'} with this model
               </button>{' '}
               <span className="muted">
-                (as its run read its own: the gazetteers through its dictionary groups, and the weak labels as they are now, so{' '}
-                <Link href="/weak">make weak labels</Link> first where the model reads them; the run's scores stay those of its end)
+                (as its run read its own: the gazetteers through its dictionary groups, and the weak labels as they are now; the run's scores stay those of its
+                end)
               </span>
             </>
           )}
+        </p>
+      )}
+      {noWeak > 0 && !spanModel && (
+        <p className="warning" data-testid="unseen-no-weak">
+          The model reads the weak labels as features, and {noWeak === unseen ? (unseen === 1 ? 'it has' : 'they have') : `${noWeak} of them have`} none yet:{' '}
+          <Link href="/weak">make the weak labels again</Link> first, or {noWeak === 1 ? 'it is' : 'they are'} labeled without them.
         </p>
       )}
       {state.busy && (
