@@ -2,7 +2,7 @@ import react from '@vitejs/plugin-react';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
-import { wasmThreadsPlugin } from './scripts/wasmThreads';
+import { wasmThreadsPlugin } from './scripts/wasmThreads.ts';
 
 // Cross-origin isolation lets the WASM backend use threads (SharedArrayBuffer).
 const isolation = {
