@@ -66,6 +66,16 @@ export const HELP: Record<string, VerbHelp> = {
       ['--scheme BIO|IO', 'the tag scheme of the labels'],
     ],
   },
+  predict: {
+    summary: 'Label a corpus with a trained model (from train --out) and write its spans.',
+    usage: 'predict --model FILE --corpus FILE --out FILE [--format conll|lines|jsonl|text]',
+    options: [
+      ['--model FILE', 'a model written by train --out (required)'],
+      ['--corpus FILE', 'the text to label, labeled or not (required)'],
+      ['--out FILE', 'where to write the spans: CoNLL (BIO), or JSONL with character offsets for a name ending in .jsonl (required)'],
+      ['--format F', 'the corpus format (by its extension when absent)'],
+    ],
+  },
   experiment: {
     summary: 'Run settings × methods × seeds from an experiment config, recording each run; print the table.',
     usage: 'experiment --config FILE [--jobs N] [--key SETTING/LABEL/SEED ...] [--report | --cost | --loco [--out FILE]]',

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conllHead } from '../testing/conllHead';
-import { evalModel, trainFromConfig } from './train';
+import { scoreSpans } from '../core/metrics';
+import { readCorpus } from './readCorpus';
+import { roundScores } from './roundScores';
+import { evalModel, predictCorpus, trainFromConfig } from './train';
 
 // A few real CoNLL-2003 sentences, so that `train --out` then `eval --model` runs end to end in
 // seconds; the eval verb must give the scores the train verb reported for the same split.
@@ -36,6 +39,24 @@ describe('CLI train and eval', () => {
     expect(evaluated.scores).toEqual(trained.test);
     expect(evaluated.tokenAccuracy).toBeGreaterThan(0);
     await expect(evalModel(join(dir, 'config.json'), config.data.test.text, config.data.test.labels)).rejects.toThrow(/not a model file/);
+    // The same model labels the text alone; its spans, written as CoNLL and as JSONL, score what eval scored.
+    for (const out of ['pred.conll', 'pred.jsonl']) {
+      const r = await predictCorpus(join(dir, 'model.json'), config.data.test.text, join(dir, out), 'lines');
+      expect(r).toMatchObject({ documents: 60, sentences: 60 });
+      const written = readCorpus(join(dir, out), { split: 'test' });
+      const gold = readCorpus(config.data.test.text, { format: 'lines', labels: [{ file: config.data.test.labels, kind: 'gold', name: 'gold' }] });
+      expect(written.docs.map((d) => d.text)).toEqual(gold.docs.map((d) => d.text));
+      const predicted = written.layers[0].annotations.map((a) => a.spans);
+      expect(
+        roundScores(
+          scoreSpans(
+            gold.layers[0].annotations.map((a) => a.spans),
+            predicted,
+          ),
+        ),
+      ).toEqual(evaluated.scores);
+      expect(Object.values(r.spans as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(predicted.flat().length);
+    }
   }, 120_000);
 
   it("honours the config's pipeline: a BOND config trains BOND, not single-stage WSL", async () => {

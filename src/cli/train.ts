@@ -3,7 +3,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { dataFolder, missingFilesError, readConfigJson, resolveDataPaths } from './dataFolder';
 import { parseCorpusImport } from '../core/formats/importSpec';
-import type { ParsedCorpus } from '../core/types';
+import type { Annotation, ParsedCorpus } from '../core/types';
+import type { CorpusFormat } from '../core/formats/importSpec';
+import { writeConll } from '../core/formats/conll';
+import { writeJsonl } from '../core/formats/jsonl';
 import { parseRunConfig, type RunConfig } from '../core/runConfig';
 import { bioTags, toSentences, type LabeledSentence } from '../model/data';
 import { trimGlove } from '../model/embeddings';
@@ -165,6 +168,59 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
       ),
     ),
     tokenAccuracy: Math.round(tokenAccuracy(gold, pred) * 10000) / 100,
+    wallSeconds: +seconds.toFixed(2),
+    tokensPerSecond: Math.round(tokens / seconds),
+  };
+}
+
+/**
+ * `predict --model FILE --corpus FILE --out FILE [--format F]`: a saved model (train --out) labels a
+ * corpus, labeled or not, in Node on the WASM backend; its spans are written as CoNLL (BIO) or,
+ * for an --out ending in .jsonl, as JSONL with character offsets (the formats the studio imports).
+ */
+export async function predictCorpus(modelPath: string, corpusPath: string, out: string, format?: CorpusFormat): Promise<Record<string, unknown>> {
+  const m = readModelFile(modelPath);
+  const backend = await useWasmBackend();
+  const corpus = readCorpus(corpusPath, { format, split: 'unassigned' });
+  const sentences = toSentences(
+    corpus.docs,
+    corpus.docs.map(() => undefined),
+    m.tags,
+  );
+  const { tagger, feat } = modelFromFile(
+    m,
+    sentences.flatMap((s) => s.words),
+  );
+  const t0 = performance.now();
+  let paths: number[][];
+  try {
+    paths = (await predict(tagger, feat, sentences)).paths;
+  } finally {
+    tagger.dispose();
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const annotations: Annotation[] = corpus.docs.map(() => ({ spans: [], oMode: 'complete' }));
+  sentences.forEach((s, k) =>
+    annotations[s.doc].spans.push(
+      ...tagsToSpans(
+        paths[k].map((t) => m.tags[t]),
+        s.offset,
+      ),
+    ),
+  );
+  writeFileSync(out, out.endsWith('.jsonl') ? writeJsonl(corpus.docs, annotations) : writeConll(corpus.docs, annotations, 'BIO'));
+  const spans: Record<string, number> = {};
+  for (const a of annotations) for (const x of a.spans) spans[x.label] = (spans[x.label] ?? 0) + 1;
+  const tokens = sentences.reduce((n, s) => n + s.words.length, 0);
+  return {
+    model: modelPath,
+    corpus: corpusPath,
+    out,
+    backend,
+    documents: corpus.docs.length,
+    sentences: sentences.length,
+    tokens,
+    spans,
     wallSeconds: +seconds.toFixed(2),
     tokensPerSecond: Math.round(tokens / seconds),
   };

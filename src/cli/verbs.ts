@@ -61,6 +61,7 @@ export const VERB_OPTIONS = {
   },
   train: { config: { type: 'string' }, out: { type: 'string' }, data: { type: 'string' } },
   eval: { model: { type: 'string' }, corpus: { type: 'string' }, labels: { type: 'string' }, scheme: { type: 'string' } },
+  predict: { model: { type: 'string' }, corpus: { type: 'string' }, out: { type: 'string' }, format: { type: 'string' } },
   experiment: {
     config: { type: 'string' },
     data: { type: 'string' },
@@ -211,6 +212,16 @@ const evalVerb: Verb = async (args, parse) => {
   return evalModel(values.model, values.corpus, values.labels, values.scheme);
 };
 
+const predictVerb: Verb = async (args, parse) => {
+  const { values } = parse({ args, options: VERB_OPTIONS.predict });
+  if (!values.model || !values.corpus || !values.out) throw new Error('predict: --model FILE (from train --out), --corpus FILE and --out FILE are required');
+  const formats = ['conll', 'lines', 'jsonl', 'text'];
+  if (values.format !== undefined && !formats.includes(values.format))
+    throw new Error(`predict: --format ${values.format}: expected one of ${formats.join(', ')}`);
+  const { predictCorpus } = await import('./train');
+  return predictCorpus(values.model, values.corpus, values.out, values.format as CorpusFormat | undefined);
+};
+
 const experimentVerb: Verb = async (args, parse) => {
   const { values } = parse({ args, options: VERB_OPTIONS.experiment });
   if (!values.config) throw new Error('experiment: --config FILE is required');
@@ -250,6 +261,7 @@ export const VERBS: Record<string, Verb> = {
   weak: weakVerb,
   train: trainVerb,
   eval: evalVerb,
+  predict: predictVerb,
   experiment: experimentVerb,
   'simulate-review': simulateReviewVerb,
 };
