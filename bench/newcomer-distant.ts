@@ -46,9 +46,12 @@ const result = await withStudio(async (browser, url) => {
   const status = page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1);
   await status.filter({ hasText: /^(done|failed)$/ }).waitFor({ timeout: 3_600_000 });
   const seconds = Math.round((Date.now() - t0) / 1000);
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText (the rendered text), not the DOM property
   const ended = await status.innerText();
   await page.getByTestId('runs-table').locator('tbody tr').first().locator('a').first().click();
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText (the rendered text), not the DOM property
   const facts = await page.getByTestId('run-facts').innerText();
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText puts a tab between cells, which the split reads
   const row = async (id: string) => (await page.getByTestId(id).locator('tbody tr').first().innerText()).split('\t');
   return {
     corpus: values.corpus,

@@ -84,20 +84,20 @@ function panel(s: Setting, x0: number): string {
   // The budgets on a log axis (1, 2, 5, 10 %), evenly apart.
   const lx = (x: number) => Math.log(x);
   const [a, b] = [lx(Math.min(...xs)), lx(Math.max(...xs))];
-  const X = (x: number) => x0 + M.l + ((lx(x) - a) / (b - a || 1)) * (W - M.l - M.r);
-  const Y = (y: number) => M.t + (1 - (y - y0) / (y1 - y0)) * (H - M.t - M.b);
+  const px = (x: number) => x0 + M.l + ((lx(x) - a) / (b - a || 1)) * (W - M.l - M.r);
+  const py = (y: number) => M.t + (1 - (y - y0) / (y1 - y0)) * (H - M.t - M.b);
   const out: string[] = [];
   out.push(
     `<text x="${x0 + W / 2}" y="18" text-anchor="middle" font-size="13" font-weight="bold">${esc(s.name)} (${s.seeds.length} seed${s.seeds.length === 1 ? '' : 's'})</text>`,
   );
-  out.push(`<line x1="${X(xs[0])}" x2="${X(xs[xs.length - 1])}" y1="${Y(0)}" y2="${Y(0)}" stroke="#000" stroke-width="0.6"/>`);
+  out.push(`<line x1="${px(xs[0])}" x2="${px(xs[xs.length - 1])}" y1="${py(0)}" y2="${py(0)}" stroke="#000" stroke-width="0.6"/>`);
   if (s.control)
     out.push(
-      `<line x1="${X(xs[0])}" x2="${X(xs[xs.length - 1])}" y1="${Y(s.control.gain)}" y2="${Y(s.control.gain)}" stroke="#999" stroke-dasharray="2 3"/><text x="${X(xs[xs.length - 1])}" y="${Y(s.control.gain) - 4}" text-anchor="end" font-size="10" fill="#666">fine-tuned, no corrections</text>`,
+      `<line x1="${px(xs[0])}" x2="${px(xs[xs.length - 1])}" y1="${py(s.control.gain)}" y2="${py(s.control.gain)}" stroke="#999" stroke-dasharray="2 3"/><text x="${px(xs[xs.length - 1])}" y="${py(s.control.gain) - 4}" text-anchor="end" font-size="10" fill="#666">fine-tuned, no corrections</text>`,
     );
   for (let t = Math.ceil(y0); t <= Math.floor(y1); t++)
-    out.push(`<text x="${x0 + M.l - 6}" y="${Y(t) + 3}" text-anchor="end" font-size="10">${t > 0 ? '+' : ''}${t}</text>`);
-  for (const x of xs) out.push(`<text x="${X(x)}" y="${H - M.b + 14}" text-anchor="middle" font-size="10">${x} %</text>`);
+    out.push(`<text x="${x0 + M.l - 6}" y="${py(t) + 3}" text-anchor="end" font-size="10">${t > 0 ? '+' : ''}${t}</text>`);
+  for (const x of xs) out.push(`<text x="${px(x)}" y="${H - M.b + 14}" text-anchor="middle" font-size="10">${x} %</text>`);
   out.push(`<text x="${x0 + W / 2}" y="${H - 8}" text-anchor="middle" font-size="11">share of the pool corrected</text>`);
   out.push(
     `<text x="${x0 + 12}" y="${(M.t + H - M.b) / 2}" text-anchor="middle" font-size="11" transform="rotate(-90 ${x0 + 12} ${(M.t + H - M.b) / 2})">test F1 gain over the base model</text>`,
@@ -106,11 +106,11 @@ function panel(s: Setting, x0: number): string {
     const pts = s.budgets.filter((bb) => at(bb, l)).map((bb) => [100 * bb.fraction, at(bb, l)!.gain, at(bb, l)!.std] as const);
     if (!pts.length) continue;
     out.push(
-      `<polyline fill="none" stroke="${l.color}" stroke-width="2"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''} points="${pts.map(([x, y]) => `${X(x).toFixed(1)},${Y(y).toFixed(1)}`).join(' ')}"/>`,
+      `<polyline fill="none" stroke="${l.color}" stroke-width="2"${l.dash ? ` stroke-dasharray="${l.dash}"` : ''} points="${pts.map(([x, y]) => `${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ')}"/>`,
     );
     for (const [x, y, sd] of pts)
       out.push(
-        `<circle cx="${X(x).toFixed(1)}" cy="${Y(y).toFixed(1)}" r="3" fill="${l.color}"/>${sd > 0 ? `<line x1="${X(x).toFixed(1)}" x2="${X(x).toFixed(1)}" y1="${Y(y - sd).toFixed(1)}" y2="${Y(y + sd).toFixed(1)}" stroke="${l.color}"/>` : ''}`,
+        `<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3" fill="${l.color}"/>${sd > 0 ? `<line x1="${px(x).toFixed(1)}" x2="${px(x).toFixed(1)}" y1="${py(y - sd).toFixed(1)}" y2="${py(y + sd).toFixed(1)}" stroke="${l.color}"/>` : ''}`,
       );
   }
   return out.join('\n');
