@@ -265,13 +265,13 @@ test('the review queue ranks sentences by how many tokens the weak labels and a 
   await expect(items.nth(1)).toHaveAttribute('aria-current', 'true');
   await expect.poll(() => correctedOf(doc1)).toBeNull();
   expect(await correctedOf(doc0)).toEqual(spansOf(pred.id, doc0).filter((x) => x.label !== '?'));
-  // Dev and test join the queue only when asked.
+  // Dev, test and documents of no split join the queue only when asked.
   const queued = async () => Number(/^(\d+)/.exec((await page.getByTestId('review-summary').textContent()) ?? '')?.[1]);
   const trainQueued = await queued();
   expect(trainQueued).toBe([...expected.values()].filter((c) => c > 0).length);
-  await page.getByLabel('Include dev and test').check();
+  await page.getByLabel('Include every split').check();
   await expect.poll(queued).toBeGreaterThan(trainQueued);
-  await page.getByLabel('Include dev and test').uncheck();
+  await page.getByLabel('Include every split').uncheck();
 
   // Model uncertainty, which every run records: sentences by their most uncertain token, as stored.
   const run = await page.evaluate(async () => {

@@ -150,7 +150,8 @@ export function ReviewPage() {
           'Ranking the sentences…'
         )}{' '}
         <label>
-          <input type="checkbox" aria-label="Include dev and test" checked={allSplits} onChange={(e) => setAllSplits(e.target.checked)} /> include dev and test
+          <input type="checkbox" aria-label="Include every split" checked={allSplits} onChange={(e) => setAllSplits(e.target.checked)} /> include every split
+          (dev, test, and documents of no split)
         </label>
       </p>
       <p className="muted">
