@@ -81,14 +81,14 @@ describe("a finished run's model on documents imported after it", () => {
   it('predicts them as it predicted the same text in its run, once, reading the weak labels made since', async () => {
     await useWasmBackend();
     const { db, pid, config } = await weakProject();
-    // One tagger decoding with no O shift (what the features say shows), then an ensemble with its shifts chosen on dev.
+    // One tagger decoding with no O shift (what the features say shows), then an ensemble with its O and type shifts chosen on dev.
     for (const [members, oShift] of [
       [1, 0],
       [2, 'dev'],
     ] as const) {
       // Each run trains on the newest aggregate (the one before was replaced when the weak labels were made again).
       const aggregate = (await db.layers.where('projectId').equals(pid).toArray()).find((l) => l.role === 'aggregate')!.id!;
-      const run = await trainOnProject(db, pid, { ...config, data: { ...config.data, layerId: aggregate }, train: { ...config.train, members, oShift } });
+      const run = await trainOnProject(db, pid, { ...config, data: { ...config.data, layerId: aggregate }, train: { ...config.train, members, oShift, typeShifts: oShift === 'dev' } });
       expect((await db.runs.get(run.runId))!.status).toBe('done');
       const layerId = run.metrics.predictedLayerId!;
       const stages: string[] = [];
