@@ -88,7 +88,11 @@ describe("a finished run's model on documents imported after it", () => {
     ] as const) {
       // Each run trains on the newest aggregate (the one before was replaced when the weak labels were made again).
       const aggregate = (await db.layers.where('projectId').equals(pid).toArray()).find((l) => l.role === 'aggregate')!.id!;
-      const run = await trainOnProject(db, pid, { ...config, data: { ...config.data, layerId: aggregate }, train: { ...config.train, members, oShift, typeShifts: oShift === 'dev' } });
+      const run = await trainOnProject(db, pid, {
+        ...config,
+        data: { ...config.data, layerId: aggregate },
+        train: { ...config.train, members, oShift, typeShifts: oShift === 'dev' },
+      });
       expect((await db.runs.get(run.runId))!.status).toBe('done');
       const layerId = run.metrics.predictedLayerId!;
       const stages: string[] = [];
