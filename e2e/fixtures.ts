@@ -76,8 +76,14 @@ export async function trainSmallRun(page: Page, o: { hidden: number; epochs: num
   await page.getByLabel('Epochs', { exact: true }).fill(String(o.epochs));
   await page.getByLabel('Backend').selectOption('wasm');
   if (o.members !== undefined && o.members !== 1) await page.getByLabel('Ensemble members').fill(String(o.members));
+  // A project may already list finished runs (one imported with it, say): wait for this run's own row.
+  const table = page.getByTestId('runs-table');
+  await expect(table.or(page.getByText('No training run yet.'))).toBeVisible();
+  const rows = table.locator('tbody tr');
+  const before = await rows.count();
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await expect(page.getByTestId('runs-table').locator('tbody tr').first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
+  await expect.poll(() => rows.count()).toBeGreaterThan(before);
+  await expect(rows.first().locator('td').nth(1)).toHaveText('done', { timeout: 240_000 });
 }
 
 /** Every row of one of the studio's IndexedDB stores, read straight from the page. */

@@ -824,7 +824,7 @@ test('WebGPU runs in headless Chromium on SwiftShader and gets the WASM loss', a
   gpu.stepLosses.forEach((l, i) => expect(Math.abs(l - wasm.stepLosses[i]) / wasm.stepLosses[i], `step ${i + 1}`).toBeLessThan(1e-3));
 });
 
-test('the decoupled mention/context model trains in the worker on strong sentences, pre-trained on the gazetteer and the weak layer', async ({
+test('the decoupled mention/context model trains in the worker on strong sentences, pre-trained on the gazetteer and the weak layer, and labels text imported after it', async ({
   page,
   outside: _,
 }) => {
@@ -905,6 +905,32 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
   expect(m.test.overall.tp).toBe(tp);
   expect(m.test.overall.fp).toBe(pred.flat().length - tp);
   expect(m.test.overall.fn).toBe(gold.flat().length - tp);
+
+  // Text that comes later: its model classifies the new document's candidates, its proposer's among them.
+  await page.getByRole('link', { name: 'Import', exact: true }).click();
+  await page.getByLabel('Format').selectOption('text');
+  await page.getByLabel('Split').selectOption('unassigned');
+  await page
+    .getByLabel('Corpus files')
+    .setInputFiles({ name: 'later.txt', mimeType: 'text/plain', buffer: Buffer.from('Lithium caused tremor and naloxone caused nausea.') });
+  await page.getByRole('button', { name: 'Import' }).click();
+  await expect(page.getByTestId('import-result')).toContainText('Imported 1 document and');
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  await latestRun(page).first().getByRole('link').click();
+  const unseen = page.getByTestId('unseen-documents');
+  // It trained on the weak layer, whose spans are candidates: they do not label the new text yet, and the page says so.
+  await expect(page.getByTestId('unseen-no-weak')).toContainText('The model reads the weak labels as candidates, and it has none yet');
+  await expect(unseen).toContainText(
+    "its candidates are every short span, the gazetteers' matches and the weak labels' spans as they are now, and its token model’s",
+  );
+  await unseen.getByRole('button', { name: 'Label it with this model' }).click();
+  await expect(unseen).toContainText(/its model labeled 1 document that came in after it finished \(\d+ spans?\), into the layer run \d+/, {
+    timeout: 120_000,
+  });
+  const later = (await storeRows<{ id: number; name: string }>(page, 'documents')).find((d) => d.name.startsWith('later'))!;
+  const rows = (await storeRows<{ layerId: number; docId: number }>(page, 'annotations')).filter((r) => r.layerId === metrics.predictedLayerId);
+  expect(rows.map((r) => r.docId)).toContain(later.id);
+  expect((await runMetrics(page, id)).metrics.test).toEqual(metrics.test);
 });
 
 test("the training page's default run beats the demo's weak labels on the test split", async ({ page, outside: _ }) => {

@@ -14,8 +14,8 @@ import { tagsToSpans } from '../core/tagScheme';
 import type { Span } from '../core/types';
 import type { LabeledSentence } from '../model/data';
 import { candidates, DecoupledModel, decoupledFeaturizerWords, passesFilter, phraseIndex, type PhraseIndex, type RegionExample } from '../model/decoupled';
-import type { Featurizer } from '../model/features';
-import type { Tagger, Weights } from '../model/tagger';
+import { type Featurizer, featureDims } from '../model/features';
+import { Tagger, type Weights } from '../model/tagger';
 import type * as tf from '../model/tf';
 import { predict, trainStage, type RunStore } from '../model/train';
 import { type LoopState, trainLoop } from '../model/loop';
@@ -184,13 +184,14 @@ registerPipeline({
     );
     return {
       predict: (sentences, proposals) => predictDecoupled(r, sentences, p, proposals),
-      state: async () => ({
+      state: async (): Promise<DecoupledState> => ({
         kind: 'decoupled',
         classes: r.model.classes,
         oShift: r.oShift,
         weights: await r.model.getWeights(),
         chars: [...feat.chars],
         oov: [...feat.oov],
+        ...(r.proposer ? { proposer: { weights: await r.proposer.getWeights(), oShift: r.proposer.oShift } } : {}),
       }),
       dispose: () => disposeDecoupled(r),
       trainSentences: data.strong.length,
@@ -202,6 +203,53 @@ registerPipeline({
     };
   },
 });
+
+/** A finished decoupled run's model as the project keeps it: enough to classify the candidates of text that comes later. */
+export interface DecoupledState {
+  kind: 'decoupled';
+  /** 'O' then the entity types. */
+  classes: string[];
+  oShift: number;
+  weights: Weights;
+  chars: [string, number][];
+  oov: [string, number][];
+  /** The token tagger whose spans are candidates too (pipeline.proposer); runs recorded before it was kept lack it. */
+  proposer?: { weights: Weights; oShift: number };
+}
+
+/**
+ * A kept decoupled model made whole again, to predict with (predictDecoupled): its weights, its
+ * proposer's, and the dictionary index of `dictionary` (the project's typed entries as they are
+ * now). `feat` is the featurizer of its run's words with the run's own character and OOV maps.
+ */
+export function restoreDecoupled(
+  p: DecoupledPipeline,
+  cfg: RunConfig,
+  feat: Featurizer,
+  state: DecoupledState,
+  dictionary: readonly { words: readonly string[]; type: string }[],
+): Pick<DecoupledResult, 'model' | 'dict' | 'proposer' | 'oShift'> {
+  if (p.proposer && !state.proposer)
+    throw new Error('this run kept no weights of its token model (candidate proposals): it was trained before the studio kept them, so train it again');
+  const cls = new Map(state.classes.map((c, k) => [c, k]));
+  const model = new DecoupledModel(
+    cfg.model,
+    feat,
+    state.classes,
+    { alpha: p.alpha, beta: p.beta, shared: p.shared, vocab: p.contextPretrain.vocab },
+    cfg.train.seed,
+  );
+  model.setWeights(state.weights);
+  const entries = dictionary.filter((e) => cls.has(e.type) && e.words.length);
+  const dict = entries.length ? phraseIndex(entries.map((e) => ({ words: e.words, label: cls.get(e.type)! }))) : undefined;
+  let proposer: Tagger | null = null;
+  if (p.proposer && state.proposer) {
+    proposer = new Tagger(cfg.model, featureDims(feat), cfg.train.seed);
+    proposer.setWeights(state.proposer.weights);
+    proposer.oShift = state.proposer.oShift;
+  }
+  return { model, dict, proposer, oShift: state.oShift };
+}
 
 /** Frees the model and the proposer. */
 export function disposeDecoupled(r: Pick<DecoupledResult, 'model' | 'proposer'>): void {

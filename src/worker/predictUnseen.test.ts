@@ -164,7 +164,64 @@ describe("a finished run's model on documents imported after it", () => {
     }
   }, 240_000);
 
-  it('says where the weak labels miss a new document, and why a run cannot predict: not finished, or no tagger kept', async () => {
+  it("a decoupled run's model classifies the new text's candidates as it classified its own: the proposer's, the gazetteer's and the weak layer's", async () => {
+    await useWasmBackend();
+    const { db, pid, config } = await weakProject();
+    const gold = (await db.layers.where('projectId').equals(pid).toArray()).find((l) => l.kind === 'gold')!.id!;
+    const run = await trainOnProject(db, pid, {
+      ...config,
+      data: { ...config.data, strongLayerId: gold },
+      method: { name: 'supervised' },
+      pipeline: { kind: 'decoupled', proposer: true, oShift: 'dev', mentionPretrain: { epochs: 1 } },
+      train: { ...config.train, epochs: 4 },
+    });
+    expect((await db.runs.get(run.runId))!.status).toBe('done');
+    const layerId = run.metrics.predictedLayerId!;
+    const originals = (await db.documents.where('projectId').equals(pid).sortBy('id')).filter((d) => d.split !== 'unassigned');
+    await importCorpus(
+      db,
+      pid,
+      parseLines({ file: 'new.txt', text: originals.map((d) => tokenTexts(d).join(' ')).join('\n') }, [], { scheme: 'BIO', split: 'unassigned' }),
+    );
+    const copies = (await db.documents.where('projectId').equals(pid).sortBy('id')).slice(-originals.length);
+    await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
+    const stages: string[] = [];
+    const added = await predictUnseen({ db, runId: run.runId, ...assets, emit: (e) => e.kind === 'stage' && stages.push(e.stage) });
+    expect(added.documents).toBe(originals.length);
+    expect(stages).toContain(`predicting ${originals.length} documents the run has not seen`);
+    const seen = await layerRows(
+      db,
+      layerId,
+      originals.map((d) => d.id!),
+    );
+    const fresh = await layerRows(
+      db,
+      layerId,
+      copies.map((d) => d.id!),
+    );
+    expect(seen.some((r) => r!.spans.length)).toBe(true);
+    expect(fresh.map((r) => r!.spans)).toEqual(seen.map((r) => r!.spans));
+    // The kept O shift decodes them: one that makes O certain leaves a new copy with no entity.
+    const model = (await db.models
+      .where('runId')
+      .equals(run.runId)
+      .filter((m) => m.kind === 'final')
+      .first())!;
+    await db.models.update(model.id!, { state: { ...(model.state as object), oShift: 50 } });
+    await importCorpus(db, pid, parseLines({ file: 'again.txt', text: tokenTexts(originals[0]).join(' ') }, [], { scheme: 'BIO', split: 'unassigned' }));
+    await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
+    expect(seen[0]!.spans.length).toBeGreaterThan(0);
+    expect(await predictUnseen({ db, runId: run.runId, ...assets, emit: () => {} })).toMatchObject({ documents: 1, spans: 0 });
+    // A run recorded before its proposer's weights were kept says so, rather than labeling without it.
+    const { proposer: _, ...older } = model.state as { proposer?: unknown };
+    await db.models.update(model.id!, { state: older });
+    await importCorpus(db, pid, parseLines({ file: 'later.txt', text: 'Mary visited Oslo .' }, [], { scheme: 'BIO', split: 'unassigned' }));
+    await expect(predictUnseen({ db, runId: run.runId, ...assets, emit: () => {} })).rejects.toThrow(
+      'this run kept no weights of its token model (candidate proposals): it was trained before the studio kept them, so train it again',
+    );
+  }, 240_000);
+
+  it('says where the weak labels miss a new document, and why a run cannot predict: not finished, or no model kept', async () => {
     await useWasmBackend();
     const { db, pid, config } = await weakProject();
     const run = await trainOnProject(db, pid, config);
@@ -177,7 +234,7 @@ describe("a finished run's model on documents imported after it", () => {
       'this document has no weak labels, which this model reads as features: labeled without them (make the weak labels again first to give them theirs)',
     );
     await db.models.where('runId').equals(run.runId).delete();
-    await expect(predict()).rejects.toThrow(`run ${run.runId} keeps no tagger to predict with: its model is not in this project`);
+    await expect(predict()).rejects.toThrow(`run ${run.runId} keeps no model to predict with: its model is not in this project`);
     await db.runs.update(run.runId, { status: 'failed' });
     await expect(predict()).rejects.toThrow(`run ${run.runId} has not finished with predictions: only a finished run predicts`);
   }, 120_000);

@@ -19,6 +19,7 @@ import { layerRows } from '../db/layerStore';
 import { addLaterPredictions, endRunWithoutModel, finishRun, type LaterPrediction, loadRunState, saveRunState, updateRun } from '../db/runs';
 import type { DocumentRow, LayerRow, StudioDB } from '../db/schema';
 import { type EncoderUse, type EngineData, type FinishedRun, noEntityWarning, type RunSource } from '../engine/run';
+import { type DecoupledState, disposeDecoupled, predictDecoupled, restoreDecoupled } from '../methods/decoupled';
 import { getMethod, getPipeline } from '../methods/registry';
 import type { TrainSignals } from '../methods/pipelines';
 import { crfKernelActive } from '../model/crf';
@@ -727,10 +728,10 @@ export async function predictUnseen(p: PredictArgs): Promise<LaterPrediction> {
       .equals(runId)
       .filter((m) => m.kind === 'final')
       .first()
-  )?.state as KeptModel | undefined;
+  )?.state as KeptModel | DecoupledState | undefined;
   if (!model?.weights || !model.chars)
     throw new Error(
-      `run ${runId} keeps no tagger to predict with: ${model ? 'a span model proposes from its own candidates, at its run only' : 'its model is not in this project (a run copied from a project file)'}`,
+      `run ${runId} keeps no model to predict with: ${model ? 'its kept state has no weights' : 'its model is not in this project (a run copied from a project file)'}`,
     );
   const docIds = (await db.documents.where('projectId').equals(run.projectId).primaryKeys()) as number[];
   const have = await layerRows(db, done.predictedLayerId, docIds);
@@ -749,6 +750,7 @@ export async function predictUnseen(p: PredictArgs): Promise<LaterPrediction> {
   }
   const a: ProjectRunArgs = { ...p, cfg, metrics: { backend: '', backendReason: '', history: [], stepLosses: [] }, control: () => 'go', elapsed: () => 0 };
   const { data, kept } = await loadProject(a, cfg, 'predict');
+  if ('kind' in model) return predictUnseenSpans(p, cfg, model, data, kept, unseen, stage);
   checkSameInput(runId, model, data.tags, data.feat);
   // The model's own vocabularies (its characters, its trained out-of-GloVe words): the training text may have changed since.
   const feat: Featurizer = { ...data.feat, chars: new Map(model.chars), oov: new Map(model.oov) };
@@ -805,5 +807,63 @@ export async function predictUnseen(p: PredictArgs): Promise<LaterPrediction> {
     ks.map((k) => kept.docs[k].id!),
     ks.map((k) => predicted.get(k)!),
     ks.map((k) => signals[k]),
+  );
+}
+
+/**
+ * predictUnseen for a decoupled run (paper 004): its kept model classifies the candidates of the
+ * new sentences, made as its run made them (short filtered spans, the project's typed gazetteer
+ * entries as they are now, its token model's spans, and the weak layer's spans where it trained on
+ * one), decoded with its O shift. A span model has no tag marginals: no review signals come with them.
+ */
+async function predictUnseenSpans(
+  p: PredictArgs,
+  cfg: RunConfig,
+  state: DecoupledState,
+  data: EngineData,
+  kept: Awaited<ReturnType<typeof loadProject>>['kept'],
+  unseen: ReadonlySet<number>,
+  stage: (s: string) => void,
+): Promise<LaterPrediction> {
+  const { db, runId } = p;
+  if (cfg.pipeline.kind !== 'decoupled') throw new Error(`run ${runId} kept a decoupled model, but its pipeline is ${cfg.pipeline.kind}`);
+  const classes = ['O', ...new Set(data.tags.filter((t) => t !== 'O').map((t) => t.slice(2)))];
+  if (classes.join(' ') !== state.classes.join(' '))
+    throw new Error(`run ${runId} classifies ${state.classes.join(' ')}, the project now ${classes.join(' ')}: the label set changed, so train a fresh model`);
+  const feat: Featurizer = { ...data.feat, chars: new Map(state.chars), oov: new Map(state.oov) };
+  const r = restoreDecoupled(cfg.pipeline, cfg, feat, state, data.dictionary ?? []);
+  const ks = kept.docs.flatMap((d, k) => (unseen.has(d.id!) ? [k] : []));
+  stage(`predicting ${ks.length.toLocaleString()} document${ks.length === 1 ? '' : 's'} the run has not seen`);
+  const weak = kept.layer.kind === 'weak' ? kept.layerAnns : null;
+  const missing = weak ? ks.filter((k) => !kept.layerCovers[k]).length : 0;
+  if (missing)
+    stage(
+      `${missing === ks.length ? (missing === 1 ? 'this document has' : 'these documents have') : `${missing.toLocaleString()} of these documents have`} no weak labels, whose spans this model classifies as candidates: labeled from its other candidates (make the weak labels again first to give them theirs)`,
+    );
+  const sentences = kept.withLex(
+    toSentences(
+      ks.map((k) => kept.parsed[k]),
+      ks.map(() => undefined),
+      data.tags,
+    ).map((s) => ({ ...s, doc: ks[s.doc] })),
+  );
+  let bySentence: Span[][];
+  try {
+    bySentence = await predictDecoupled(
+      r,
+      sentences,
+      cfg.pipeline,
+      sentences.map((s) => weakSpansOf(weak, s)),
+    );
+  } finally {
+    disposeDecoupled(r);
+  }
+  const predicted = new Map(ks.map((k) => [k, [] as Span[]]));
+  sentences.forEach((s, i) => predicted.get(s.doc)!.push(...bySentence[i].map((x) => ({ ...x, start: x.start + s.offset, end: x.end + s.offset }))));
+  return addLaterPredictions(
+    db,
+    runId,
+    ks.map((k) => kept.docs[k].id!),
+    ks.map((k) => predicted.get(k)!),
   );
 }

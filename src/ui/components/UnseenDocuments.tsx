@@ -15,8 +15,10 @@ import { count } from '../hooks';
 
 export function UnseenDocuments({ runId, projectId, cfg, metrics }: { runId: number; projectId: number; cfg: RunConfig; metrics: TrainMetrics }) {
   const layerId = metrics.predictedLayerId;
-  // The model reads the weak labels where its run did not say they were off.
-  const readsWeak = cfg.model?.weakFeatures && !metrics.features?.some((f) => f.startsWith('the weak labels as features: off'));
+  // The decoupled model classifies candidate spans (the weak layer's among them) and keeps no tagger of its own.
+  const spanModel = cfg.pipeline?.kind === 'decoupled';
+  // The model reads the weak labels where its run did not say they were off; a span model, where it trained on a weak layer.
+  const readsWeak = spanModel ? !!metrics.weak : cfg.model?.weakFeatures && !metrics.features?.some((f) => f.startsWith('the weak labels as features: off'));
   const counts = useLiveQuery(async () => {
     if (layerId === undefined) return { unseen: 0, noWeak: 0 };
     const [docs, have] = await Promise.all([db.documents.where('projectId').equals(projectId).primaryKeys(), rowDocIds(db, layerId)]);
@@ -30,8 +32,6 @@ export function UnseenDocuments({ runId, projectId, cfg, metrics }: { runId: num
   if (layerId === undefined || counts === undefined) return null;
   const { unseen, noWeak } = counts;
   const later = metrics.later ?? [];
-  // The decoupled model proposes spans from its own candidates and keeps no tagger: it labels the documents of its run only.
-  const spanModel = cfg.pipeline?.kind === 'decoupled';
   const label = async () => {
     setState({ busy: 'starting the model' });
     try {
@@ -55,24 +55,20 @@ export function UnseenDocuments({ runId, projectId, cfg, metrics }: { runId: num
       {unseen > 0 && (
         <p>
           {count(unseen, 'document')} came into the project after this run finished, and its model has not labeled {unseen === 1 ? 'it' : 'them'}.{' '}
-          {spanModel ? (
-            'This method’s model proposes spans from its own candidates and keeps no tagger to label new text with: train a run to label them.'
-          ) : (
-            <>
-              <button type="button" onClick={label} disabled={!!state.busy}>
-                Label {unseen === 1 ? 'it' : 'them'} with this model
-              </button>{' '}
-              <span className="muted">
-                (as its run read its own: the gazetteers through its dictionary groups, and the weak labels as they are now; the run's scores stay those of its
-                end)
-              </span>
-            </>
-          )}
+          <button type="button" onClick={label} disabled={!!state.busy}>
+            Label {unseen === 1 ? 'it' : 'them'} with this model
+          </button>{' '}
+          <span className="muted">
+            {spanModel
+              ? `(as its run read its own: its candidates are every short span, the gazetteers' matches and the weak labels' spans as they are now${cfg.pipeline?.kind === 'decoupled' && cfg.pipeline.proposer ? ', and its token model’s' : ''}; the run's scores stay those of its end)`
+              : "(as its run read its own: the gazetteers through its dictionary groups, and the weak labels as they are now; the run's scores stay those of its end)"}
+          </span>
         </p>
       )}
-      {noWeak > 0 && !spanModel && (
+      {noWeak > 0 && (
         <p className="warning" data-testid="unseen-no-weak">
-          The model reads the weak labels as features, and {noWeak === unseen ? (unseen === 1 ? 'it has' : 'they have') : `${noWeak} of them have`} none yet:{' '}
+          The model reads the weak labels {spanModel ? 'as candidates' : 'as features'}, and{' '}
+          {noWeak === unseen ? (unseen === 1 ? 'it has' : 'they have') : `${noWeak} of them have`} none yet:{' '}
           <Link href="/weak">make the weak labels again</Link> first, or {noWeak === 1 ? 'it is' : 'they are'} labeled without them.
         </p>
       )}
