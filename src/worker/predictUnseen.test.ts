@@ -9,7 +9,10 @@ import { addToCorrectionsGazetteer, createProject, importCorpus, importGazetteer
 import { layerRows } from '../db/layerStore';
 import { StudioDB } from '../db/schema';
 import { readGloveAsset } from '../model/gloveNode';
+import { addRun } from '../db/runs';
+import { parseStarter, STARTER_PATH } from '../model/starter';
 import { predictUnseen } from './projectSource';
+import { runTraining } from './trainJob';
 import { trainOnProject } from './testRuns';
 import type { TrainMetrics } from './trainJob';
 import { runWeakLabeling } from './weakJob';
@@ -162,6 +165,48 @@ describe("a finished run's model on documents imported after it", () => {
         expect(spans).toContainEqual(seen[0]!.spans[1]);
       }
     }
+  }, 240_000);
+
+  it('reads the starter model and the public gazetteer library for the new text when its run read them', async () => {
+    await useWasmBackend();
+    const { db, pid, config } = await weakProject();
+    const withAssets = {
+      ...assets,
+      fetchStarter: async () => parseStarter(JSON.parse(readFileSync(new URL(`../../public/${STARTER_PATH}`, import.meta.url), 'utf8'))),
+    };
+    const runId = await addRun(db, {
+      projectId: pid,
+      kind: 'train',
+      config: { ...config, model: { ...config.model, starter: true, publicLibrary: true }, train: { ...config.train, epochs: 4 } },
+      status: 'running',
+      createdAt: Date.now(),
+    });
+    const metrics = await runTraining(db, runId, withAssets, () => {});
+    expect(metrics.starter?.sentences).toBeGreaterThan(0);
+    const { lexicon } = (await db.models.where('runId').equals(runId).first())!.state as { lexicon: string[] };
+    expect(lexicon).toEqual(expect.arrayContaining(['LOC · public cities', 'PER · public person-name-parts', 'starter model: PER']));
+    const originals = (await db.documents.where('projectId').equals(pid).sortBy('id')).filter((d) => d.split !== 'unassigned');
+    await importCorpus(
+      db,
+      pid,
+      parseLines({ file: 'new.txt', text: originals.map((d) => tokenTexts(d).join(' ')).join('\n') }, [], { scheme: 'BIO', split: 'unassigned' }),
+    );
+    await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
+    const copies = (await db.documents.where('projectId').equals(pid).sortBy('id')).slice(-originals.length);
+    // Without the starter asset it cannot: the model reads its four groups.
+    await expect(predictUnseen({ db, runId, ...assets, emit: () => {} })).rejects.toThrow('no starter model here');
+    expect(await predictUnseen({ db, runId, ...withAssets, emit: () => {} })).toMatchObject({ documents: originals.length });
+    const [seen, fresh] = await Promise.all(
+      [originals, copies].map((ds) =>
+        layerRows(
+          db,
+          metrics.predictedLayerId!,
+          ds.map((d) => d.id!),
+        ),
+      ),
+    );
+    expect(seen.some((r) => r!.spans.length)).toBe(true);
+    expect(fresh.map((r) => r!.spans)).toEqual(seen.map((r) => r!.spans));
   }, 240_000);
 
   it("a decoupled run's model classifies the new text's candidates as it classified its own: the proposer's, the gazetteer's and the weak layer's", async () => {
