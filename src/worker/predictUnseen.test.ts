@@ -72,6 +72,26 @@ async function weakProject() {
   return { db, pid, config };
 }
 
+/** Copies of the project's training and dev sentences, and `more` lines, come in as documents of no split: the originals and the copies, in order. */
+async function importCopies(db: StudioDB, pid: number, file: string, more: string[] = []) {
+  const originals = (await db.documents.where('projectId').equals(pid).sortBy('id')).filter((d) => d.split !== 'unassigned');
+  const text = [...originals.map((d) => tokenTexts(d).join(' ')), ...more].join('\n');
+  await importCorpus(db, pid, parseLines({ file, text }, [], { scheme: 'BIO', split: 'unassigned' }));
+  const copies = (await db.documents.where('projectId').equals(pid).sortBy('id')).slice(-originals.length - more.length);
+  return { originals, copies };
+}
+
+/** The spans of a layer's rows for these documents. */
+async function spansOf(db: StudioDB, layerId: number, docs: readonly { id?: number }[]) {
+  return (
+    await layerRows(
+      db,
+      layerId,
+      docs.map((d) => d.id!),
+    )
+  ).map((r) => r!.spans);
+}
+
 const assets = {
   fetchGlove: async () => readGloveAsset(),
   fetchStarter: async () => {
@@ -102,10 +122,7 @@ describe("a finished run's model on documents imported after it", () => {
       const predict = () => predictUnseen({ db, runId: run.runId, ...assets, emit: (e) => e.kind === 'stage' && stages.push(e.stage) });
       expect(await predict()).toEqual({ documents: 0, spans: 0, at: expect.any(Number) });
       // Documents come in after the run: a copy of each training and dev sentence, and one with a name it never saw.
-      const originals = (await db.documents.where('projectId').equals(pid).sortBy('id')).filter((d) => d.split !== 'unassigned');
-      const text = [...originals.map((d) => tokenTexts(d).join(' ')), 'Zora visited Oslo .'].join('\n');
-      await importCorpus(db, pid, parseLines({ file: `new-${members}.txt`, text }, [], { scheme: 'BIO', split: 'unassigned' }));
-      const copies = (await db.documents.where('projectId').equals(pid).sortBy('id')).slice(-originals.length - 1);
+      const { originals, copies } = await importCopies(db, pid, `new-${members}.txt`, ['Zora visited Oslo .']);
       // The annotator puts Zora in the gazetteer, and the weak labels are made again (so they label
       // the new documents): the run's training layer is gone.
       if (members === 1) await addToCorrectionsGazetteer(db, pid, 'Zora', 'PER');
@@ -116,26 +133,17 @@ describe("a finished run's model on documents imported after it", () => {
         `the run's training layer "aggregate (priority)" is gone (the weak labels were made again): the features read "aggregate (priority)"`,
       );
       expect(stages).toContain(`predicting ${originals.length + 1} documents the run has not seen`);
-      const seen = await layerRows(
-        db,
-        layerId,
-        originals.map((d) => d.id!),
-      );
-      const fresh = await layerRows(
-        db,
-        layerId,
-        copies.map((d) => d.id!),
-      );
+      const [seen, fresh] = await Promise.all([spansOf(db, layerId, originals), spansOf(db, layerId, copies)]);
       // The same words and the same features: the same spans as the run's own prediction of them, every one.
-      expect(seen.some((r) => r!.spans.length)).toBe(true);
-      expect(fresh.slice(0, -1).map((r) => r!.spans)).toEqual(seen.map((r) => r!.spans));
+      expect(seen.some((r) => r.length)).toBe(true);
+      expect(fresh.slice(0, -1)).toEqual(seen);
       if (members === 1)
         // Zora is a person because the newest weak labels and the dictionary say so: the model read them.
-        expect(fresh[fresh.length - 1]!.spans).toEqual([
+        expect(fresh[fresh.length - 1]).toEqual([
           { start: 0, end: 1, label: 'PER' },
           { start: 2, end: 3, label: 'LOC' },
         ]);
-      expect(added.spans).toBe(fresh.reduce((n, r) => n + r!.spans.length, 0));
+      expect(added.spans).toBe(fresh.reduce((n, r) => n + r.length, 0));
       // Their review signals: the model's uncertainty, the same as on the text it saw.
       const signal = (docId: number) => db.signals.get([run.runId, docId]).then((x) => x?.uncertainty && [...x.uncertainty]);
       for (const [k, d] of originals.entries()) expect(await signal(copies[k].id!)).toEqual(await signal(d.id!));
@@ -155,14 +163,14 @@ describe("a finished run's model on documents imported after it", () => {
           .filter((m) => m.kind === 'final')
           .first())!;
         await db.models.update(model.id!, { state: { ...(model.state as object), typeShifts: { PER: -50 } } });
-        expect(seen[0]!.spans.map((s) => s.label)).toEqual(['PER', 'LOC']);
+        expect(seen[0].map((s) => s.label)).toEqual(['PER', 'LOC']);
         await importCorpus(db, pid, parseLines({ file: 'again.txt', text: tokenTexts(originals[0]).join(' ') }, [], { scheme: 'BIO', split: 'unassigned' }));
         await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
         const again = (await db.documents.where('projectId').equals(pid).sortBy('id')).at(-1)!;
         expect(await predict()).toMatchObject({ documents: 1 });
-        const spans = (await layerRows(db, layerId, [again.id!]))[0]!.spans;
+        const [spans] = await spansOf(db, layerId, [again]);
         expect(spans.filter((s) => s.label === 'PER')).toEqual([]);
-        expect(spans).toContainEqual(seen[0]!.spans[1]);
+        expect(spans).toContainEqual(seen[0][1]);
       }
     }
   }, 240_000);
@@ -185,28 +193,14 @@ describe("a finished run's model on documents imported after it", () => {
     expect(metrics.starter?.sentences).toBeGreaterThan(0);
     const { lexicon } = (await db.models.where('runId').equals(runId).first())!.state as { lexicon: string[] };
     expect(lexicon).toEqual(expect.arrayContaining(['LOC · public cities', 'PER · public person-name-parts', 'starter model: PER']));
-    const originals = (await db.documents.where('projectId').equals(pid).sortBy('id')).filter((d) => d.split !== 'unassigned');
-    await importCorpus(
-      db,
-      pid,
-      parseLines({ file: 'new.txt', text: originals.map((d) => tokenTexts(d).join(' ')).join('\n') }, [], { scheme: 'BIO', split: 'unassigned' }),
-    );
+    const { originals, copies } = await importCopies(db, pid, 'new.txt');
     await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
-    const copies = (await db.documents.where('projectId').equals(pid).sortBy('id')).slice(-originals.length);
     // Without the starter asset it cannot: the model reads its four groups.
     await expect(predictUnseen({ db, runId, ...assets, emit: () => {} })).rejects.toThrow('no starter model here');
     expect(await predictUnseen({ db, runId, ...withAssets, emit: () => {} })).toMatchObject({ documents: originals.length });
-    const [seen, fresh] = await Promise.all(
-      [originals, copies].map((ds) =>
-        layerRows(
-          db,
-          metrics.predictedLayerId!,
-          ds.map((d) => d.id!),
-        ),
-      ),
-    );
-    expect(seen.some((r) => r!.spans.length)).toBe(true);
-    expect(fresh.map((r) => r!.spans)).toEqual(seen.map((r) => r!.spans));
+    const [seen, fresh] = await Promise.all([spansOf(db, metrics.predictedLayerId!, originals), spansOf(db, metrics.predictedLayerId!, copies)]);
+    expect(seen.some((r) => r.length)).toBe(true);
+    expect(fresh).toEqual(seen);
   }, 240_000);
 
   it("a decoupled run's model classifies the new text's candidates as it classified its own: the proposer's, the gazetteer's and the weak layer's", async () => {
@@ -222,30 +216,15 @@ describe("a finished run's model on documents imported after it", () => {
     });
     expect((await db.runs.get(run.runId))!.status).toBe('done');
     const layerId = run.metrics.predictedLayerId!;
-    const originals = (await db.documents.where('projectId').equals(pid).sortBy('id')).filter((d) => d.split !== 'unassigned');
-    await importCorpus(
-      db,
-      pid,
-      parseLines({ file: 'new.txt', text: originals.map((d) => tokenTexts(d).join(' ')).join('\n') }, [], { scheme: 'BIO', split: 'unassigned' }),
-    );
-    const copies = (await db.documents.where('projectId').equals(pid).sortBy('id')).slice(-originals.length);
+    const { originals, copies } = await importCopies(db, pid, 'new.txt');
     await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
     const stages: string[] = [];
     const added = await predictUnseen({ db, runId: run.runId, ...assets, emit: (e) => e.kind === 'stage' && stages.push(e.stage) });
     expect(added.documents).toBe(originals.length);
     expect(stages).toContain(`predicting ${originals.length} documents the run has not seen`);
-    const seen = await layerRows(
-      db,
-      layerId,
-      originals.map((d) => d.id!),
-    );
-    const fresh = await layerRows(
-      db,
-      layerId,
-      copies.map((d) => d.id!),
-    );
-    expect(seen.some((r) => r!.spans.length)).toBe(true);
-    expect(fresh.map((r) => r!.spans)).toEqual(seen.map((r) => r!.spans));
+    const [seen, fresh] = await Promise.all([spansOf(db, layerId, originals), spansOf(db, layerId, copies)]);
+    expect(seen.some((r) => r.length)).toBe(true);
+    expect(fresh).toEqual(seen);
     // The kept O shift decodes them: one that makes O certain leaves a new copy with no entity.
     const model = (await db.models
       .where('runId')
@@ -255,7 +234,7 @@ describe("a finished run's model on documents imported after it", () => {
     await db.models.update(model.id!, { state: { ...(model.state as object), oShift: 50 } });
     await importCorpus(db, pid, parseLines({ file: 'again.txt', text: tokenTexts(originals[0]).join(' ') }, [], { scheme: 'BIO', split: 'unassigned' }));
     await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
-    expect(seen[0]!.spans.length).toBeGreaterThan(0);
+    expect(seen[0].length).toBeGreaterThan(0);
     expect(await predictUnseen({ db, runId: run.runId, ...assets, emit: () => {} })).toMatchObject({ documents: 1, spans: 0 });
     // A run recorded before its proposer's weights were kept says so, rather than labeling without it.
     const { proposer: _, ...older } = model.state as { proposer?: unknown };

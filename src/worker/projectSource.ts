@@ -750,7 +750,66 @@ export async function predictUnseen(p: PredictArgs): Promise<LaterPrediction> {
   }
   const a: ProjectRunArgs = { ...p, cfg, metrics: { backend: '', backendReason: '', history: [], stepLosses: [] }, control: () => 'go', elapsed: () => 0 };
   const { data, kept } = await loadProject(a, cfg, 'predict');
-  if ('kind' in model) return predictUnseenSpans(p, cfg, model, data, kept, unseen, stage);
+  const decoder = 'kind' in model ? spanDecoder(runId, cfg, model, data, kept) : taggerDecoder(runId, cfg, model, data, kept);
+  const ks = kept.docs.flatMap((d, k) => (unseen.has(d.id!) ? [k] : []));
+  stage(`predicting ${ks.length.toLocaleString()} document${ks.length === 1 ? '' : 's'} the run has not seen`);
+  // A document the weak labels do not label reads none: said, with what the model does without them.
+  const missing = decoder.readsWeak ? ks.filter((k) => !kept.layerCovers[k]).length : 0;
+  if (missing)
+    stage(
+      `${missing === ks.length ? (missing === 1 ? 'this document has' : 'these documents have') : `${missing.toLocaleString()} of these documents have`} no weak labels, ${decoder.withoutWeak} (make the weak labels again first to give them theirs)`,
+    );
+  const sentences = kept.withLex(
+    toSentences(
+      ks.map((k) => kept.parsed[k]),
+      ks.map(() => undefined),
+      data.tags,
+    ).map((s) => ({ ...s, doc: ks[s.doc] })),
+  );
+  let decoded: Awaited<ReturnType<UnseenDecoder['decode']>>;
+  try {
+    decoded = await decoder.decode(sentences);
+  } finally {
+    decoder.dispose();
+  }
+  // A tagger's uncertainty on them, which the review queue ranks by (a span model has no tag marginals).
+  const signals =
+    decoded.marginals === undefined
+      ? undefined
+      : collectSignals(
+          kept.docs.map((d) => d.offsets.length >> 1),
+          sentences,
+          decoded.marginals,
+          [],
+          undefined,
+          data.tags,
+        );
+  const predicted = new Map(ks.map((k) => [k, [] as Span[]]));
+  sentences.forEach((s, i) => predicted.get(s.doc)!.push(...decoded.spans[i].map((x) => ({ ...x, start: x.start + s.offset, end: x.end + s.offset }))));
+  return addLaterPredictions(
+    db,
+    runId,
+    ks.map((k) => kept.docs[k].id!),
+    ks.map((k) => predicted.get(k)!),
+    signals && ks.map((k) => signals[k]),
+  );
+}
+
+/** A kept model made ready to label a finished run's unseen sentences (predictUnseen). */
+interface UnseenDecoder {
+  /** Whether it reads the weak labels (as features, or as candidates): a document they miss is said. */
+  readsWeak: boolean;
+  /** What it does for a document with no weak labels, after "no weak labels, ". */
+  withoutWeak: string;
+  /** Each sentence's spans in its own positions, and a tagger's marginals (null where it has none to give; a span model leaves them out). */
+  decode(sentences: LabeledSentence[]): Promise<{ spans: Span[][]; marginals?: Float32Array[] | null }>;
+  dispose(): void;
+}
+
+type KeptProject = Awaited<ReturnType<typeof loadProject>>['kept'];
+
+/** The tagger or ensemble of a token-tagger run, decoding with its kept O and type shifts. */
+function taggerDecoder(runId: number, cfg: RunConfig, model: KeptModel, data: EngineData, kept: KeptProject): UnseenDecoder {
   checkSameInput(runId, model, data.tags, data.feat);
   // The model's own vocabularies (its characters, its trained out-of-GloVe words): the training text may have changed since.
   const feat: Featurizer = { ...data.feat, chars: new Map(model.chars), oov: new Map(model.oov) };
@@ -763,107 +822,46 @@ export async function predictUnseen(p: PredictArgs): Promise<LaterPrediction> {
   const decoding: Decoding = taggers.length > 1 ? new TaggerEnsemble(taggers) : taggers[0];
   decoding.oShift = model.oShift;
   decoding.tagShifts = model.typeShifts ? tagShiftsOf(model.tags, model.typeShifts) : null;
-  const ks = kept.docs.flatMap((d, k) => (unseen.has(d.id!) ? [k] : []));
-  stage(`predicting ${ks.length.toLocaleString()} document${ks.length === 1 ? '' : 's'} the run has not seen`);
-  // The model reads the weak labels where its groups say so; a document they do not label reads none.
-  const unlabeled =
-    model.lexicon?.some((g) => g.startsWith(weakFeatureTypes([''])[0])) && kept.layer.kind === 'weak' ? ks.filter((k) => !kept.layerCovers[k]).length : 0;
-  if (unlabeled)
-    stage(
-      `${unlabeled === ks.length ? (unlabeled === 1 ? 'this document has' : 'these documents have') : `${unlabeled.toLocaleString()} of these documents have`} no weak labels, which this model reads as features: labeled without them (make the weak labels again first to give them theirs)`,
-    );
-  const sentences = kept.withLex(
-    toSentences(
-      ks.map((k) => kept.parsed[k]),
-      ks.map(() => undefined),
-      data.tags,
-    ).map((s) => ({ ...s, doc: ks[s.doc] })),
-  );
-
-  let paths: number[][];
-  let marginals: Float32Array[] | null;
-  try {
-    paths = (await predict(decoding, feat, sentences)).paths;
-    // The model's uncertainty on them, which the review queue ranks by.
-    marginals = await predictMarginals(decoding, feat, sentences);
-  } finally {
-    for (const t of taggers) t.dispose();
-  }
-  const signals = collectSignals(
-    kept.docs.map((d) => d.offsets.length >> 1),
-    sentences,
-    marginals,
-    [],
-    undefined,
-    data.tags,
-  );
-  const predicted = new Map(ks.map((k) => [k, [] as Span[]]));
-  sentences.forEach((s, i) =>
-    predicted.get(s.doc)!.push(...tagsToSpans(paths[i].map((t) => data.tags[t])).map((x) => ({ ...x, start: x.start + s.offset, end: x.end + s.offset }))),
-  );
-  return addLaterPredictions(
-    db,
-    runId,
-    ks.map((k) => kept.docs[k].id!),
-    ks.map((k) => predicted.get(k)!),
-    ks.map((k) => signals[k]),
-  );
+  return {
+    // The model reads the weak labels where its groups say so.
+    readsWeak: !!model.lexicon?.some((g) => g.startsWith(weakFeatureTypes([''])[0])) && kept.layer.kind === 'weak',
+    withoutWeak: 'which this model reads as features: labeled without them',
+    async decode(sentences) {
+      const { paths } = await predict(decoding, feat, sentences);
+      const marginals = await predictMarginals(decoding, feat, sentences);
+      return { spans: paths.map((path) => tagsToSpans(path.map((t) => data.tags[t]))), marginals };
+    },
+    dispose: () => {
+      for (const t of taggers) t.dispose();
+    },
+  };
 }
 
 /**
- * predictUnseen for a decoupled run (paper 004): its kept model classifies the candidates of the
- * new sentences, made as its run made them (short filtered spans, the project's typed gazetteer
- * entries as they are now, its token model's spans, and the weak layer's spans where it trained on
- * one), decoded with its O shift. A span model has no tag marginals: no review signals come with them.
+ * A decoupled run's model (paper 004): it classifies the candidates of the new sentences, made as
+ * its run made them (short filtered spans, the project's typed gazetteer entries as they are now,
+ * its token model's spans, and the weak layer's spans where it trained on one), decoded with its O shift.
  */
-async function predictUnseenSpans(
-  p: PredictArgs,
-  cfg: RunConfig,
-  state: DecoupledState,
-  data: EngineData,
-  kept: Awaited<ReturnType<typeof loadProject>>['kept'],
-  unseen: ReadonlySet<number>,
-  stage: (s: string) => void,
-): Promise<LaterPrediction> {
-  const { db, runId } = p;
-  if (cfg.pipeline.kind !== 'decoupled') throw new Error(`run ${runId} kept a decoupled model, but its pipeline is ${cfg.pipeline.kind}`);
+function spanDecoder(runId: number, cfg: RunConfig, state: DecoupledState, data: EngineData, kept: KeptProject): UnseenDecoder {
+  const p = cfg.pipeline;
+  if (p.kind !== 'decoupled') throw new Error(`run ${runId} kept a decoupled model, but its pipeline is ${p.kind}`);
   const classes = ['O', ...new Set(data.tags.filter((t) => t !== 'O').map((t) => t.slice(2)))];
   if (classes.join(' ') !== state.classes.join(' '))
     throw new Error(`run ${runId} classifies ${state.classes.join(' ')}, the project now ${classes.join(' ')}: the label set changed, so train a fresh model`);
   const feat: Featurizer = { ...data.feat, chars: new Map(state.chars), oov: new Map(state.oov) };
-  const r = restoreDecoupled(cfg.pipeline, cfg, feat, state, data.dictionary ?? []);
-  const ks = kept.docs.flatMap((d, k) => (unseen.has(d.id!) ? [k] : []));
-  stage(`predicting ${ks.length.toLocaleString()} document${ks.length === 1 ? '' : 's'} the run has not seen`);
+  const r = restoreDecoupled(p, cfg, feat, state, data.dictionary ?? []);
   const weak = kept.layer.kind === 'weak' ? kept.layerAnns : null;
-  const missing = weak ? ks.filter((k) => !kept.layerCovers[k]).length : 0;
-  if (missing)
-    stage(
-      `${missing === ks.length ? (missing === 1 ? 'this document has' : 'these documents have') : `${missing.toLocaleString()} of these documents have`} no weak labels, whose spans this model classifies as candidates: labeled from its other candidates (make the weak labels again first to give them theirs)`,
-    );
-  const sentences = kept.withLex(
-    toSentences(
-      ks.map((k) => kept.parsed[k]),
-      ks.map(() => undefined),
-      data.tags,
-    ).map((s) => ({ ...s, doc: ks[s.doc] })),
-  );
-  let bySentence: Span[][];
-  try {
-    bySentence = await predictDecoupled(
-      r,
-      sentences,
-      cfg.pipeline,
-      sentences.map((s) => weakSpansOf(weak, s)),
-    );
-  } finally {
-    disposeDecoupled(r);
-  }
-  const predicted = new Map(ks.map((k) => [k, [] as Span[]]));
-  sentences.forEach((s, i) => predicted.get(s.doc)!.push(...bySentence[i].map((x) => ({ ...x, start: x.start + s.offset, end: x.end + s.offset }))));
-  return addLaterPredictions(
-    db,
-    runId,
-    ks.map((k) => kept.docs[k].id!),
-    ks.map((k) => predicted.get(k)!),
-  );
+  return {
+    readsWeak: !!weak,
+    withoutWeak: 'whose spans this model classifies as candidates: labeled from its other candidates',
+    decode: async (sentences) => ({
+      spans: await predictDecoupled(
+        r,
+        sentences,
+        p,
+        sentences.map((s) => weakSpansOf(weak, s)),
+      ),
+    }),
+    dispose: () => disposeDecoupled(r),
+  };
 }
