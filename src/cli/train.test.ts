@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -73,4 +73,14 @@ describe('CLI train and eval', () => {
     expect(r.pipeline).toBe('bond');
     expect(r.stages.map((s) => s.stage)).toEqual(['teacher (distant labels, early-stopped)', 'self-training round 1', 'self-training round 2']);
   }, 120_000);
+
+  it('refuses --out for a span model before training, rather than ending with no file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-cli-'));
+    const config = tinyConfig(dir, 'train_label_true.txt', [20, 10, 0], { name: 'span', pipeline: { kind: 'decoupled' } });
+    writeFileSync(join(dir, 'span.json'), JSON.stringify(config));
+    await expect(trainFromConfig(join(dir, 'span.json'), join(dir, 'model.json'))).rejects.toThrow(
+      `${join(dir, 'span.json')}: --out writes a token tagger's model, and the "decoupled" pipeline trains a span model`,
+    );
+    expect(existsSync(join(dir, 'model.json'))).toBe(false);
+  });
 });

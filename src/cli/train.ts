@@ -22,6 +22,7 @@ import { evaluate, predict, tagShiftsOf } from '../model/train';
 import { encoderPretraining, pretrainEncoder } from '../model/pretrain';
 import { roundScores } from './roundScores';
 import { runEngine, type RunSource } from '../engine/run';
+import { getPipeline } from '../methods/registry';
 
 type FileSplit = { text: string; labels: string } | { conll: string };
 
@@ -234,6 +235,11 @@ export async function trainFromConfig(configFile: string, out?: string, dataFlag
   const missing: { written: string; path: string }[] = [];
   cfg = { ...cfg, data: resolveDataPaths(cfg.data, dirname(resolve(configFile)), folder, missing) };
   if (missing.length) throw missingFilesError(configFile, missing, folder);
+  // A model file holds one token tagger: a span model's run would end with nothing written.
+  if (out && getPipeline(cfg.pipeline.kind).spanModel)
+    throw new Error(
+      `${configFile}: --out writes a token tagger's model, and the "${cfg.pipeline.kind}" pipeline trains a span model: train it without --out, or on the training page, where its model labels later text`,
+    );
   const backend = await useWasmBackend();
   const tensorsBefore = tf.memory().numTensors;
   const log = (m: string) => void process.stderr.write(`${m}\n`);
