@@ -231,17 +231,8 @@ export function restoreDecoupled(
 ): Pick<DecoupledResult, 'model' | 'dict' | 'proposer' | 'oShift'> {
   if (p.proposer && !state.proposer)
     throw new Error('this run kept no weights of its token model (candidate proposals): it was trained before the studio kept them, so train it again');
-  const cls = new Map(state.classes.map((c, k) => [c, k]));
-  const model = new DecoupledModel(
-    cfg.model,
-    feat,
-    state.classes,
-    { alpha: p.alpha, beta: p.beta, shared: p.shared, vocab: p.contextPretrain.vocab },
-    cfg.train.seed,
-  );
+  const { model, dict } = decoupledParts(p, cfg, feat, state.classes, dictionary);
   model.setWeights(state.weights);
-  const entries = dictionary.filter((e) => cls.has(e.type) && e.words.length);
-  const dict = entries.length ? phraseIndex(entries.map((e) => ({ words: e.words, label: cls.get(e.type)! }))) : undefined;
   let proposer: Tagger | null = null;
   if (p.proposer && state.proposer) {
     proposer = new Tagger(cfg.model, featureDims(feat), cfg.train.seed);
@@ -249,6 +240,27 @@ export function restoreDecoupled(
     proposer.oShift = state.proposer.oShift;
   }
   return { model, dict, proposer, oShift: state.oShift };
+}
+
+/** A fresh decoupled model of `classes`, and the dictionary index of the entries of those types: what training and a restored model share. */
+function decoupledParts(
+  p: DecoupledPipeline,
+  cfg: RunConfig,
+  feat: Featurizer,
+  classes: string[],
+  dictionary: readonly { words: readonly string[]; type: string }[],
+) {
+  const cls = new Map(classes.map((c, k) => [c, k]));
+  const model = new DecoupledModel(
+    cfg.model,
+    feat,
+    classes,
+    { alpha: p.alpha, beta: p.beta, shared: p.shared, vocab: p.contextPretrain.vocab },
+    cfg.train.seed,
+  );
+  const dictEntries = dictionary.filter((e) => cls.has(e.type) && e.words.length);
+  const dict = dictEntries.length ? phraseIndex(dictEntries.map((e) => ({ words: e.words, label: cls.get(e.type)! }))) : undefined;
+  return { model, cls, dictEntries, dict };
 }
 
 /** Frees the model and the proposer. */
@@ -266,19 +278,9 @@ export async function runDecoupled(
   store?: RunStore,
 ): Promise<DecoupledResult> {
   const t0 = performance.now();
-  const classes = classesOf(feat.tags);
-  const cls = new Map(classes.map((c, k) => [c, k]));
-  const model = new DecoupledModel(
-    cfg.model,
-    feat,
-    classes,
-    { alpha: p.alpha, beta: p.beta, shared: p.shared, vocab: p.contextPretrain.vocab },
-    cfg.train.seed,
-  );
+  const { model, cls, dictEntries, dict } = decoupledParts(p, cfg, feat, classesOf(feat.tags), data.dictionary ?? []);
   const t = cfg.train;
   const stages: StageRecord[] = [];
-  const dictEntries = (data.dictionary ?? []).filter((e) => cls.has(e.type) && e.words.length);
-  const dict = dictEntries.length ? phraseIndex(dictEntries.map((e) => ({ words: e.words, label: cls.get(e.type)! }))) : undefined;
   let step = 0;
   const stopped = () => (hooks.control?.() ?? 'go') !== 'go';
 

@@ -19,7 +19,7 @@ import { layerRows } from '../db/layerStore';
 import { addLaterPredictions, endRunWithoutModel, finishRun, type LaterPrediction, loadRunState, saveRunState, updateRun } from '../db/runs';
 import type { DocumentRow, LayerRow, StudioDB } from '../db/schema';
 import { type EncoderUse, type EngineData, type FinishedRun, noEntityWarning, type RunSource } from '../engine/run';
-import { type DecoupledState, disposeDecoupled, predictDecoupled, restoreDecoupled } from '../methods/decoupled';
+import { classesOf, type DecoupledState, disposeDecoupled, predictDecoupled, restoreDecoupled } from '../methods/decoupled';
 import { getMethod, getPipeline } from '../methods/registry';
 import type { TrainSignals } from '../methods/pipelines';
 import { crfKernelActive } from '../model/crf';
@@ -845,7 +845,7 @@ function taggerDecoder(runId: number, cfg: RunConfig, model: KeptModel, data: En
 function spanDecoder(runId: number, cfg: RunConfig, state: DecoupledState, data: EngineData, kept: KeptProject): UnseenDecoder {
   const p = cfg.pipeline;
   if (p.kind !== 'decoupled') throw new Error(`run ${runId} kept a decoupled model, but its pipeline is ${p.kind}`);
-  const classes = ['O', ...new Set(data.tags.filter((t) => t !== 'O').map((t) => t.slice(2)))];
+  const classes = classesOf(data.tags);
   if (classes.join(' ') !== state.classes.join(' '))
     throw new Error(`run ${runId} classifies ${state.classes.join(' ')}, the project now ${classes.join(' ')}: the label set changed, so train a fresh model`);
   const feat: Featurizer = { ...data.feat, chars: new Map(state.chars), oov: new Map(state.oov) };

@@ -15,7 +15,7 @@ import { count } from '../hooks';
 
 export function UnseenDocuments({ runId, projectId, cfg, metrics }: { runId: number; projectId: number; cfg: RunConfig; metrics: TrainMetrics }) {
   const layerId = metrics.predictedLayerId;
-  // The decoupled model classifies candidate spans (the weak layer's among them) and keeps no tagger of its own.
+  // The decoupled model classifies candidate spans (the weak layer's among them) rather than tagging tokens.
   const spanModel = cfg.pipeline?.kind === 'decoupled';
   // The model reads the weak labels where its run did not say they were off; a span model, where it trained on a weak layer.
   const readsWeak = spanModel ? !!metrics.weak : cfg.model?.weakFeatures && !metrics.features?.some((f) => f.startsWith('the weak labels as features: off'));
