@@ -190,6 +190,12 @@ export const trainSchema = z.object({
    * scores; `studio train` and simulate-review, which keep one tagger, refuse more than 1.
    */
   members: z.number().int().min(1).max(9).default(1),
+  /**
+   * An ensemble whose dictionary dropout is chosen on dev (model.dictionaryDropout "dev"): members
+   * after the first train at the value the first chose, instead of trying every value again. A
+   * member then trains one teacher, not one per value (about 40 % of a run on the suite's corpora).
+   */
+  shareDropout: z.boolean().default(false),
   seed: z.number().int().default(1),
 });
 
@@ -266,13 +272,16 @@ export function parseRunConfig(raw: unknown, where = 'run config'): RunConfig {
 /**
  * A run's config without its name and seed: runs with equal keys differ only in the seed. Options
  * added since runs were first stored are left out where they hold their default, which is what a
- * stored run without them ran with (`train.members` 1: one model), so that an experiment sees an
+ * stored run without them ran with (`train.members` 1: one model; `train.shareDropout` false), so that an experiment sees an
  * old run as done and the comparison groups it with its new seeds.
  */
 export function runGroupKey(cfg: RunConfig): string {
   const { name: _name, train, ...rest } = cfg;
-  const { seed: _seed, members, ...trainRest } = train ?? { seed: 0 };
-  return JSON.stringify({ ...rest, train: { ...trainRest, ...(members !== undefined && members !== 1 ? { members } : {}) } });
+  const { seed: _seed, members, shareDropout, ...trainRest } = train ?? { seed: 0 };
+  return JSON.stringify({
+    ...rest,
+    train: { ...trainRest, ...(members !== undefined && members !== 1 ? { members } : {}), ...(shareDropout ? { shareDropout } : {}) },
+  });
 }
 
 /** How tables name a run's method: its label, else the pipeline and the method. */

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunConfig } from '../core/runConfig';
+import { DICTIONARY_DROPOUT_CHOICES, type RunConfig } from '../core/runConfig';
 import { pipelineSchema } from '../methods/pipelines';
 import { featureDims } from '../model/features';
 import { Tagger, TaggerEnsemble } from '../model/tagger';
@@ -237,6 +237,48 @@ describe('the run engine', () => {
     expect(stages.filter((x) => x.includes('restored from the run')).length).toBe(3);
     // A source that keeps one tagger's weights refuses an ensemble before it trains.
     await expect(runEngine(three, source(), undefined)).rejects.toThrow('train.members 3: this command keeps one tagger');
+  }, 120_000);
+
+  it('train.shareDropout: the members after the first train at the dictionary dropout the first chose on dev', async () => {
+    // A dictionary of the places only, as the model's input: its matches are typed LOC.
+    const withLex = (ss: typeof mixed) =>
+      ss.map((s) => ({ ...s, lex: s.words.flatMap((w, i) => (w === 'Paris' || w === 'Rome' ? [{ start: i, end: i + 1, type: 0 }] : [])) }));
+    const lexFeat = { ...feat, lexicon: ['LOC', 'PER'] };
+    const lexSource = (extra: Partial<RunSource<Outcome>> = {}) =>
+      source({ load: async () => ({ tags, feat: lexFeat, train: withLex(mixed), dev: withLex(dev) }), ...extra });
+    const atDev = (members: number, shareDropout: boolean, seed = 3): RunConfig => {
+      const c = wsl(2);
+      return { ...c, model: { ...c.model, dictionaryDropout: 'dev' }, train: { ...c.train, seed, members, shareDropout } };
+    };
+    let record: FinishedRun | undefined;
+    const keep = lexSource({
+      ensembles: true,
+      record: async (run) => {
+        record = run;
+        run.model.dispose();
+        return { ended: run.ended, losses: [], devF1: '', predicted: 0 };
+      },
+    });
+    const said: string[] = [];
+    await runEngine(atDev(2, true), keep, undefined, { onStage: (x) => void said.push(x) });
+    const shared = record!;
+    const chosen = shared.dictionaryDropout!;
+    // The value member 1 chose on dev, as it said.
+    const line = said.find((x) => x.startsWith('member 1 of 2: dictionary dropout chosen on dev: '))!;
+    expect(Number(line.replace(/^.*chosen on dev: ([\d.]+).*$/, '$1'))).toBe(chosen);
+    expect(said.filter((x) => x.includes('dictionary dropout chosen on dev'))).toHaveLength(1);
+    // Member 1 tries every value; member 2 trains once, at member 1's choice.
+    expect(shared.stages.map((st) => st.stage)).toEqual([
+      ...DICTIONARY_DROPOUT_CHOICES.map((r) => `member 1 of 2: wsl (dictionary dropout ${r})`),
+      'member 2 of 2: wsl',
+    ]);
+    // Member 2 is the run of its seed at that value, fixed.
+    const fixed = { ...wsl(2), model: { ...wsl(2).model, dictionaryDropout: chosen }, train: { ...wsl(2).train, seed: 1003 } };
+    const alone = (await runEngine(fixed, lexSource(), undefined)) as { devF1: string };
+    expect(shared.membersDev![1].devF1!.toFixed(6)).toBe(alone.devF1);
+    // Without it each member chooses its own.
+    await runEngine(atDev(2, false), keep, undefined);
+    expect(record!.stages.filter((st) => st.stage.startsWith('member 2 of 2: wsl (dictionary dropout'))).toHaveLength(DICTIONARY_DROPOUT_CHOICES.length);
   }, 120_000);
 
   it("an ensemble's fine-tune starts each member from its own weights, and refuses starting weights of another count", async () => {

@@ -165,6 +165,7 @@ export const memberSeed = (seed: number, k: number): number => seed + 1000 * k;
  * decoded as one (TaggerEnsemble), its O shift and type shifts chosen on dev afresh. The record's
  * stages are the members' (named "member k of K: ..."); it keeps no method metrics or signals (they
  * describe one model). A member the user stopped ends the ensemble with the members trained so far.
+ * With train.shareDropout the members after the first train at the dictionary dropout it chose.
  * A fine-tune's member k starts from `inits[k]` (the review loop's fine-tune of an ensemble's run).
  */
 async function ensembleRun(
@@ -181,7 +182,13 @@ async function ensembleRun(
   try {
     for (let k = 0; k < K; k++) {
       const name = `member ${k + 1} of ${K}`;
-      const member: RunConfig = { ...cfg, train: { ...cfg.train, seed: memberSeed(cfg.train.seed, k), members: 1 } };
+      // shareDropout: the members after the first train at the dictionary dropout it chose on dev.
+      const shared = cfg.train.shareDropout && k > 0 ? done[0].dictionaryDropout : undefined;
+      const member: RunConfig = {
+        ...cfg,
+        model: shared !== undefined ? { ...cfg.model, dictionaryDropout: shared } : cfg.model,
+        train: { ...cfg.train, seed: memberSeed(cfg.train.seed, k), members: 1 },
+      };
       const r = await runPipeline(
         cfg.pipeline,
         member,
@@ -216,7 +223,10 @@ async function ensembleRun(
       tokensPerSecond: done.reduce((t, r) => t + r.tokensPerSecond, 0) / done.length,
       oShift: shifts.oShift,
       ...(shifts.typeShifts ? { typeShifts: shifts.typeShifts } : {}),
-      ...(last.dictionaryDropout !== undefined ? { dictionaryDropout: last.dictionaryDropout } : {}),
+      // A member that shared the first's dictionary dropout did not choose one.
+      ...((last.dictionaryDropout ?? done[0].dictionaryDropout) !== undefined
+        ? { dictionaryDropout: last.dictionaryDropout ?? done[0].dictionaryDropout }
+        : {}),
       ...(stopped ? { stopped } : {}),
       membersDev: done.map((r, k) => ({ seed: memberSeed(cfg.train.seed, k), devF1: r.dev?.overall.f1 ?? null, oShift: r.oShift ?? 0 })),
     },

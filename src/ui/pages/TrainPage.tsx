@@ -104,6 +104,7 @@ function formSettings(form: Form) {
       patience: num(form, 'patience'),
       average: num(form, 'average'),
       members: num(form, 'members'),
+      shareDropout: form.shareDropout,
       batchSize: num(form, 'batch'),
       lr: num(form, 'lr'),
       seed: num(form, 'seed'),
@@ -250,6 +251,7 @@ function trainFormDefaults() {
     patience: String(TRAIN_DEFAULTS.patience),
     average: String(TRAIN_DEFAULTS.average),
     members: String(TRAIN_DEFAULTS.members),
+    shareDropout: TRAIN_DEFAULTS.shareDropout,
     batch: String(TRAIN_DEFAULTS.batchSize),
     lr: String(TRAIN_DEFAULTS.lr),
     seed: String(TRAIN_DEFAULTS.seed),
@@ -274,7 +276,9 @@ function useTrainForm(projectId: number) {
     onChange: set(k),
     invalid: problems.some((p) => p.startsWith(`${NUMBER_FIELDS[k]}:`)),
   });
-  const check = (k: 'dictionary' | 'weakFeatures' | 'starter' | 'spelling' | 'typeShifts' | 'publicLibrary' | 'sourceReliability' | 'abbreviations') => ({
+  const check = (
+    k: 'dictionary' | 'weakFeatures' | 'starter' | 'spelling' | 'typeShifts' | 'publicLibrary' | 'sourceReliability' | 'abbreviations' | 'shareDropout',
+  ) => ({
     checked: form[k],
     onChange: (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.checked }),
   });
@@ -602,6 +606,11 @@ function ModelFields({ f, disabled }: { f: TrainForm; disabled: boolean }) {
       <label title="Train the model this many times (seed, seed + 1000, ...) and decode them as one: the mean of their scores, its O shift chosen on dev again. Each member costs a run's training; 1: one model (BENCHMARKS.md, a test-time ensemble)">
         ensemble members <NumberInput aria-label="Ensemble members" {...numField('members')} />
       </label>
+      {form.members.trim() !== '1' && form.dictionary && form.dictDropout.trim() === 'dev' ? (
+        <label title="Members after the first train at the dictionary dropout the first chose on dev instead of trying each value again: each then trains one teacher, not three (BENCHMARKS.md, a test-time ensemble)">
+          <input type="checkbox" aria-label="Members share the dictionary dropout" {...check('shareDropout')} /> members share its dictionary dropout
+        </label>
+      ) : null}
       <label>
         batch <NumberInput aria-label="Batch size" {...numField('batch')} />
       </label>
