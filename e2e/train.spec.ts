@@ -43,6 +43,7 @@ async function startRun(
     layer?: string;
     average?: number;
     members?: number;
+    shareDropout?: boolean;
     options?: (o: { method: Record<string, unknown>; pipeline: Record<string, unknown> }) => void;
   },
 ) {
@@ -58,6 +59,7 @@ async function startRun(
   if (opts.pretrain !== undefined) await page.getByLabel('Pre-training epochs').fill(String(opts.pretrain));
   if (opts.average !== undefined) await page.getByLabel('Weight averaging').fill(String(opts.average));
   if (opts.members !== undefined) await page.getByLabel('Ensemble members').fill(String(opts.members));
+  if (opts.shareDropout !== undefined) await page.getByLabel("Share the first member's dropout").setChecked(opts.shareDropout);
   if (opts.starter !== undefined) await page.getByLabel('Starter model features').setChecked(opts.starter);
   if (opts.publicLibrary !== undefined) await page.getByLabel('Public gazetteer library').setChecked(opts.publicLibrary);
   if (opts.sourceTrust !== undefined) await page.getByLabel("Sources' trust").setChecked(opts.sourceTrust);
@@ -203,6 +205,24 @@ test('an ensemble trains in the worker: each member a run of its own seed, decod
   await latestRun(page).first().getByRole('link').click();
   await expect(page.getByTestId('run-facts')).toContainText(
     `an ensemble of 2 models decoded as one (members' dev F1 ${run.metrics.members.map((x) => (100 * x.devF1).toFixed(1)).join(', ')}; seeds 1, 1001)`,
+  );
+  // Sharing the dictionary dropout is offered where an ensemble chooses it on dev, and then member 2 trains once, at member 1's choice.
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  await page.getByLabel('Ensemble members').fill('1');
+  await expect(page.getByLabel("Share the first member's dropout")).toHaveCount(0);
+  await startRun(page, { epochs: 1, backend: 'wasm', members: 2, dictDropout: 'dev', shareDropout: true });
+  // The newest row is the first run's until this one's appears.
+  await expect(latestRun(page).first()).not.toHaveText(String(id));
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
+  const sharedId = Number(await latestRun(page).first().textContent());
+  const shared = (await runMetrics(page, sharedId)) as unknown as { metrics: { dictionaryDropout: number; history: { stage?: string }[] } };
+  expect(shared.metrics.history.map((h) => h.stage)).toEqual([
+    ...[0, 0.5, 0.75].map((r) => `member 1 of 2: wsl (dictionary dropout ${r})`),
+    'member 2 of 2: wsl',
+  ]);
+  await latestRun(page).first().getByRole('link').click();
+  await expect(page.getByTestId('run-facts')).toContainText(
+    `dictionary dropout ${shared.metrics.dictionaryDropout} (chosen on dev by the first member, at which every member trained)`,
   );
 });
 

@@ -179,7 +179,9 @@ export function RunPage() {
           : ''}
         {m.oShift !== undefined ? ` · decodes with O shift ${m.oShift} (chosen on dev)` : ''}
         {m.typeShifts ? ` · type shifts ${describeTypeShifts(m.typeShifts)} (chosen on dev)` : ''}
-        {m.dictionaryDropout !== undefined ? ` · dictionary dropout ${m.dictionaryDropout} (chosen on dev)` : ''}
+        {m.dictionaryDropout !== undefined
+          ? ` · dictionary dropout ${m.dictionaryDropout} (chosen on dev${m.members ? (cfg.train?.shareDropout ? ' by the first member, at which every member trained' : ' by the last member; each chose its own') : ''})`
+          : ''}
         {m.features?.map((f) => ` · ${f}`).join('')}
         {m.starter
           ? ` · read the starter model's ${Object.entries(m.starter.spans)

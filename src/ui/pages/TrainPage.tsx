@@ -608,7 +608,7 @@ function ModelFields({ f, disabled }: { f: TrainForm; disabled: boolean }) {
       </label>
       {form.members.trim() !== '1' && form.dictionary && form.dictDropout.trim() === 'dev' ? (
         <label title="Members after the first train at the dictionary dropout the first chose on dev instead of trying each value again: each then trains one teacher, not three (BENCHMARKS.md, a test-time ensemble)">
-          <input type="checkbox" aria-label="Members share the dictionary dropout" {...check('shareDropout')} /> members share its dictionary dropout
+          <input type="checkbox" aria-label="Share the first member's dropout" {...check('shareDropout')} /> members share its dictionary dropout
         </label>
       ) : null}
       <label>
