@@ -5,7 +5,7 @@ import { useWasmBackend } from '../cli/train';
 import { parseConll } from '../core/formats/conll';
 import { parseLines } from '../core/formats/lines';
 import { tokenTexts } from '../core/types';
-import { addToCorrectionsGazetteer, createProject, importCorpus, importGazetteer } from '../db/repo';
+import { addRule, addToCorrectionsGazetteer, createProject, importCorpus, importGazetteer } from '../db/repo';
 import { layerRows } from '../db/layerStore';
 import { StudioDB } from '../db/schema';
 import { readGloveAsset } from '../model/gloveNode';
@@ -243,6 +243,39 @@ describe("a finished run's model on documents imported after it", () => {
     await expect(predictUnseen({ db, runId: run.runId, ...assets, emit: () => {} })).rejects.toThrow(
       'this run kept no weights of its token model (candidate proposals): it was trained before the studio kept them, so train it again',
     );
+  }, 240_000);
+
+  it("a decoupled run reads later text's candidates from the gazetteers as they are then and from the weak layer", async () => {
+    await useWasmBackend();
+    const { db, pid, config } = await weakProject();
+    const gold = (await db.layers.where('projectId').equals(pid).toArray()).find((l) => l.kind === 'gold')!.id!;
+    const run = await trainOnProject(db, pid, {
+      ...config,
+      data: { ...config.data, strongLayerId: gold },
+      method: { name: 'supervised' },
+      pipeline: { kind: 'decoupled', oShift: 'dev', mentionPretrain: { epochs: 1 } },
+      train: { ...config.train, epochs: 4 },
+    });
+    const layerId = run.metrics.predictedLayerId!;
+    // "The Who" and "It Is" are made of stop words, so the candidate filter passes no span of them:
+    // the first is a candidate only as a gazetteer entry (added after the weak labels were made), the
+    // second only as a rule's weak span.
+    await addRule(db, pid, { kind: 'regex', name: 'it is', label: 'LOC', pattern: 'It Is', ignoreCase: false });
+    await importCorpus(db, pid, parseLines({ file: 'later.txt', text: 'Mary saw The Who .\nAnna saw It Is .' }, [], { scheme: 'BIO', split: 'unassigned' }));
+    await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
+    await importGazetteer(db, pid, 'bands', 'sensitive', { entries: [{ phrase: 'The Who', type: 'PER' }], patterns: [] });
+    // An O shift that O never wins: every candidate is labeled, so the spans show the candidates.
+    const model = (await db.models
+      .where('runId')
+      .equals(run.runId)
+      .filter((m) => m.kind === 'final')
+      .first())!;
+    await db.models.update(model.id!, { state: { ...(model.state as object), oShift: -50 } });
+    expect(await predictUnseen({ db, runId: run.runId, ...assets, emit: () => {} })).toMatchObject({ documents: 2 });
+    const later = (await db.documents.where('projectId').equals(pid).sortBy('id')).slice(-2);
+    const [who, itIs] = (await spansOf(db, layerId, later)).map((r) => r.map((x) => [x.start, x.end]));
+    expect(who).toContainEqual([2, 4]);
+    expect(itIs).toContainEqual([2, 4]);
   }, 240_000);
 
   it('says where the weak labels miss a new document, and why a run cannot predict: not finished, or no model kept', async () => {
