@@ -193,7 +193,8 @@ export const trainSchema = z.object({
   /**
    * An ensemble whose dictionary dropout is chosen on dev (model.dictionaryDropout "dev"): members
    * after the first train at the value the first chose, instead of trying every value again. A
-   * member then trains one teacher, not one per value (about 40 % of a run on the suite's corpora).
+   * member then trains one teacher, not one per value: the suite's ensembles of 3 took 55-80 % of
+   * the time, at dev F1 level on conll03 and a little lower on tweets and web pages (BENCHMARKS.md).
    */
   shareDropout: z.boolean().default(false),
   seed: z.number().int().default(1),
