@@ -214,6 +214,8 @@ async function ensembleRun(
   const shifts = await finalOShift(ensemble, cfg, data.feat, data.dev, hooks);
   const stages = done.flatMap((r, k) => r.stages.map((st) => ({ ...st, stage: `member ${k + 1} of ${K}: ${st.stage}` })));
   const last = done[done.length - 1];
+  // A member that shared the first's dictionary dropout did not choose one.
+  const dictionaryDropout = last.dictionaryDropout ?? done[0].dictionaryDropout;
   const stopped = done.some((r) => r.stopped) ? ('stopped' as const) : undefined;
   return tokenRun(
     {
@@ -223,10 +225,7 @@ async function ensembleRun(
       tokensPerSecond: done.reduce((t, r) => t + r.tokensPerSecond, 0) / done.length,
       oShift: shifts.oShift,
       ...(shifts.typeShifts ? { typeShifts: shifts.typeShifts } : {}),
-      // A member that shared the first's dictionary dropout did not choose one.
-      ...((last.dictionaryDropout ?? done[0].dictionaryDropout) !== undefined
-        ? { dictionaryDropout: last.dictionaryDropout ?? done[0].dictionaryDropout }
-        : {}),
+      ...(dictionaryDropout !== undefined ? { dictionaryDropout } : {}),
       ...(stopped ? { stopped } : {}),
       membersDev: done.map((r, k) => ({ seed: memberSeed(cfg.train.seed, k), devF1: r.dev?.overall.f1 ?? null, oShift: r.oShift ?? 0 })),
     },

@@ -72,6 +72,29 @@ async function weakProject() {
   return { db, pid, config };
 }
 
+/** A decoupled run (paper 004) on the weak project's gold, with or without its token model's proposals. */
+async function decoupledRun(proposer: boolean) {
+  await useWasmBackend();
+  const { db, pid, config } = await weakProject();
+  const gold = (await db.layers.where('projectId').equals(pid).toArray()).find((l) => l.kind === 'gold')!.id!;
+  const run = await trainOnProject(db, pid, {
+    ...config,
+    data: { ...config.data, strongLayerId: gold },
+    method: { name: 'supervised' },
+    pipeline: { kind: 'decoupled', proposer, oShift: 'dev', mentionPretrain: { epochs: 1 } },
+    train: { ...config.train, epochs: 4 },
+  });
+  return { db, pid, run };
+}
+
+/** The run's final model as the project keeps it. */
+const finalModel = async (db: StudioDB, runId: number) =>
+  (await db.models
+    .where('runId')
+    .equals(runId)
+    .filter((m) => m.kind === 'final')
+    .first())!;
+
 /** Copies of the project's training and dev sentences, and `more` lines, come in as documents of no split: the originals and the copies, in order. */
 async function importCopies(db: StudioDB, pid: number, file: string, more: string[] = []) {
   const originals = (await db.documents.where('projectId').equals(pid).sortBy('id')).filter((d) => d.split !== 'unassigned');
@@ -157,11 +180,7 @@ describe("a finished run's model on documents imported after it", () => {
       if (members === 2) {
         // The kept type shifts decode the new text too. Dev keeps them at 0 on this corpus, so a kept
         // shift that sinks PER stands in: the first sentence again has no person, and keeps its place.
-        const model = (await db.models
-          .where('runId')
-          .equals(run.runId)
-          .filter((m) => m.kind === 'final')
-          .first())!;
+        const model = await finalModel(db, run.runId);
         await db.models.update(model.id!, { state: { ...(model.state as object), typeShifts: { PER: -50 } } });
         expect(seen[0].map((s) => s.label)).toEqual(['PER', 'LOC']);
         await importCorpus(db, pid, parseLines({ file: 'again.txt', text: tokenTexts(originals[0]).join(' ') }, [], { scheme: 'BIO', split: 'unassigned' }));
@@ -204,16 +223,7 @@ describe("a finished run's model on documents imported after it", () => {
   }, 240_000);
 
   it("a decoupled run's model classifies the new text's candidates as it classified its own: the proposer's, the gazetteer's and the weak layer's", async () => {
-    await useWasmBackend();
-    const { db, pid, config } = await weakProject();
-    const gold = (await db.layers.where('projectId').equals(pid).toArray()).find((l) => l.kind === 'gold')!.id!;
-    const run = await trainOnProject(db, pid, {
-      ...config,
-      data: { ...config.data, strongLayerId: gold },
-      method: { name: 'supervised' },
-      pipeline: { kind: 'decoupled', proposer: true, oShift: 'dev', mentionPretrain: { epochs: 1 } },
-      train: { ...config.train, epochs: 4 },
-    });
+    const { db, pid, run } = await decoupledRun(true);
     expect((await db.runs.get(run.runId))!.status).toBe('done');
     const layerId = run.metrics.predictedLayerId!;
     const { originals, copies } = await importCopies(db, pid, 'new.txt');
@@ -226,11 +236,7 @@ describe("a finished run's model on documents imported after it", () => {
     expect(seen.some((r) => r.length)).toBe(true);
     expect(fresh).toEqual(seen);
     // The kept O shift decodes them: one that makes O certain leaves a new copy with no entity.
-    const model = (await db.models
-      .where('runId')
-      .equals(run.runId)
-      .filter((m) => m.kind === 'final')
-      .first())!;
+    const model = await finalModel(db, run.runId);
     await db.models.update(model.id!, { state: { ...(model.state as object), oShift: 50 } });
     await importCorpus(db, pid, parseLines({ file: 'again.txt', text: tokenTexts(originals[0]).join(' ') }, [], { scheme: 'BIO', split: 'unassigned' }));
     await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
@@ -246,16 +252,7 @@ describe("a finished run's model on documents imported after it", () => {
   }, 240_000);
 
   it("a decoupled run reads later text's candidates from the gazetteers as they are then and from the weak layer", async () => {
-    await useWasmBackend();
-    const { db, pid, config } = await weakProject();
-    const gold = (await db.layers.where('projectId').equals(pid).toArray()).find((l) => l.kind === 'gold')!.id!;
-    const run = await trainOnProject(db, pid, {
-      ...config,
-      data: { ...config.data, strongLayerId: gold },
-      method: { name: 'supervised' },
-      pipeline: { kind: 'decoupled', oShift: 'dev', mentionPretrain: { epochs: 1 } },
-      train: { ...config.train, epochs: 4 },
-    });
+    const { db, pid, run } = await decoupledRun(false);
     const layerId = run.metrics.predictedLayerId!;
     // "The Who" and "It Is" are made of stop words, so the candidate filter passes no span of them:
     // the first is a candidate only as a gazetteer entry (added after the weak labels were made), the
@@ -265,11 +262,7 @@ describe("a finished run's model on documents imported after it", () => {
     await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
     await importGazetteer(db, pid, 'bands', 'sensitive', { entries: [{ phrase: 'The Who', type: 'PER' }], patterns: [] });
     // An O shift that O never wins: every candidate is labeled, so the spans show the candidates.
-    const model = (await db.models
-      .where('runId')
-      .equals(run.runId)
-      .filter((m) => m.kind === 'final')
-      .first())!;
+    const model = await finalModel(db, run.runId);
     await db.models.update(model.id!, { state: { ...(model.state as object), oShift: -50 } });
     expect(await predictUnseen({ db, runId: run.runId, ...assets, emit: () => {} })).toMatchObject({ documents: 2 });
     const later = (await db.documents.where('projectId').equals(pid).sortBy('id')).slice(-2);
