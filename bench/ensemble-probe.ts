@@ -14,7 +14,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { readConfigJson } from '../src/cli/dataFolder';
 import { loadExperimentConfig, loadSetting, prepareMethod } from '../src/cli/experiment';
-import { useWasmBackend } from '../src/cli/train';
+import { initWasmBackend } from '../src/cli/train';
 import type { Annotation } from '../src/core/types';
 import type { Lexicon } from '../src/core/lexicon';
 import { finalOShift, runPipeline } from '../src/methods/pipelines';
@@ -52,7 +52,7 @@ const done = new Set(
     : [],
 );
 const log = (s: string) => void process.stderr.write(`${s}\n`);
-const backend = await useWasmBackend();
+const backend = await initWasmBackend();
 const data = loadSetting(setting);
 const { planned, sents, feat, unlabeled } = await prepareMethod({
   exp,

@@ -18,7 +18,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { dataFolder } from '../src/cli/dataFolder';
-import { useWasmBackend } from '../src/cli/train';
+import { initWasmBackend } from '../src/cli/train';
 import { parseLines } from '../src/core/formats/lines';
 import { scoreSpans } from '../src/core/metrics';
 import { createProject, importCorpus } from '../src/db/repo';
@@ -35,7 +35,7 @@ const { values } = parseArgs({
 const src = `${dataFolder(values.data)}/conll03-distant/`;
 const read = (f: string, n: number) => readFileSync(`${src}${f}`, 'utf8').split('\n').slice(0, n).join('\n');
 const nTest = Number(values.test);
-const backend = await useWasmBackend();
+const backend = await initWasmBackend();
 
 /** Imports `n` sentences of a split's text with their labels as a layer of `kind`. */
 async function importSplit(db: StudioDB, pid: number, text: string, labels: string, n: number, split: 'train' | 'dev' | 'test', kind: 'weak' | 'gold') {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dataFolder } from '../src/cli/dataFolder';
-import { useWasmBackend } from '../src/cli/train';
+import { initWasmBackend } from '../src/cli/train';
 import { parseRunConfig } from '../src/core/runConfig';
 import { trimGlove } from '../src/model/embeddings';
 import { buildFeaturizer } from '../src/model/features';
@@ -14,7 +14,7 @@ import { pretrainEncoder } from '../src/model/pretrain';
 
 const n = Number(process.argv[2] ?? 2000);
 const vocab = Number(process.argv[3] ?? 5000);
-const backend = await useWasmBackend();
+const backend = await initWasmBackend();
 const lines = readFileSync(`${dataFolder()}/bc5cdr/train_raw.txt`, 'utf8')
   .split('\n')
   .filter(Boolean)

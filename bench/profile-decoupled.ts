@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { mulberry32 } from '../src/core/random';
-import { useWasmBackend } from '../src/cli/train';
+import { initWasmBackend } from '../src/cli/train';
 import { parseRunConfig } from '../src/core/runConfig';
 import { classesOf, spansOfTags } from '../src/methods/decoupled';
 import { candidates, decoupledFeaturizerWords, DecoupledModel, type RegionExample } from '../src/model/decoupled';
@@ -28,7 +28,7 @@ const { values } = parseArgs({
   },
 });
 const { tags, sentences } = conll03TrainSentences(Number(values.sentences));
-await useWasmBackend();
+await initWasmBackend();
 const words = sentences.map((s) => s.words);
 const feat = buildFeaturizer(trimGlove(readGloveAsset(), words.flat()), decoupledFeaturizerWords(words), tags);
 const cfg = parseRunConfig({

@@ -8,7 +8,7 @@ import '../src/methods';
 import { getMethod } from '../src/methods';
 import { parseRunConfig } from '../src/core/runConfig';
 import { mulberry32 } from '../src/core/random';
-import { useWasmBackend } from '../src/cli/train';
+import { initWasmBackend } from '../src/cli/train';
 import { trimGlove } from '../src/model/embeddings';
 import { buildFeaturizer, featureDims, makeBatch } from '../src/model/features';
 import { readGloveAsset } from '../src/model/gloveNode';
@@ -30,7 +30,7 @@ const { values } = parseArgs({
   },
 });
 const { tags, sentences } = conll03TrainSentences(320);
-await useWasmBackend();
+await initWasmBackend();
 const feat = buildFeaturizer(
   trimGlove(
     readGloveAsset(),

@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import '../src/methods';
 import { getMethod } from '../src/methods';
-import { useWasmBackend } from '../src/cli/train';
+import { initWasmBackend } from '../src/cli/train';
 import { mulberry32 } from '../src/core/random';
 import { parseRunConfig } from '../src/core/runConfig';
 import { trimGlove } from '../src/model/embeddings';
@@ -29,7 +29,7 @@ const bio = conll03TrainSentences(Number(values.sentences));
 const types = [...new Set(bio.tags.filter((t) => t !== 'O').map((t) => t.slice(2)))];
 const tags = ['O', ...types.map((t) => `I-${t}`)];
 const sentences = bio.sentences.map((s) => ({ ...s, weak: true, tags: s.tags.map((t) => (t === 0 ? 0 : 1 + types.indexOf(bio.tags[t].slice(2)))) }));
-const backend = await useWasmBackend();
+const backend = await initWasmBackend();
 const feat = buildFeaturizer(
   trimGlove(
     readGloveAsset(),

@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import '../src/methods';
 import { getMethod } from '../src/methods';
-import { useWasmBackend } from '../src/cli/train';
+import { initWasmBackend } from '../src/cli/train';
 import { mulberry32 } from '../src/core/random';
 import { parseRunConfig } from '../src/core/runConfig';
 import { trimGlove } from '../src/model/embeddings';
@@ -29,7 +29,7 @@ const { values } = parseArgs({
   options: { sentences: { type: 'string', default: '320' }, rounds: { type: 'string', default: '3' }, hidden: { type: 'string', default: '100' } },
 });
 const { tags, sentences } = conll03TrainSentences(Number(values.sentences));
-const backend = await useWasmBackend();
+const backend = await initWasmBackend();
 const feat = buildFeaturizer(
   trimGlove(
     readGloveAsset(),

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { useWasmBackend } from '../src/cli/train';
+import { initWasmBackend } from '../src/cli/train';
 import { esbuildWasmThreads } from '../scripts/wasmThreads';
 import { withStudio } from './browser';
 import { THROUGHPUT_MODELS, throughputInput, torchShapes } from './throughput-input';
@@ -53,7 +53,7 @@ for (const threads of where.includes('torch') ? [1, machine.cores] : []) {
   console.error(JSON.stringify(rows[rows.length - 1]));
 }
 
-const nodeBackend = await useWasmBackend();
+const nodeBackend = await initWasmBackend();
 for (const m of where.includes('node') ? models : []) {
   rows.push({ where: `Node ${process.version} (${nodeBackend})`, ...(await runThroughput({ ...base, ...m } as ThroughputInput)) });
   console.error(JSON.stringify(rows[rows.length - 1]));

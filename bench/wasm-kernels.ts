@@ -19,7 +19,7 @@ import { registerWasmKernels } from '../src/model/wasmKernels';
 import * as tf from '../src/model/tf';
 import { median } from './browser';
 
-// The package's own kernels first (the CLI's useWasmBackend would register the studio's).
+// The package's own kernels first (the CLI's initWasmBackend would register the studio's).
 await import('@tensorflow/tfjs-backend-wasm');
 await tf.setBackend('wasm');
 await tf.ready();

@@ -13,7 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { useWasmBackend } from '../src/cli/train';
+import { initWasmBackend } from '../src/cli/train';
 import { modelSchema } from '../src/core/runConfig';
 import { ENCODER_FORMAT, type EncoderAsset } from '../src/model/englishEncoder';
 import { trimGlove } from '../src/model/embeddings';
@@ -56,7 +56,7 @@ function brownSentences(): string[][] {
   return out;
 }
 
-const backend = await useWasmBackend();
+const backend = await initWasmBackend();
 let text = brownSentences();
 const limit = Number(values.sentences);
 if (limit > 0) text = text.slice(0, limit);

@@ -54,7 +54,7 @@ import { readCorpus, readGazetteer } from './readCorpus';
 import { roundScores } from './roundScores';
 import { claimRunStore, fileRunStore, runStoreDir, tryLock } from './runStore';
 import { fillWithStarter, starterGroups, starterSpans, withStarterFeatures } from './starter';
-import { useWasmBackend } from './train';
+import { initWasmBackend } from './train';
 import { readRulesFile, weakLabelCorpus } from './weakLabel';
 import { issueSentence } from '../core/issueSentence';
 
@@ -944,7 +944,7 @@ export async function runExperiment(
     if (failed.length) throw new Error(`experiment: ${failed.join('; ')} (the other jobs' runs are recorded)`);
     return report(exp, null, todo.length);
   }
-  const backend = await useWasmBackend();
+  const backend = await initWasmBackend();
   mkdirSync(dirname(exp.records) || '.', { recursive: true });
   const recorded = new Set(readRecords(exp.records).map((r) => r.key));
   // Runs of another shard, and runs not among the given keys, count as done here.

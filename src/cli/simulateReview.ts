@@ -66,7 +66,7 @@ import { missingFilesError, readConfigJson, resolveConfigPath } from './dataFold
 import { loadExperimentConfig, loadSetting, ownDictionaryLabels, prepareMethod, settingSources, type SettingData } from './experiment';
 import { readCorpus } from './readCorpus';
 import { fileRunStore, runStoreDir } from './runStore';
-import { useWasmBackend } from './train';
+import { initWasmBackend } from './train';
 import { weakLabelCorpus } from './weakLabel';
 import { issueSentence } from '../core/issueSentence';
 import { reachSignal, sourcesSignal } from '../core/reviewSignals';
@@ -389,7 +389,7 @@ export async function simulateReview(
     );
   if (o.report) return summary();
   if (missing.length) throw missingFilesError(configFile, missing, data);
-  await useWasmBackend();
+  await initWasmBackend();
   mkdirSync(dirname(exp.records), { recursive: true });
   const done = new Set(readSimRecords(exp.records).map((r) => r.key));
   const glove = readGloveAsset();

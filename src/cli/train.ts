@@ -38,7 +38,7 @@ function readSplit(s: FileSplit, scheme: string): ParsedCorpus {
   });
 }
 
-export async function useWasmBackend(): Promise<string> {
+export async function initWasmBackend(): Promise<string> {
   await import('@tensorflow/tfjs-backend-wasm');
   registerWasmKernels();
 
@@ -138,7 +138,7 @@ export function modelFromFile(m: ModelFile, words: readonly string[]): { tagger:
  */
 export async function evalModel(modelPath: string, corpusPath: string, labelsPath?: string, scheme?: string): Promise<Record<string, unknown>> {
   const m = readModelFile(modelPath);
-  const backend = await useWasmBackend();
+  const backend = await initWasmBackend();
   const corpus = readCorpus(corpusPath, { scheme: (scheme ?? 'BIO') as never, labels: labelsPath ? [{ file: labelsPath, kind: 'gold', name: 'gold' }] : [] });
   const layer = corpus.layers[0];
   if (!layer) throw new Error(`${corpusPath}: no labels to evaluate against (give a CoNLL file or --labels)`);
@@ -181,7 +181,7 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
  */
 export async function predictCorpus(modelPath: string, corpusPath: string, out: string, format?: CorpusFormat): Promise<Record<string, unknown>> {
   const m = readModelFile(modelPath);
-  const backend = await useWasmBackend();
+  const backend = await initWasmBackend();
   const corpus = readCorpus(corpusPath, { format, split: 'unassigned' });
   const sentences = toSentences(
     corpus.docs,
@@ -240,7 +240,7 @@ export async function trainFromConfig(configFile: string, out?: string, dataFlag
     throw new Error(
       `${configFile}: --out writes a token tagger's model, and the "${cfg.pipeline.kind}" pipeline trains a span model: train it without --out, or on the training page, where its model labels later text`,
     );
-  const backend = await useWasmBackend();
+  const backend = await initWasmBackend();
   const tensorsBefore = tf.memory().numTensors;
   const log = (m: string) => void process.stderr.write(`${m}\n`);
   const summary = await runEngine(cfg, fileSource(cfg, out, log), undefined, {

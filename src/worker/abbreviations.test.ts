@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { useWasmBackend } from '../cli/train';
+import { initWasmBackend } from '../cli/train';
 import { parseConll } from '../core/formats/conll';
 import { createProject, importCorpus } from '../db/repo';
 import { StudioDB } from '../db/schema';
@@ -20,7 +20,7 @@ const conll = (sentences: string[]) =>
 
 describe("a run's model.abbreviations", () => {
   it('reads the short forms the text defines into the weak layer it trains on, its dictionary of that layer included, and says how many', async () => {
-    await useWasmBackend();
+    await initWasmBackend();
     const db = new StudioDB(`abbreviations-${Math.random()}`);
     const pid = await createProject(db, 'p');
     const weak = { kind: 'weak' as const, name: 'distant' };

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { useWasmBackend } from '../cli/train';
+import { initWasmBackend } from '../cli/train';
 import { parseConll } from '../core/formats/conll';
 import { addToCorrectionsGazetteer, createProject, importCorpus, importGazetteer } from '../db/repo';
 import { StudioDB } from '../db/schema';
@@ -11,7 +11,7 @@ const conll = (names: readonly [string, string][]) => names.map(([who, where]) =
 
 describe("the review loop's fine-tune and the dictionary", () => {
   it('reads the gazetteers through its model: a type added since is left out, said, and the fine-tune trains', async () => {
-    await useWasmBackend();
+    await initWasmBackend();
     const db = new StudioDB(`loop-features-${Math.random()}`);
     const pid = await createProject(db, 'p');
     const layer = { kind: 'gold' as const, name: 'gold' };

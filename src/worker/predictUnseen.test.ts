@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { useWasmBackend } from '../cli/train';
+import { initWasmBackend } from '../cli/train';
 import { parseConll } from '../core/formats/conll';
 import { parseLines } from '../core/formats/lines';
 import { tokenTexts } from '../core/types';
@@ -74,7 +74,7 @@ async function weakProject() {
 
 /** A decoupled run (paper 004) on the weak project's gold, with or without its token model's proposals. */
 async function decoupledRun(proposer: boolean) {
-  await useWasmBackend();
+  await initWasmBackend();
   const { db, pid, config } = await weakProject();
   const gold = (await db.layers.where('projectId').equals(pid).toArray()).find((l) => l.kind === 'gold')!.id!;
   const run = await trainOnProject(db, pid, {
@@ -125,7 +125,7 @@ const assets = {
 
 describe("a finished run's model on documents imported after it", () => {
   it('predicts them as it predicted the same text in its run, once, reading the weak labels made since', async () => {
-    await useWasmBackend();
+    await initWasmBackend();
     const { db, pid, config } = await weakProject();
     // One tagger decoding with no O shift (what the features say shows), then an ensemble with its O and type shifts chosen on dev.
     for (const [members, oShift] of [
@@ -195,7 +195,7 @@ describe("a finished run's model on documents imported after it", () => {
   }, 240_000);
 
   it('reads the starter model and the public gazetteer library for the new text when its run read them', async () => {
-    await useWasmBackend();
+    await initWasmBackend();
     const { db, pid, config } = await weakProject();
     const withAssets = {
       ...assets,
@@ -272,7 +272,7 @@ describe("a finished run's model on documents imported after it", () => {
   }, 240_000);
 
   it('says where the weak labels miss a new document, and why a run cannot predict: not finished, or no model kept', async () => {
-    await useWasmBackend();
+    await initWasmBackend();
     const { db, pid, config } = await weakProject();
     const run = await trainOnProject(db, pid, config);
     const stages: string[] = [];
