@@ -954,15 +954,16 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
 });
 
 test("the training page's default run beats the demo's weak labels on the test split", async ({ page, outside: _ }) => {
-  // About 5-8 minutes of training on the WASM backend here (BENCHMARKS.md times it); the test checks the F1.
-  test.setTimeout(900_000);
+  // About 4-12 minutes of training on the WASM backend here (BENCHMARKS.md times it; 686 s alone on
+  // a slow day of the shared VM); the test checks the F1, and its limits only stop a run that hangs.
+  test.setTimeout(1_800_000);
   await openDemo(page);
   await page.getByRole('link', { name: 'Weak labels', exact: true }).click();
   await page.getByRole('button', { name: 'Make weak labels' }).click(); // the page's default aggregation (HMM)
   await expect(page.getByTestId('stats-table')).toBeVisible();
   await page.getByRole('link', { name: 'Train', exact: true }).click();
   await page.getByRole('button', { name: 'Train', exact: true }).click(); // every field as the page sets it
-  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 800_000 });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 1_700_000 });
   const id = Number(await latestRun(page).first().textContent());
   const run = (await runMetrics(page, id)) as unknown as {
     config: { data: { layerId: number; goldLayerId: number } };
