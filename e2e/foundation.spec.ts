@@ -65,6 +65,17 @@ test('a malformed file shows where it is wrong and imports nothing', async ({ pa
   await expect(page.getByRole('alert')).toHaveText('Nothing was imported. labels.txt, line 2: 1 tags for 2 tokens');
   await page.getByRole('link', { name: 'Overview', exact: true }).click();
   await expect(page.getByTestId('doc-count')).toHaveText('0');
+
+  // A Latin-1 file: its accent would turn into U+FFFD and be lost; the file and line are named instead.
+  await page.getByRole('link', { name: 'Import', exact: true }).click();
+  const latin1 = Buffer.from(CONLL.replace('Renal', 'R\u00e9nal'), 'latin1');
+  await page.getByLabel('Corpus files').setInputFiles({ name: 'latin1.conll', mimeType: 'text/plain', buffer: latin1 });
+  await page.getByRole('button', { name: 'Import' }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    'Nothing was imported. latin1.conll, line 5: byte 0xE9 is not UTF-8 (the file may be Latin-1 or Windows-1252): save it as UTF-8 and import it again',
+  );
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
+  await expect(page.getByTestId('doc-count')).toHaveText('0');
 });
 
 test('imported text is shown as text, never as HTML', async ({ page, outside: _ }) => {

@@ -3,9 +3,10 @@
  * `--data DIR` on the command line, else NER_STUDIO_DATA, else `../shared/data` beside the
  * project's root. Paths in a config resolve against the config file's own folder.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readJson } from './readCorpus';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const DATA_PREFIX = '$data/';
@@ -58,9 +59,5 @@ export function missingFilesError(configFile: string, missing: readonly { writte
 /** A config file's JSON, or an error that names the file and what is wrong with it. */
 export function readConfigJson(file: string): unknown {
   if (!existsSync(file)) throw new Error(`${file}: no such config file (paths are relative to the working directory, ${process.cwd()})`);
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    throw new Error(`${file}: invalid JSON (${(e as Error).message})`);
-  }
+  return readJson(file);
 }

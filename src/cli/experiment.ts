@@ -50,7 +50,7 @@ import { type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
 import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
 import { evaluate, heldOutTypeShifts } from '../model/train';
 import { type EncoderUse, type FinishedRun, noEntityWarning, runEngine } from '../engine/run';
-import { readCorpus, readGazetteer } from './readCorpus';
+import { readCorpus, readGazetteer, readJson, readText } from './readCorpus';
 import { roundScores } from './roundScores';
 import { claimRunStore, fileRunStore, runStoreDir, tryLock } from './runStore';
 import { fillWithStarter, starterGroups, starterSpans, withStarterFeatures } from './starter';
@@ -757,7 +757,7 @@ async function settingEncoder(
 
 /** A shipped encoder (a setting's `encoder.asset`, src/model/englishEncoder.ts) shaped for the run's model, its provenance logged. */
 function assetEncoder(path: string, cfg: RunConfig, feat: Featurizer, log: (s: string) => void): EncoderUse {
-  const asset = parseEncoderAsset(JSON.parse(readFileSync(path, 'utf8')), path);
+  const asset = parseEncoderAsset(readJson(path), path);
   const { weights, chars, inputRows } = adaptEncoder(asset, cfg.model, feat, cfg.train.seed);
   log(
     `encoder: starts from ${path} (${asset.provenance.trainedOn ?? 'no provenance'}); ${chars} of ${feat.chars.size} characters known, ${inputRows} input rows carried`,
@@ -781,7 +781,7 @@ function selfTrainingPool(path: string, seen: readonly { words: readonly string[
 
 /** A raw text file, one sentence a line, tokens between spaces; empty lines skipped. */
 function readUnlabeled(path: string): { words: string[] }[] {
-  return readFileSync(path, 'utf8')
+  return readText(path)
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean)

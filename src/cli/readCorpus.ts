@@ -1,12 +1,32 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { ParsedGazetteer } from '../core/formats/gazetteer';
+import { decodeText } from '../core/formats/text';
 import { guessCorpusFormat, parseCorpusImport, parseGazetteerFile, type CorpusFormat, type GazetteerFormat } from '../core/formats/importSpec';
 import type { LayerKind, ParsedCorpus, Split, TagScheme } from '../core/types';
 
 export type { CorpusFormat, GazetteerFormat };
 
-const named = (file: string) => ({ file: basename(file), text: readFileSync(file, 'utf8') });
+/**
+ * A user's text file, as the page reads one (decodeText): UTF-8 without the byte-order mark a
+ * Windows editor writes, which would otherwise join the first token, tag or type; any other
+ * encoding an error that names the file and line.
+ */
+export function readText(file: string): string {
+  return decodeText(readFileSync(file), file);
+}
+
+/** A user's JSON file, parsed; an error names the file. */
+export function readJson(file: string): unknown {
+  const text = readText(file);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${file}: invalid JSON (${(e as Error).message})`);
+  }
+}
+
+const named = (file: string) => ({ file: basename(file), text: readText(file) });
 
 export function readCorpus(
   file: string,

@@ -1,5 +1,5 @@
 import '../methods';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { dataFolder, missingFilesError, readConfigJson, resolveDataPaths } from './dataFolder';
 import { parseCorpusImport } from '../core/formats/importSpec';
@@ -14,7 +14,7 @@ import { buildFeaturizer, featureDims, type Featurizer } from '../model/features
 import { Tagger } from '../model/tagger';
 import { scoreSpans, tokenAccuracy } from '../core/metrics';
 import { tagsToSpans } from '../core/tagScheme';
-import { readCorpus } from './readCorpus';
+import { readCorpus, readText } from './readCorpus';
 import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
 import * as tf from '../model/tf';
 import { registerWasmKernels } from '../model/wasmKernels';
@@ -27,7 +27,7 @@ import { getPipeline } from '../methods/registry';
 type FileSplit = { text: string; labels: string } | { conll: string };
 
 function readSplit(s: FileSplit, scheme: string): ParsedCorpus {
-  const named = (f: string) => ({ file: f, text: readFileSync(f, 'utf8') });
+  const named = (f: string) => ({ file: f, text: readText(f) });
   if ('conll' in s) return parseCorpusImport({ format: 'conll', split: 'train', scheme: scheme as never, files: [named(s.conll)] });
   return parseCorpusImport({
     format: 'lines',
@@ -103,7 +103,7 @@ export function readModelFile(modelPath: string): ModelFile {
 /** A model file's JSON, whatever wrote it (`train --out`, or the studio's starter asset). */
 export function readModelJson(modelPath: string): unknown {
   try {
-    return JSON.parse(readFileSync(modelPath, 'utf8'));
+    return JSON.parse(readText(modelPath));
   } catch (e) {
     throw new Error(`${modelPath}: not a model file (${(e as Error).message})`);
   }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { ParsedCorpus } from '../core/types';
 import { tokenTexts } from '../core/types';
@@ -8,7 +7,7 @@ import type { AggregateMethod } from '../core/weak/aggregate';
 import type { CaseMode } from '../core/weak/normalize';
 import { WeakLabeler, type WeakResult } from '../core/weak/pipeline';
 import { ruleSchema, type Rule } from '../core/weak/rules';
-import { readCorpus, readGazetteer, type CorpusFormat } from './readCorpus';
+import { readCorpus, readGazetteer, readJson, type CorpusFormat } from './readCorpus';
 import { issueSentence } from '../core/issueSentence';
 
 export interface WeakLabelOptions {
@@ -95,7 +94,8 @@ export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; re
 
 /** A rules file's rules (a JSON array), each checked; an error names the file and the rule's place. */
 export function readRulesFile(file: string): Rule[] {
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown[];
+  const raw = readJson(file);
+  if (!Array.isArray(raw)) throw new Error(`${file}: a rules file is a JSON array of rules, not ${raw === null ? 'null' : typeof raw}`);
   return raw.map((r, k) => {
     const parsed = ruleSchema.safeParse(r);
     if (!parsed.success) throw new Error(`${file}: rule ${k + 1}: ${parsed.error.issues[0].path.join('.')}: ${issueSentence(parsed.error.issues[0])}`);

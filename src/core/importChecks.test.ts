@@ -19,6 +19,8 @@ describe('checks before an import is stored', () => {
       '1 token is longer than 64 characters (the longest, 8,000 characters, in one-line.txt): is the text tokenized, or is this file text at all?',
     ]);
     const junk = parsePlainText('ok \uFFFD\uFFFD and \uFFFD', { file: 'junk.bin', split: 'train' });
-    expect(importChecks(junk, [])).toEqual(['3 characters did not decode as UTF-8 (shown as \uFFFD; first in junk.bin): is this a text file in UTF-8?']);
+    expect(importChecks(junk, [])).toEqual([
+      '3 characters are \uFFFD, the mark a converter leaves where text failed to decode (first in junk.bin): was the text intact when it was saved?',
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * What to ask before an import is stored: the parser's own warnings (spans snapped to tokens),
  * entity types the project does not have yet, and text that does not look like text (tokens too
- * long to be words, characters that did not decode). Each says where; the user imports anyway or
+ * long to be words, U+FFFD where text once failed to decode). Each says where; the user imports anyway or
  * cancels, and nothing is stored until then.
  */
 import type { ParsedCorpus } from './types';
@@ -41,6 +41,8 @@ export function importChecks(corpus: ParsedCorpus, projectTypes: readonly string
       `${long.toLocaleString('en')} ${long === 1 ? 'token is' : 'tokens are'} longer than ${LONG_TOKEN} characters (the longest, ${longest.length.toLocaleString('en')} characters, in ${longest.doc}): is the text tokenized, or is this file text at all?`,
     );
   if (undecoded)
-    out.push(`${undecoded.toLocaleString('en')} characters did not decode as UTF-8 (shown as \uFFFD; first in ${undecodedDoc}): is this a text file in UTF-8?`);
+    out.push(
+      `${undecoded.toLocaleString('en')} characters are \uFFFD, the mark a converter leaves where text failed to decode (first in ${undecodedDoc}): was the text intact when it was saved?`,
+    );
   return out;
 }

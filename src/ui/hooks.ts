@@ -2,6 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { createContext, useContext } from 'react';
 import { db } from '../db/instance';
 import type { ProjectRow } from '../db/schema';
+import { decodeText } from '../core/formats/text';
 
 /** The project whose pages are shown; set by ProjectLayout from the route. */
 export const ProjectContext = createContext<number>(NaN);
@@ -29,9 +30,9 @@ export function useTypeColors(projectId: number): Map<string, string> {
   return new Map((p?.types ?? []).map((t) => [t.name, t.color]));
 }
 
-/** Reads a File as text (UTF-8). */
-export function readText(file: File): Promise<{ file: string; text: string }> {
-  return file.text().then((text) => ({ file: file.name, text }));
+/** Reads a File as UTF-8 text (decodeText: its byte-order mark dropped, another encoding an error naming the file and line). */
+export async function readText(file: File): Promise<{ file: string; text: string }> {
+  return { file: file.name, text: decodeText(new Uint8Array(await file.arrayBuffer()), file.name) };
 }
 
 export function download(name: string, content: string | Blob, type = 'text/plain'): void {

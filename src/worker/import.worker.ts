@@ -5,6 +5,7 @@
  */
 import * as Comlink from 'comlink';
 import { parseCorpusImport, type CorpusFormat } from '../core/formats/importSpec';
+import { decodeText } from '../core/formats/text';
 import { importChecks } from '../core/importChecks';
 import { parseRatios, splitByRatio } from '../core/splits';
 import type { LayerKind, ParsedCorpus, Split, TagScheme } from '../core/types';
@@ -39,7 +40,7 @@ async function store(projectId: number, corpus: ParsedCorpus): Promise<ImportSto
 const api = {
   /** Parses and checks; stores at once when nothing needs an answer, else keeps the corpus and returns the checks. */
   async parse(r: ImportRequest): Promise<{ stored: ImportStored } | { id: number; checks: string[]; documents: number }> {
-    const read = (f: File) => f.text().then((text) => ({ file: f.name, text }));
+    const read = async (f: File) => ({ file: f.name, text: decodeText(new Uint8Array(await f.arrayBuffer()), f.name) });
     const parsed = parseCorpusImport({
       format: r.format,
       split: typeof r.split === 'string' ? r.split : 'train',
@@ -67,7 +68,7 @@ const api = {
   },
   /** A project file (db/projectFile.ts), checked whole, then stored as a new project in one transaction. */
   async importProject(file: File): Promise<ProjectFileImport> {
-    return importProject(db, readProjectFile(await file.text(), file.name));
+    return importProject(db, readProjectFile(decodeText(new Uint8Array(await file.arrayBuffer()), file.name), file.name));
   },
   drop(id: number): void {
     waiting.delete(id);
