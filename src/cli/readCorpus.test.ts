@@ -32,6 +32,12 @@ describe('the files the command line reads', () => {
     expect(readGazetteer(at('g.tsv'), 'tsv').entries.map((e) => [e.phrase, e.type])).toEqual([['aspirin', 'Chemical']]);
   });
 
+  it('say which file is missing, or a folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'studio-read-'));
+    expect(() => readCorpus(join(dir, 'none.conll'), { format: 'conll' })).toThrow(`${join(dir, 'none.conll')}: no such file (paths are relative to the working directory`);
+    expect(() => readGazetteer(dir, 'tsv')).toThrow(`${dir}: a folder, not a file`);
+  });
+
   it('refuse a file that is not UTF-8, naming it and the line, as the page does', () => {
     const dir = mkdtempSync(join(tmpdir(), 'studio-read-'));
     writeFileSync(join(dir, 'latin1.conll'), Buffer.from('Aspirin B-Chemical\ncaf\u00e9 O\n', 'latin1'));

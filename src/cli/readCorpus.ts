@@ -13,7 +13,16 @@ export type { CorpusFormat, GazetteerFormat };
  * encoding an error that names the file and line.
  */
 export function readText(file: string): string {
-  return decodeText(readFileSync(file), file);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new Error(`${file}: no such file (paths are relative to the working directory, ${process.cwd()})`);
+    if (code === 'EISDIR') throw new Error(`${file}: a folder, not a file`);
+    throw e;
+  }
+  return decodeText(bytes, file);
 }
 
 /** A user's JSON file, parsed; an error names the file. */
