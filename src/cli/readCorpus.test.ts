@@ -34,7 +34,9 @@ describe('the files the command line reads', () => {
 
   it('say which file is missing, or a folder', () => {
     const dir = mkdtempSync(join(tmpdir(), 'studio-read-'));
-    expect(() => readCorpus(join(dir, 'none.conll'), { format: 'conll' })).toThrow(`${join(dir, 'none.conll')}: no such file (paths are relative to the working directory`);
+    expect(() => readCorpus(join(dir, 'none.conll'), { format: 'conll' })).toThrow(
+      `${join(dir, 'none.conll')}: no such file (paths are relative to the working directory`,
+    );
     expect(() => readGazetteer(dir, 'tsv')).toThrow(`${dir}: a folder, not a file`);
   });
 
