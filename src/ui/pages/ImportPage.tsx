@@ -78,7 +78,7 @@ export function ImportPage() {
           </label>
         )}
       </div>
-      <p className="muted">{FORMAT_HELP[format]}</p>
+      <p className="muted">{FORMAT_HELP[format]} Files are read as UTF-8 text.</p>
       <label>
         {format === 'lines' ? 'Text file' : 'Files'}{' '}
         <input aria-label="Corpus files" type="file" multiple={format !== 'lines'} onChange={(e) => setFiles([...(e.target.files ?? [])])} />
