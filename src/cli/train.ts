@@ -102,8 +102,9 @@ export function readModelFile(modelPath: string): ModelFile {
 
 /** A model file's JSON, whatever wrote it (`train --out`, or the studio's starter asset). */
 export function readModelJson(modelPath: string): unknown {
+  const text = readText(modelPath);
   try {
-    return JSON.parse(readText(modelPath));
+    return JSON.parse(text);
   } catch (e) {
     throw new Error(`${modelPath}: not a model file (${(e as Error).message})`);
   }

@@ -2,7 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { createContext, useContext } from 'react';
 import { db } from '../db/instance';
 import type { ProjectRow } from '../db/schema';
-import { decodeText } from '../core/formats/text';
+import { readFileText } from '../core/formats/text';
 
 /** The project whose pages are shown; set by ProjectLayout from the route. */
 export const ProjectContext = createContext<number>(NaN);
@@ -31,9 +31,7 @@ export function useTypeColors(projectId: number): Map<string, string> {
 }
 
 /** Reads a File as UTF-8 text (decodeText: its byte-order mark dropped, another encoding an error naming the file and line). */
-export async function readText(file: File): Promise<{ file: string; text: string }> {
-  return { file: file.name, text: decodeText(new Uint8Array(await file.arrayBuffer()), file.name) };
-}
+export const readText = readFileText;
 
 export function download(name: string, content: string | Blob, type = 'text/plain'): void {
   const url = URL.createObjectURL(typeof content === 'string' ? new Blob([content], { type }) : content);

@@ -5,7 +5,7 @@
  */
 import * as Comlink from 'comlink';
 import { parseCorpusImport, type CorpusFormat } from '../core/formats/importSpec';
-import { decodeText } from '../core/formats/text';
+import { readFileText } from '../core/formats/text';
 import { importChecks } from '../core/importChecks';
 import { parseRatios, splitByRatio } from '../core/splits';
 import type { LayerKind, ParsedCorpus, Split, TagScheme } from '../core/types';
@@ -40,13 +40,12 @@ async function store(projectId: number, corpus: ParsedCorpus): Promise<ImportSto
 const api = {
   /** Parses and checks; stores at once when nothing needs an answer, else keeps the corpus and returns the checks. */
   async parse(r: ImportRequest): Promise<{ stored: ImportStored } | { id: number; checks: string[]; documents: number }> {
-    const read = async (f: File) => ({ file: f.name, text: decodeText(new Uint8Array(await f.arrayBuffer()), f.name) });
     const parsed = parseCorpusImport({
       format: r.format,
       split: typeof r.split === 'string' ? r.split : 'train',
       scheme: r.scheme,
-      files: await Promise.all(r.files.map(read)),
-      labels: await Promise.all(r.labels.map(async (l) => ({ ...(await read(l.file)), kind: l.kind, name: l.name }))),
+      files: await Promise.all(r.files.map(readFileText)),
+      labels: await Promise.all(r.labels.map(async (l) => ({ ...(await readFileText(l.file)), kind: l.kind, name: l.name }))),
       layer: r.layer,
     });
     // One file for every split: a seeded draw by ratio, the same for the same seed.
@@ -68,7 +67,7 @@ const api = {
   },
   /** A project file (db/projectFile.ts), checked whole, then stored as a new project in one transaction. */
   async importProject(file: File): Promise<ProjectFileImport> {
-    return importProject(db, readProjectFile(decodeText(new Uint8Array(await file.arrayBuffer()), file.name), file.name));
+    return importProject(db, readProjectFile((await readFileText(file)).text, file.name));
   },
   drop(id: number): void {
     waiting.delete(id);

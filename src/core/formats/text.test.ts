@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeText } from './text';
+import { decodeText, readFileText } from './text';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const bytes = (...parts: (string | number[])[]) => new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...utf8(p)] : p)));
@@ -27,5 +27,10 @@ describe('a file read as text (decodeText)', () => {
     expect(() => decodeText(bytes([0xff, 0xfe], utf16le('text')), 'u.txt')).toThrow(/^u\.txt: UTF-16 text .* save it as UTF-8/);
     expect(() => decodeText(bytes([0xfe, 0xff], [0, 0x74]), 'be.txt')).toThrow(/^be\.txt: UTF-16 text/);
     expect(() => decodeText(bytes('first line\n', utf16le('x')), 'nul.txt')).toThrow(/^nul\.txt, line 2: a NUL character/);
+  });
+
+  it('reads a chosen File the same way (readFileText, the page and the import worker)', async () => {
+    expect(await readFileText(new File([bytes([0xef, 0xbb, 0xbf], 'café')], 'a.txt'))).toEqual({ file: 'a.txt', text: 'café' });
+    await expect(readFileText(new File([bytes([0xe9])], 'l.txt'))).rejects.toThrow('l.txt, line 1: byte 0xE9 is not UTF-8');
   });
 });

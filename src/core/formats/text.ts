@@ -28,6 +28,11 @@ export function decodeText(bytes: Uint8Array, file: string): string {
   return text;
 }
 
+/** A File the user chose (on the page or in a worker), read through decodeText. */
+export async function readFileText(file: Blob & { name: string }): Promise<{ file: string; text: string }> {
+  return { file: file.name, text: decodeText(new Uint8Array(await file.arrayBuffer()), file.name) };
+}
+
 /** The line (1-based) and value of the first byte that breaks UTF-8 (RFC 3629's well-formed sequences). */
 function firstBadByte(b: Uint8Array): { line: number; byte: number } {
   let i = 0;
