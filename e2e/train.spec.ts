@@ -1,5 +1,8 @@
 import { createProject, docScreenshot, editOptions, expect, makeWeakLabels, openDemo, storeRows, test } from './fixtures';
 import type { Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { ModelFile } from '../src/core/modelFile';
 import { scoreSpans, spanErrors } from '../src/core/metrics';
 import type { Span } from '../src/core/types';
 import { reliabilityLine, type SourceReliability } from '../src/core/weak/reliability';
@@ -159,6 +162,49 @@ test("a finished run's model labels the documents imported after it, into its ow
   const after = await runMetrics(page, id);
   expect(after.metrics.test).toEqual(metrics.test);
   expect((after.metrics as { later?: unknown[] }).later).toHaveLength(1);
+});
+
+test("a finished run's model downloads as one file, and `studio predict` labels the project's text with it as the studio did", async ({
+  page,
+  outside: _,
+}, info) => {
+  test.setTimeout(300_000);
+  await openDemo(page);
+  await makeWeakLabels(page);
+  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8 });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
+  const id = Number(await latestRun(page).first().textContent());
+  await latestRun(page).first().getByRole('link').click();
+  const box = page.getByTestId('download-model');
+  const [file] = await Promise.all([page.waitForEvent('download'), box.getByRole('button', { name: 'Download the model' }).click()]);
+  expect(file.suggestedFilename()).toBe(`BC5CDR_demo-run-${id}.model.json`);
+  await expect(page.getByTestId('download-model-done')).toContainText(`Downloaded BC5CDR_demo-run-${id}.model.json (`);
+  const modelPath = info.outputPath('model.json');
+  await file.saveAs(modelPath);
+  const model = JSON.parse(readFileSync(modelPath, 'utf8')) as ModelFile;
+  // The page's default reads the dictionary and the weak labels: the file says how to make both on new text.
+  expect(model.format).toBe('ner-studio-model/1');
+  expect(model.inputs?.groups).toEqual(expect.arrayContaining(['weak label: Chemical', 'weak label: Disease']));
+  expect(model.inputs?.weak?.gazetteers.length).toBeGreaterThan(0);
+  // The run's predictions of the project, exported as CoNLL, and the same text labeled on the command line with the file.
+  await page.getByRole('link', { name: 'Overview', exact: true }).click();
+  const [predicted] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator(`[data-layer="run ${id}"]`).getByRole('button', { name: 'Export' }).click(),
+  ]);
+  const studioPath = info.outputPath('studio.conll');
+  await predicted.saveAs(studioPath);
+  const cliPath = info.outputPath('cli.conll');
+  const out = execFileSync('npx', ['tsx', 'src/cli/main.ts', 'predict', '--model', modelPath, '--corpus', studioPath, '--out', cliPath], { encoding: 'utf8' });
+  expect(JSON.parse(out.trim().split('\n').at(-1)!)).toMatchObject({ features: model.inputs!.groups });
+  const tags = (path: string) =>
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() && !l.startsWith('-DOCSTART-'))
+      .map((l) => l.split(/\s+/).at(-1));
+  const studio = tags(studioPath);
+  expect(studio.filter((t) => t !== 'O').length).toBeGreaterThan(0);
+  expect(tags(cliPath)).toEqual(studio);
 });
 
 test('an ensemble trains in the worker: each member a run of its own seed, decoded as one, every member kept with the model', async ({ page, outside: _ }) => {
@@ -943,6 +989,9 @@ test('the decoupled mention/context model trains in the worker on strong sentenc
   await expect(unseen).toContainText(
     "its candidates are every short span, the gazetteers' matches and the weak labels' spans as they are now, and its token model’s",
   );
+  // A span model classifies the candidates the project makes: no file to download, and the page says where it labels text.
+  await expect(page.getByTestId('download-model')).toContainText('it labels new text here, not as a file');
+  await expect(page.getByTestId('download-model').getByRole('button')).toHaveCount(0);
   await unseen.getByRole('button', { name: 'Label it with this model' }).click();
   await expect(unseen).toContainText(/its model labeled 1 document that came in after it finished \(\d+ spans?\), into the layer run \d+/, {
     timeout: 120_000,

@@ -57,20 +57,21 @@ export const HELP: Record<string, VerbHelp> = {
     ],
   },
   eval: {
-    summary: 'Score a trained model (from train --out) on a labeled corpus.',
+    summary: "Score a trained model (from train --out, or downloaded from a run's page) on a labeled corpus.",
     usage: 'eval --model FILE --corpus FILE [--labels FILE] [--scheme BIO|IO]',
     options: [
-      ['--model FILE', 'a model written by train --out (required)'],
+      ['--model FILE', "a model written by train --out or downloaded from a run's page (required)"],
       ['--corpus FILE', 'the corpus to tag (required)'],
       ['--labels FILE', 'gold labels for a "lines" corpus'],
       ['--scheme BIO|IO', 'the tag scheme of the labels'],
     ],
   },
   predict: {
-    summary: 'Label a corpus with a trained model (from train --out) and write its spans.',
+    summary:
+      "Label a corpus with a trained model (from train --out, or downloaded from a run's page, which makes the dictionary and weak-label features its model reads) and write its spans.",
     usage: 'predict --model FILE --corpus FILE --out FILE [--format conll|lines|jsonl|text]',
     options: [
-      ['--model FILE', 'a model written by train --out (required)'],
+      ['--model FILE', "a model written by train --out or downloaded from a run's page (required)"],
       ['--corpus FILE', 'the text to label, labeled or not (required)'],
       ['--out FILE', 'where to write the spans: CoNLL (BIO), or JSONL with character offsets for a name ending in .jsonl (required)'],
       ['--format F', 'the corpus format (by its extension when absent)'],

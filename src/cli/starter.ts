@@ -13,7 +13,8 @@ import { predict } from '../model/train';
 import { trimGlove } from '../model/embeddings';
 import { readGloveAsset, readSpellingModel } from '../model/gloveNode';
 import { parseStarter, STARTER_FORMAT, starterPredictions, starterTypes } from '../model/starter';
-import { checkModelFile, modelFromFile, readModelJson } from './train';
+import { checkModelFile } from '../core/modelFile';
+import { modelFromFile, readModelJson } from './train';
 
 type Words = { words: readonly string[] };
 
@@ -39,13 +40,13 @@ export async function starterSpans(modelPath: string, textKey: string, sentences
     return out;
   }
   const m = checkModelFile(raw, modelPath);
-  const { tagger, feat } = modelFromFile(
+  const { tagger, feat, dispose } = modelFromFile(
     m,
     sentences.flatMap((s) => s.words),
   );
   const input: LabeledSentence[] = sentences.map((s) => ({ words: [...s.words], tags: s.words.map(() => 0), doc: 0, offset: 0 }));
   const { paths } = await predict(tagger, feat, input);
-  tagger.dispose();
+  dispose();
   const out = { types: starterTypes(m), spans: paths.map((p) => tagsToSpans(p.map((t) => m.tags[t]))) };
   cache.set(key, out);
   return out;

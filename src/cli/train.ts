@@ -11,7 +11,10 @@ import { parseRunConfig, type RunConfig } from '../core/runConfig';
 import { bioTags, toSentences, type LabeledSentence } from '../model/data';
 import { trimGlove } from '../model/embeddings';
 import { buildFeaturizer, featureDims, type Featurizer } from '../model/features';
-import { Tagger } from '../model/tagger';
+import { type Decoding, Tagger, TaggerEnsemble, type Weights } from '../model/tagger';
+import { checkModelFile, type FileWeight, type ModelFile } from '../core/modelFile';
+import { decodeFloat32 } from '../model/packedWeights';
+import { withModelInputs } from './modelInputs';
 import { scoreSpans, tokenAccuracy } from '../core/metrics';
 import { tagsToSpans } from '../core/tagScheme';
 import { readCorpus, readText } from './readCorpus';
@@ -67,20 +70,6 @@ export function loadFileData(cfg: RunConfig): FileData {
   return { tags, train: sents(train, d.limitTrain), dev: sents(dev, d.limitDev), test: test ? sents(test) : [] };
 }
 
-/** What `train --out` writes and `eval --model` reads: the config, the featurizer's vocabularies and the weights. */
-export interface ModelFile {
-  format: 'ner-studio-model/1';
-  config: RunConfig;
-  tags: string[];
-  chars: [string, number][];
-  oov: [string, number][];
-  /** The O shift the model decodes with (absent in files written before it existed: 0). */
-  oShift?: number;
-  /** The shift per entity type the model decodes with (train.typeShifts; absent: none). */
-  typeShifts?: Record<string, number>;
-  weights: Record<string, { shape: number[]; data: number[] }>;
-}
-
 async function modelFile(cfg: RunConfig, feat: Featurizer, tagger: Tagger, typeShifts?: Record<string, number>): Promise<ModelFile> {
   const weights = Object.fromEntries(Object.entries(await tagger.getWeights()).map(([k, v]) => [k, { shape: v.shape, data: Array.from(v.data) }]));
   return {
@@ -100,7 +89,7 @@ export function readModelFile(modelPath: string): ModelFile {
   return checkModelFile(readModelJson(modelPath), modelPath);
 }
 
-/** A model file's JSON, whatever wrote it (`train --out`, or the studio's starter asset). */
+/** A model file's JSON, whatever wrote it (`train --out`, a run's page, or the studio's starter asset). */
 export function readModelJson(modelPath: string): unknown {
   const text = readText(modelPath);
   try {
@@ -110,27 +99,57 @@ export function readModelJson(modelPath: string): unknown {
   }
 }
 
-/** The JSON of a file `train --out` wrote, checked. */
-export function checkModelFile(raw: unknown, modelPath: string): ModelFile {
-  const m = raw as ModelFile;
-  if (m?.format !== 'ner-studio-model/1') throw new Error(`${modelPath}: not a model file written by "train --out" (format ${String(m?.format)})`);
-  return m;
+/** A file's weights as the tagger takes them. */
+const fileWeights = (w: Record<string, FileWeight>): Weights =>
+  Object.fromEntries(Object.entries(w).map(([k, v]) => [k, { shape: v.shape, data: 'base64' in v ? decodeFloat32(v.base64) : Float32Array.from(v.data) }]));
+
+/** A saved model's tagger (an ensemble's members decoded as one) and what it owns, to dispose of. */
+export interface FileModel {
+  tagger: Decoding;
+  feat: Featurizer;
+  dispose(): void;
 }
 
-/** A saved model as a tagger, with the featurizer of its vocabularies and the GloVe vectors of `words` (the text it will read). */
-export function modelFromFile(m: ModelFile, words: readonly string[]): { tagger: Tagger; feat: Featurizer } {
+/**
+ * A saved model as a tagger, with the featurizer of its vocabularies and feature groups and the
+ * GloVe vectors of `words` (the text it will read); the sentences it labels carry their feature
+ * matches (modelInputs.ts).
+ */
+export function modelFromFile(m: ModelFile, words: readonly string[]): FileModel {
+  const groups = m.inputs?.groups ?? [];
   const feat: Featurizer = {
     glove: trimGlove(readGloveAsset(), words, m.config.model.spelling ? readSpellingModel() : undefined),
     chars: new Map(m.chars),
     oov: new Map(m.oov),
     tags: m.tags,
     ...(m.config.model.spelling ? { spelling: true } : {}),
+    ...(groups.length ? { lexicon: groups } : {}),
   };
-  const tagger = new Tagger(m.config.model, featureDims(feat), m.config.train.seed);
-  tagger.setWeights(Object.fromEntries(Object.entries(m.weights).map(([k, v]) => [k, { shape: v.shape, data: Float32Array.from(v.data) }])));
+  const taggers = (m.members ?? [{ weights: m.weights, oShift: m.oShift ?? 0 }]).map((x) => {
+    const t = new Tagger(m.config.model, featureDims(feat), m.config.train.seed);
+    t.setWeights(fileWeights(x.weights));
+    t.oShift = x.oShift;
+    return t;
+  });
+  const tagger: Decoding = taggers.length > 1 ? new TaggerEnsemble(taggers) : taggers[0];
   tagger.oShift = m.oShift ?? 0;
   tagger.tagShifts = m.typeShifts ? tagShiftsOf(m.tags, m.typeShifts) : null;
-  return { tagger, feat };
+  return {
+    tagger,
+    feat,
+    dispose: () => {
+      for (const t of taggers) t.dispose();
+    },
+  };
+}
+
+/** What the model read beyond words, for the verbs' output: its feature groups, and how its weak labels were made where that differs from the project. */
+function inputsSummary(m: ModelFile, notes: string[]): Record<string, unknown> {
+  return {
+    ...(m.inputs?.groups.length ? { features: m.inputs.groups } : {}),
+    ...(m.members ? { members: m.members.length } : {}),
+    ...(notes.length ? { notes } : {}),
+  };
 }
 
 /**
@@ -145,15 +164,19 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
   if (!layer) throw new Error(`${corpusPath}: no labels to evaluate against (give a CoNLL file or --labels)`);
   const unknown = corpus.types.filter((t) => !m.tags.includes(`B-${t}`));
   if (unknown.length) throw new Error(`label sets differ: ${unknown.join(', ')} in ${corpusPath} but not in the model (${m.tags.join(' ')})`);
-  const sentences = toSentences(corpus.docs, layer.annotations, m.tags);
-  const { tagger, feat } = modelFromFile(
+  const { sentences, notes } = await withModelInputs(m, corpus, toSentences(corpus.docs, layer.annotations, m.tags));
+  const { tagger, feat, dispose } = modelFromFile(
     m,
     sentences.flatMap((s) => s.words),
   );
   const t0 = performance.now();
-  const { paths } = await predict(tagger, feat, sentences);
+  let paths: number[][];
+  try {
+    paths = (await predict(tagger, feat, sentences)).paths;
+  } finally {
+    dispose();
+  }
   const seconds = (performance.now() - t0) / 1000;
-  tagger.dispose();
   const gold = sentences.map((s) => s.tags.map((t) => m.tags[t]));
   const pred = paths.map((p) => p.map((t) => m.tags[t]));
   const tokens = gold.reduce((a, s) => a + s.length, 0);
@@ -170,13 +193,14 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
       ),
     ),
     tokenAccuracy: Math.round(tokenAccuracy(gold, pred) * 10000) / 100,
+    ...inputsSummary(m, notes),
     wallSeconds: +seconds.toFixed(2),
     tokensPerSecond: Math.round(tokens / seconds),
   };
 }
 
 /**
- * `predict --model FILE --corpus FILE --out FILE [--format F]`: a saved model (train --out) labels a
+ * `predict --model FILE --corpus FILE --out FILE [--format F]`: a saved model (train --out, or a run's page) labels a
  * corpus, labeled or not, in Node on the WASM backend; its spans are written as CoNLL (BIO) or,
  * for an --out ending in .jsonl, as JSONL with character offsets (the formats the studio imports).
  */
@@ -184,12 +208,16 @@ export async function predictCorpus(modelPath: string, corpusPath: string, out: 
   const m = readModelFile(modelPath);
   const backend = await initWasmBackend();
   const corpus = readCorpus(corpusPath, { format, split: 'unassigned' });
-  const sentences = toSentences(
-    corpus.docs,
-    corpus.docs.map(() => undefined),
-    m.tags,
+  const { sentences, notes } = await withModelInputs(
+    m,
+    corpus,
+    toSentences(
+      corpus.docs,
+      corpus.docs.map(() => undefined),
+      m.tags,
+    ),
   );
-  const { tagger, feat } = modelFromFile(
+  const { tagger, feat, dispose } = modelFromFile(
     m,
     sentences.flatMap((s) => s.words),
   );
@@ -198,7 +226,7 @@ export async function predictCorpus(modelPath: string, corpusPath: string, out: 
   try {
     paths = (await predict(tagger, feat, sentences)).paths;
   } finally {
-    tagger.dispose();
+    dispose();
   }
   const seconds = (performance.now() - t0) / 1000;
   const annotations: Annotation[] = corpus.docs.map(() => ({ spans: [], oMode: 'complete' }));
@@ -223,6 +251,7 @@ export async function predictCorpus(modelPath: string, corpusPath: string, out: 
     sentences: sentences.length,
     tokens,
     spans,
+    ...inputsSummary(m, notes),
     wallSeconds: +seconds.toFixed(2),
     tokensPerSecond: Math.round(tokens / seconds),
   };

@@ -8,16 +8,18 @@ import { alignedLexicon, type Lexicon, lexiconFromSpans, lexiconMatcher, lexicon
 import { publicLibrarySources } from '../core/publicGazetteers';
 import { scoreSpans } from '../core/metrics';
 import type { EditorAnnotation } from '../core/progress';
-import { parseRunConfig, type RunConfig, selfTrainingPoolSize } from '../core/runConfig';
+import { parseRunConfig, type RunConfig, runMethodName, selfTrainingPoolSize } from '../core/runConfig';
 import { tagsToSpans } from '../core/tagScheme';
 import type { Annotation, ParsedDoc, Span } from '../core/types';
 import { UNKNOWN_TYPE, sentenceRanges, tokenTexts } from '../core/types';
-import { withAbbreviations } from '../core/weak/abbreviations';
+import { type AbbreviationOptions, withAbbreviations } from '../core/weak/abbreviations';
 import { findEncoder, hasOwnGazetteer, layerAnnotations, projectLexicon, saveEmbeddings, saveEncoder, toParsedDoc, weakSourceTrust } from '../db/repo';
 import { reliabilityLine } from '../core/weak/reliability';
 import { layerRows } from '../db/layerStore';
 import { addLaterPredictions, endRunWithoutModel, finishRun, type LaterPrediction, loadRunState, saveRunState, updateRun } from '../db/runs';
-import type { DocumentRow, LayerRow, StudioDB } from '../db/schema';
+import type { DocumentRow, LayerRow, RunRow, StudioDB } from '../db/schema';
+import { encodeFloat32, MODEL_FORMAT, type ModelFile } from '../core/modelFile';
+import { weakRecipe } from './weakJob';
 import { type EncoderUse, type EngineData, type FinishedRun, noEntityWarning, type RunSource } from '../engine/run';
 import { classesOf, type DecoupledState, disposeDecoupled, predictDecoupled, restoreDecoupled } from '../methods/decoupled';
 import { getMethod, getPipeline } from '../methods/registry';
@@ -49,6 +51,8 @@ interface Loaded {
   /** The project's unlabeled text (unassigned documents), which the encoder pre-trains on too. */
   unassigned: LabeledSentence[];
   withLex: <T extends { words: readonly string[]; doc: number; offset: number }>(ss: T[]) => T[];
+  /** What makes the model's feature groups. */
+  makes: FeatureMakers;
 }
 
 export interface ProjectRunArgs {
@@ -292,6 +296,7 @@ async function loadProject(a: ProjectRunArgs, cfg: RunConfig, use: 'train' | 'pr
       testIdx: L.testIdx,
       unassigned,
       withLex: withLex.attach,
+      makes: withLex.makes,
     },
   };
 }
@@ -369,8 +374,32 @@ async function featureAttacher(
       : ss;
   const groups =
     lexicon || weakAnns || starter ? [...(lexicon?.types ?? []), ...weakFeatureTypes(weakAnns ? weakTypes : []), ...starterGroups(starter?.types ?? [])] : [];
-  return { attach, groups };
+  // What makes each group, for a model file that labels new text (exportModel).
+  const makes: FeatureMakers = {
+    ...(lexicon ? { lexicon } : {}),
+    ...(weakAnns
+      ? {
+          weak: {
+            types: weakTypes,
+            layer: L.layer.kind === 'weak' ? L.layer : (await projectAggregateLayer(a.db, projectId))!,
+            ...(L.layer.kind === 'weak' && cfg.model.abbreviations ? { readAbbreviations: cfg.model.abbreviations } : {}),
+          },
+        }
+      : {}),
+    ...(starter ? { starter: starter.types } : {}),
+  };
+  return { attach, groups, makes };
 }
+
+/** The dictionary, weak labels and starter model a run's feature groups read (featureAttacher). */
+interface FeatureMakers {
+  lexicon?: Lexicon;
+  weak?: { types: string[]; layer: LayerRow; readAbbreviations?: AbbreviationOptions };
+  starter?: string[];
+}
+
+const projectAggregateLayer = async (db: StudioDB, projectId: number) =>
+  (await db.layers.where('projectId').equals(projectId).toArray()).find((l) => l.role === 'aggregate');
 
 /**
  * A project with no gazetteer of its own that trains on a weak layer (distant labels imported with
@@ -427,7 +456,7 @@ async function projectStarter(a: ProjectRunArgs, text: { emb: Embeddings; parsed
 
 async function projectWeakLabels(db: StudioDB, projectId: number, layer: LayerRow, layerAnns: Annotation[], docIds: number[]): Promise<Annotation[]> {
   if (layer.kind === 'weak') return layerAnns;
-  const aggregate = (await db.layers.where('projectId').equals(projectId).toArray()).find((l) => l.role === 'aggregate');
+  const aggregate = await projectAggregateLayer(db, projectId);
   if (!aggregate) throw new Error("weak labels as features need the project's weak labels: make them on the Weak labels page first");
   return layerAnnotations(db, aggregate.id!, docIds);
 }
@@ -717,39 +746,13 @@ export type PredictArgs = Omit<ProjectRunArgs, 'cfg' | 'metrics' | 'control' | '
 export async function predictUnseen(p: PredictArgs): Promise<LaterPrediction> {
   const { db, runId } = p;
   const stage = (s: string) => p.emit({ kind: 'stage', stage: s });
-  const run = await db.runs.get(runId);
-  if (!run) throw new Error(`run ${runId} does not exist`);
-  const done = run.metrics as TrainMetrics | undefined;
-  if (run.status !== 'done' || done?.predictedLayerId === undefined)
-    throw new Error(`run ${runId} ${done?.pruned ? `keeps no model: ${done.pruned}` : 'has not finished with predictions: only a finished run predicts'}`);
-  const model = (
-    await db.models
-      .where('runId')
-      .equals(runId)
-      .filter((m) => m.kind === 'final')
-      .first()
-  )?.state as KeptModel | DecoupledState | undefined;
-  if (!model?.weights || !model.chars)
-    throw new Error(
-      `run ${runId} keeps no model to predict with: ${model ? 'its kept state has no weights' : 'its model is not in this project (a run copied from a project file)'}`,
-    );
+  const { run, done, model, config } = await keptRun(p, 'predict');
   const docIds = (await db.documents.where('projectId').equals(run.projectId).primaryKeys()) as number[];
-  const have = await layerRows(db, done.predictedLayerId, docIds);
+  const have = await layerRows(db, done.predictedLayerId!, docIds);
   const unseen = new Set(docIds.filter((_, k) => !have[k]));
   if (!unseen.size) return { documents: 0, spans: 0, at: Date.now() };
-  let cfg = parseRunConfig({ ...(run.config as object), loop: { fromRunId: runId, corrections: 0 } });
-  if (cfg.data.kind !== 'project') throw new Error(`run ${runId} did not train on a project`);
-  if (!(await db.layers.get(cfg.data.layerId))) {
-    const aggregate = done.weak && (await db.layers.where('projectId').equals(run.projectId).toArray()).find((l) => l.role === 'aggregate');
-    if (!aggregate)
-      throw new Error(
-        `run ${runId} trained on layer ${cfg.data.layerId}, which is gone${done.weak ? ', and the project has no weak labels to stand in for it: make weak labels, then predict' : ''}`,
-      );
-    stage(`the run's training layer "${done.weak!.layer}" is gone (the weak labels were made again): the features read "${aggregate.name}"`);
-    cfg = { ...cfg, data: { ...cfg.data, layerId: aggregate.id! } };
-  }
-  const a: ProjectRunArgs = { ...p, cfg, metrics: { backend: '', backendReason: '', history: [], stepLosses: [] }, control: () => 'go', elapsed: () => 0 };
-  const { data, kept } = await loadProject(a, cfg, 'predict');
+  const cfg = await config();
+  const { data, kept } = await loadKept(p, cfg);
   const decoder = 'kind' in model ? spanDecoder(runId, cfg, model, data, kept) : taggerDecoder(runId, cfg, model, data, kept);
   const ks = kept.docs.flatMap((d, k) => (unseen.has(d.id!) ? [k] : []));
   stage(`predicting ${ks.length.toLocaleString()} document${ks.length === 1 ? '' : 's'} the run has not seen`);
@@ -793,6 +796,114 @@ export async function predictUnseen(p: PredictArgs): Promise<LaterPrediction> {
     ks.map((k) => predicted.get(k)!),
     signals && ks.map((k) => signals[k]),
   );
+}
+
+/**
+ * A finished run's kept model and the config that reads the project for it as a review-loop
+ * fine-tune of the run would (the dictionary through the model's groups); where the weak labels
+ * were made again since the run (its weak training layer gone), the newest aggregate stands in.
+ */
+async function keptRun(p: PredictArgs, use: 'predict' | 'export') {
+  const { db, runId } = p;
+  const run = await db.runs.get(runId);
+  if (!run) throw new Error(`run ${runId} does not exist`);
+  const done = run.metrics as TrainMetrics | undefined;
+  const what = use === 'predict' ? 'predicts' : 'has a model to download';
+  if (run.status !== 'done' || done?.predictedLayerId === undefined)
+    throw new Error(`run ${runId} ${done?.pruned ? `keeps no model: ${done.pruned}` : `has not finished with predictions: only a finished run ${what}`}`);
+  const model = (
+    await db.models
+      .where('runId')
+      .equals(runId)
+      .filter((m) => m.kind === 'final')
+      .first()
+  )?.state as KeptModel | DecoupledState | undefined;
+  if (!model?.weights || !model.chars)
+    throw new Error(
+      `run ${runId} keeps no model to ${use === 'predict' ? 'predict with' : 'download'}: ${model ? 'its kept state has no weights' : 'its model is not in this project (a run copied from a project file)'}`,
+    );
+  return { run, done, model, config: () => readingConfig(p, run, done) };
+}
+
+/** The config that reads the project for a kept model's run (keptRun). */
+async function readingConfig(p: PredictArgs, run: RunRow, done: TrainMetrics): Promise<RunConfig> {
+  const { db, runId } = p;
+  let cfg = parseRunConfig({ ...(run.config as object), loop: { fromRunId: runId, corrections: 0 } });
+  if (cfg.data.kind !== 'project') throw new Error(`run ${runId} did not train on a project`);
+  if (!(await db.layers.get(cfg.data.layerId))) {
+    const aggregate = done.weak && (await projectAggregateLayer(db, run.projectId));
+    if (!aggregate)
+      throw new Error(
+        `run ${runId} trained on layer ${cfg.data.layerId}, which is gone${done.weak ? ', and the project has no weak labels to stand in for it: make weak labels, then predict' : ''}`,
+      );
+    p.emit({
+      kind: 'stage',
+      stage: `the run's training layer "${done.weak!.layer}" is gone (the weak labels were made again): the features read "${aggregate.name}"`,
+    });
+    cfg = { ...cfg, data: { ...cfg.data, layerId: aggregate.id! } };
+  }
+  return cfg;
+}
+
+/** The project read for a kept model's run, as a fine-tune of it would read it. */
+function loadKept(p: PredictArgs, cfg: RunConfig) {
+  const a: ProjectRunArgs = { ...p, cfg, metrics: { backend: '', backendReason: '', history: [], stepLosses: [] }, control: () => 'go', elapsed: () => 0 };
+  return loadProject(a, cfg, 'predict');
+}
+
+/**
+ * A finished token-tagger run's model as one file (core/modelFile.ts) that `studio predict` reads:
+ * its weights (an ensemble's members), vocabularies and shifts, and how to make the features it
+ * reads on new text: the project's dictionary read through the model's groups, as the run's
+ * review-loop fine-tune reads it; the recipe of the project's weak labels (its sources, and the
+ * label model and HMM of its newest weak labels run); the starter model's groups. Weak labels that
+ * were imported, not made from the project's sources, cannot be made on new text: the error says so.
+ */
+export async function exportModel(p: PredictArgs): Promise<ModelFile> {
+  const { run, model, config } = await keptRun(p, 'export');
+  if ('kind' in model)
+    throw new Error(
+      `run ${p.runId} trained a span model (the decoupled method), which classifies candidates the project makes: label new text on the run's page (import it, then "Predict")`,
+    );
+  const cfg = await config();
+  const { data, kept } = await loadKept(p, cfg);
+  checkSameInput(p.runId, model, data.tags, data.feat);
+  const { lexicon, weak, starter } = kept.makes;
+  if (weak && weak.layer.role !== 'aggregate')
+    throw new Error(
+      `run ${p.runId}'s model reads the weak layer "${weak.layer.name}" as features, which was imported, not made from the project's gazetteers and rules: nothing could make it on new text. Train with "weak labels as features" off for a model that labels any text`,
+    );
+  const project = await p.db.projects.get(run.projectId);
+  const members: { weights: Weights; oShift: number }[] | undefined = model.members;
+  const pack = (w: Weights) => Object.fromEntries(Object.entries(w).map(([k, v]) => [k, { shape: v.shape, base64: encodeFloat32(v.data) }]));
+  return {
+    format: MODEL_FORMAT,
+    config: cfg,
+    tags: model.tags,
+    chars: model.chars,
+    oov: model.oov,
+    oShift: model.oShift,
+    ...(model.typeShifts ? { typeShifts: model.typeShifts } : {}),
+    weights: pack(model.weights),
+    ...(members ? { members: members.map((m) => ({ weights: pack(m.weights), oShift: m.oShift })) } : {}),
+    ...(data.feat.lexicon
+      ? {
+          inputs: {
+            groups: data.feat.lexicon,
+            ...(lexicon ? { lexicon } : {}),
+            ...(weak ? { weak: await weakRecipe(p.db, run.projectId, weak.types, weak.readAbbreviations) } : {}),
+            ...(starter ? { starter } : {}),
+          },
+        }
+      : {}),
+    provenance: {
+      project: project?.name ?? String(run.projectId),
+      run: String(p.runId),
+      method: runMethodName(cfg),
+      trained: new Date(run.finishedAt ?? run.createdAt).toISOString(),
+      downloaded: new Date().toISOString(),
+    },
+  };
 }
 
 /** A kept model made ready to label a finished run's unseen sentences (predictUnseen). */

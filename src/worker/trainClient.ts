@@ -29,16 +29,24 @@ export class TrainJob {
    * its predicted layer; one prediction of a run at a time, whichever tab asks.
    */
   async predictUnseen(runId: number, onEvent: (e: TrainEvent) => void): Promise<LaterPrediction> {
-    const go = async () => {
-      try {
-        return await Promise.race([this.remote.predictUnseen(runId, new URL('./', document.baseURI).href, Comlink.proxy(onEvent)), workerFailure(this.worker)]);
-      } catch (e) {
-        throw new Error(trainingFailure(e));
-      } finally {
-        this.worker.terminate();
-      }
-    };
+    const go = () => this.once((base) => this.remote.predictUnseen(runId, base, Comlink.proxy(onEvent)));
     return navigator.locks ? navigator.locks.request(`ner-studio:predict:${runId}`, go) : go();
+  }
+
+  /** A finished run's model as the JSON text of one file (core/modelFile.ts), made in the worker. */
+  exportModel(runId: number, onEvent: (e: TrainEvent) => void): Promise<string> {
+    return this.once((base) => this.remote.exportModel(runId, base, Comlink.proxy(onEvent)));
+  }
+
+  /** One call to the worker with the app's base URL, its failure said plainly; the worker ends after it. */
+  private async once<T>(call: (base: string) => Promise<T>): Promise<T> {
+    try {
+      return await Promise.race([call(new URL('./', document.baseURI).href), workerFailure(this.worker)]);
+    } catch (e) {
+      throw new Error(trainingFailure(e));
+    } finally {
+      this.worker.terminate();
+    }
   }
 
   /** Stop after the current step and keep the best model so far. */

@@ -1,15 +1,16 @@
-import type { EmFit } from '../core/weak/hmm';
+import type { EmFit, HmmParams } from '../core/weak/hmm';
+import type { WeakRecipe } from '../core/modelFile';
 import { type PRF, scoreSpans, type SpanScores } from '../core/metrics';
 import type { Annotation, Span } from '../core/types';
 import { tokenTexts } from '../core/types';
 import { type AggregateMethod, fitsHmm, type LabelModel } from '../core/weak/aggregate';
 import { type AbbreviationOptions, abbreviationOptionsSchema, MAX_FOLLOWING, withAbbreviations } from '../core/weak/abbreviations';
-import { WeakLabeler, type WeakHooks, type WeakResult } from '../core/weak/pipeline';
+import { type WeakGazetteer, WeakLabeler, type WeakHooks, type WeakResult } from '../core/weak/pipeline';
 import { sourceReliability } from '../core/weak/reliability';
 import { sourceStats, type SourceStats } from '../core/weak/stats';
 import { layerAnnotations, saveWeakLabels } from '../db/repo';
 import { addRun, updateRun } from '../db/runs';
-import type { StudioDB } from '../db/schema';
+import type { GazetteerEntryRow, GazetteerRow, RuleRow, StudioDB } from '../db/schema';
 
 /** What the Weak labels page asks for. */
 export interface WeakOptions {
@@ -64,11 +65,71 @@ export interface WeakSummary {
   sources: SourceStats[];
   /** What the HMM was fitted on, and how many documents that is (absent: not an HMM, or a run made before the choice existed: every document). */
   fitted?: { on: 'all' | 'train'; documents: number; em?: EmFit };
+  /** The HMM's parameters as fitted (a downloaded model makes weak labels on new text with them); absent: not an HMM, or a run made before they were kept. */
+  hmm?: KeptHmm;
   /** The aggregate against gold on the dev split, when the project has gold there. */
   aggregate?: SpanScores;
   /** The same with the abbreviations the other way (tried or left out), when the project has gold on dev. */
   abbreviationsOnDev?: AbbreviationsOnDev;
   goldDocuments: number;
+}
+
+/** A fitted HMM as a run keeps it: plain arrays. */
+export type KeptHmm = NonNullable<WeakRecipe['hmm']>;
+
+const keptHmm = (h: HmmParams): KeptHmm => ({ types: h.types, sources: h.sources, pi: Array.from(h.pi), A: Array.from(h.A), E: Array.from(h.E) });
+
+/**
+ * The project's weak sources: its gazetteers in priority order (not its stop lists, whose phrases
+ * are `stop`, nor a public list added for its dictionary features only) with their entries, and its
+ * enabled rules.
+ */
+async function readWeakSources(db: StudioDB, projectId: number) {
+  const all = await db.gazetteers.where('projectId').equals(projectId).sortBy('priority');
+  const gazetteers = all.filter((g) => !g.stop && !g.public?.featuresOnly);
+  const entries = await Promise.all(gazetteers.map((g) => db.gazetteerEntries.where('gazetteerId').equals(g.id!).toArray()));
+  const stopIds = all.filter((g) => g.stop).map((g) => g.id!);
+  const stop = stopIds.length ? (await db.gazetteerEntries.where('gazetteerId').anyOf(stopIds).toArray()).map((e) => e.phrase) : [];
+  const rules = (await db.rules.where('projectId').equals(projectId).sortBy('priority')).filter((r) => r.enabled);
+  return { gazetteers, entries, rules, stop };
+}
+
+const weakGazetteers = (gazetteers: readonly GazetteerRow[], entries: readonly GazetteerEntryRow[][]): WeakGazetteer[] =>
+  gazetteers.map((g, k) => ({
+    name: g.name,
+    mode: g.mode,
+    priority: g.priority,
+    entries: entries[k].map((e) => ({ phrase: e.phrase, type: e.type })),
+    ...(g.caseUpTo ? { caseUpTo: g.caseUpTo } : {}),
+  }));
+
+const weakRules = (rules: readonly RuleRow[]) => rules.map((r) => ({ rule: r.rule, priority: 1000 + r.priority }));
+
+/**
+ * How the project makes its weak labels now: its sources, and the label model and options of its
+ * newest finished weak labels run, with that run's HMM where it kept one. `types` are the weak-label
+ * feature groups' types; `readAbbreviations` the run option read into them after.
+ */
+export async function weakRecipe(db: StudioDB, projectId: number, types: readonly string[], readAbbreviations?: AbbreviationOptions): Promise<WeakRecipe> {
+  const project = await db.projects.get(projectId);
+  if (!project) throw new Error(`project ${projectId} does not exist`);
+  const last = (await db.runs.where('projectId').equals(projectId).toArray()).filter((r) => r.kind === 'weak' && r.status === 'done').at(-1);
+  if (!last) throw new Error('the project has no finished weak labels run: make the weak labels on the Weak labels page first');
+  const { gazetteers, entries, rules, stop } = await readWeakSources(db, projectId);
+  const config = last.config as { typeUntyped?: boolean; abbreviations?: AbbreviationOptions };
+  const summary = last.metrics as WeakSummary;
+  return {
+    types: [...types],
+    labelTypes: project.types.map((t) => t.name),
+    gazetteers: weakGazetteers(gazetteers, entries),
+    rules: weakRules(rules),
+    ...(stop.length ? { stop } : {}),
+    method: summary.method,
+    typeUntyped: config.typeUntyped ?? true,
+    ...(config.abbreviations ? { abbreviations: config.abbreviations } : {}),
+    ...(readAbbreviations ? { readAbbreviations } : {}),
+    ...(summary.hmm ? { hmm: summary.hmm } : {}),
+  };
 }
 
 /** Keeps one labeler per corpus so that re-running after a gazetteer or rule edit is incremental. */
@@ -94,14 +155,7 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
   if (!project) throw new Error(`project ${projectId} does not exist`);
   const docRows = await db.documents.where('projectId').equals(projectId).sortBy('id');
   if (!docRows.length) throw new Error('the project has no documents to label');
-  const all = await db.gazetteers.where('projectId').equals(projectId).sortBy('priority');
-  // Stop lists are no source: their phrases take matches away from the others. A public list
-  // added for its dictionary features only is no source either.
-  const gazetteers = all.filter((g) => !g.stop && !g.public?.featuresOnly);
-  const entries = await Promise.all(gazetteers.map((g) => db.gazetteerEntries.where('gazetteerId').equals(g.id!).toArray()));
-  const stopIds = all.filter((g) => g.stop).map((g) => g.id!);
-  const stop = stopIds.length ? (await db.gazetteerEntries.where('gazetteerId').anyOf(stopIds).toArray()).map((e) => e.phrase) : [];
-  const rules = (await db.rules.where('projectId').equals(projectId).sortBy('priority')).filter((r) => r.enabled);
+  const { gazetteers, entries, rules, stop } = await readWeakSources(db, projectId);
   if (!gazetteers.length && !rules.length) throw new Error('the project has no gazetteer and no enabled rule: add one first');
   const fitDocs = fitOn === 'train' ? docRows.flatMap((d, k) => (d.split === 'train' ? [k] : [])) : undefined;
   if (fitDocs && !fitDocs.length)
@@ -149,14 +203,8 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
   try {
     const result = labeler.run(
       {
-        gazetteers: gazetteers.map((g, k) => ({
-          name: g.name,
-          mode: g.mode,
-          priority: g.priority,
-          entries: entries[k],
-          ...(g.caseUpTo ? { caseUpTo: g.caseUpTo } : {}),
-        })),
-        rules: rules.map((r) => ({ rule: r.rule, priority: 1000 + r.priority })),
+        gazetteers: weakGazetteers(gazetteers, entries),
+        rules: weakRules(rules),
         types,
         method,
         typeUntyped,
@@ -181,6 +229,7 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
       ...(fitOn && used === 'hmm'
         ? { fitted: { on: fitOn, documents: fitDocs?.length ?? docRows.length, ...(result.hmm?.fit ? { em: result.hmm.fit } : {}) } }
         : {}),
+      ...(used === 'hmm' && result.hmm ? { hmm: keptHmm(result.hmm) } : {}),
       documents: docRows.length,
       tokens: result.tokens,
       ms: { load, ...result.ms, save, total: performance.now() - t0 },

@@ -15,7 +15,8 @@ import { LineChart } from '../components/LineChart';
 import { RunDiagnostics } from '../components/RunDiagnostics';
 import { SignalDiagnostics } from '../components/SignalDiagnostics';
 import { UnseenDocuments } from '../components/UnseenDocuments';
-import { pct, routeId, useProjectId } from '../hooks';
+import { DownloadModel } from '../components/DownloadModel';
+import { pct, routeId, useProject, useProjectId } from '../hooks';
 import { bestEpochOfStage, keptStageIndex } from '../../methods/stages';
 import { stageRuns, stageSeries } from '../runStages';
 
@@ -122,6 +123,7 @@ export function RunPage() {
   const projectId = useProjectId();
   const raw = useParams<{ runId: string }>().runId;
   const runId = routeId(raw);
+  const project = useProject(projectId);
   const run = useLiveQuery(async () => {
     const r = await db.runs.get(runId);
     return r && r.projectId === projectId ? r : null;
@@ -254,6 +256,7 @@ export function RunPage() {
         <Link href="/review">review where it disagrees with the weak labels</Link>.
       </p>
       {run.status === 'done' && !m.pruned && <UnseenDocuments runId={run.id!} projectId={projectId} cfg={cfg} metrics={m} />}
+      {run.status === 'done' && !m.pruned && m.predictedLayerId !== undefined && project && <DownloadModel runId={run.id!} project={project.name} cfg={cfg} />}
       <RunDiagnostics runId={run.id!} metrics={m} />
       <SignalDiagnostics runId={run.id!} metrics={m} />
       <details>
