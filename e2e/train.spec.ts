@@ -164,7 +164,7 @@ test("a finished run's model labels the documents imported after it, into its ow
   expect((after.metrics as { later?: unknown[] }).later).toHaveLength(1);
 });
 
-test("a finished run's model downloads as one file, and `studio predict` labels the project's text with it as the studio did", async ({
+test("a finished run's model downloads as one file: `studio predict` labels the project's text with it as the studio did, and opened again it is a run that does the same", async ({
   page,
   outside: _,
 }, info) => {
@@ -205,6 +205,38 @@ test("a finished run's model downloads as one file, and `studio predict` labels 
   const studio = tags(studioPath);
   expect(studio.filter((t) => t !== 'O').length).toBeGreaterThan(0);
   expect(tags(cliPath)).toEqual(studio);
+  // Opened again in the studio, the file is a run of its own: it labels the project's documents as the run did, and is scored on its gold.
+  await page.getByRole('link', { name: 'Train', exact: true }).click();
+  // A file that is no model says so, and adds no run.
+  await page
+    .getByLabel('Model file')
+    .setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format": "ner-studio-project"}') });
+  await expect(page.getByTestId('open-model-error')).toHaveText(
+    'bad.json: not a model file written by "train --out" or downloaded from a run\'s page (format ner-studio-project)',
+  );
+  await expect(page.getByTestId('runs-table').locator('tbody tr')).toHaveCount(1);
+  await page.getByLabel('Model file').setInputFiles(modelPath);
+  await expect(page.getByTestId('open-model-result')).toContainText(`Opened as run ${id + 1}`);
+  await page.getByTestId('open-model-result').getByRole('link').click();
+  await expect(page.getByTestId('run-imported')).toContainText(`Opened from the file model.json: trained in project “BC5CDR demo”, run ${id}`);
+  await expect(page.getByTestId('run-page')).toContainText('Test: not scored yet');
+  const unseen = page.getByTestId('unseen-documents');
+  await expect(unseen).toContainText('This model came from the file model.json and has not labeled');
+  await unseen.getByRole('button', { name: 'Label them with this model' }).click();
+  await expect(unseen).toContainText(/its model labeled [\d,]+ documents \([\d,]+ spans?\), into the layer run \d+/, { timeout: 120_000 });
+  const [original, opened] = await Promise.all([runMetrics(page, id), runMetrics(page, id + 1)]);
+  expect(opened.metrics.test).toEqual(original.metrics.test);
+  const [a, b] = await testSpans(page, [original.metrics.predictedLayerId, opened.metrics.predictedLayerId]);
+  expect(b).toEqual(a);
+  await expect(page.getByTestId('run-test-scores')).toBeVisible();
+  // Compared beside the run it came from: the same test scores; it learned from no weak labels of this project, so it has none to beat.
+  await page.getByRole('link', { name: 'Compare runs', exact: true }).click();
+  const cells = (run: number) => page.locator(`[data-testid="compare-table"] tbody tr[data-run="${run}"] td`).allTextContents();
+  await expect(page.getByTestId('compare-table').locator('tbody tr')).toHaveCount(2);
+  const [from, copy] = [await cells(id), await cells(id + 1)];
+  const scores = (c: string[]) => [...c.slice(-7, -3), ...c.slice(-2)];
+  expect(scores(copy)).toEqual(scores(from));
+  expect(copy.at(-3)).toBe('–');
 });
 
 test('an ensemble trains in the worker: each member a run of its own seed, decoded as one, every member kept with the model', async ({ page, outside: _ }) => {

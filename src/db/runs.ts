@@ -3,6 +3,8 @@
  * goes through here (the UI and the workers read with live queries, and write with these).
  */
 import type { Span } from '../core/types';
+import type { FileWeight, ModelFile } from '../core/modelFile';
+import { decodeFloat32 } from '../model/packedWeights';
 import type { DocSignals } from '../core/reviewSignals';
 import { deleteLayerRows } from './layerStore';
 import type { ModelRow, RunRow, StudioDB } from './schema';
@@ -163,4 +165,61 @@ async function pruneEarlierLoopRuns(db: StudioDB, projectId: number, runId: numb
       metrics: { ...kept, pruned: `its predictions and model were removed when run ${runId}, a later fine-tune of the review loop, finished` },
     });
   }
+}
+
+/** Where a run's model came from when it was opened from a file (RunPage says it). */
+export interface ImportedModel {
+  file: string;
+  /** The file's own provenance (the project and run it was downloaded from), where it has one. */
+  provenance?: Record<string, string>;
+  /** The model's types this project has no type for: their spans are stored all the same. */
+  unknownTypes?: string[];
+}
+
+/**
+ * A model file (core/modelFile.ts, checked) opened into a project as a finished run, in one
+ * transaction: the run, its empty predicted layer and its model, which reads the features its file
+ * says how to make (ModelFile.inputs). Its predictions are made as a run's on documents it has not
+ * seen (projectSource.predictUnseen), and scored on the project's dev and test gold then. Its
+ * config reads this project's weak labels and gold, so a review-loop fine-tune may start from it.
+ */
+export async function openModelFile(db: StudioDB, projectId: number, file: string, m: ModelFile): Promise<number> {
+  return db.transaction('rw', [db.projects, db.layers, db.runs, db.models], async () => {
+    const project = await db.projects.get(projectId);
+    if (!project) throw new Error(`project ${projectId} does not exist`);
+    const layers = await db.layers.where('projectId').equals(projectId).toArray();
+    const gold = layers.find((l) => l.kind === 'gold');
+    const train = layers.find((l) => l.role === 'aggregate') ?? gold;
+    const types = new Set(project.types.map((t) => t.name));
+    const unknownTypes = [...new Set(m.tags.filter((t) => t !== 'O').map((t) => t.slice(2)))].filter((t) => !types.has(t));
+    const imported: ImportedModel = { file, ...(m.provenance ? { provenance: m.provenance } : {}), ...(unknownTypes.length ? { unknownTypes } : {}) };
+    const { loop: _, ...trained } = m.config;
+    const config = { ...trained, data: { kind: 'project', projectId, layerId: train?.id ?? 0, goldLayerId: gold?.id ?? 0 } };
+    const now = Date.now();
+    const runId = await db.runs.add({ projectId, kind: 'train', config, status: 'running', createdAt: now });
+    const predictedLayerId = await db.layers.add({ projectId, kind: 'predicted', name: `run ${runId}`, createdAt: now });
+    const weights = (w: Record<string, FileWeight>) =>
+      Object.fromEntries(Object.entries(w).map(([k, v]) => [k, { shape: v.shape, data: 'base64' in v ? decodeFloat32(v.base64) : Float32Array.from(v.data) }]));
+    await db.models.add({
+      runId,
+      kind: 'final',
+      state: {
+        tags: m.tags,
+        weights: weights(m.weights),
+        chars: m.chars,
+        oov: m.oov,
+        oShift: m.oShift ?? 0,
+        ...(m.typeShifts ? { typeShifts: m.typeShifts } : {}),
+        ...(m.inputs?.groups.length ? { lexicon: m.inputs.groups, inputs: m.inputs } : {}),
+        ...(m.members ? { members: m.members.map((x) => ({ weights: weights(x.weights), oShift: x.oShift })) } : {}),
+      },
+      createdAt: now,
+    });
+    await db.runs.update(runId, {
+      status: 'done',
+      finishedAt: now,
+      metrics: { backend: '', backendReason: '', history: [], stepLosses: [], tags: m.tags, predictedLayerId, imported },
+    });
+    return runId;
+  });
 }

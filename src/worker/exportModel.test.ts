@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { remakeWeakLabels } from '../cli/modelInputs';
+import { weakDocs } from '../cli/modelInputs';
+import { remakeWeakLabels } from '../core/modelInputs';
 import { readCorpus } from '../cli/readCorpus';
 import { initWasmBackend, predictCorpus, readModelFile } from '../cli/train';
 import { parseConll } from '../core/formats/conll';
@@ -13,7 +14,10 @@ import { addRule, createProject, importCorpus, importGazetteer } from '../db/rep
 import { layerRows } from '../db/layerStore';
 import { StudioDB } from '../db/schema';
 import { readGloveAsset } from '../model/gloveNode';
-import { exportModel } from './projectSource';
+import { exportModel, predictUnseen } from './projectSource';
+import { openModelFile } from '../db/runs';
+import { parseLines } from '../core/formats/lines';
+import type { TrainMetrics } from './trainJob';
 import { trainOnProject } from './testRuns';
 import { runWeakLabeling, type WeakSummary } from './weakJob';
 
@@ -122,7 +126,7 @@ describe("a run's model downloaded as one file", () => {
       )
     ).map((r) => r!.spans);
     const notes: string[] = [];
-    const remade = remakeWeakLabels(model.inputs!.weak!, readCorpus(join(dir, 'project.txt'), { format: 'lines', split: 'unassigned' }), notes);
+    const remade = remakeWeakLabels(model.inputs!.weak!, weakDocs(readCorpus(join(dir, 'project.txt'), { format: 'lines', split: 'unassigned' })), notes);
     expect(remade.map((a) => a.spans)).toEqual(stored);
     expect(notes).toEqual([]);
     const riga = cli.docs.findIndex((d) => tokenTexts(d)[2] === 'Riga');
@@ -158,6 +162,52 @@ describe("a run's model downloaded as one file", () => {
     const [k, w] = Object.entries(model.weights)[0];
     writeFileSync(cut, JSON.stringify({ ...model, weights: { ...model.weights, [k]: { ...w, shape: [...w.shape, 2] } } }));
     expect(() => readModelFile(cut)).toThrow(`${cut}: weight ${k} holds`);
+  }, 240_000);
+
+  it("opened in another project, labels that project's text as it labeled its own, from its file's dictionary and weak labels; is scored on that project's gold; downloads again as it came", async () => {
+    await initWasmBackend();
+    const { db, pid, run } = await trainedProject();
+    const { path, model } = await download(db, run.runId, 'travel.json');
+    // Another project with the same text and gold, and no gazetteer or rule of its own: the features can only come from the file.
+    const other = await createProject(db, 'elsewhere');
+    const gold = { kind: 'gold' as const, name: 'gold' };
+    await importCorpus(db, other, parseConll(conll(0, 16), { file: 't.conll', scheme: 'BIO', split: 'train', layer: gold }));
+    await importCorpus(db, other, parseConll(conll(3, 6), { file: 'd.conll', scheme: 'BIO', split: 'dev', layer: gold }));
+    const opened = await openModelFile(db, other, 'travel.json', readModelFile(path));
+    const metrics = () => db.runs.get(opened).then((r) => r!.metrics as TrainMetrics);
+    expect((await db.runs.get(opened))!.status).toBe('done');
+    expect((await metrics()).imported).toEqual({ file: 'travel.json', provenance: model.provenance });
+    expect((await metrics()).dev).toBeUndefined();
+    const stages: string[] = [];
+    const added = await predictUnseen({ db, runId: opened, ...assets, emit: (e) => e.kind === 'stage' && stages.push(e.stage) });
+    expect(added.documents).toBe(22);
+    expect(stages).toContain('predicting 22 documents with the model from travel.json');
+    const docsOf = (p: number) => db.documents.where('projectId').equals(p).sortBy('id');
+    const [here, there] = await Promise.all([
+      layerRows(
+        db,
+        run.metrics.predictedLayerId!,
+        (await docsOf(pid)).map((d) => d.id!),
+      ),
+      layerRows(
+        db,
+        (await metrics()).predictedLayerId!,
+        (await docsOf(other)).map((d) => d.id!),
+      ),
+    ]);
+    expect(there.map((r) => r!.spans)).toEqual(here.map((r) => r!.spans));
+    // The same predictions of the same gold: the same dev score as in the project it trained in.
+    expect((await metrics()).dev).toEqual(run.metrics.dev);
+    // Text that comes later is labeled the same way, once.
+    await importCorpus(db, other, parseLines({ file: 'later.txt', text: 'Zora visited Oslo .' }, [], { scheme: 'BIO', split: 'unassigned' }));
+    expect(await predictUnseen({ db, runId: opened, ...assets, emit: () => {} })).toMatchObject({ documents: 1 });
+    expect(await predictUnseen({ db, runId: opened, ...assets, emit: () => {} })).toMatchObject({ documents: 0 });
+    // Downloaded again from there: the same model and recipe, and where it was trained.
+    const again = await download(db, opened, 'again.json');
+    expect(again.model.weights).toEqual(model.weights);
+    expect(again.model.members).toEqual(model.members);
+    expect(again.model.inputs).toEqual(model.inputs);
+    expect(again.model.provenance).toMatchObject({ project: 'people and places', run: String(run.runId) });
   }, 240_000);
 
   it('is refused, saying why, where the model reads weak labels that were imported: nothing could make them on new text', async () => {

@@ -18,7 +18,8 @@ import { reliabilityLine } from '../core/weak/reliability';
 import { layerRows } from '../db/layerStore';
 import { addLaterPredictions, endRunWithoutModel, finishRun, type LaterPrediction, loadRunState, saveRunState, updateRun } from '../db/runs';
 import type { DocumentRow, LayerRow, RunRow, StudioDB } from '../db/schema';
-import { encodeFloat32, MODEL_FORMAT, type ModelFile } from '../core/modelFile';
+import { encodeFloat32, MODEL_FORMAT, type ModelFile, type ModelInputs } from '../core/modelFile';
+import { inputMatches } from '../core/modelInputs';
 import { weakRecipe } from './weakJob';
 import { type EncoderUse, type EngineData, type FinishedRun, noEntityWarning, type RunSource } from '../engine/run';
 import { classesOf, type DecoupledState, disposeDecoupled, predictDecoupled, restoreDecoupled } from '../methods/decoupled';
@@ -566,6 +567,8 @@ function checkSameInput(from: number, model: LoopModel, tags: readonly string[],
 type LoopModel = { tags: string[]; weights: Weights; lexicon?: string[]; members?: { weights: Weights }[] };
 /** A token-tagger run's final model as recordProjectRun keeps it. */
 type KeptModel = LoopModel & {
+  /** A model opened from a file: how to make its features (its own dictionary and weak labels' recipe). */
+  inputs?: ModelInputs;
   chars: [string, number][];
   oov: [string, number][];
   oShift: number;
@@ -751,6 +754,7 @@ export async function predictUnseen(p: PredictArgs): Promise<LaterPrediction> {
   const have = await layerRows(db, done.predictedLayerId!, docIds);
   const unseen = new Set(docIds.filter((_, k) => !have[k]));
   if (!unseen.size) return { documents: 0, spans: 0, at: Date.now() };
+  if (!('kind' in model) && model.inputs) return predictFromFile(p, run, model as KeptModel & { inputs: ModelInputs }, unseen);
   const cfg = await config();
   const { data, kept } = await loadKept(p, cfg);
   const decoder = 'kind' in model ? spanDecoder(runId, cfg, model, data, kept) : taggerDecoder(runId, cfg, model, data, kept);
@@ -796,6 +800,120 @@ export async function predictUnseen(p: PredictArgs): Promise<LaterPrediction> {
     ks.map((k) => predicted.get(k)!),
     signals && ks.map((k) => signals[k]),
   );
+}
+
+/**
+ * A model opened from a file (db/runs.ts openModelFile) on the project's documents it has not
+ * labeled: their features made as its file says (core/modelInputs.ts: its own dictionary, its weak
+ * labels' recipe on the project's text, the starter model), decoded with its kept shifts, added to
+ * its layer with its uncertainty as their review signal; then its scores are those of its
+ * predictions on the project's dev and test gold.
+ */
+async function predictFromFile(p: PredictArgs, run: RunRow, model: KeptModel & { inputs: ModelInputs }, unseen: ReadonlySet<number>): Promise<LaterPrediction> {
+  const { db, runId } = p;
+  const stage = (s: string) => p.emit({ kind: 'stage', stage: s });
+  const cfg = parseRunConfig(run.config);
+  const docs = await db.documents.where('projectId').equals(run.projectId).sortBy('id');
+  const parsed = docs.map(toParsedDoc);
+  const ks = docs.flatMap((d, k) => (unseen.has(d.id!) ? [k] : []));
+  p.emit({ kind: 'backend', choice: await chooseBackend(cfg.backend, cfg.model.encoder) });
+  stage('loading word vectors');
+  const emb = await projectEmbeddings(
+    db,
+    run.projectId,
+    docs.flatMap((d) => tokenTexts(d)),
+    p.fetchGlove,
+  );
+  const sentences = toSentences(
+    ks.map((k) => parsed[k]),
+    ks.map(() => undefined),
+    model.tags,
+  ).map((s) => ({ ...s, doc: ks[s.doc] }));
+  const { inputs } = model;
+  if (inputs.weak)
+    stage(`the weak labels its file's recipe makes (${inputs.weak.gazetteers.length} gazetteers, ${inputs.weak.rules.length} rules, ${inputs.weak.method})`);
+  const starter = inputs.starter?.length ? await starterOf(await p.fetchStarter(), emb, sentences) : undefined;
+  const notes: string[] = [];
+  const lex = inputMatches(
+    inputs,
+    docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts })),
+    sentences,
+    notes,
+    starter,
+  );
+  for (const n of notes) stage(n);
+  const feat: Featurizer = {
+    glove: emb,
+    chars: new Map(model.chars),
+    oov: new Map(model.oov),
+    tags: model.tags,
+    lexicon: inputs.groups,
+    ...(cfg.model.spelling ? { spelling: true } : {}),
+  };
+  const { taggers, decoding } = keptDecoding(cfg, model, feat);
+  stage(`predicting ${count(ks.length, 'document')} with the model from ${(run.metrics as TrainMetrics).imported?.file ?? 'its file'}`);
+  const withLex = sentences.map((s, i) => ({ ...s, lex: lex[i] }));
+  let paths: number[][];
+  let marginals: Float32Array[] | null;
+  try {
+    paths = (await predict(decoding, feat, withLex)).paths;
+    marginals = await predictMarginals(decoding, feat, withLex);
+  } finally {
+    for (const t of taggers) t.dispose();
+  }
+  const signals = collectSignals(
+    docs.map((d) => d.offsets.length >> 1),
+    withLex,
+    marginals,
+    [],
+    undefined,
+    model.tags,
+  );
+  const predicted = new Map(ks.map((k) => [k, [] as Span[]]));
+  withLex.forEach((s, i) =>
+    predicted.get(s.doc)!.push(
+      ...tagsToSpans(
+        paths[i].map((t) => model.tags[t]),
+        s.offset,
+      ),
+    ),
+  );
+  const added = await addLaterPredictions(
+    db,
+    runId,
+    ks.map((k) => docs[k].id!),
+    ks.map((k) => predicted.get(k)!),
+    ks.map((k) => signals[k]),
+  );
+  await scoreOnProject(db, runId, docs, cfg.data.kind === 'project' ? cfg.data.goldLayerId : 0);
+  return added;
+}
+
+const count = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`;
+
+/** The starter model's spans on each sentence, and its types. */
+async function starterOf(asset: StarterAsset, emb: Embeddings, sentences: readonly { words: readonly string[] }[]) {
+  return { types: starterTypes(asset), spans: await starterPredictions(asset, emb, sentences) };
+}
+
+/** A model opened from a file scored by its predictions on the project's dev and test gold (where it has labeled them). */
+async function scoreOnProject(db: StudioDB, runId: number, docs: readonly DocumentRow[], goldLayerId: number): Promise<void> {
+  const run = await db.runs.get(runId);
+  const metrics = run?.metrics as TrainMetrics | undefined;
+  if (!metrics?.predictedLayerId || !(await db.layers.get(goldLayerId))) return;
+  const ids = docs.map((d) => d.id!);
+  const [pred, gold] = await Promise.all([layerRows(db, metrics.predictedLayerId, ids), layerRows(db, goldLayerId, ids)]);
+  const score = (split: string) => {
+    const ks = docs.flatMap((d, k) => (d.split === split && pred[k] && gold[k] ? [k] : []));
+    return ks.length
+      ? scoreSpans(
+          ks.map((k) => gold[k]!.spans),
+          ks.map((k) => pred[k]!.spans),
+        )
+      : undefined;
+  };
+  const [dev, test] = [score('dev'), score('test')];
+  await updateRun(db, runId, { metrics: { ...metrics, ...(dev ? { dev } : {}), ...(test ? { test } : {}) } });
 }
 
 /**
@@ -865,6 +983,37 @@ export async function exportModel(p: PredictArgs): Promise<ModelFile> {
     throw new Error(
       `run ${p.runId} trained a span model (the decoupled method), which classifies candidates the project makes: label new text on the run's page (import it, then "Predict")`,
     );
+  const project = await p.db.projects.get(run.projectId);
+  const members: { weights: Weights; oShift: number }[] | undefined = model.members;
+  const pack = (w: Weights) => Object.fromEntries(Object.entries(w).map(([k, v]) => [k, { shape: v.shape, base64: encodeFloat32(v.data) }]));
+  const imported = (run.metrics as TrainMetrics).imported;
+  const file = (config: RunConfig, inputs: ModelInputs | undefined): ModelFile => {
+    // A review-loop fine-tune's config names the run it started from, here: not in a file.
+    const { loop: _, ...cfg } = config;
+    return {
+      format: MODEL_FORMAT,
+      config: cfg as RunConfig,
+      tags: model.tags,
+      chars: model.chars,
+      oov: model.oov,
+      oShift: model.oShift,
+      ...(model.typeShifts ? { typeShifts: model.typeShifts } : {}),
+      weights: pack(model.weights),
+      ...(members ? { members: members.map((m) => ({ weights: pack(m.weights), oShift: m.oShift })) } : {}),
+      ...(inputs ? { inputs } : {}),
+      provenance: {
+        // A model opened from a file keeps where it was trained.
+        project: project?.name ?? String(run.projectId),
+        run: String(p.runId),
+        method: runMethodName(config),
+        trained: new Date(run.finishedAt ?? run.createdAt).toISOString(),
+        ...imported?.provenance,
+        downloaded: new Date().toISOString(),
+      },
+    };
+  };
+  // A model opened from a file makes its features as its file says, whatever this project has.
+  if (model.inputs) return file(parseRunConfig(run.config), model.inputs);
   const cfg = await config();
   const { data, kept } = await loadKept(p, cfg);
   checkSameInput(p.runId, model, data.tags, data.feat);
@@ -873,37 +1022,15 @@ export async function exportModel(p: PredictArgs): Promise<ModelFile> {
     throw new Error(
       `run ${p.runId}'s model reads the weak layer "${weak.layer.name}" as features, which was imported, not made from the project's gazetteers and rules: nothing could make it on new text. Train with "weak labels as features" off for a model that labels any text`,
     );
-  const project = await p.db.projects.get(run.projectId);
-  const members: { weights: Weights; oShift: number }[] | undefined = model.members;
-  const pack = (w: Weights) => Object.fromEntries(Object.entries(w).map(([k, v]) => [k, { shape: v.shape, base64: encodeFloat32(v.data) }]));
-  return {
-    format: MODEL_FORMAT,
-    config: cfg,
-    tags: model.tags,
-    chars: model.chars,
-    oov: model.oov,
-    oShift: model.oShift,
-    ...(model.typeShifts ? { typeShifts: model.typeShifts } : {}),
-    weights: pack(model.weights),
-    ...(members ? { members: members.map((m) => ({ weights: pack(m.weights), oShift: m.oShift })) } : {}),
-    ...(data.feat.lexicon
-      ? {
-          inputs: {
-            groups: data.feat.lexicon,
-            ...(lexicon ? { lexicon } : {}),
-            ...(weak ? { weak: await weakRecipe(p.db, run.projectId, weak.types, weak.readAbbreviations) } : {}),
-            ...(starter ? { starter } : {}),
-          },
-        }
-      : {}),
-    provenance: {
-      project: project?.name ?? String(run.projectId),
-      run: String(p.runId),
-      method: runMethodName(cfg),
-      trained: new Date(run.finishedAt ?? run.createdAt).toISOString(),
-      downloaded: new Date().toISOString(),
+  return file(
+    cfg,
+    data.feat.lexicon && {
+      groups: data.feat.lexicon,
+      ...(lexicon ? { lexicon } : {}),
+      ...(weak ? { weak: await weakRecipe(p.db, run.projectId, weak.types, weak.readAbbreviations) } : {}),
+      ...(starter ? { starter } : {}),
     },
-  };
+  );
 }
 
 /** A kept model made ready to label a finished run's unseen sentences (predictUnseen). */
@@ -919,11 +1046,8 @@ interface UnseenDecoder {
 
 type KeptProject = Awaited<ReturnType<typeof loadProject>>['kept'];
 
-/** The tagger or ensemble of a token-tagger run, decoding with its kept O and type shifts. */
-function taggerDecoder(runId: number, cfg: RunConfig, model: KeptModel, data: EngineData, kept: KeptProject): UnseenDecoder {
-  checkSameInput(runId, model, data.tags, data.feat);
-  // The model's own vocabularies (its characters, its trained out-of-GloVe words): the training text may have changed since.
-  const feat: Featurizer = { ...data.feat, chars: new Map(model.chars), oov: new Map(model.oov) };
+/** A kept token model's taggers (an ensemble's members), and what decodes with them: the tagger or the ensemble, with the kept O and type shifts. */
+function keptDecoding(cfg: RunConfig, model: KeptModel, feat: Featurizer): { taggers: Tagger[]; decoding: Decoding } {
   const taggers = (model.members ?? [{ weights: model.weights, oShift: model.oShift }]).map((m) => {
     const t = new Tagger(cfg.model, featureDims(feat), cfg.train.seed);
     t.setWeights(m.weights);
@@ -933,6 +1057,15 @@ function taggerDecoder(runId: number, cfg: RunConfig, model: KeptModel, data: En
   const decoding: Decoding = taggers.length > 1 ? new TaggerEnsemble(taggers) : taggers[0];
   decoding.oShift = model.oShift;
   decoding.tagShifts = model.typeShifts ? tagShiftsOf(model.tags, model.typeShifts) : null;
+  return { taggers, decoding };
+}
+
+/** The tagger or ensemble of a token-tagger run, decoding with its kept O and type shifts. */
+function taggerDecoder(runId: number, cfg: RunConfig, model: KeptModel, data: EngineData, kept: KeptProject): UnseenDecoder {
+  checkSameInput(runId, model, data.tags, data.feat);
+  // The model's own vocabularies (its characters, its trained out-of-GloVe words): the training text may have changed since.
+  const feat: Featurizer = { ...data.feat, chars: new Map(model.chars), oov: new Map(model.oov) };
+  const { taggers, decoding } = keptDecoding(cfg, model, feat);
   return {
     // The model reads the weak labels where its groups say so.
     readsWeak: !!model.lexicon?.some((g) => g.startsWith(weakFeatureTypes([''])[0])) && kept.layer.kind === 'weak',

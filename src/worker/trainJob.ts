@@ -4,7 +4,7 @@ import type { SpanScores } from '../core/metrics';
 import { parseRunConfig } from '../core/runConfig';
 import { uncertaintyOf, type DocSignals } from '../core/reviewSignals';
 import { tagsToSpans } from '../core/tagScheme';
-import { type LaterPrediction, updateRun } from '../db/runs';
+import { type ImportedModel, type LaterPrediction, updateRun } from '../db/runs';
 import type { StudioDB } from '../db/schema';
 import { type EngineHooks, runEngine } from '../engine/run';
 import { TOKEN_RECORDS } from '../methods/defs';
@@ -76,6 +76,8 @@ export interface TrainMetrics extends MethodMetrics {
   /** Each time the run's model predicted documents imported after it finished (projectSource.predictUnseen): its layer gained them. */
   later?: LaterPrediction[];
   resumedFrom?: number;
+  /** A model opened from a file (db/runs.ts openModelFile): where it came from. Its scores are of its predictions of this project. */
+  imported?: ImportedModel;
   /** A review-loop fine-tune whose predictions and model a later fine-tune removed (db/runs.ts): why they are gone. */
   pruned?: string;
   /** The model's tag set (method statistics keyed by tag id read their names here). */

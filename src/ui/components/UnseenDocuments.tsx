@@ -18,7 +18,10 @@ export function UnseenDocuments({ runId, projectId, cfg, metrics }: { runId: num
   // The decoupled model classifies candidate spans (the weak layer's among them) rather than tagging tokens.
   const spanModel = cfg.pipeline?.kind === 'decoupled';
   // The model reads the weak labels where its run did not say they were off; a span model, where it trained on a weak layer.
-  const readsWeak = spanModel ? !!metrics.weak : cfg.model?.weakFeatures && !metrics.features?.some((f) => f.startsWith('the weak labels as features: off'));
+  // A model opened from a file makes its weak labels from its file's recipe, not from the project's layer.
+  const imported = metrics.imported;
+  const readsWeak =
+    !imported && (spanModel ? !!metrics.weak : cfg.model?.weakFeatures && !metrics.features?.some((f) => f.startsWith('the weak labels as features: off')));
   const counts = useLiveQuery(async () => {
     if (layerId === undefined) return { unseen: 0, noWeak: 0 };
     const [docs, have] = await Promise.all([db.documents.where('projectId').equals(projectId).primaryKeys(), rowDocIds(db, layerId)]);
@@ -48,11 +51,23 @@ export function UnseenDocuments({ runId, projectId, cfg, metrics }: { runId: num
     <div className="stack" data-testid="unseen-documents">
       {later.map((x) => (
         <p key={x.at} className="muted">
-          {new Date(x.at).toLocaleString()}: its model labeled {count(x.documents, 'document')} that came in after it finished ({count(x.spans, 'span')}), into
-          the layer <strong>run {runId}</strong>.
+          {new Date(x.at).toLocaleString()}: its model labeled {count(x.documents, 'document')}
+          {imported ? '' : ' that came in after it finished'} ({count(x.spans, 'span')}), into the layer <strong>run {runId}</strong>.
         </p>
       ))}
-      {unseen > 0 && (
+      {unseen > 0 && imported && (
+        <p>
+          This model came from the file {imported.file} and has not labeled {count(unseen, 'document')} of this project.{' '}
+          <button type="button" onClick={label} disabled={!!state.busy}>
+            Label {unseen === 1 ? 'it' : 'them'} with this model
+          </button>{' '}
+          <span className="muted">
+            (its features made as its file says: its own dictionary, and weak labels made on this project's text by its file's sources and label model; its
+            scores are then those of its predictions on this project's gold)
+          </span>
+        </p>
+      )}
+      {unseen > 0 && !imported && (
         <p>
           {count(unseen, 'document')} came into the project after this run finished, and its model has not labeled {unseen === 1 ? 'it' : 'them'}.{' '}
           <button type="button" onClick={label} disabled={!!state.busy}>

@@ -20,8 +20,13 @@ import { pct, routeId, useProject, useProjectId } from '../hooks';
 import { bestEpochOfStage, keptStageIndex } from '../../methods/stages';
 import { stageRuns, stageSeries } from '../runStages';
 
-function ScoreTable({ title, scores, testId }: { title: string; scores?: SpanScores; testId: string }) {
-  if (!scores) return <p className="muted">{title}: not scored (no gold labels on this split).</p>;
+function ScoreTable({ title, scores, testId, pending }: { title: string; scores?: SpanScores; testId: string; pending?: boolean }) {
+  if (!scores)
+    return (
+      <p className="muted">
+        {title}: {pending ? 'not scored yet: it scores once it has labeled the documents' : 'not scored (no gold labels on this split)'}.
+      </p>
+    );
   const rows: [string, SpanScores['overall']][] = [['all types', scores.overall], ...Object.entries(scores.perType).sort(([a], [b]) => a.localeCompare(b))];
   return (
     <table className="grid" data-testid={testId}>
@@ -154,6 +159,16 @@ export function RunPage() {
         {cfg.train?.seed}
         {cfg.train?.average ? ` · weight averaging ${cfg.train.average} (dev scores and the model read the averaged weights)` : ''} · backend {m.backend || '–'}
       </p>
+      {m.imported && (
+        <p data-testid="run-imported">
+          Opened from the file <strong>{m.imported.file}</strong>
+          {m.imported.provenance
+            ? `: trained in project “${m.imported.provenance.project}”, run ${m.imported.provenance.run}${m.imported.provenance.trained ? `, ${new Date(m.imported.provenance.trained).toLocaleString()}` : ''}`
+            : ''}
+          . Its scores here are those of its predictions on this project&apos;s gold
+          {m.imported.unknownTypes ? `; it labels ${m.imported.unknownTypes.join(', ')}, which this project has no type for` : ''}.
+        </p>
+      )}
       {m.pruned && (
         <p className="muted" data-testid="run-pruned">
           This run&apos;s predictions and model are not here: {m.pruned}. Its scores and curves are.
@@ -238,8 +253,8 @@ export function RunPage() {
         </p>
       )}
       <div className="row">
-        <ScoreTable title="Dev" scores={m.dev} testId="run-dev-scores" />
-        <ScoreTable title="Test" scores={m.test} testId="run-test-scores" />
+        <ScoreTable title="Dev" scores={m.dev} testId="run-dev-scores" pending={!!m.imported && !m.later?.length} />
+        <ScoreTable title="Test" scores={m.test} testId="run-test-scores" pending={!!m.imported && !m.later?.length} />
       </div>
       {m.weak && (
         <div className="stack">

@@ -1,3 +1,4 @@
+import { OpenModelFile } from '../components/OpenModelFile';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Link } from 'wouter';
 import { useMemo, useRef, useState } from 'react';
@@ -483,6 +484,7 @@ export function TrainPage() {
         </p>
       )}
       {runs?.length ? <RunsTable runs={runs} busy={busy} onResume={(id) => void r.execute(id)} /> : <p className="muted">No training run yet.</p>}
+      <OpenModelFile projectId={projectId} busy={busy} />
       <ProjectEncoders projectId={projectId} busy={busy} />
     </div>
   );
