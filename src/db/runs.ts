@@ -210,7 +210,9 @@ export async function openModelFile(db: StudioDB, projectId: number, file: strin
         oov: m.oov,
         oShift: m.oShift ?? 0,
         ...(m.typeShifts ? { typeShifts: m.typeShifts } : {}),
-        ...(m.inputs?.groups.length ? { lexicon: m.inputs.groups, inputs: m.inputs } : {}),
+        // A model that reads words only says so too: it labels from its file, whatever dictionary the project has.
+        inputs: m.inputs ?? { groups: [] },
+        ...(m.inputs?.groups.length ? { lexicon: m.inputs.groups } : {}),
         ...(m.members ? { members: m.members.map((x) => ({ weights: weights(x.weights), oShift: x.oShift })) } : {}),
       },
       createdAt: now,

@@ -210,6 +210,30 @@ describe("a run's model downloaded as one file", () => {
     expect(again.model.provenance).toMatchObject({ project: 'people and places', run: String(run.runId) });
   }, 240_000);
 
+  it('a model that reads words only opens in a project with a dictionary of its own and labels it from its words', async () => {
+    await initWasmBackend();
+    const { db, pid } = await trainedProject();
+    const layers = await db.layers.where('projectId').equals(pid).toArray();
+    const words = await trainOnProject(db, pid, {
+      data: { kind: 'project', projectId: pid, layerId: layers.find((l) => l.kind === 'gold')!.id!, goldLayerId: layers.find((l) => l.kind === 'gold')!.id! },
+      model: { hidden: 8, charDim: 8, charFilters: 8, dictionary: false, weakFeatures: false },
+      method: { name: 'supervised' },
+      train: { epochs: 4, batchSize: 4 },
+      backend: 'wasm',
+    });
+    const { model } = await download(db, words.runId, 'words.json');
+    expect(model.inputs).toBeUndefined();
+    // As `train --out` writes it: the config's defaults say dictionary and weak-label features, which a files config never had.
+    const cli = join(dir, 'cli.json');
+    writeFileSync(cli, JSON.stringify({ ...model, config: { ...model.config, model: { ...model.config.model, dictionary: true, weakFeatures: true } } }));
+    // Opened where it trained, beside the project's gazetteers and weak labels: it reads none of them, and labels as its run did.
+    const opened = await openModelFile(db, pid, 'cli.json', readModelFile(cli));
+    expect(await predictUnseen({ db, runId: opened, ...assets, emit: () => {} })).toMatchObject({ documents: 22 });
+    const metrics = (id: number) => db.runs.get(id).then((r) => r!.metrics as TrainMetrics);
+    expect((await metrics(opened)).dev).toEqual(words.metrics.dev);
+    expect((await download(db, opened, 'words-again.json')).model.inputs).toBeUndefined();
+  }, 120_000);
+
   it('is refused, saying why, where the model reads weak labels that were imported: nothing could make them on new text', async () => {
     await initWasmBackend();
     const db = new StudioDB(`export-model-${Math.random()}`);

@@ -847,7 +847,7 @@ async function predictFromFile(p: PredictArgs, run: RunRow, model: KeptModel & {
     chars: new Map(model.chars),
     oov: new Map(model.oov),
     tags: model.tags,
-    lexicon: inputs.groups,
+    ...(inputs.groups.length ? { lexicon: inputs.groups } : {}),
     ...(cfg.model.spelling ? { spelling: true } : {}),
   };
   const { taggers, decoding } = keptDecoding(cfg, model, feat);
@@ -1013,7 +1013,7 @@ export async function exportModel(p: PredictArgs): Promise<ModelFile> {
     };
   };
   // A model opened from a file makes its features as its file says, whatever this project has.
-  if (model.inputs) return file(parseRunConfig(run.config), model.inputs);
+  if (model.inputs) return file(parseRunConfig(run.config), model.inputs.groups.length ? model.inputs : undefined);
   const cfg = await config();
   const { data, kept } = await loadKept(p, cfg);
   checkSameInput(p.runId, model, data.tags, data.feat);
