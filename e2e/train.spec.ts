@@ -217,9 +217,11 @@ test("a finished run's model downloads as one file: `studio predict` labels the 
   await expect(page.getByTestId('runs-table').locator('tbody tr')).toHaveCount(1);
   await page.getByLabel('Model file').setInputFiles(modelPath);
   await expect(page.getByTestId('open-model-result')).toContainText(`Opened as run ${id + 1}`);
+  await expect(latestRun(page).nth(5)).toHaveText('from a file');
   await page.getByTestId('open-model-result').getByRole('link').click();
   await expect(page.getByTestId('run-imported')).toContainText(`Opened from the file model.json: trained in project “BC5CDR demo”, run ${id}`);
   await expect(page.getByTestId('run-page')).toContainText('Test: not scored yet');
+  await expect(page.getByTestId('run-facts')).toContainText('trained elsewhere');
   const unseen = page.getByTestId('unseen-documents');
   await expect(unseen).toContainText('This model came from the file model.json and has not labeled');
   await unseen.getByRole('button', { name: 'Label them with this model' }).click();

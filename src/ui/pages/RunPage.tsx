@@ -180,7 +180,8 @@ export function RunPage() {
         </p>
       )}
       <p className="muted" data-testid="run-facts">
-        {history.length} epochs{staged ? ` in ${runs.length} stages` : ''}
+        {m.imported ? 'trained elsewhere' : `${history.length} epochs`}
+        {staged ? ` in ${runs.length} stages` : ''}
         {staged
           ? kept && bestEpochOfStage(kept)
             ? ` (the model kept: epoch ${bestEpochOfStage(kept)} of its stage “${kept.stage}”, the best on dev)`

@@ -143,6 +143,7 @@ function NumberInput({ invalid, ...props }: { 'aria-label': string; value: strin
 
 /** A run's epochs for the runs table: with its best epoch on dev, or, for a multi-stage run, its stages' count (its page says which it kept). */
 function epochsCell(m: TrainMetrics): string {
+  if (m.imported) return 'from a file';
   const stages = stageRuns(m.history).length;
   if (stages > 1) return `${m.history.length} in ${stages} stages`;
   return m.bestEpoch ? `${m.history.length} (${m.bestEpoch})` : String(m.history.length);
