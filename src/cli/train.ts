@@ -11,9 +11,8 @@ import { parseRunConfig, type RunConfig } from '../core/runConfig';
 import { bioTags, toSentences, type LabeledSentence } from '../model/data';
 import { trimGlove } from '../model/embeddings';
 import { buildFeaturizer, featureDims, type Featurizer } from '../model/features';
-import { type Decoding, Tagger, TaggerEnsemble, type Weights } from '../model/tagger';
-import { checkModelFile, type FileWeight, type ModelFile } from '../core/modelFile';
-import { decodeFloat32 } from '../model/packedWeights';
+import { type Decoding, Tagger, TaggerEnsemble } from '../model/tagger';
+import { checkModelFile, fileWeights, type ModelFile } from '../core/modelFile';
 import { withModelInputs } from './modelInputs';
 import { scoreSpans, tokenAccuracy } from '../core/metrics';
 import { tagsToSpans } from '../core/tagScheme';
@@ -98,10 +97,6 @@ export function readModelJson(modelPath: string): unknown {
     throw new Error(`${modelPath}: not a model file (${(e as Error).message})`);
   }
 }
-
-/** A file's weights as the tagger takes them. */
-const fileWeights = (w: Record<string, FileWeight>): Weights =>
-  Object.fromEntries(Object.entries(w).map(([k, v]) => [k, { shape: v.shape, data: 'base64' in v ? decodeFloat32(v.base64) : Float32Array.from(v.data) }]));
 
 /** A saved model's tagger (an ensemble's members decoded as one) and what it owns, to dispose of. */
 export interface FileModel {

@@ -85,6 +85,21 @@ export function checkModelFile(raw: unknown, where: string): ModelFile {
   return m;
 }
 
+/** Float32 values from little-endian base64 (in the browser and in Node alike). */
+export function decodeFloat32(base64: string): Float32Array {
+  const bin = atob(base64);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return new Float32Array(bytes.buffer);
+}
+
+/** A file's weights as a tagger takes them: float32 values per variable. */
+export function fileWeights(w: Record<string, FileWeight>): Record<string, { shape: number[]; data: Float32Array }> {
+  return Object.fromEntries(
+    Object.entries(w).map(([k, v]) => [k, { shape: v.shape, data: 'base64' in v ? decodeFloat32(v.base64) : Float32Array.from(v.data) }]),
+  );
+}
+
 /** Float32 values as little-endian base64 (in the browser and in Node alike). */
 export function encodeFloat32(f: Float32Array): string {
   const bytes = new Uint8Array(f.buffer, f.byteOffset, f.byteLength);

@@ -3,8 +3,7 @@
  * goes through here (the UI and the workers read with live queries, and write with these).
  */
 import type { Span } from '../core/types';
-import type { FileWeight, ModelFile } from '../core/modelFile';
-import { decodeFloat32 } from '../model/packedWeights';
+import { fileWeights, type ModelFile } from '../core/modelFile';
 import type { DocSignals } from '../core/reviewSignals';
 import { deleteLayerRows } from './layerStore';
 import type { ModelRow, RunRow, StudioDB } from './schema';
@@ -198,14 +197,12 @@ export async function openModelFile(db: StudioDB, projectId: number, file: strin
     const now = Date.now();
     const runId = await db.runs.add({ projectId, kind: 'train', config, status: 'running', createdAt: now });
     const predictedLayerId = await db.layers.add({ projectId, kind: 'predicted', name: `run ${runId}`, createdAt: now });
-    const weights = (w: Record<string, FileWeight>) =>
-      Object.fromEntries(Object.entries(w).map(([k, v]) => [k, { shape: v.shape, data: 'base64' in v ? decodeFloat32(v.base64) : Float32Array.from(v.data) }]));
     await db.models.add({
       runId,
       kind: 'final',
       state: {
         tags: m.tags,
-        weights: weights(m.weights),
+        weights: fileWeights(m.weights),
         chars: m.chars,
         oov: m.oov,
         oShift: m.oShift ?? 0,
@@ -213,7 +210,7 @@ export async function openModelFile(db: StudioDB, projectId: number, file: strin
         // A model that reads words only says so too: it labels from its file, whatever dictionary the project has.
         inputs: m.inputs ?? { groups: [] },
         ...(m.inputs?.groups.length ? { lexicon: m.inputs.groups } : {}),
-        ...(m.members ? { members: m.members.map((x) => ({ weights: weights(x.weights), oShift: x.oShift })) } : {}),
+        ...(m.members ? { members: m.members.map((x) => ({ weights: fileWeights(x.weights), oShift: x.oShift })) } : {}),
       },
       createdAt: now,
     });

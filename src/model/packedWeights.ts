@@ -4,13 +4,7 @@
  */
 export type PackedWeights = Record<string, { shape: number[]; base64: string }>;
 
-/** Float32 values from little-endian base64. */
-export function decodeFloat32(base64: string): Float32Array {
-  const bin = atob(base64);
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  return new Float32Array(bytes.buffer);
-}
+export { decodeFloat32 } from '../core/modelFile';
 
 /** Packs weights (Node's Buffer: the build scripts). */
 export function packWeights(w: Record<string, { shape: number[]; data: ArrayLike<number> }>): PackedWeights {
