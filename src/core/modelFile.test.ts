@@ -19,6 +19,7 @@ describe('model files', () => {
     const w = Float32Array.from([1.5, -2, 3.25, 0, 7, 8]);
     const file = {
       format: 'ner-studio-model/1',
+      config: { data: { kind: 'project', projectId: 1, layerId: 1, goldLayerId: 2 } },
       tags: ['O', 'B-X', 'I-X'],
       weights: { a: { shape: [2, 3], base64: encodeFloat32(w) }, b: { shape: [3], data: [1, 2, 3] } },
     } as unknown as ModelFile;
@@ -29,6 +30,8 @@ describe('model files', () => {
     expect(() => checkModelFile({ format: 'ner-studio-project' }, 'p.json')).toThrow(
       'p.json: not a model file written by "train --out" or downloaded from a run\'s page (format ner-studio-project)',
     );
+    expect(() => checkModelFile({ ...file, config: { ...file.config, model: { hidden: -1 } } }, 'm.json')).toThrow('m.json: config: model.hidden:');
+    expect(() => checkModelFile({ ...file, tags: ['B-X', 'I-X'] }, 'm.json')).toThrow('m.json: tags must be O and B-/I- tags, not ["B-X","I-X"]');
     expect(() => checkModelFile({ ...file, weights: { a: { shape: [2, 4], base64: encodeFloat32(w) } } }, 'm.json')).toThrow(
       'm.json: weight a holds 6 values for shape [2, 4] (8 expected)',
     );

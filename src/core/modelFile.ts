@@ -6,7 +6,7 @@
  * command line as it labeled the project's documents.
  */
 import type { Lexicon } from './lexicon';
-import type { RunConfig } from './runConfig';
+import { parseRunConfig, type RunConfig } from './runConfig';
 import type { AbbreviationOptions } from './weak/abbreviations';
 import type { AggregateMethod } from './weak/aggregate';
 import type { WeakGazetteer } from './weak/pipeline';
@@ -79,6 +79,10 @@ export function checkModelFile(raw: unknown, where: string): ModelFile {
     const have = 'base64' in w ? (Math.floor((w.base64.length * 3) / 4) - (w.base64.match(/=*$/)?.[0].length ?? 0)) / 4 : w.data.length;
     if (have !== n) throw new Error(`${where}: weight ${k} holds ${have} values for shape [${w.shape.join(', ')}] (${n} expected)`);
   }
+  // Its config is a run config (its model's shape), and its tags a tag scheme's, before anything is stored or built from them.
+  parseRunConfig(m.config, `${where}: config`);
+  if (!Array.isArray(m.tags) || !m.tags.includes('O') || m.tags.some((t) => t !== 'O' && !/^[BI]-./.test(t)))
+    throw new Error(`${where}: tags must be O and B-/I- tags, not ${JSON.stringify(m.tags)}`);
   const groups = m.inputs?.groups ?? [];
   const made = (m.inputs?.lexicon?.types.length ?? 0) + (m.inputs?.weak?.types.length ?? 0) + (m.inputs?.starter?.length ?? 0);
   if (made !== groups.length) throw new Error(`${where}: the model reads ${groups.length} feature groups, and the file says how to make ${made} of them`);
