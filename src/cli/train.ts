@@ -138,10 +138,10 @@ export function modelFromFile(m: ModelFile, words: readonly string[]): FileModel
   };
 }
 
-/** What the model read beyond words, for the verbs' output: its feature groups, and how its weak labels were made where that differs from the project. */
-function inputsSummary(m: ModelFile, notes: string[]): Record<string, unknown> {
+/** What the model read beyond words, for the verbs' output: its feature groups and the seconds making them took, and how its weak labels were made where that differs from the project. */
+function inputsSummary(m: ModelFile, notes: string[], featureSeconds: number): Record<string, unknown> {
   return {
-    ...(m.inputs?.groups.length ? { features: m.inputs.groups } : {}),
+    ...(m.inputs?.groups.length ? { features: m.inputs.groups, featureSeconds: +featureSeconds.toFixed(2) } : {}),
     ...(m.members ? { members: m.members.length } : {}),
     ...(notes.length ? { notes } : {}),
   };
@@ -159,7 +159,9 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
   if (!layer) throw new Error(`${corpusPath}: no labels to evaluate against (give a CoNLL file or --labels)`);
   const unknown = corpus.types.filter((t) => !m.tags.includes(`B-${t}`));
   if (unknown.length) throw new Error(`label sets differ: ${unknown.join(', ')} in ${corpusPath} but not in the model (${m.tags.join(' ')})`);
+  const tf0 = performance.now();
   const { sentences, notes } = await withModelInputs(m, corpus, toSentences(corpus.docs, layer.annotations, m.tags));
+  const featureSeconds = (performance.now() - tf0) / 1000;
   const { tagger, feat, dispose } = modelFromFile(
     m,
     sentences.flatMap((s) => s.words),
@@ -188,7 +190,7 @@ export async function evalModel(modelPath: string, corpusPath: string, labelsPat
       ),
     ),
     tokenAccuracy: Math.round(tokenAccuracy(gold, pred) * 10000) / 100,
-    ...inputsSummary(m, notes),
+    ...inputsSummary(m, notes, featureSeconds),
     wallSeconds: +seconds.toFixed(2),
     tokensPerSecond: Math.round(tokens / seconds),
   };
@@ -203,6 +205,7 @@ export async function predictCorpus(modelPath: string, corpusPath: string, out: 
   const m = readModelFile(modelPath);
   const backend = await initWasmBackend();
   const corpus = readCorpus(corpusPath, { format, split: 'unassigned' });
+  const tf0 = performance.now();
   const { sentences, notes } = await withModelInputs(
     m,
     corpus,
@@ -212,6 +215,7 @@ export async function predictCorpus(modelPath: string, corpusPath: string, out: 
       m.tags,
     ),
   );
+  const featureSeconds = (performance.now() - tf0) / 1000;
   const { tagger, feat, dispose } = modelFromFile(
     m,
     sentences.flatMap((s) => s.words),
@@ -246,7 +250,7 @@ export async function predictCorpus(modelPath: string, corpusPath: string, out: 
     sentences: sentences.length,
     tokens,
     spans,
-    ...inputsSummary(m, notes),
+    ...inputsSummary(m, notes, featureSeconds),
     wallSeconds: +seconds.toFixed(2),
     tokensPerSecond: Math.round(tokens / seconds),
   };
