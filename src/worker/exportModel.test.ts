@@ -208,6 +208,24 @@ describe("a run's model downloaded as one file", () => {
     expect(again.model.members).toEqual(model.members);
     expect(again.model.inputs).toEqual(model.inputs);
     expect(again.model.provenance).toMatchObject({ project: 'people and places', run: String(run.runId) });
+    // Opened in the project it came from, a review-loop fine-tune starts from it: the project's features read through the model's groups.
+    const home = await openModelFile(db, pid, 'travel.json', readModelFile(path));
+    const layers = await db.layers.where('projectId').equals(pid).toArray();
+    const loop = await trainOnProject(db, pid, {
+      data: {
+        kind: 'project',
+        projectId: pid,
+        layerId: layers.find((l) => l.role === 'aggregate')!.id!,
+        goldLayerId: layers.find((l) => l.kind === 'gold')!.id!,
+      },
+      model: { hidden: 8, charDim: 8, charFilters: 8, wordDropout: 0.5, dictionaryDropout: 0 },
+      method: { name: 'wsl' },
+      train: { epochs: 1, batchSize: 2, lr: 0.02, members: 2 },
+      backend: 'wasm',
+      loop: { fromRunId: home, corrections: 0 },
+    });
+    expect((await db.runs.get(loop.runId))!.status).toBe('done');
+    expect(loop.stages).toContain('dictionary features from 14 entries (LOC, PER)');
   }, 240_000);
 
   it('a model that reads words only opens in a project with a dictionary of its own and labels it from its words', async () => {
