@@ -72,6 +72,13 @@ async function startRun(
   await page.getByRole('button', { name: 'Train', exact: true }).click();
 }
 
+/** A one-epoch WSL run of 8 units on WASM from the training page, waited for: its id. */
+async function smallRun(page: Page, timeout = 240_000): Promise<number> {
+  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8 });
+  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout });
+  return Number(await latestRun(page).first().textContent());
+}
+
 /** The cells of the newest training run (the table lists newest first). */
 function latestRun(page: Page) {
   return page.getByTestId('runs-table').locator('tbody tr').first().locator('td');
@@ -120,9 +127,7 @@ test("a finished run's model labels the documents imported after it, into its ow
   test.setTimeout(300_000);
   await openDemo(page);
   await makeWeakLabels(page);
-  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8 });
-  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
-  const id = Number(await latestRun(page).first().textContent());
+  const id = await smallRun(page);
   const { metrics } = await runMetrics(page, id);
   // New text comes in after the run; the weak labels are made again so that they label it too (the
   // run's own weak layer is replaced: the model reads the new one).
@@ -171,9 +176,7 @@ test("a finished run's model downloads as one file: `studio predict` labels the 
   test.setTimeout(300_000);
   await openDemo(page);
   await makeWeakLabels(page);
-  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8 });
-  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
-  const id = Number(await latestRun(page).first().textContent());
+  const id = await smallRun(page);
   await latestRun(page).first().getByRole('link').click();
   const box = page.getByTestId('download-model');
   const [file] = await Promise.all([page.waitForEvent('download'), box.getByRole('button', { name: 'Download the model' }).click()]);
@@ -895,9 +898,7 @@ test('WebGPU runs in headless Chromium on SwiftShader and gets the WASM loss', a
   const hasGpu = await page.evaluate(async () => !!(await (navigator as unknown as { gpu?: { requestAdapter(): Promise<unknown> } }).gpu?.requestAdapter()));
   expect(hasGpu, 'a WebGPU adapter (SwiftShader with --enable-unsafe-webgpu)').toBe(true);
   await makeWeakLabels(page);
-  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8 });
-  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 240_000 });
-  const wasmId = Number(await latestRun(page).first().textContent());
+  const wasmId = await smallRun(page);
   await page.getByLabel('Backend').selectOption('webgpu');
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   await expect(page.getByTestId('backend-reason')).toContainText('WebGPU', { timeout: 60_000 });
@@ -1084,8 +1085,7 @@ test("a run with encoder pre-training keeps the project's encoder, the next run 
   await page.getByLabel('Pre-training epochs').fill('x');
   await expect(page.getByRole('alert')).toContainText('pre-training epochs: "x" is not a number');
   await page.getByLabel('Pre-training epochs').fill('1');
-  await startRun(page, { epochs: 1, backend: 'wasm', hidden: 8 });
-  await expect(latestRun(page).nth(1)).toHaveText('done', { timeout: 300_000 });
+  await smallRun(page, 300_000);
   const table = page.getByTestId('encoders-table');
   await expect(table.locator('tbody tr')).toHaveCount(1);
   await expect(table.locator('tbody tr td').nth(2)).toHaveText('1');

@@ -18,7 +18,7 @@ import { exportModel, predictUnseen } from './projectSource';
 import { openModelFile } from '../db/runs';
 import { parseLines } from '../core/formats/lines';
 import type { TrainMetrics } from './trainJob';
-import { trainOnProject } from './testRuns';
+import { projectData, TINY_MODEL, trainOnProject } from './testRuns';
 import { runWeakLabeling, type WeakSummary } from './weakJob';
 
 const names = ['Mary', 'John', 'Anna', 'Peter', 'Clara', 'Hugo', 'Lucy', 'Mark', 'Emma', 'Paul', 'Rita', 'Oscar', 'Nina', 'Felix', 'Ida', 'Victor'];
@@ -54,21 +54,23 @@ async function trainedProject() {
   });
   await addRule(db, pid, { kind: 'regex', name: 'Riga or Cairo', label: 'LOC', pattern: 'Riga|Cairo', ignoreCase: false });
   const weak = await runWeakLabeling(db, pid, { method: 'hmm', typeUntyped: true });
-  const layers = await db.layers.where('projectId').equals(pid).toArray();
   const run = await trainOnProject(db, pid, {
-    data: {
-      kind: 'project',
-      projectId: pid,
-      layerId: layers.find((l) => l.role === 'aggregate')!.id!,
-      goldLayerId: layers.find((l) => l.kind === 'gold')!.id!,
-    },
-    model: { hidden: 8, charDim: 8, charFilters: 8, wordDropout: 0.5, dictionaryDropout: 0 },
-    method: { name: 'wsl' },
+    ...(await readingFeatures(db, pid)),
     train: { epochs: 12, batchSize: 2, lr: 0.02, patience: 12, members: 2, oShift: 'dev', typeShifts: true },
-    backend: 'wasm',
   });
   return { db, pid, weak, run };
 }
+
+/**
+ * A WSL run on the project's weak aggregate that reads the features: words dropped often and
+ * dictionary matches never, so that the model learns to read them, which the tests then need.
+ */
+const readingFeatures = async (db: StudioDB, pid: number) => ({
+  data: await projectData(db, pid),
+  model: { ...TINY_MODEL, wordDropout: 0.5, dictionaryDropout: 0 },
+  method: { name: 'wsl' },
+  backend: 'wasm',
+});
 
 /** The model file of a run, written where `predict` reads it. */
 async function download(db: StudioDB, runId: number, file: string): Promise<{ path: string; model: ModelFile; stages: string[] }> {
@@ -210,18 +212,9 @@ describe("a run's model downloaded as one file", () => {
     expect(again.model.provenance).toMatchObject({ project: 'people and places', run: String(run.runId) });
     // Opened in the project it came from, a review-loop fine-tune starts from it: the project's features read through the model's groups.
     const home = await openModelFile(db, pid, 'travel.json', readModelFile(path));
-    const layers = await db.layers.where('projectId').equals(pid).toArray();
     const loop = await trainOnProject(db, pid, {
-      data: {
-        kind: 'project',
-        projectId: pid,
-        layerId: layers.find((l) => l.role === 'aggregate')!.id!,
-        goldLayerId: layers.find((l) => l.kind === 'gold')!.id!,
-      },
-      model: { hidden: 8, charDim: 8, charFilters: 8, wordDropout: 0.5, dictionaryDropout: 0 },
-      method: { name: 'wsl' },
+      ...(await readingFeatures(db, pid)),
       train: { epochs: 1, batchSize: 2, lr: 0.02, members: 2 },
-      backend: 'wasm',
       loop: { fromRunId: home, corrections: 0 },
     });
     expect((await db.runs.get(loop.runId))!.status).toBe('done');
@@ -231,10 +224,9 @@ describe("a run's model downloaded as one file", () => {
   it('a model that reads words only opens in a project with a dictionary of its own and labels it from its words', async () => {
     await initWasmBackend();
     const { db, pid } = await trainedProject();
-    const layers = await db.layers.where('projectId').equals(pid).toArray();
     const words = await trainOnProject(db, pid, {
-      data: { kind: 'project', projectId: pid, layerId: layers.find((l) => l.kind === 'gold')!.id!, goldLayerId: layers.find((l) => l.kind === 'gold')!.id! },
-      model: { hidden: 8, charDim: 8, charFilters: 8, dictionary: false, weakFeatures: false },
+      data: await projectData(db, pid, 'gold'),
+      model: { ...TINY_MODEL, dictionary: false, weakFeatures: false },
       method: { name: 'supervised' },
       train: { epochs: 4, batchSize: 4 },
       backend: 'wasm',
@@ -266,7 +258,7 @@ describe("a run's model downloaded as one file", () => {
     const layers = await db.layers.where('projectId').equals(pid).toArray();
     const run = await trainOnProject(db, pid, {
       data: { kind: 'project', projectId: pid, layerId: layers.find((l) => l.kind === 'weak')!.id!, goldLayerId: layers.find((l) => l.kind === 'gold')!.id! },
-      model: { hidden: 8, charDim: 8, charFilters: 8 },
+      model: TINY_MODEL,
       method: { name: 'wsl' },
       train: { epochs: 1, batchSize: 4 },
       backend: 'wasm',

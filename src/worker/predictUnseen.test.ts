@@ -13,7 +13,7 @@ import { addRun } from '../db/runs';
 import { parseStarter, STARTER_PATH } from '../model/starter';
 import { predictUnseen } from './projectSource';
 import { runTraining } from './trainJob';
-import { trainOnProject } from './testRuns';
+import { projectData, TINY_MODEL, trainOnProject } from './testRuns';
 import type { TrainMetrics } from './trainJob';
 import { runWeakLabeling } from './weakJob';
 
@@ -55,16 +55,10 @@ async function weakProject() {
   await importGazetteer(db, pid, 'places', 'sensitive', { entries: places.map((phrase) => ({ phrase, type: 'LOC' })), patterns: [] });
   await importGazetteer(db, pid, 'people', 'sensitive', { entries: listed.map((phrase) => ({ phrase, type: 'PER' })), patterns: [] });
   await runWeakLabeling(db, pid, { method: 'priority', typeUntyped: true });
-  const layers = await db.layers.where('projectId').equals(pid).toArray();
   const config = {
-    data: {
-      kind: 'project',
-      projectId: pid,
-      layerId: layers.find((l) => l.role === 'aggregate')!.id!,
-      goldLayerId: layers.find((l) => l.kind === 'gold')!.id!,
-    },
+    data: await projectData(db, pid),
     // Words dropped often and matches never: the model learns to read the features, which the test then needs.
-    model: { hidden: 8, charDim: 8, charFilters: 8, wordDropout: 0.5, dictionaryDropout: 0 },
+    model: { ...TINY_MODEL, wordDropout: 0.5, dictionaryDropout: 0 },
     method: { name: 'wsl' },
     train: { epochs: 20, batchSize: 2, lr: 0.02, patience: 20 },
     backend: 'wasm',

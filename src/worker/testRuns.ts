@@ -25,3 +25,13 @@ export async function trainOnProject(db: StudioDB, projectId: number, config: ob
   });
   return { runId, stages, metrics };
 }
+
+/** A small tagger for tests: 8 units, 8 character dimensions and filters. */
+export const TINY_MODEL = { hidden: 8, charDim: 8, charFilters: 8 } as const;
+
+/** A run config's data on a project: its weak aggregate (or its gold layer) to learn from, scored on its gold. */
+export async function projectData(db: StudioDB, projectId: number, learnFrom: 'aggregate' | 'gold' = 'aggregate') {
+  const layers = await db.layers.where('projectId').equals(projectId).toArray();
+  const gold = layers.find((l) => l.kind === 'gold')!.id!;
+  return { kind: 'project' as const, projectId, layerId: learnFrom === 'gold' ? gold : layers.find((l) => l.role === 'aggregate')!.id!, goldLayerId: gold };
+}
