@@ -6,16 +6,12 @@
 import type { ModelFile } from '../core/modelFile';
 import { inputMatches } from '../core/modelInputs';
 import type { ParsedCorpus } from '../core/types';
-import { tokenTexts } from '../core/types';
+import { weakDoc } from '../core/weak/pipeline';
 import type { LabeledSentence } from '../model/data';
 import { starterSpans } from './starter';
 
 /** The studio's starter model, which a model that read it as features reads again. */
 export const STARTER_FILE = new URL('../../public/models/starter-conll03.json', import.meta.url).pathname;
-
-/** The corpus's documents as the weak labeler reads them. */
-export const weakDocs = (corpus: ParsedCorpus) =>
-  corpus.docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts }));
 
 /**
  * The sentences with the matches of the model's feature groups, in the groups' order; `notes` say
@@ -30,6 +26,6 @@ export async function withModelInputs(
   if (!inputs?.groups.length) return { sentences: [...sentences], notes: [] };
   const notes: string[] = [];
   const starter = inputs.starter?.length ? await starterSpans(STARTER_FILE, `predict:${corpus.docs.length}:${sentences.length}`, sentences) : undefined;
-  const lex = inputMatches(inputs, weakDocs(corpus), sentences, notes, starter);
+  const lex = inputMatches(inputs, corpus.docs.map(weakDoc), sentences, notes, starter);
   return { sentences: sentences.map((s, i) => ({ ...s, lex: lex[i] })), notes };
 }

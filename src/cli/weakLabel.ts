@@ -1,11 +1,10 @@
 import { basename } from 'node:path';
 import type { ParsedCorpus } from '../core/types';
-import { tokenTexts } from '../core/types';
 import type { HmmParams } from '../core/weak/hmm';
 import type { AbbreviationOptions } from '../core/weak/abbreviations';
 import type { AggregateMethod } from '../core/weak/aggregate';
 import type { CaseMode } from '../core/weak/normalize';
-import { WeakLabeler, type WeakResult } from '../core/weak/pipeline';
+import { WeakLabeler, type WeakResult, weakDoc } from '../core/weak/pipeline';
 import { ruleSchema, type Rule } from '../core/weak/rules';
 import { readCorpus, readGazetteer, readJson, type CorpusFormat } from './readCorpus';
 import { issueSentence } from '../core/issueSentence';
@@ -44,7 +43,7 @@ export interface WeakLabelOptions {
  * phrase lists) and a rules file, aggregated: what the `weak` verb and dictionary-only
  * experiments run, the same engine as the browser's.
  */
-export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; result: WeakResult; docs: { tokens: string[] }[]; wallMs: number } {
+export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; result: WeakResult; docs: { tokens: readonly string[] }[]; wallMs: number } {
   const goldIsCorpus = o.gold && o.gold === o.corpus;
   const corpus = readCorpus(o.corpus, { format: o.format, labels: o.gold && !goldIsCorpus ? [{ file: o.gold, kind: 'gold', name: 'gold' }] : [] });
   const gazetteers = [
@@ -67,7 +66,7 @@ export function weakLabelCorpus(o: WeakLabelOptions): { corpus: ParsedCorpus; re
         ...rules.map((r) => r.rule.label),
       ]),
     ].sort();
-  const docsOf = (c: ParsedCorpus) => c.docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts }));
+  const docsOf = (c: ParsedCorpus) => c.docs.map(weakDoc);
   const docs = docsOf(corpus);
   const t0 = performance.now();
   const label = (ds: typeof docs, hmm?: HmmParams) =>

@@ -14,7 +14,7 @@ import { reliabilityValues, ruleReliabilityValues, type SourceReliability } from
 import { caseUpToProblem } from '../core/weak/gazetteerMatcher';
 import { compileRule, type Rule } from '../core/weak/rules';
 import { deleteLayerRows, eachRow, layerRows, writePackedLayer } from './layerStore';
-import type { DocumentRow, EmbeddingRow, EncoderRow, GazetteerRow, LayerRow, ProjectRow, StudioDB } from './schema';
+import type { DocumentRow, EmbeddingRow, EncoderRow, GazetteerRow, LayerRow, ProjectRow, RunRow, StudioDB } from './schema';
 
 const PALETTE = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#9a6324', '#469990', '#800000', '#808000', '#000075'];
 
@@ -161,9 +161,13 @@ export async function projectLexicon(db: StudioDB, projectId: number, withRules 
  * Weak labels page's column); null where that run estimated none (priority or the vote) or there
  * is no such run.
  */
+/** The project's newest finished weak labels run: what made its weak labels (its options, its sources' statistics, its HMM). */
+export async function newestWeakRun(db: StudioDB, projectId: number): Promise<RunRow | undefined> {
+  return (await db.runs.where('projectId').equals(projectId).toArray()).filter((r) => r.kind === 'weak' && r.status === 'done').at(-1);
+}
+
 export async function weakSourceTrust(db: StudioDB, projectId: number): Promise<SourceReliability | null> {
-  const runs = await db.runs.where('projectId').equals(projectId).toArray();
-  const last = runs.filter((r) => r.kind === 'weak' && r.status === 'done').at(-1);
+  const last = await newestWeakRun(db, projectId);
   const sources = (last?.metrics as { sources?: { name: string; reliability?: SourceReliability[string] }[] } | undefined)?.sources ?? [];
   const withTrust = sources.filter((x) => x.reliability);
   return withTrust.length ? Object.fromEntries(withTrust.map((x) => [x.name, x.reliability!])) : null;

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { weakDocs } from '../cli/modelInputs';
 import { remakeWeakLabels } from '../core/modelInputs';
+import { weakDoc } from '../core/weak/pipeline';
 import { readCorpus } from '../cli/readCorpus';
 import { initWasmBackend, predictCorpus, readModelFile } from '../cli/train';
 import { parseConll } from '../core/formats/conll';
@@ -128,7 +128,11 @@ describe("a run's model downloaded as one file", () => {
       )
     ).map((r) => r!.spans);
     const notes: string[] = [];
-    const remade = remakeWeakLabels(model.inputs!.weak!, weakDocs(readCorpus(join(dir, 'project.txt'), { format: 'lines', split: 'unassigned' })), notes);
+    const remade = remakeWeakLabels(
+      model.inputs!.weak!,
+      readCorpus(join(dir, 'project.txt'), { format: 'lines', split: 'unassigned' }).docs.map(weakDoc),
+      notes,
+    );
     expect(remade.map((a) => a.spans)).toEqual(stored);
     expect(notes).toEqual([]);
     const riga = cli.docs.findIndex((d) => tokenTexts(d)[2] === 'Riga');

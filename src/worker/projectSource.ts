@@ -20,6 +20,7 @@ import { addLaterPredictions, endRunWithoutModel, finishRun, type LaterPredictio
 import type { DocumentRow, LayerRow, RunRow, StudioDB } from '../db/schema';
 import { encodeFloat32, MODEL_FORMAT, type ModelFile, type ModelInputs } from '../core/modelFile';
 import { inputMatches } from '../core/modelInputs';
+import { weakDoc } from '../core/weak/pipeline';
 import { weakRecipe } from './weakJob';
 import { type EncoderUse, type EngineData, type FinishedRun, noEntityWarning, type RunSource } from '../engine/run';
 import { classesOf, type DecoupledState, disposeDecoupled, predictDecoupled, restoreDecoupled } from '../methods/decoupled';
@@ -834,13 +835,7 @@ async function predictFromFile(p: PredictArgs, run: RunRow, model: KeptModel & {
     stage(`the weak labels its file's recipe makes (${inputs.weak.gazetteers.length} gazetteers, ${inputs.weak.rules.length} rules, ${inputs.weak.method})`);
   const starter = inputs.starter?.length ? await starterOf(await p.fetchStarter(), emb, sentences) : undefined;
   const notes: string[] = [];
-  const lex = inputMatches(
-    inputs,
-    docs.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts })),
-    sentences,
-    notes,
-    starter,
-  );
+  const lex = inputMatches(inputs, docs.map(weakDoc), sentences, notes, starter);
   for (const n of notes) stage(n);
   const feat: Featurizer = {
     glove: emb,

@@ -2,13 +2,12 @@ import type { EmFit, HmmParams } from '../core/weak/hmm';
 import type { WeakRecipe } from '../core/modelFile';
 import { type PRF, scoreSpans, type SpanScores } from '../core/metrics';
 import type { Annotation, Span } from '../core/types';
-import { tokenTexts } from '../core/types';
 import { type AggregateMethod, fitsHmm, type LabelModel } from '../core/weak/aggregate';
 import { type AbbreviationOptions, abbreviationOptionsSchema, MAX_FOLLOWING, withAbbreviations } from '../core/weak/abbreviations';
-import { type WeakGazetteer, WeakLabeler, type WeakHooks, type WeakResult } from '../core/weak/pipeline';
+import { type WeakGazetteer, WeakLabeler, type WeakHooks, type WeakResult, weakDoc } from '../core/weak/pipeline';
 import { sourceReliability } from '../core/weak/reliability';
 import { sourceStats, type SourceStats } from '../core/weak/stats';
-import { layerAnnotations, saveWeakLabels } from '../db/repo';
+import { layerAnnotations, newestWeakRun, saveWeakLabels } from '../db/repo';
 import { addRun, updateRun } from '../db/runs';
 import type { GazetteerEntryRow, GazetteerRow, RuleRow, StudioDB } from '../db/schema';
 
@@ -113,7 +112,7 @@ const weakRules = (rules: readonly RuleRow[]) => rules.map((r) => ({ rule: r.rul
 export async function weakRecipe(db: StudioDB, projectId: number, types: readonly string[], readAbbreviations?: AbbreviationOptions): Promise<WeakRecipe> {
   const project = await db.projects.get(projectId);
   if (!project) throw new Error(`project ${projectId} does not exist`);
-  const last = (await db.runs.where('projectId').equals(projectId).toArray()).filter((r) => r.kind === 'weak' && r.status === 'done').at(-1);
+  const last = await newestWeakRun(db, projectId);
   if (!last) throw new Error('the project has no finished weak labels run: make the weak labels on the Weak labels page first');
   const { gazetteers, entries, rules, stop } = await readWeakSources(db, projectId);
   const config = last.config as { typeUntyped?: boolean; abbreviations?: AbbreviationOptions };
@@ -195,7 +194,7 @@ export async function runWeakLabeling(db: StudioDB, projectId: number, options: 
   const reusedIndex = !!labeler;
   if (!labeler) {
     cache.clear();
-    labeler = new WeakLabeler(docRows.map((d) => ({ text: d.text, offsets: d.offsets, tokens: tokenTexts(d), sentenceStarts: d.sentenceStarts })));
+    labeler = new WeakLabeler(docRows.map(weakDoc));
     cache.set(key, labeler);
   }
   const load = performance.now() - t0;

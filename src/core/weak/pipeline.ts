@@ -1,6 +1,6 @@
 import type { GazetteerEntry } from '../formats/gazetteer';
 import { type PRF, scoreSpans } from '../metrics';
-import type { Annotation, Span } from '../types';
+import { type Annotation, type ParsedDoc, type Span, tokenTexts } from '../types';
 import { type AbbreviationOptions, withAbbreviations } from './abbreviations';
 import type { AggregateMethod, LabelModel, SourceOutput } from './aggregate';
 import { aggregateWith, LABEL_MODEL_ORDER } from './aggregate';
@@ -13,6 +13,14 @@ import { trainSpellingTyper, typeUnknownSpans } from './spellingTyper';
 import { TokenIndex } from './tokenIndex';
 
 export interface WeakDoc extends RuleDoc {}
+
+/** A document as the weak labeler reads it: its text, token offsets, tokens and sentence starts. */
+export const weakDoc = (d: Pick<ParsedDoc, 'text' | 'offsets' | 'sentenceStarts'>): WeakDoc => ({
+  text: d.text,
+  offsets: d.offsets,
+  tokens: tokenTexts(d),
+  sentenceStarts: d.sentenceStarts,
+});
 
 export interface WeakGazetteer {
   name: string;
