@@ -57,6 +57,8 @@ for (let round = 1; round <= Number(values.rounds); round++)
   for (const [name, root] of round % 2 ? roots : [...roots].reverse()) {
     const r = await timed(root, round);
     best[name] = Math.min(best[name] ?? Infinity, r.ms);
-    console.log(JSON.stringify({ bench: 'weak-job', round, code: name, docs: Number(values.docs), tokens: r.tokens, sourceSpans: r.spans, ms: Math.round(r.ms), cpu }));
+    console.log(
+      JSON.stringify({ bench: 'weak-job', round, code: name, docs: Number(values.docs), tokens: r.tokens, sourceSpans: r.spans, ms: Math.round(r.ms), cpu }),
+    );
   }
 console.log(JSON.stringify({ best: Object.fromEntries(Object.entries(best).map(([k, v]) => [k, Math.round(v)])) }));
